@@ -1,0 +1,114 @@
+package adjudicator
+
+// Phase c, conveyor belts (seed 003, Express Conveyor Belts, Conveyor Belts, Turning
+// belts; rules README, A turn 4c and the belt rulings).
+//
+//   - First express belts move the robots on them one square; then express and normal
+//     belts together move the robots on them one square. An express belt thus carries a
+//     robot two squares, and a robot carried by an express belt onto a normal belt moves
+//     on with it in the second step.
+//   - All belt moves of a step happen at once, and belts never push (rules README): two
+//     robots carried into one square both stay; two robots carried into each other's
+//     squares (head-on) both stay; a robot whose exit is held by a robot that is not
+//     leaving stays, and so may the robot behind it, and so on. A wall on the exit edge
+//     holds the robot too.
+//   - A robot carried onto a curve from one of its turning sides is turned the quarter
+//     that brings it along the new belt direction; a robot that drives or is pushed onto
+//     a curve is not turned (only this code turns on curves).
+//   - Carried into a pit or off the board: destroyed at once.
+//   - Virtual robots meet no robots: they never hold, nor are held by, another robot.
+
+func (t *turn) moveBelts(expressOnly bool) {
+	b := t.board()
+	var movers [MaxRobots]int
+	var to [MaxRobots]Pos
+	var moving [MaxRobots]bool
+	n := 0
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		belt := b.At(r.Pos).Belt
+		if belt.Kind == NoBelt || (expressOnly && belt.Kind != BeltExpress) {
+			continue
+		}
+		if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
+			continue
+		}
+		movers[n], to[n], moving[n] = i, r.Pos.Step(belt.Dir), true
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	// Converging and head-on robots both stay: judged on all movers at once.
+	var held [MaxRobots]bool
+	for a := 0; a < n; a++ {
+		ra := &t.st.Robots[movers[a]]
+		for c := a + 1; c < n && !ra.Virtual; c++ {
+			rc := &t.st.Robots[movers[c]]
+			if rc.Virtual {
+				continue
+			}
+			if to[c] == to[a] || (to[c] == ra.Pos && to[a] == rc.Pos) {
+				held[a], held[c] = true, true
+			}
+		}
+	}
+	for a := 0; a < n; a++ {
+		moving[a] = moving[a] && !held[a]
+	}
+	// An exit held by a real robot that is not leaving holds the mover; repeat until
+	// nothing changes, since each robot held can hold the one behind it.
+	for changed := true; changed; {
+		changed = false
+		for a := 0; a < n; a++ {
+			if !moving[a] || t.st.Robots[movers[a]].Virtual {
+				continue
+			}
+			if j := t.realAt(to[a], movers[a]); j >= 0 && !isMoving(j, movers[:n], moving[:n]) {
+				moving[a], changed = false, true
+			}
+		}
+	}
+	for a := 0; a < n; a++ {
+		if !moving[a] {
+			continue
+		}
+		i := movers[a]
+		r := &t.st.Robots[i]
+		from := r.Pos
+		travel := b.At(from).Belt.Dir
+		r.Pos = to[a]
+		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: pos(from), To: pos(r.Pos)})
+		if b.Deadly(r.Pos) {
+			continue // destroyed below, after everyone has moved
+		}
+		if nb := b.At(r.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(travel.Back()) {
+			switch nb.Dir {
+			case travel.Right():
+				r.Facing = r.Facing.Right()
+			case travel.Left():
+				r.Facing = r.Facing.Left()
+			default:
+				continue
+			}
+			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: dir(r.Facing), Cause: "curve"})
+		}
+	}
+	for a := 0; a < n; a++ {
+		if moving[a] {
+			t.checkFall(movers[a])
+		}
+	}
+}
+
+func isMoving(j int, movers []int, moving []bool) bool {
+	for k, m := range movers {
+		if m == j {
+			return moving[k]
+		}
+	}
+	return false
+}

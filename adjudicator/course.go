@@ -1,0 +1,65 @@
+package adjudicator
+
+import "fmt"
+
+// Course is a race: boards placed side by side into one floor, numbered flags to touch in
+// order, start squares, and the number of players it suits. Courses are data (see
+// docs/boards.md and boardtext.go); the engine sees only the assembled floor.
+type Course struct {
+	Name       string      `json:"name"`
+	Board      *Board      `json:"-"`
+	Flags      []Pos       `json:"flags"`  // flag 1 first
+	Starts     []Start     `json:"starts"` // start 1 first
+	MinPlayers int         `json:"min_players"`
+	MaxPlayers int         `json:"max_players"`
+	Boards     int         `json:"boards"` // how many boards it is made of (lives rule)
+	Parts      []Placement `json:"parts,omitempty"`
+}
+
+// Start is a start square and the facing robots start with.
+type Start struct {
+	Pos    Pos `json:"pos"`
+	Facing Dir `json:"facing"`
+}
+
+// Placement records which board sits where in a course, for the record and rendering.
+type Placement struct {
+	Board    string `json:"board"`
+	At       Pos    `json:"at"`
+	Rotation int    `json:"rotation"` // quarter turns clockwise
+}
+
+// Check validates that the course can be played: flags and starts on the floor, not in
+// pits, and at least one of each.
+func (c *Course) Check() error {
+	if c.Board == nil || c.Board.W <= 0 || c.Board.H <= 0 {
+		return fmt.Errorf("course %q: no board", c.Name)
+	}
+	if len(c.Flags) == 0 {
+		return fmt.Errorf("course %q: no flags", c.Name)
+	}
+	if len(c.Starts) == 0 {
+		return fmt.Errorf("course %q: no start squares", c.Name)
+	}
+	for i, f := range c.Flags {
+		if c.Board.Deadly(f) {
+			return fmt.Errorf("course %q: flag %d at %v is off the floor or in a pit", c.Name, i+1, f)
+		}
+	}
+	for i, s := range c.Starts {
+		if c.Board.Deadly(s.Pos) {
+			return fmt.Errorf("course %q: start %d at %v is off the floor or in a pit", c.Name, i+1, s.Pos)
+		}
+	}
+	return nil
+}
+
+// FlagAt is the number of the flag at p, or 0.
+func (c *Course) FlagAt(p Pos) int {
+	for i, f := range c.Flags {
+		if f == p {
+			return i + 1
+		}
+	}
+	return 0
+}

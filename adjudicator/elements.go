@@ -1,0 +1,62 @@
+package adjudicator
+
+// Phase c, the other board elements (seed 003, Pushers, Gears, Crushers; rules README,
+// A turn 4c).
+
+// runPushers: "If a robot is in the pusher square when the pusher activates, the robot
+// is pushed into the adjacent square ... a chain of robots could be pushed by one
+// pusher. Pushers only operate on certain phases." Robots are taken in seating order;
+// each push is a single step with chain pushing, stopped by walls like a robot's move.
+func (t *turn) runPushers() {
+	b := t.board()
+	var todo [MaxRobots]int
+	var dirs [MaxRobots]Dir
+	n := 0
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		p := b.At(r.Pos).Pusher
+		if p.Registers.Has(t.register) && t.effectElement(i, "pusher") {
+			todo[n], dirs[n] = i, p.Dir
+			n++
+		}
+	}
+	for k := 0; k < n; k++ {
+		if t.st.Robots[todo[k]].Active() {
+			t.step(todo[k], dirs[k], "pusher")
+		}
+	}
+}
+
+// runGears: "Robots sitting on gears at the end of a movement phase are rotated through
+// 90 degrees, in the direction indicated by the arrows."
+func (t *turn) runGears() {
+	b := t.board()
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") {
+			r.Facing = r.Facing.Rotate(int(g))
+			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: dir(r.Facing), Cause: "gear"})
+		}
+	}
+}
+
+// runCrushers: "If a robot is on the square when a crusher activates, the robot is
+// destroyed. Crushers only activate on certain phases."
+func (t *turn) runCrushers() {
+	b := t.board()
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		if b.At(r.Pos).Crusher.Has(t.register) && t.effectElement(i, "crusher") {
+			t.destroy(i, "crusher")
+		}
+	}
+}

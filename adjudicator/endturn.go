@@ -1,0 +1,203 @@
+package adjudicator
+
+import "slices"
+
+// End of turn (rules README, A turn 5; seed 003, "After the fifth phase ... All robots on
+// checkpoints or repair sites are repaired", Virtual Robots).
+//
+// In this order:
+//  1. repairs: a robot on a flag or a single-wrench site repairs 1; on a double-wrench
+//     site it repairs 2 or takes an option card instead (Decider.DoubleWrench);
+//  2. unlocked registers are cleared (locked ones keep their cards);
+//  3. destroyed robots with lives left re-enter at their archive with 2 damage, facing as
+//     ordered (Decider.ReentryFacing); virtual if the archive square is occupied by any
+//     robot already on the board (robots re-enter in seating order);
+//  4. a virtual robot alone on its square becomes real;
+//  5. power: a powered-down robot comes back up unless it stays down
+//     (Decider.StayDown); any other robot may announce a power down for the next turn
+//     (Decider.PowerDown). A robot powering down has all its damage repaired now, and
+//     gets no cards;
+//  6. the next turn's hands are dealt.
+func (t *turn) endOfTurn() {
+	t.phase = "end"
+	st := t.st
+	b := t.board()
+	// 1. Repairs.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		sq := b.At(r.Pos)
+		switch {
+		case sq.Repair >= 2:
+			if t.decider(i).DoubleWrench(t.view(i)) == TakeOption {
+				t.drawOption(i)
+			} else {
+				t.repair(i, sq.Repair)
+			}
+		case sq.Repair == 1 || sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0:
+			t.repair(i, 1)
+		}
+	}
+	// 2. Registers.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		for reg := 1; reg <= Registers; reg++ {
+			if !r.IsLocked(reg) || r.Destroyed || r.Out {
+				r.Registers[reg-1] = 0
+			}
+		}
+	}
+	// 3. Re-entry.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if !r.Destroyed || r.Out {
+			continue
+		}
+		r.Destroyed = false
+		r.Pos = r.Archive
+		r.Damage = t.setup.Rules.ReentryDamage
+		r.Virtual = t.anyRobotAt(r.Pos, i)
+		r.Destroyed = true // so the View sees it as re-entering
+		f := t.decider(i).ReentryFacing(t.view(i))
+		r.Destroyed = false
+		if f > West {
+			f = North
+		}
+		r.Facing = f
+		t.emit(Event{Kind: EvReenter, Robot: r.Name, To: pos(r.Pos), Facing: dir(f), Amount: r.Damage})
+	}
+	// 4. Virtual robots alone become real.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if r.Active() && r.Virtual && !t.anyRobotAt(r.Pos, i) {
+			r.Virtual = false
+			t.emit(Event{Kind: EvReal, Robot: r.Name, To: pos(r.Pos)})
+		}
+	}
+	// 5. Power.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if r.Out {
+			continue
+		}
+		if r.Power == PowerDown {
+			if t.decider(i).StayDown(t.view(i)) {
+				t.emit(Event{Kind: EvStayDown, Robot: r.Name})
+				t.repairAll(i)
+			} else {
+				r.Power = PowerOn
+				t.emit(Event{Kind: EvPoweredUp, Robot: r.Name})
+			}
+			continue
+		}
+		if t.decider(i).PowerDown(t.view(i)) {
+			r.Power = PowerDown
+			t.emit(Event{Kind: EvAnnounce, Robot: r.Name})
+			t.repairAll(i)
+		}
+	}
+	// 6. Deal.
+	st.Turn++
+	t.phase = "deal"
+	t.deal()
+}
+
+func (t *turn) repair(i, n int) {
+	r := &t.st.Robots[i]
+	if n > r.Damage {
+		n = r.Damage
+	}
+	if n <= 0 {
+		return
+	}
+	r.Damage -= n
+	t.emit(Event{Kind: EvRepair, Robot: r.Name, Amount: n})
+}
+
+// repairAll: a powered-down robot "has all its damage repaired" (rules README, A turn 3).
+// Its locked registers are freed with the damage.
+func (t *turn) repairAll(i int) {
+	r := &t.st.Robots[i]
+	t.repair(i, r.Damage)
+	for reg := 1; reg <= Registers; reg++ {
+		if !r.IsLocked(reg) {
+			r.Registers[reg-1] = 0
+		}
+	}
+}
+
+// destroy takes robot i off the board at once: it loses a life (and leaves the race with
+// none left), discards its program, and loses an option card of its owner's choice.
+func (t *turn) destroy(i int, cause string) {
+	r := &t.st.Robots[i]
+	if r.Destroyed || r.Out {
+		return
+	}
+	r.Destroyed = true
+	t.emit(Event{Kind: EvDestroyed, Robot: r.Name, From: pos(r.Pos), Cause: cause})
+	if len(r.Options) > 0 {
+		idx := t.decider(i).LoseOption(t.view(i), LossDestroyed)
+		if idx < 0 || idx >= len(r.Options) {
+			idx = 0
+		}
+		opt := t.removeOption(i, idx)
+		t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "destroyed"})
+	}
+	r.Lives--
+	t.emit(Event{Kind: EvLifeLost, Robot: r.Name, Amount: r.Lives})
+	if r.Lives <= 0 {
+		r.Out = true
+		r.Virtual = false
+		t.emit(Event{Kind: EvOut, Robot: r.Name})
+	}
+	if t.st.Over || t.single >= 0 {
+		return
+	}
+	// The last robot standing does not win: the race is to the flags. When no robot is
+	// left in the race the game is over with no winner.
+	for k := range t.st.Robots {
+		if !t.st.Robots[k].Out {
+			return
+		}
+	}
+	t.st.Over = true
+}
+
+// deal shuffles every card not locked in a register and deals each robot in the race
+// that is not powered down Rules.HandSize minus its damage (rules README, A turn 1: "All
+// cards are reshuffled every turn"). The deal is fixed by (seed, turn).
+func (t *turn) deal() {
+	st := t.st
+	var locked []int
+	for i := range st.Robots {
+		for _, c := range st.Robots[i].Registers {
+			if c != 0 {
+				locked = append(locked, c)
+			}
+		}
+	}
+	deck := t.setup.Deck.Cards()
+	deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
+	rng := turnRNG(t.setup.Seed, st.Turn, streamDeal)
+	rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		r.Hand = nil
+		if r.Out || r.Power == PowerDown {
+			continue
+		}
+		n := t.effectHandSize(i, t.setup.Rules.HandSize-r.Damage)
+		if n < 0 {
+			n = 0
+		}
+		if n > len(deck) {
+			n = len(deck)
+		}
+		r.Hand = slices.Clone(deck[:n])
+		deck = deck[n:]
+		slices.Sort(r.Hand)
+		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})
+	}
+}

@@ -1,0 +1,52 @@
+package adjudicator
+
+// Event is one thing that happened in a turn, in the order it happened. The log is the
+// engine's account of a turn: reports, pictures and the scenario suite read it. Fields
+// that do not apply are left zero and omitted from JSON (schema: docs/scenarios.md).
+type Event struct {
+	Register int    `json:"register"`        // 1–5; 0 before and after the registers
+	Phase    string `json:"phase"`           // deal, move, express, belts, pushers, gears, crushers, lasers, flags, end
+	Kind     string `json:"kind"`            // see the Ev* constants
+	Robot    string `json:"robot,omitempty"` // who it happened to
+	Other    string `json:"other,omitempty"` // the other robot: pusher, shooter, pushed
+	Card     int    `json:"card,omitempty"`  // program card priority
+	From     *Pos   `json:"from,omitempty"`
+	To       *Pos   `json:"to,omitempty"`
+	Facing   *Dir   `json:"facing,omitempty"`
+	Amount   int    `json:"amount,omitempty"` // damage, repair, steps, flag number, lives
+	Cause    string `json:"cause,omitempty"`  // pit, off-board, crusher, laser, robot-laser, damage, wall
+	Option   string `json:"option,omitempty"`
+}
+
+// Event kinds.
+const (
+	EvDeal       = "deal"        // Amount cards dealt
+	EvPoweredUp  = "powered-up"  // back on after a turn down
+	EvPowerDown  = "power-down"  // powered down this turn; damage repaired
+	EvAnnounce   = "announce"    // announced power down: down for the next turn, damage repaired
+	EvStayDown   = "stay-down"   // stays powered down next turn
+	EvCard       = "card"        // reveals Card
+	EvMove       = "move"        // moved one square From→To under its own power
+	EvTurn       = "turn"        // rotated in place to Facing
+	EvPush       = "push"        // Robot pushed by Other From→To
+	EvBlocked    = "blocked"     // movement stopped by a wall (Cause) or a robot
+	EvConveyed   = "conveyed"    // carried by a belt From→To
+	EvRotated    = "rotated"     // turned by a curve or gear to Facing
+	EvPushed     = "pushed"      // moved by a board pusher
+	EvDestroyed  = "destroyed"   // Cause: pit, off-board, crusher, damage
+	EvDamage     = "damage"      // Amount damage from Cause (laser, robot-laser), Other shooter
+	EvPrevented  = "prevented"   // one point of damage prevented by discarding Option
+	EvFlag       = "flag"        // touched flag Amount
+	EvArchive    = "archive"     // archive marker moved To
+	EvRepair     = "repair"      // Amount damage repaired
+	EvOptionGain = "option"      // drew Option
+	EvOptionLose = "option-lost" // discarded Option
+	EvLifeLost   = "life-lost"   // Amount lives left
+	EvOut        = "out"         // no lives left: leaves the race
+	EvReenter    = "reenter"     // re-entered To facing Facing (virtual if the square was taken)
+	EvReal       = "real"        // a virtual robot alone on its square became real
+	EvWin        = "win"         // touched the last flag first
+)
+
+func pos(p Pos) *Pos { return &p }
+func dir(d Dir) *Dir { return &d }

@@ -1,0 +1,50 @@
+package adjudicator
+
+import "sort"
+
+// Phase e, flags and archive markers (seed 003, Checkpoints and Repair Sites; rules
+// README, A turn 4e).
+//
+//   - "A checkpoint is only touched if the robot occupies it at the end of one of the
+//     movement phases. Passing through the checkpoint does NOT count." Flags are touched
+//     in order: only the robot's next flag counts.
+//   - A robot on any flag or repair site moves its archive marker there.
+//   - The first robot to touch the last flag wins and the game is over at once. Ruling:
+//     should two robots touch the last flag in the same register (possible only for
+//     virtual robots sharing it), the one whose card in that register has the higher
+//     priority wins, as it moved first; a robot with no card (powered down) comes after.
+func (t *turn) touchFlags() {
+	b := t.board()
+	flags := t.setup.Course.Flags
+	var finishers []int
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		sq := b.At(r.Pos)
+		if r.Flags < len(flags) && flags[r.Flags] == r.Pos {
+			r.Flags++
+			t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: pos(r.Pos)})
+			if r.Flags == len(flags) {
+				finishers = append(finishers, i)
+			}
+		}
+		if (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
+			r.Archive = r.Pos
+			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: pos(r.Pos)})
+		}
+	}
+	if len(finishers) == 0 || t.st.Over {
+		return
+	}
+	reg := t.register - 1
+	sort.SliceStable(finishers, func(a, c int) bool {
+		return t.st.Robots[finishers[a]].Registers[reg] > t.st.Robots[finishers[c]].Registers[reg]
+	})
+	w := &t.st.Robots[finishers[0]]
+	t.st.Winner, t.st.Over = w.Name, true
+	t.emit(Event{Kind: EvWin, Robot: w.Name, Amount: len(flags)})
+}
+
+func (t *turn) course() *Course { return t.setup.Course }

@@ -1,0 +1,126 @@
+package adjudicator
+
+// Phase b: robots move (rules README, A turn 4b; seed 003, Program Cards and Virtual
+// Robots).
+//
+//   - Cards are played highest priority first, each in full before the next.
+//   - Movement is one square at a time. A moving robot pushes the robots in front of it,
+//     a whole chain of them; a wall anywhere in front of the chain stops the chain and the
+//     mover, and no one moves that step (nor the rest of the card: the wall is still
+//     there). Running into a wall does no damage.
+//   - A robot that enters a pit or leaves the board, moving or pushed, is destroyed at
+//     once and plays no more cards this turn.
+//   - Virtual robots neither push nor are pushed by any robot: a virtual robot moves
+//     through others, and others through it (seed 003, Virtual Robots: "Virtual robots
+//     ... do not interact with each other (cannot push each other ...)"; a robot becomes
+//     able to "interact with all other real robots" only when it becomes real).
+
+func (t *turn) movePhase() {
+	regs := t.register - 1
+	for _, i := range t.order {
+		r := &t.st.Robots[i]
+		if !r.Active() {
+			continue // destroyed earlier in this register
+		}
+		kind := t.setup.Deck.Kind(r.Registers[regs])
+		if rot := kind.Rotation(); rot != NoRotation {
+			r.Facing = r.Facing.Rotate(int(rot))
+			t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[regs], Facing: dir(r.Facing)})
+			continue
+		}
+		steps, d := kind.Steps(), r.Facing
+		steps = t.effectSteps(i, kind, steps)
+		if steps < 0 {
+			steps, d = -steps, d.Back()
+		}
+		for s := 0; s < steps && r.Active(); s++ {
+			if !t.step(i, d, "") {
+				break
+			}
+		}
+	}
+}
+
+// step moves robot i one square in direction d, pushing any chain of real robots in
+// front of it. by names the robot doing the pushing when i is itself being pushed by a
+// board element ("" when i moves under its own power). It reports whether i moved.
+func (t *turn) step(i int, d Dir, by string) bool {
+	b := t.board()
+	r := &t.st.Robots[i]
+	from := r.Pos
+	if b.Blocked(from, d) {
+		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: pos(from), Cause: "wall"})
+		return false
+	}
+	// Find the chain of real robots in front (seed 003: "a chain of robots could be
+	// pushed"); a virtual mover pushes nothing.
+	var chain [MaxRobots]int
+	n := 0
+	if !r.Virtual {
+		for at := from.Step(d); b.In(at); at = at.Step(d) {
+			j := t.realAt(at, i)
+			if j < 0 || !t.effectPushable(j, i) {
+				break
+			}
+			if b.Blocked(at, d) {
+				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: pos(from), Cause: "wall"})
+				return false
+			}
+			chain[n] = j
+			n++
+		}
+	}
+	// Move the chain from the far end, then the mover.
+	for k := n - 1; k >= 0; k-- {
+		j := chain[k]
+		q := &t.st.Robots[j]
+		pf := q.Pos
+		q.Pos = pf.Step(d)
+		pusher := r.Name
+		if k > 0 {
+			pusher = t.st.Robots[chain[k-1]].Name
+		}
+		t.emit(Event{Kind: EvPush, Robot: q.Name, Other: pusher, From: pos(pf), To: pos(q.Pos)})
+		t.checkFall(j)
+	}
+	r.Pos = from.Step(d)
+	kind := EvMove
+	if by != "" {
+		kind = EvPushed
+	}
+	t.emit(Event{Kind: kind, Robot: r.Name, Cause: by, From: pos(from), To: pos(r.Pos), Card: t.cardOf(i, by)})
+	t.checkFall(i)
+	return r.Active()
+}
+
+func (t *turn) cardOf(i int, by string) int {
+	if by != "" || t.register == 0 {
+		return 0
+	}
+	return t.st.Robots[i].Registers[t.register-1]
+}
+
+// realAt is the real, active robot at p other than not, or -1. Only real robots meet
+// other robots.
+func (t *turn) realAt(p Pos, not int) int {
+	for j := range t.st.Robots {
+		q := &t.st.Robots[j]
+		if j != not && q.Active() && !q.Virtual && q.Pos == p {
+			return j
+		}
+	}
+	return -1
+}
+
+// checkFall destroys robot i if it is in a pit or off the board.
+func (t *turn) checkFall(i int) {
+	r := &t.st.Robots[i]
+	if !r.Active() || !t.board().Deadly(r.Pos) {
+		return
+	}
+	cause := "pit"
+	if !t.board().In(r.Pos) {
+		cause = "off-board"
+	}
+	t.destroy(i, cause)
+}

@@ -1,0 +1,207 @@
+package adjudicator
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// A turn (rules README, "A turn (postal / 1994)"):
+//
+//  1. deal (done at the end of the previous turn, so players see their hands);
+//  2. programs arrive as Orders;
+//  3. power down is announced at the end of a turn for the next (endturn.go);
+//  4. five registers, each with phases a–e;
+//  5. end of turn: repairs, registers cleared, re-entry, virtual robots, power, deal.
+
+// turn is the working state of one turn's resolution.
+type turn struct {
+	setup    *Setup
+	st       *State
+	orders   []Orders
+	register int
+	phase    string
+	events   []Event
+	// order is this register's robots in the order they act (highest priority first).
+	order []int
+	// single: only this robot is simulated (forecasts, autopilot); -1 for a full turn.
+	single int
+}
+
+func (t *turn) board() *Board { return t.setup.Course.Board }
+
+func (t *turn) decider(i int) Decider {
+	if i < len(t.orders) && t.orders[i].Decider != nil {
+		return t.orders[i].Decider
+	}
+	return Defaults{}
+}
+
+func (t *turn) view(i int) View { return View{t: t, robot: i} }
+
+func (t *turn) emit(e Event) {
+	e.Register = t.register
+	e.Phase = t.phase
+	t.events = append(t.events, e)
+}
+
+// NewGame places the robots on the course and deals the first turn's hands. Robots are
+// named in seating order; names must be unique and non-empty.
+//
+// Postal rules (seed 003, Virtual Robots): "every robot starts on the same square": with
+// Rules.SharedStart all robots start virtual on start 1; otherwise robot i starts real on
+// start i+1.
+func NewGame(s *Setup, names []string) (*State, []Event, error) {
+	if len(names) == 0 || len(names) > MaxRobots {
+		return nil, nil, fmt.Errorf("new game: %d robots (want 1 to %d)", len(names), MaxRobots)
+	}
+	if !s.Rules.SharedStart && len(names) > len(s.Course.Starts) {
+		return nil, nil, fmt.Errorf("new game: %d robots but the course has %d start squares", len(names), len(s.Course.Starts))
+	}
+	st := &State{Turn: 1}
+	lives := s.Rules.Lives(len(names), s.Course.Boards)
+	seen := map[string]bool{}
+	for i, n := range names {
+		if n == "" || seen[n] {
+			return nil, nil, fmt.Errorf("new game: robot name %q is empty or used twice", n)
+		}
+		seen[n] = true
+		start := s.Course.Starts[0]
+		virtual := true
+		if !s.Rules.SharedStart {
+			start, virtual = s.Course.Starts[i], false
+		}
+		st.Robots = append(st.Robots, Robot{
+			Name: n, Pos: start.Pos, Facing: start.Facing, Lives: lives,
+			Archive: start.Pos, Virtual: virtual,
+		})
+	}
+	if len(names) == 1 {
+		st.Robots[0].Virtual = false
+	}
+	st.OptionDeck = slices.Clone(s.Options)
+	rng := turnRNG(s.Seed, 0, streamOptions)
+	rng.Shuffle(len(st.OptionDeck), func(i, j int) {
+		st.OptionDeck[i], st.OptionDeck[j] = st.OptionDeck[j], st.OptionDeck[i]
+	})
+	t := &turn{setup: s, st: st, single: -1, phase: "deal"}
+	t.deal()
+	return st, t.events, nil
+}
+
+// PRNG streams: each use of chance has its own, so adding one never shifts another.
+const (
+	streamDeal    = 1
+	streamOptions = 2
+)
+
+// Resolve plays one turn: orders[i] are the orders of st.Robots[i]. It returns the state
+// for the next turn (with the new hands dealt) and the event log. st is not changed.
+// Programs are checked first; any illegal program is an error and nothing is played.
+func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
+	if st.Over {
+		return nil, nil, fmt.Errorf("resolve: the game is over")
+	}
+	if len(orders) != len(st.Robots) {
+		return nil, nil, fmt.Errorf("resolve: %d orders for %d robots", len(orders), len(st.Robots))
+	}
+	var bad []string
+	for i := range st.Robots {
+		for _, e := range s.CheckProgram(st, i, orders[i].Program) {
+			if st.Robots[i].Out {
+				break
+			}
+			bad = append(bad, fmt.Sprintf("%s: %v", st.Robots[i].Name, e))
+		}
+	}
+	if len(bad) > 0 {
+		return nil, nil, fmt.Errorf("resolve: illegal programs: %v", bad)
+	}
+	t := &turn{setup: s, st: st.Clone(), orders: orders, single: -1}
+	t.play()
+	return t.st, t.events, nil
+}
+
+// play runs the five registers and the end of turn.
+func (t *turn) play() {
+	st := t.st
+	// Load the programs into the registers; locked registers keep their cards.
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if r.Out || r.Power == PowerDown {
+			continue
+		}
+		for reg := 1; reg <= Registers; reg++ {
+			if !r.IsLocked(reg) {
+				r.Registers[reg-1] = t.orders[i].Program[reg-1]
+			}
+		}
+		r.Hand = nil
+	}
+	for reg := 1; reg <= Registers && !st.Over; reg++ {
+		t.runRegister(reg)
+	}
+	t.register = 0
+	if !st.Over {
+		t.endOfTurn()
+	}
+}
+
+// runRegister plays phases a–e of one register (rules README, A turn 4).
+func (t *turn) runRegister(reg int) {
+	t.register = reg
+	t.phase = "move"
+	t.revealAndOrder()
+	t.movePhase()
+	for _, name := range t.setup.Rules.Elements {
+		t.phase = name
+		elementStep(name)(t)
+	}
+	t.phase = "lasers"
+	t.fireLasers()
+	t.phase = "flags"
+	t.touchFlags()
+}
+
+// revealAndOrder (phase a) reveals the cards and sorts the robots that play one,
+// highest priority first.
+func (t *turn) revealAndOrder() {
+	t.order = t.order[:0]
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || r.Power == PowerDown || r.Registers[t.register-1] == 0 {
+			continue
+		}
+		if t.single >= 0 && i != t.single {
+			continue
+		}
+		t.order = append(t.order, i)
+	}
+	regs := t.register - 1
+	sort.Slice(t.order, func(a, b int) bool {
+		return t.st.Robots[t.order[a]].Registers[regs] > t.st.Robots[t.order[b]].Registers[regs]
+	})
+	if t.single < 0 {
+		for _, i := range t.order {
+			t.emit(Event{Kind: EvCard, Robot: t.st.Robots[i].Name, Card: t.st.Robots[i].Registers[regs]})
+		}
+	}
+}
+
+// elementStep is the board element step of phase c by name (Rules.Elements), nil for an
+// unknown name. A new board element adds a case here.
+func elementStep(name string) func(*turn) {
+	switch name {
+	case "express":
+		return func(t *turn) { t.moveBelts(true) }
+	case "belts":
+		return func(t *turn) { t.moveBelts(false) }
+	case "pushers":
+		return (*turn).runPushers
+	case "gears":
+		return (*turn).runGears
+	case "crushers":
+		return (*turn).runCrushers
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+module github.com/rallyjudge/rallyjudge
+
+go 1.26.8
