@@ -26,7 +26,7 @@ func (t *turn) moveBelts(expressOnly bool) {
 	n := 0
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
 		belt := b.At(r.Pos).Belt

@@ -14,7 +14,7 @@ func (t *turn) runPushers() {
 	n := 0
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
 		p := b.At(r.Pos).Pusher
@@ -36,7 +36,7 @@ func (t *turn) runGears() {
 	b := t.board()
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
 		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") {
@@ -52,7 +52,7 @@ func (t *turn) runCrushers() {
 	b := t.board()
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
 		if b.At(r.Pos).Crusher.Has(t.register) && t.effectElement(i, "crusher") {

@@ -30,10 +30,12 @@ func (t *turn) fireLasers() {
 			found := false
 			for j := range t.st.Robots {
 				r := &t.st.Robots[j]
-				if r.Active() && r.Pos == q && n < len(hits) {
-					hits[n] = hit{j, e.beams, -1}
-					n++
+				if r.Active() && r.Pos == q {
 					found = true
+					if n < len(hits) && t.acts(j) {
+						hits[n] = hit{j, e.beams, -1}
+						n++
+					}
 				}
 			}
 			if found {
@@ -47,7 +49,7 @@ func (t *turn) fireLasers() {
 		if !r.Active() || r.Virtual || r.Power == PowerDown || !b.In(r.Pos) {
 			continue
 		}
-		if t.single >= 0 && i != t.single {
+		if !t.acts(i) {
 			continue // forecasts: the other robots stand still and hold fire
 		}
 		beams := t.effectLaser(i, 1)

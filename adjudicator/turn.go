@@ -30,6 +30,10 @@ type turn struct {
 
 func (t *turn) board() *Board { return t.setup.Course.Board }
 
+// acts reports whether robot i takes part in this resolution: every robot in a full
+// turn, only the simulated one in Simulate (the others stand still as obstacles).
+func (t *turn) acts(i int) bool { return t.single < 0 || i == t.single }
+
 func (t *turn) decider(i int) Decider {
 	if i < len(t.orders) && t.orders[i].Decider != nil {
 		return t.orders[i].Decider
