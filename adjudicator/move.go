@@ -23,6 +23,8 @@ func (t *turn) movePhase() {
 			continue // destroyed earlier in this register
 		}
 		kind := t.setup.Deck.Kind(r.Registers[regs])
+		// The card is revealed as the robot acts, so the log reads in playing order.
+		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: r.Registers[regs]})
 		if rot := kind.Rotation(); rot != NoRotation {
 			r.Facing = r.Facing.Rotate(int(rot))
 			t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[regs], Facing: dir(r.Facing)})

@@ -185,11 +185,6 @@ func (t *turn) revealAndOrder() {
 	sort.Slice(t.order, func(a, b int) bool {
 		return t.st.Robots[t.order[a]].Registers[regs] > t.st.Robots[t.order[b]].Registers[regs]
 	})
-	if t.single < 0 {
-		for _, i := range t.order {
-			t.emit(Event{Kind: EvCard, Robot: t.st.Robots[i].Name, Card: t.st.Robots[i].Registers[regs]})
-		}
-	}
 }
 
 // elementStep is the board element step of phase c by name (Rules.Elements), nil for an
