@@ -137,4 +137,3 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
-
