@@ -1,0 +1,170 @@
+package judge
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is rallyjudge serve's configuration file (YAML). Every key is documented in
+// docs/config.md; unknown keys are an error. Secrets are never in the file itself: a
+// password is read from the environment variable or file the config names.
+type Config struct {
+	Database     string       `yaml:"database"`      // SQLite file
+	JudgeAddress string       `yaml:"judge_address"` // From: of every mail rallyjudge sends
+	JudgeName    string       `yaml:"judge_name"`
+	IMAP         IMAPConfig   `yaml:"imap"`
+	SMTP         SMTPConfig   `yaml:"smtp"`
+	Limits       LimitsConfig `yaml:"limits"`
+	TemplatesDir string       `yaml:"templates_dir"` // overrides for the embedded templates
+	LogLevel     string       `yaml:"log_level"`     // debug, info, warn, error
+	TickInterval Duration     `yaml:"tick_interval"` // how often deadlines and the outbox are checked
+}
+
+// IMAPConfig is the mailbox orders arrive in.
+type IMAPConfig struct {
+	Address            string   `yaml:"address"` // host:port
+	TLS                string   `yaml:"tls"`     // imaps, starttls or plain
+	InsecureSkipVerify bool     `yaml:"insecure_skip_verify"`
+	Username           string   `yaml:"username"`
+	PasswordEnv        string   `yaml:"password_env"`
+	PasswordFile       string   `yaml:"password_file"`
+	Mailbox            string   `yaml:"mailbox"`
+	After              string   `yaml:"after"`       // flag (\Seen + keyword) or move
+	DoneFolder         string   `yaml:"done_folder"` // for after: move
+	PollInterval       Duration `yaml:"poll_interval"`
+	IdleTimeout        Duration `yaml:"idle_timeout"`
+}
+
+// SMTPConfig is the server mail leaves by.
+type SMTPConfig struct {
+	Address            string `yaml:"address"` // host:port
+	TLS                string `yaml:"tls"`     // none, starttls or tls
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+	Username           string `yaml:"username"`
+	PasswordEnv        string `yaml:"password_env"`
+	PasswordFile       string `yaml:"password_file"`
+	Helo               string `yaml:"helo"`
+}
+
+// LimitsConfig bounds what a stranger can make rallyjudge do.
+type LimitsConfig struct {
+	MaxMessageBytes int `yaml:"max_message_bytes"`
+	// AuthFailures is how many wrong secrets an address may send in AuthWindow before its
+	// mail is ignored until the window passes.
+	AuthFailures int      `yaml:"auth_failures"`
+	AuthWindow   Duration `yaml:"auth_window"`
+	MaxAttempts  int      `yaml:"max_send_attempts"`
+}
+
+// Duration is a time.Duration written as "90s", "5m", "2h".
+type Duration time.Duration
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v < 0 {
+		return fmt.Errorf("line %d: %q is not a duration (like 90s, 5m, 2h)", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// D is the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// DefaultConfig holds every default; a config file overrides what it names.
+func DefaultConfig() Config {
+	return Config{
+		JudgeName: "rallyjudge",
+		IMAP: IMAPConfig{TLS: "imaps", Mailbox: "INBOX", After: "flag", DoneFolder: "rallyjudge-done",
+			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute)},
+		SMTP:         SMTPConfig{TLS: "starttls", Helo: "localhost"},
+		Limits:       LimitsConfig{MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
+		LogLevel:     "info",
+		TickInterval: Duration(30 * time.Second),
+	}
+}
+
+// LoadConfig reads and checks a config file. getenv reads environment variables (os.Getenv
+// in production, a map in tests).
+func LoadConfig(path string) (Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return ParseConfig(path, b)
+}
+
+// ParseConfig reads a config from bytes; name is used in errors.
+func ParseConfig(name string, b []byte) (Config, error) {
+	c := DefaultConfig()
+	if len(b) > 1<<20 {
+		return c, fmt.Errorf("config %s: larger than 1 MiB", name)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("config %s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return c, c.check(name)
+}
+
+func (c Config) check(name string) error {
+	var errs []string
+	need := func(v, key string) {
+		if strings.TrimSpace(v) == "" {
+			errs = append(errs, key+" is required")
+		}
+	}
+	oneOf := func(v, key string, allowed ...string) {
+		for _, a := range allowed {
+			if v == a {
+				return
+			}
+		}
+		errs = append(errs, fmt.Sprintf("%s: %q is not one of %s", key, v, strings.Join(allowed, ", ")))
+	}
+	need(c.Database, "database")
+	need(c.JudgeAddress, "judge_address")
+	need(c.IMAP.Address, "imap.address")
+	need(c.IMAP.Username, "imap.username")
+	need(c.SMTP.Address, "smtp.address")
+	oneOf(c.IMAP.TLS, "imap.tls", "imaps", "starttls", "plain")
+	oneOf(c.IMAP.After, "imap.after", "flag", "move")
+	oneOf(c.SMTP.TLS, "smtp.tls", "none", "starttls", "tls")
+	oneOf(c.LogLevel, "log_level", "debug", "info", "warn", "error")
+	if c.IMAP.PasswordEnv == "" && c.IMAP.PasswordFile == "" {
+		errs = append(errs, "imap: set password_env or password_file (passwords are never written in the config)")
+	}
+	if c.Limits.MaxMessageBytes <= 0 {
+		errs = append(errs, "limits.max_message_bytes must be positive")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("config %s: %s", name, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// Secret reads a password from the named environment variable or file (first line,
+// trimmed). It returns "" when neither is set, which is allowed for servers without AUTH.
+func Secret(env, file string, getenv func(string) string) (string, error) {
+	if env != "" {
+		v := getenv(env)
+		if v == "" {
+			return "", fmt.Errorf("environment variable %s is empty or not set", env)
+		}
+		return v, nil
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("password file: %w", err)
+		}
+		return strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]), nil
+	}
+	return "", nil
+}
