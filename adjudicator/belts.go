@@ -81,7 +81,7 @@ func (t *turn) moveBelts(expressOnly bool) {
 		from := r.Pos
 		travel := b.At(from).Belt.Dir
 		r.Pos = to[a]
-		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: pos(from), To: pos(r.Pos)})
+		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: t.pos(from), To: t.pos(r.Pos)})
 		if b.Deadly(r.Pos) {
 			continue // destroyed below, after everyone has moved
 		}
@@ -94,7 +94,7 @@ func (t *turn) moveBelts(expressOnly bool) {
 			default:
 				continue
 			}
-			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: dir(r.Facing), Cause: "curve"})
+			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: t.dir(r.Facing), Cause: "curve"})
 		}
 	}
 	for a := 0; a < n; a++ {

@@ -41,7 +41,7 @@ func (t *turn) runGears() {
 		}
 		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") {
 			r.Facing = r.Facing.Rotate(int(g))
-			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: dir(r.Facing), Cause: "gear"})
+			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: t.dir(r.Facing), Cause: "gear"})
 		}
 	}
 }

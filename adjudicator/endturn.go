@@ -58,7 +58,10 @@ func (t *turn) endOfTurn() {
 		r.Destroyed = false
 		r.Pos = r.Archive
 		r.Damage = t.setup.Rules.ReentryDamage
-		r.Virtual = t.anyRobotAt(r.Pos, i)
+		// seed 003, Virtual Robots: a reactivated robot is real only "if no other robot
+		// exists on the square" it reactivates on. Ruling (1994 FAQ): robots re-entering
+		// on one square in the same turn are all virtual, whatever the seating order.
+		r.Virtual = t.anyRobotAt(r.Pos, i) || t.reenteringAt(r.Pos, i)
 		r.Destroyed = true // so the View sees it as re-entering
 		f := t.decider(i).ReentryFacing(t.view(i))
 		r.Destroyed = false
@@ -66,14 +69,14 @@ func (t *turn) endOfTurn() {
 			f = North
 		}
 		r.Facing = f
-		t.emit(Event{Kind: EvReenter, Robot: r.Name, To: pos(r.Pos), Facing: dir(f), Amount: r.Damage})
+		t.emit(Event{Kind: EvReenter, Robot: r.Name, To: t.pos(r.Pos), Facing: t.dir(f), Amount: r.Damage})
 	}
 	// 4. Virtual robots alone become real.
 	for i := range st.Robots {
 		r := &st.Robots[i]
 		if r.Active() && r.Virtual && !t.anyRobotAt(r.Pos, i) {
 			r.Virtual = false
-			t.emit(Event{Kind: EvReal, Robot: r.Name, To: pos(r.Pos)})
+			t.emit(Event{Kind: EvReal, Robot: r.Name, To: t.pos(r.Pos)})
 		}
 	}
 	// 5. Power.
@@ -102,6 +105,18 @@ func (t *turn) endOfTurn() {
 	st.Turn++
 	t.phase = "deal"
 	t.deal()
+}
+
+// reenteringAt reports whether another robot that is still to re-enter this turn has
+// its archive at p.
+func (t *turn) reenteringAt(p Pos, not int) bool {
+	for j := range t.st.Robots {
+		q := &t.st.Robots[j]
+		if j != not && q.Destroyed && !q.Out && q.Archive == p {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *turn) repair(i, n int) {
@@ -136,7 +151,7 @@ func (t *turn) destroy(i int, cause string) {
 		return
 	}
 	r.Destroyed = true
-	t.emit(Event{Kind: EvDestroyed, Robot: r.Name, From: pos(r.Pos), Cause: cause})
+	t.emit(Event{Kind: EvDestroyed, Robot: r.Name, From: t.pos(r.Pos), Cause: cause})
 	if len(r.Options) > 0 {
 		idx := t.decider(i).LoseOption(t.view(i), LossDestroyed)
 		if idx < 0 || idx >= len(r.Options) {

@@ -48,5 +48,3 @@ const (
 	EvWin        = "win"         // touched the last flag first
 )
 
-func pos(p Pos) *Pos { return &p }
-func dir(d Dir) *Dir { return &d }

@@ -19,20 +19,20 @@ func (t *turn) touchFlags() {
 	var finishers []int
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
 		sq := b.At(r.Pos)
 		if r.Flags < len(flags) && flags[r.Flags] == r.Pos {
 			r.Flags++
-			t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: pos(r.Pos)})
+			t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(r.Pos)})
 			if r.Flags == len(flags) {
 				finishers = append(finishers, i)
 			}
 		}
 		if (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			r.Archive = r.Pos
-			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: pos(r.Pos)})
+			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
 		}
 	}
 	if len(finishers) == 0 || t.st.Over {

@@ -22,8 +22,9 @@ type hit struct {
 
 func (t *turn) fireLasers() {
 	b := t.board()
-	var hits [4 * MaxRobots]hit
-	n := 0
+	// Every hit is found on the snapshot before any damage is dealt. The buffer is the
+	// turn's, reused each register (a board may hold any number of emitters).
+	hits := t.hits[:0]
 	// Board lasers.
 	for _, e := range t.setup.emitters {
 		for _, q := range e.path {
@@ -32,9 +33,8 @@ func (t *turn) fireLasers() {
 				r := &t.st.Robots[j]
 				if r.Active() && r.Pos == q {
 					found = true
-					if n < len(hits) && t.acts(j) {
-						hits[n] = hit{j, e.beams, -1}
-						n++
+					if t.acts(j) {
+						hits = append(hits, hit{j, e.beams, -1})
 					}
 				}
 			}
@@ -59,16 +59,13 @@ func (t *turn) fireLasers() {
 				break
 			}
 			if j := t.realAt(q, i); j >= 0 {
-				if n < len(hits) {
-					hits[n] = hit{j, beams, i}
-					n++
-				}
+				hits = append(hits, hit{j, beams, i})
 				break
 			}
 		}
 	}
-	for k := 0; k < n; k++ {
-		h := hits[k]
+	t.hits = hits
+	for _, h := range hits {
 		if !t.st.Robots[h.target].Active() {
 			continue
 		}

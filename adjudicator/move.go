@@ -27,7 +27,7 @@ func (t *turn) movePhase() {
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: r.Registers[regs]})
 		if rot := kind.Rotation(); rot != NoRotation {
 			r.Facing = r.Facing.Rotate(int(rot))
-			t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[regs], Facing: dir(r.Facing)})
+			t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[regs], Facing: t.dir(r.Facing)})
 			continue
 		}
 		steps, d := kind.Steps(), r.Facing
@@ -51,7 +51,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 	r := &t.st.Robots[i]
 	from := r.Pos
 	if b.Blocked(from, d) {
-		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: pos(from), Cause: "wall"})
+		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(from), Cause: "wall"})
 		return false
 	}
 	// Find the chain of real robots in front (seed 003: "a chain of robots could be
@@ -61,11 +61,17 @@ func (t *turn) step(i int, d Dir, by string) bool {
 	if !r.Virtual {
 		for at := from.Step(d); b.In(at); at = at.Step(d) {
 			j := t.realAt(at, i)
-			if j < 0 || !t.effectPushable(j, i) {
+			if j < 0 {
 				break
 			}
+			if !t.effectPushable(j, i) {
+				// An option that keeps a robot from being pushed makes it an obstacle: the
+				// whole chain stops, as at a wall (rules README, A turn 4b).
+				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(from), Cause: "robot"})
+				return false
+			}
 			if b.Blocked(at, d) {
-				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: pos(from), Cause: "wall"})
+				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(from), Cause: "wall"})
 				return false
 			}
 			chain[n] = j
@@ -82,7 +88,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 		if k > 0 {
 			pusher = t.st.Robots[chain[k-1]].Name
 		}
-		t.emit(Event{Kind: EvPush, Robot: q.Name, Other: pusher, From: pos(pf), To: pos(q.Pos)})
+		t.emit(Event{Kind: EvPush, Robot: q.Name, Other: pusher, From: t.pos(pf), To: t.pos(q.Pos)})
 		t.checkFall(j)
 	}
 	r.Pos = from.Step(d)
@@ -90,7 +96,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 	if by != "" {
 		kind = EvPushed
 	}
-	t.emit(Event{Kind: kind, Robot: r.Name, Cause: by, From: pos(from), To: pos(r.Pos), Card: t.cardOf(i, by)})
+	t.emit(Event{Kind: kind, Robot: r.Name, Cause: by, From: t.pos(from), To: t.pos(r.Pos), Card: t.cardOf(i, by)})
 	t.checkFall(i)
 	return r.Active()
 }

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Rules are the numbers and switches of a ruleset, kept as data (rules README: "keep
@@ -158,7 +159,7 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 		}
 		return errs
 	}
-	used := map[int]int{}
+	var used [Registers]int // used[k]: the card placed in register k+1 so far
 	for i, c := range prog {
 		reg := i + 1
 		if r.IsLocked(reg) {
@@ -179,11 +180,11 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is not in your hand", c)})
 			continue
 		}
-		if prev, ok := used[c]; ok {
-			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is already in register %d", c, prev)})
+		if prev := slices.Index(used[:], c); prev >= 0 {
+			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is already in register %d", c, prev+1)})
 			continue
 		}
-		used[c] = reg
+		used[i] = c
 	}
 	return errs
 }

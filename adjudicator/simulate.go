@@ -1,6 +1,9 @@
 package adjudicator
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Simulate plays one robot's program alone on the current board, the other robots
 // standing where they are and holding fire (they can still be pushed): the forecast a
@@ -18,6 +21,56 @@ func Simulate(s *Setup, st *State, robot int, o Orders) (Robot, []Event, error) 
 	t.orders[robot] = o
 	t.playSingle()
 	return t.st.Robots[robot], t.events, nil
+}
+
+// Simulator runs many forecasts from one position cheaply: it keeps its buffers between
+// runs and records no events. The autopilot tries every program a hand allows (9·8·7·6·5
+// = 15,120 for a full hand) through one Simulator. A Simulator is not safe for
+// concurrent use; make one per goroutine.
+type Simulator struct {
+	setup  *Setup
+	base   *State
+	st     State
+	orders []Orders
+	t      turn
+}
+
+// NewSimulator prepares forecasts of st, which must not change while the Simulator is
+// in use.
+func NewSimulator(s *Setup, st *State) *Simulator {
+	sim := &Simulator{setup: s, base: st}
+	sim.st = *st
+	sim.st.Robots = make([]Robot, len(st.Robots))
+	sim.orders = make([]Orders, len(st.Robots))
+	return sim
+}
+
+// Run plays robot's program prog with decider d (nil: Defaults) and returns the robot
+// after the five registers. It checks the program like Simulate.
+func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, error) {
+	if robot < 0 || robot >= len(sim.base.Robots) {
+		return Robot{}, fmt.Errorf("simulate: no robot %d", robot)
+	}
+	if errs := sim.setup.CheckProgram(sim.base, robot, prog); len(errs) > 0 {
+		return Robot{}, fmt.Errorf("simulate: %v", errs[0])
+	}
+	// Shallow copies share Hand and Options with the base state; clipping their
+	// capacity makes any append (an option discarded to prevent damage) copy first.
+	copy(sim.st.Robots, sim.base.Robots)
+	for i := range sim.st.Robots {
+		r := &sim.st.Robots[i]
+		r.Hand = slices.Clip(r.Hand)
+		r.Options = slices.Clip(r.Options)
+	}
+	sim.st.Turn, sim.st.Winner, sim.st.Over = sim.base.Turn, sim.base.Winner, sim.base.Over
+	sim.st.OptionDeck = slices.Clip(sim.base.OptionDeck)
+	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
+	clear(sim.orders)
+	sim.orders[robot] = Orders{Program: prog, Decider: d}
+	hits := sim.t.hits
+	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0]}
+	sim.t.playSingle()
+	return sim.st.Robots[robot], nil
 }
 
 func (t *turn) playSingle() {

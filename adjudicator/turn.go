@@ -3,7 +3,6 @@ package adjudicator
 import (
 	"fmt"
 	"slices"
-	"sort"
 )
 
 // A turn (rules README, "A turn (postal / 1994)"):
@@ -26,6 +25,41 @@ type turn struct {
 	order []int
 	// single: only this robot is simulated (forecasts, autopilot); -1 for a full turn.
 	single int
+	// quiet: record no events (the autopilot's inner loop, Simulator).
+	quiet bool
+	// stopAfter: play registers up to this one and skip the end of turn (0: the whole
+	// turn). Scenarios use it to look at the board after register N.
+	stopAfter int
+
+	orderBuf [MaxRobots]int
+	hits     []hit
+	posBuf   []Pos // backing store for event From/To pointers, handed out in chunks
+	dirBuf   []Dir
+}
+
+// pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
+// allocation per 64 positions instead of one each); nil when no events are recorded.
+func (t *turn) pos(p Pos) *Pos {
+	if t.quiet {
+		return nil
+	}
+	if len(t.posBuf) == cap(t.posBuf) {
+		t.posBuf = make([]Pos, 0, 64)
+	}
+	t.posBuf = append(t.posBuf, p)
+	return &t.posBuf[len(t.posBuf)-1]
+}
+
+// dir is pos for facings.
+func (t *turn) dir(d Dir) *Dir {
+	if t.quiet {
+		return nil
+	}
+	if len(t.dirBuf) == cap(t.dirBuf) {
+		t.dirBuf = make([]Dir, 0, 64)
+	}
+	t.dirBuf = append(t.dirBuf, d)
+	return &t.dirBuf[len(t.dirBuf)-1]
 }
 
 func (t *turn) board() *Board { return t.setup.Course.Board }
@@ -44,6 +78,9 @@ func (t *turn) decider(i int) Decider {
 func (t *turn) view(i int) View { return View{t: t, robot: i} }
 
 func (t *turn) emit(e Event) {
+	if t.quiet {
+		return
+	}
 	e.Register = t.register
 	e.Phase = t.phase
 	t.events = append(t.events, e)
@@ -103,6 +140,14 @@ const (
 // for the next turn (with the new hands dealt) and the event log. st is not changed.
 // Programs are checked first; any illegal program is an error and nothing is played.
 func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
+	return ResolveUntil(s, st, orders, 0)
+}
+
+// ResolveUntil is Resolve stopped after register stopAfter (1–5): the state returned is
+// the board as it stands at the end of that register's phase e, before the end of turn
+// (no repairs, re-entry or deal). stopAfter 0 or 5+ plays the whole turn, as Resolve.
+// Scenarios use it to check a position part way through a turn.
+func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
 	if st.Over {
 		return nil, nil, fmt.Errorf("resolve: the game is over")
 	}
@@ -122,6 +167,10 @@ func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
 		return nil, nil, fmt.Errorf("resolve: illegal programs: %v", bad)
 	}
 	t := &turn{setup: s, st: st.Clone(), orders: orders, single: -1}
+	if stopAfter > 0 && stopAfter < Registers {
+		t.stopAfter = stopAfter
+	}
+	t.events = make([]Event, 0, 64+32*len(st.Robots))
 	t.play()
 	return t.st, t.events, nil
 }
@@ -129,7 +178,11 @@ func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
 // play runs the five registers and the end of turn.
 func (t *turn) play() {
 	st := t.st
-	// Load the programs into the registers; locked registers keep their cards.
+	// Load the programs into the registers; locked registers keep their cards (rules
+	// README, A turn 2: "A locked register keeps its card and runs it again").
+	// Ruling (1994 FAQ, "powered-down robot sustains enough damage to lock a register"):
+	// a register locked while the robot held no card in it (it was powered down) stays
+	// unprogrammed: the robot neither moves nor turns in that register.
 	for i := range st.Robots {
 		r := &st.Robots[i]
 		if r.Out || r.Power == PowerDown {
@@ -142,8 +195,15 @@ func (t *turn) play() {
 		}
 		r.Hand = nil
 	}
-	for reg := 1; reg <= Registers && !st.Over; reg++ {
+	last := Registers
+	if t.stopAfter > 0 {
+		last = t.stopAfter
+	}
+	for reg := 1; reg <= last && !st.Over; reg++ {
 		t.runRegister(reg)
+	}
+	if t.stopAfter > 0 {
+		return
 	}
 	t.register = 0
 	if !st.Over {
@@ -170,7 +230,7 @@ func (t *turn) runRegister(reg int) {
 // revealAndOrder (phase a) reveals the cards and sorts the robots that play one,
 // highest priority first.
 func (t *turn) revealAndOrder() {
-	t.order = t.order[:0]
+	t.order = t.orderBuf[:0]
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
 		if !r.Active() || r.Power == PowerDown || r.Registers[t.register-1] == 0 {
@@ -181,10 +241,20 @@ func (t *turn) revealAndOrder() {
 		}
 		t.order = append(t.order, i)
 	}
+	// Highest priority first (seed 003, Program Cards: "Cards with HIGHER priorities are
+	// performed (fully) BEFORE cards with lower priorities"). Priorities are unique; an
+	// insertion sort on at most 8 robots allocates nothing.
 	regs := t.register - 1
-	sort.Slice(t.order, func(a, b int) bool {
-		return t.st.Robots[t.order[a]].Registers[regs] > t.st.Robots[t.order[b]].Registers[regs]
-	})
+	for a := 1; a < len(t.order); a++ {
+		for b := a; b > 0 && t.st.Robots[t.order[b]].Registers[regs] > t.st.Robots[t.order[b-1]].Registers[regs]; b-- {
+			t.order[b], t.order[b-1] = t.order[b-1], t.order[b]
+		}
+	}
+	if t.single < 0 {
+		for _, i := range t.order {
+			t.emit(Event{Kind: EvCard, Robot: t.st.Robots[i].Name, Card: t.st.Robots[i].Registers[regs]})
+		}
+	}
 }
 
 // elementStep is the board element step of phase c by name (Rules.Elements), nil for an
