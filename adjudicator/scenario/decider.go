@@ -1,0 +1,42 @@
+package scenario
+
+import "github.com/rallyjudge/rallyjudge/adjudicator"
+
+// Decisions are a robot's fixed answers, written on a scenario's decide line. Anything
+// not written falls back to adjudicator.Defaults.
+type Decisions struct {
+	PowerDown bool                     `json:"power_down,omitempty"`
+	StayDown  bool                     `json:"stay_down,omitempty"`
+	Wrench    adjudicator.WrenchChoice `json:"wrench,omitempty"` // 0 repair, 1 option
+	Facing    *adjudicator.Dir         `json:"facing,omitempty"` // re-entry facing
+	Prevent   int                      `json:"prevent,omitempty"` // points of damage to prevent, oldest option first
+	Lose      int                      `json:"lose,omitempty"`    // index of the option to lose
+}
+
+// decider answers from Decisions. It counts prevented points, so a fresh one is made
+// for every run.
+type decider struct {
+	d         Decisions
+	prevented int
+}
+
+func (x *decider) PowerDown(adjudicator.View) bool { return x.d.PowerDown }
+func (x *decider) StayDown(adjudicator.View) bool  { return x.d.StayDown }
+func (x *decider) DoubleWrench(adjudicator.View) adjudicator.WrenchChoice {
+	return x.d.Wrench
+}
+func (x *decider) ReentryFacing(v adjudicator.View) adjudicator.Dir {
+	if x.d.Facing != nil {
+		return *x.d.Facing
+	}
+	return adjudicator.Defaults{}.ReentryFacing(v)
+}
+func (x *decider) PreventDamage(adjudicator.View, string) int {
+	if x.prevented < x.d.Prevent {
+		x.prevented++
+		return 0
+	}
+	return -1
+}
+func (x *decider) LoseOption(adjudicator.View, adjudicator.Loss) int { return x.d.Lose }
+func (x *decider) Option(adjudicator.View, string, string) string   { return "" }

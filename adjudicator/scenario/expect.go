@@ -1,0 +1,370 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// expectLine reads one expect line:
+//
+//	expect NAME: at 2,0 facing E damage 1 lives 3 flags 1 archive 1,1 virtual|real
+//	             destroyed|active out|in power on|down hand 7 registers - - - - P490
+//	             options: A, B
+//	expect winner: NAME|none
+//	expect over: yes|no
+//	expect turn: N
+//	expect event: KIND ROBOT|* key=value ...   (count=N: exactly N such events)
+//	expect no event: KIND ROBOT|* key=value ...
+func (p *parser) expectLine(ln int, rest string) error {
+	text := "expect " + rest
+	add := func(check func(r *Result) string) {
+		p.sc.expects = append(p.sc.expects, expectation{line: ln, text: text, check: check})
+	}
+	head, body, ok := strings.Cut(rest, ":")
+	if !ok {
+		return p.errf(ln, "expect: want \"expect WHAT: ...\"")
+	}
+	body = strings.TrimSpace(body)
+	switch head {
+	case "winner":
+		want := body
+		if want == "none" {
+			want = ""
+		}
+		add(func(r *Result) string {
+			if r.State.Winner != want {
+				return fmt.Sprintf("winner %q", r.State.Winner)
+			}
+			return ""
+		})
+		return nil
+	case "over":
+		want := body == "yes"
+		if body != "yes" && body != "no" {
+			return p.errf(ln, "expect over: want yes or no")
+		}
+		add(func(r *Result) string {
+			if r.State.Over != want {
+				return fmt.Sprintf("over %v", r.State.Over)
+			}
+			return ""
+		})
+		return nil
+	case "turn":
+		n, err := strconv.Atoi(body)
+		if err != nil {
+			return p.errf(ln, "expect turn: want a number")
+		}
+		add(func(r *Result) string {
+			if r.State.Turn != n {
+				return fmt.Sprintf("turn %d", r.State.Turn)
+			}
+			return ""
+		})
+		return nil
+	case "event", "no event":
+		m, err := p.eventMatcher(ln, body)
+		if err != nil {
+			return err
+		}
+		none := head == "no event"
+		add(func(r *Result) string {
+			n := 0
+			for _, e := range r.Events {
+				if m.match(e) {
+					n++
+				}
+			}
+			switch {
+			case none && n > 0:
+				return fmt.Sprintf("%d such events: %s", n, m.describe(r.Events))
+			case !none && m.count >= 0 && n != m.count:
+				return fmt.Sprintf("%d such events, want %d: %s", n, m.count, m.describe(r.Events))
+			case !none && m.count < 0 && n == 0:
+				return "no such event; " + m.describe(r.Events)
+			}
+			return ""
+		})
+		return nil
+	}
+	idx := p.robotIndex(head)
+	if idx < 0 {
+		return p.errf(ln, "expect: %q is not a robot of this scenario nor winner, over, turn, event, no event", head)
+	}
+	body, opts, hasOpts := strings.Cut(body, "options:")
+	if hasOpts {
+		want := splitList(opts)
+		add(func(r *Result) string {
+			got := r.State.Robots[idx].Options
+			if strings.Join(got, ", ") != strings.Join(want, ", ") {
+				return fmt.Sprintf("%s options: %s", head, listOrNone(got))
+			}
+			return ""
+		})
+	}
+	f := strings.Fields(body)
+	for k := 0; k < len(f); k++ {
+		key := f[k]
+		val := func() (string, error) {
+			if k+1 >= len(f) {
+				return "", p.errf(ln, "expect %s: %s needs a value", head, key)
+			}
+			k++
+			return f[k], nil
+		}
+		robot := func(r *Result) *adjudicator.Robot { return &r.State.Robots[idx] }
+		switch key {
+		case "at", "archive":
+			v, err := val()
+			if err != nil {
+				return err
+			}
+			want, ok := parsePos(v)
+			if !ok {
+				return p.errf(ln, "expect %s: %s wants x,y", head, key)
+			}
+			add(func(r *Result) string {
+				got := robot(r).Pos
+				if key == "archive" {
+					got = robot(r).Archive
+				}
+				if got != want {
+					return fmt.Sprintf("%s %s %v", head, key, got)
+				}
+				return ""
+			})
+		case "facing":
+			v, err := val()
+			if err != nil {
+				return err
+			}
+			want, ok := adjudicator.ParseDir(v)
+			if !ok {
+				return p.errf(ln, "expect %s: facing wants N, E, S or W", head)
+			}
+			add(func(r *Result) string {
+				if got := robot(r).Facing; got != want {
+					return fmt.Sprintf("%s facing %v", head, got)
+				}
+				return ""
+			})
+		case "damage", "lives", "flags", "hand":
+			v, err := val()
+			if err != nil {
+				return err
+			}
+			want, err := strconv.Atoi(v)
+			if err != nil {
+				return p.errf(ln, "expect %s: %s wants a number", head, key)
+			}
+			add(func(r *Result) string {
+				rb := robot(r)
+				got := map[string]int{"damage": rb.Damage, "lives": rb.Lives, "flags": rb.Flags, "hand": len(rb.Hand)}[key]
+				if got != want {
+					return fmt.Sprintf("%s %s %d", head, key, got)
+				}
+				return ""
+			})
+		case "virtual", "real", "destroyed", "active", "out", "in":
+			add(func(r *Result) string {
+				rb := robot(r)
+				var got bool
+				var yes, no string
+				switch key {
+				case "virtual", "real":
+					got, yes, no = rb.Virtual, "virtual", "real"
+				case "destroyed", "active":
+					got, yes, no = rb.Destroyed, "destroyed", "active"
+				default:
+					got, yes, no = rb.Out, "out", "in"
+				}
+				want := key == yes
+				if got != want {
+					if got {
+						return head + " " + yes
+					}
+					return head + " " + no
+				}
+				return ""
+			})
+		case "power":
+			v, err := val()
+			if err != nil {
+				return err
+			}
+			var want adjudicator.Power
+			if err := want.UnmarshalText([]byte(v)); err != nil {
+				return p.errf(ln, "expect %s: power wants on or down", head)
+			}
+			add(func(r *Result) string {
+				if got := robot(r).Power; got != want {
+					return fmt.Sprintf("%s power %v", head, got)
+				}
+				return ""
+			})
+		case "registers":
+			var want [adjudicator.Registers]int
+			for reg := 0; reg < adjudicator.Registers; reg++ {
+				v, err := val()
+				if err != nil {
+					return err
+				}
+				c, ok := parseCard(v)
+				if !ok {
+					return p.errf(ln, "expect %s: registers wants 5 cards (P490 or -)", head)
+				}
+				want[reg] = c
+			}
+			add(func(r *Result) string {
+				if got := robot(r).Registers; got != want {
+					return fmt.Sprintf("%s registers %s", head, regString(got))
+				}
+				return ""
+			})
+		default:
+			return p.errf(ln, "expect %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, real, destroyed, active, out, in, power, hand, registers, options:)", head, key)
+		}
+	}
+	return nil
+}
+
+func (p *parser) robotIndex(name string) int {
+	for i := range p.robots {
+		if p.robots[i].r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func regString(regs [adjudicator.Registers]int) string {
+	var parts []string
+	for _, c := range regs {
+		if c == 0 {
+			parts = append(parts, "-")
+		} else {
+			parts = append(parts, fmt.Sprintf("P%d", c))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// eventMatcher matches events by kind, robot and any of the event's fields.
+type eventMatcher struct {
+	kind, robot string
+	fields      map[string]string
+	count       int // -1: at least one
+}
+
+func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
+	f := strings.Fields(body)
+	if len(f) < 2 {
+		return nil, p.errf(ln, "expect event: want \"KIND ROBOT key=value ...\" (ROBOT may be *)")
+	}
+	m := &eventMatcher{kind: f[0], robot: f[1], fields: map[string]string{}, count: -1}
+	if m.robot != "*" && p.robotIndex(m.robot) < 0 {
+		return nil, p.errf(ln, "expect event: %q is not a robot of this scenario", m.robot)
+	}
+	for _, kv := range f[2:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, p.errf(ln, "expect event: want key=value, got %q", kv)
+		}
+		switch k {
+		case "count":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, p.errf(ln, "expect event: count wants a number")
+			}
+			m.count = n
+		case "register", "phase", "other", "card", "from", "to", "facing", "amount", "cause", "option":
+			if k == "card" {
+				v = strings.TrimPrefix(v, "P")
+			}
+			m.fields[k] = v
+		default:
+			return nil, p.errf(ln, "expect event: unknown field %q (want register, phase, other, card, from, to, facing, amount, cause, option, count)", k)
+		}
+	}
+	return m, nil
+}
+
+func eventField(e adjudicator.Event, k string) string {
+	switch k {
+	case "register":
+		return strconv.Itoa(e.Register)
+	case "phase":
+		return e.Phase
+	case "other":
+		return e.Other
+	case "card":
+		return strconv.Itoa(e.Card)
+	case "from":
+		if e.From != nil {
+			return e.From.String()
+		}
+	case "to":
+		if e.To != nil {
+			return e.To.String()
+		}
+	case "facing":
+		if e.Facing != nil {
+			return e.Facing.String()
+		}
+	case "amount":
+		return strconv.Itoa(e.Amount)
+	case "cause":
+		return e.Cause
+	case "option":
+		return e.Option
+	}
+	return ""
+}
+
+func (m *eventMatcher) match(e adjudicator.Event) bool {
+	if e.Kind != m.kind || (m.robot != "*" && e.Robot != m.robot) {
+		return false
+	}
+	for k, v := range m.fields {
+		if eventField(e, k) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// describe lists the events of the same kind and robot, to show what did happen.
+func (m *eventMatcher) describe(events []adjudicator.Event) string {
+	var parts []string
+	for _, e := range events {
+		if e.Kind == m.kind && (m.robot == "*" || e.Robot == m.robot) {
+			parts = append(parts, FormatEvent(e))
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("no %s events for %s", m.kind, m.robot)
+	}
+	return "those there: " + strings.Join(parts, "; ")
+}
+
+// FormatEvent writes an event in the key=value form expect lines use.
+func FormatEvent(e adjudicator.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s register=%d phase=%s", e.Kind, e.Robot, e.Register, e.Phase)
+	for _, k := range []string{"other", "card", "from", "to", "facing", "amount", "cause", "option"} {
+		if v := eventField(e, k); v != "" && v != "0" {
+			fmt.Fprintf(&b, " %s=%s", k, v)
+		}
+	}
+	return b.String()
+}

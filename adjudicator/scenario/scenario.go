@@ -1,0 +1,596 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// Scenario is one parsed scenario file: everything needed to resolve the turn and to
+// check the result.
+type Scenario struct {
+	Name   string `json:"name"` // the file name, for messages
+	Title  string `json:"title"`
+	Source string `json:"source"` // the rule it checks: "seed 003, Virtual Robots"
+	Seed   uint64 `json:"seed"`
+	// Stop, when 1–4, resolves only up to the end of that register (phase e) and checks
+	// the position there, before the end of turn.
+	Stop int `json:"stop,omitempty"`
+	// NewGame: no turn is played; the robots are placed by adjudicator.NewGame and the
+	// expectations are checked against the new game.
+	NewGame bool `json:"new_game,omitempty"`
+
+	Setup     *adjudicator.Setup   `json:"-"`
+	State     *adjudicator.State   `json:"state"`
+	Orders    []adjudicator.Orders `json:"-"` // Decider filled in by Run, fresh each time
+	Decisions []Decisions          `json:"decisions"`
+	Names     []string             `json:"-"` // robots in seating order (NewGame)
+
+	expects []expectation
+}
+
+// expectation is one expect line: a check of the result that returns "" when it holds
+// and otherwise what was found instead.
+type expectation struct {
+	line  int
+	text  string
+	check func(r *Result) string
+}
+
+// Result is a resolved scenario: the state after the turn (or after register Stop) and
+// the event log. Its JSON is the output of `rallyjudge resolve` (docs/scenarios.md).
+type Result struct {
+	Scenario string              `json:"scenario"`
+	Title    string              `json:"title,omitempty"`
+	Source   string              `json:"source,omitempty"`
+	Stop     int                 `json:"stopped_after_register,omitempty"`
+	State    *adjudicator.State  `json:"state"`
+	Events   []adjudicator.Event `json:"events"`
+}
+
+// JSON is the result as indented JSON, ending in a newline. The same scenario always
+// gives the same bytes.
+func (r *Result) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Load reads and parses the scenario file at path.
+func Load(path string) (*Scenario, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filepath.Base(path), string(b))
+}
+
+// Run resolves the scenario: a whole turn, the registers up to Stop, or (NewGame) the
+// placing of a new game. Each call starts again from the scenario's state.
+func (s *Scenario) Run() (*Result, error) {
+	res := &Result{Scenario: s.Name, Title: s.Title, Source: s.Source, Stop: s.Stop}
+	if s.NewGame {
+		st, ev, err := adjudicator.NewGame(s.Setup, s.Names)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", s.Name, err)
+		}
+		res.State, res.Events = st, ev
+		return res, nil
+	}
+	orders := slices.Clone(s.Orders)
+	for i := range orders {
+		orders[i].Decider = &decider{d: s.Decisions[i]}
+	}
+	st, ev, err := adjudicator.ResolveUntil(s.Setup, s.State, orders, s.Stop)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", s.Name, err)
+	}
+	if ev == nil {
+		ev = []adjudicator.Event{}
+	}
+	res.State, res.Events = st, ev
+	return res, nil
+}
+
+// Check compares a result with the scenario's expectations and lists every one that
+// does not hold, as "file:line: expect ...: got ...". An empty list means all hold.
+func (s *Scenario) Check(r *Result) []string {
+	var out []string
+	for _, e := range s.expects {
+		if got := e.check(r); got != "" {
+			out = append(out, fmt.Sprintf("%s:%d: %s\n\tgot %s", s.Name, e.line, e.text, got))
+		}
+	}
+	return out
+}
+
+// Expectations is the number of expect lines.
+func (s *Scenario) Expectations() int { return len(s.expects) }
+
+// parser is the state of reading one file.
+type parser struct {
+	name   string
+	lines  []string
+	sc     *Scenario
+	board  *boardFile
+	boards int
+	turn   int
+	robots []robotLine
+	deck   []string
+}
+
+type robotLine struct {
+	line    int
+	r       adjudicator.Robot
+	locked  []int // cards in the locked registers, first locked register first; 0 empty
+	hand    []int
+	hasHand bool
+	prog    *[adjudicator.Registers]int
+	progAt  int
+	dec     Decisions
+}
+
+func (p *parser) errf(line int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", p.name, line, fmt.Sprintf(format, args...))
+}
+
+// Parse reads a scenario from text; name is the file name used in messages.
+func Parse(name, text string) (*Scenario, error) {
+	p := &parser{name: name, lines: strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), sc: &Scenario{Name: name}, boards: 1, turn: 1}
+	var pendingExpect []func() error
+	for i := 0; i < len(p.lines); i++ {
+		ln := i + 1
+		line := strings.TrimSpace(p.lines[i])
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, rest, _ := strings.Cut(line, " ")
+		key = strings.TrimSuffix(key, ":")
+		rest = strings.TrimSpace(rest)
+		switch key {
+		case "title":
+			p.sc.Title = rest
+		case "source":
+			p.sc.Source = rest
+		case "seed":
+			v, err := strconv.ParseUint(rest, 10, 64)
+			if err != nil {
+				return nil, p.errf(ln, "seed: want a whole number, got %q", rest)
+			}
+			p.sc.Seed = v
+		case "boards":
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 1 {
+				return nil, p.errf(ln, "boards: want the number of boards of the course (1+), got %q", rest)
+			}
+			p.boards = v
+		case "turn":
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 1 {
+				return nil, p.errf(ln, "turn: want a turn number (1+), got %q", rest)
+			}
+			p.turn = v
+		case "stop":
+			rest = strings.TrimPrefix(rest, "after register ")
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 1 || v > adjudicator.Registers {
+				return nil, p.errf(ln, "stop: want \"after register N\" with N 1-5, got %q", rest)
+			}
+			if v < adjudicator.Registers {
+				p.sc.Stop = v
+			}
+		case "game":
+			if rest != "new" {
+				return nil, p.errf(ln, "game: only \"game: new\" is known, got %q", rest)
+			}
+			p.sc.NewGame = true
+		case "options":
+			if strings.HasPrefix(line, "options:") {
+				p.deck = splitList(rest)
+				continue
+			}
+			// options NAME: a, b — the options a robot holds
+			rname, list, ok := strings.Cut(rest, ":")
+			rl := p.robot(strings.TrimSpace(rname))
+			if !ok || rl == nil {
+				return nil, p.errf(ln, "options: want \"options: A, B\" (the deck) or \"options ROBOT: A, B\" after the robot's line")
+			}
+			rl.r.Options = splitList(list)
+		case "board":
+			var rows []string
+			first := ln + 1
+			for i+1 < len(p.lines) && strings.HasPrefix(p.lines[i+1], " ") || i+1 < len(p.lines) && strings.HasPrefix(p.lines[i+1], "\t") {
+				i++
+				rows = append(rows, strings.TrimSpace(p.lines[i]))
+			}
+			bf, err := parseRows(p.name, first, rows)
+			if err != nil {
+				return nil, err
+			}
+			p.board = bf
+		case "robot":
+			if err := p.robotLine(ln, rest); err != nil {
+				return nil, err
+			}
+		case "program":
+			if err := p.programLine(ln, rest); err != nil {
+				return nil, err
+			}
+		case "decide":
+			if err := p.decideLine(ln, rest); err != nil {
+				return nil, err
+			}
+		case "expect":
+			// Parsed after the robots are known.
+			ln, rest := ln, rest
+			pendingExpect = append(pendingExpect, func() error { return p.expectLine(ln, rest) })
+		default:
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, options, board, robot, program, decide or expect)", key)
+		}
+	}
+	if err := p.build(); err != nil {
+		return nil, err
+	}
+	for _, f := range pendingExpect {
+		if err := f(); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.sc.expects) == 0 {
+		return nil, fmt.Errorf("%s: no expect lines: a scenario must say what the rules require", p.name)
+	}
+	return p.sc, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "none" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (p *parser) robot(name string) *robotLine {
+	for i := range p.robots {
+		if p.robots[i].r.Name == name {
+			return &p.robots[i]
+		}
+	}
+	return nil
+}
+
+func parsePos(s string) (adjudicator.Pos, bool) {
+	xs, ys, ok := strings.Cut(s, ",")
+	x, err1 := strconv.Atoi(xs)
+	y, err2 := strconv.Atoi(ys)
+	return adjudicator.Pos{X: x, Y: y}, ok && err1 == nil && err2 == nil
+}
+
+// parseCard reads P490 (or 490); "-" is 0, an empty register.
+func parseCard(s string) (int, bool) {
+	if s == "-" {
+		return 0, true
+	}
+	v, err := strconv.Atoi(strings.TrimPrefix(s, "P"))
+	return v, err == nil && v > 0
+}
+
+func (p *parser) robotLine(ln int, rest string) error {
+	rest, opts, hasOpts := strings.Cut(rest, "options:")
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return p.errf(ln, "robot: want a name")
+	}
+	rl := robotLine{line: ln}
+	rl.r = adjudicator.Robot{Name: f[0], Lives: 3}
+	if p.robot(f[0]) != nil {
+		return p.errf(ln, "robot %s is declared twice", f[0])
+	}
+	if hasOpts {
+		rl.r.Options = splitList(opts)
+	}
+	hasArchive, hasAt := false, false
+	for k := 1; k < len(f); k++ {
+		arg := func() (string, error) {
+			if k+1 >= len(f) {
+				return "", p.errf(ln, "robot %s: %s needs a value", f[0], f[k])
+			}
+			k++
+			return f[k], nil
+		}
+		switch f[k] {
+		case "at", "archive":
+			key := f[k]
+			v, err := arg()
+			if err != nil {
+				return err
+			}
+			pos, ok := parsePos(v)
+			if !ok {
+				return p.errf(ln, "robot %s: %s wants x,y, got %q", f[0], key, v)
+			}
+			if key == "at" {
+				rl.r.Pos, hasAt = pos, true
+			} else {
+				rl.r.Archive, hasArchive = pos, true
+			}
+		case "facing":
+			v, err := arg()
+			if err != nil {
+				return err
+			}
+			d, ok := adjudicator.ParseDir(v)
+			if !ok {
+				return p.errf(ln, "robot %s: facing wants N, E, S or W, got %q", f[0], v)
+			}
+			rl.r.Facing = d
+		case "damage", "lives", "flags":
+			key := f[k]
+			v, err := arg()
+			if err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return p.errf(ln, "robot %s: %s wants a number, got %q", f[0], key, v)
+			}
+			switch key {
+			case "damage":
+				rl.r.Damage = n
+			case "lives":
+				rl.r.Lives = n
+			case "flags":
+				rl.r.Flags = n
+			}
+		case "virtual":
+			rl.r.Virtual = true
+		case "down":
+			rl.r.Power = adjudicator.PowerDown
+		case "out":
+			rl.r.Out = true
+		case "locked", "hand":
+			key := f[k]
+			var cards []int
+			for k+1 < len(f) && (strings.HasPrefix(f[k+1], "P") || f[k+1] == "-") {
+				k++
+				c, ok := parseCard(f[k])
+				if !ok {
+					return p.errf(ln, "robot %s: %q is not a card (want P490)", f[0], f[k])
+				}
+				cards = append(cards, c)
+			}
+			if key == "locked" {
+				rl.locked = cards
+			} else {
+				rl.hand, rl.hasHand = cards, true
+			}
+		default:
+			return p.errf(ln, "robot %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, down, out, locked, hand, options:)", f[0], f[k])
+		}
+	}
+	if !hasAt && !p.sc.NewGame {
+		return p.errf(ln, "robot %s: want its square: at x,y", f[0])
+	}
+	if !hasArchive {
+		rl.r.Archive = rl.r.Pos
+	}
+	p.robots = append(p.robots, rl)
+	return nil
+}
+
+func (p *parser) programLine(ln int, rest string) error {
+	name, cards, ok := strings.Cut(rest, ":")
+	rl := p.robot(strings.TrimSpace(name))
+	if !ok || rl == nil {
+		return p.errf(ln, "program: want \"program ROBOT: P490 P670 ...\" after the robot's line")
+	}
+	f := strings.Fields(cards)
+	if len(f) != adjudicator.Registers {
+		return p.errf(ln, "program %s: want %d cards (- for a locked register), got %d", rl.r.Name, adjudicator.Registers, len(f))
+	}
+	var prog [adjudicator.Registers]int
+	for k, c := range f {
+		v, ok := parseCard(c)
+		if !ok {
+			return p.errf(ln, "program %s: register %d: %q is not a card (want P490 or -)", rl.r.Name, k+1, c)
+		}
+		prog[k] = v
+	}
+	rl.prog, rl.progAt = &prog, ln
+	return nil
+}
+
+func (p *parser) decideLine(ln int, rest string) error {
+	name, words, ok := strings.Cut(rest, ":")
+	rl := p.robot(strings.TrimSpace(name))
+	if !ok || rl == nil {
+		return p.errf(ln, "decide: want \"decide ROBOT: powerdown ...\" after the robot's line")
+	}
+	f := strings.Fields(words)
+	for k := 0; k < len(f); k++ {
+		next := func() (string, error) {
+			if k+1 >= len(f) {
+				return "", p.errf(ln, "decide %s: %s needs a value", rl.r.Name, f[k])
+			}
+			k++
+			return f[k], nil
+		}
+		switch f[k] {
+		case "powerdown":
+			rl.dec.PowerDown = true
+		case "staydown":
+			rl.dec.StayDown = true
+		case "wrench":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			switch v {
+			case "repair":
+				rl.dec.Wrench = adjudicator.Repair2
+			case "option":
+				rl.dec.Wrench = adjudicator.TakeOption
+			default:
+				return p.errf(ln, "decide %s: wrench wants repair or option, got %q", rl.r.Name, v)
+			}
+		case "facing":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			d, ok := adjudicator.ParseDir(v)
+			if !ok {
+				return p.errf(ln, "decide %s: facing wants N, E, S or W, got %q", rl.r.Name, v)
+			}
+			rl.dec.Facing = &d
+		case "prevent", "lose":
+			key := f[k]
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return p.errf(ln, "decide %s: %s wants a number, got %q", rl.r.Name, key, v)
+			}
+			if key == "prevent" {
+				rl.dec.Prevent = n
+			} else {
+				rl.dec.Lose = n
+			}
+		default:
+			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N)", rl.r.Name, f[k])
+		}
+	}
+	return nil
+}
+
+// build makes the course, setup, state and orders once every line is read.
+func (p *parser) build() error {
+	if p.board == nil {
+		return fmt.Errorf("%s: no board: lines", p.name)
+	}
+	if len(p.robots) == 0 {
+		return fmt.Errorf("%s: no robot lines", p.name)
+	}
+	if len(p.robots) > adjudicator.MaxRobots {
+		return fmt.Errorf("%s: %d robots, at most %d", p.name, len(p.robots), adjudicator.MaxRobots)
+	}
+	b := p.board.Board
+	course := &adjudicator.Course{Name: p.name, Board: b, Flags: p.board.Flags, Starts: p.board.Starts,
+		MinPlayers: 1, MaxPlayers: adjudicator.MaxRobots, Boards: p.boards}
+	if len(course.Starts) == 0 {
+		// A scenario board needs no start square unless a new game is placed; any
+		// square a robot could stand on will do for the course check.
+		for k, sq := range b.Squares {
+			if sq.Floor != adjudicator.FloorPit {
+				course.Starts = []adjudicator.Start{{Pos: adjudicator.Pos{X: k % b.W, Y: k / b.W}}}
+				break
+			}
+		}
+	}
+	setup, err := adjudicator.NewSetup(course, adjudicator.PostalRules(), p.sc.Seed, p.deck)
+	if err != nil {
+		return fmt.Errorf("%s: %v", p.name, err)
+	}
+	p.sc.Setup = setup
+	if p.sc.NewGame {
+		for _, rl := range p.robots {
+			p.sc.Names = append(p.sc.Names, rl.r.Name)
+		}
+		p.sc.Decisions = make([]Decisions, len(p.robots))
+		st, _, err := adjudicator.NewGame(setup, p.sc.Names)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		p.sc.State = st
+		return nil
+	}
+	st := &adjudicator.State{Turn: p.turn, OptionDeck: slices.Clone(p.deck)}
+	seen := map[int]string{}
+	useCard := func(ln int, who string, c int) error {
+		if c == 0 {
+			return nil
+		}
+		if setup.Deck.Kind(c) == adjudicator.NoCard {
+			return p.errf(ln, "robot %s: P%d is not a card of the deck", who, c)
+		}
+		if other, dup := seen[c]; dup {
+			return p.errf(ln, "robot %s: P%d is already %s's: every card is in the deck once", who, c, other)
+		}
+		seen[c] = who
+		return nil
+	}
+	for _, rl := range p.robots {
+		r := rl.r
+		if !b.In(r.Pos) && !r.Out {
+			return p.errf(rl.line, "robot %s: square %v is off the board", r.Name, r.Pos)
+		}
+		if len(p.board.Flags) > 0 && r.Flags > len(p.board.Flags) {
+			return p.errf(rl.line, "robot %s: %d flags touched but the board has %d", r.Name, r.Flags, len(p.board.Flags))
+		}
+		locked := r.Locked()
+		if len(rl.locked) > locked {
+			return p.errf(rl.line, "robot %s: %d locked cards but %d damage locks %d registers", r.Name, len(rl.locked), r.Damage, locked)
+		}
+		if r.Power == adjudicator.PowerDown && len(rl.locked) > 0 {
+			return p.errf(rl.line, "robot %s: a powered-down robot has its damage repaired and holds no locked cards", r.Name)
+		}
+		for k, c := range rl.locked {
+			reg := adjudicator.Registers - locked + k
+			r.Registers[reg] = c
+			if err := useCard(rl.line, r.Name, c); err != nil {
+				return err
+			}
+		}
+		var prog [adjudicator.Registers]int
+		if rl.prog != nil {
+			prog = *rl.prog
+		}
+		if rl.hasHand {
+			r.Hand = slices.Clone(rl.hand)
+		} else if r.Power == adjudicator.PowerOn && !r.Out {
+			for reg := 1; reg <= adjudicator.Registers; reg++ {
+				if !r.IsLocked(reg) && prog[reg-1] != 0 {
+					r.Hand = append(r.Hand, prog[reg-1])
+				}
+			}
+		}
+		slices.Sort(r.Hand)
+		for _, c := range r.Hand {
+			if err := useCard(rl.line, r.Name, c); err != nil {
+				return err
+			}
+		}
+		st.Robots = append(st.Robots, r)
+		p.sc.Orders = append(p.sc.Orders, adjudicator.Orders{Program: prog})
+		p.sc.Decisions = append(p.sc.Decisions, rl.dec)
+	}
+	for i, rl := range p.robots {
+		if st.Robots[i].Out {
+			continue
+		}
+		if rl.prog == nil && st.Robots[i].Power == adjudicator.PowerOn && st.Robots[i].Locked() < adjudicator.Registers {
+			return p.errf(rl.line, "robot %s: no program line (powered-down robots need none)", rl.r.Name)
+		}
+		at := rl.progAt
+		if at == 0 {
+			at = rl.line
+		}
+		if errs := setup.CheckProgram(st, i, p.sc.Orders[i].Program); len(errs) > 0 {
+			return p.errf(at, "program %s: %v", rl.r.Name, errs[0])
+		}
+	}
+	p.sc.State = st
+	return nil
+}
