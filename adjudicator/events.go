@@ -47,4 +47,3 @@ const (
 	EvReal       = "real"        // a virtual robot alone on its square became real
 	EvWin        = "win"         // touched the last flag first
 )
-

@@ -13,7 +13,7 @@ type Power uint8
 
 const (
 	PowerOn   Power = iota
-	PowerDown // powered down this turn: no cards, no moving, no firing (rules README, A turn 3)
+	PowerDown       // powered down this turn: no cards, no moving, no firing (rules README, A turn 3)
 )
 
 var powerNames = [...]string{"on", "down"}

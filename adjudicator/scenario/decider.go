@@ -7,8 +7,8 @@ import "github.com/rallyjudge/rallyjudge/adjudicator"
 type Decisions struct {
 	PowerDown bool                     `json:"power_down,omitempty"`
 	StayDown  bool                     `json:"stay_down,omitempty"`
-	Wrench    adjudicator.WrenchChoice `json:"wrench,omitempty"` // 0 repair, 1 option
-	Facing    *adjudicator.Dir         `json:"facing,omitempty"` // re-entry facing
+	Wrench    adjudicator.WrenchChoice `json:"wrench,omitempty"`  // 0 repair, 1 option
+	Facing    *adjudicator.Dir         `json:"facing,omitempty"`  // re-entry facing
 	Prevent   int                      `json:"prevent,omitempty"` // points of damage to prevent, oldest option first
 	Lose      int                      `json:"lose,omitempty"`    // index of the option to lose
 }
@@ -39,4 +39,4 @@ func (x *decider) PreventDamage(adjudicator.View, string) int {
 	return -1
 }
 func (x *decider) LoseOption(adjudicator.View, adjudicator.Loss) int { return x.d.Lose }
-func (x *decider) Option(adjudicator.View, string, string) string   { return "" }
+func (x *decider) Option(adjudicator.View, string, string) string    { return "" }
