@@ -1,0 +1,441 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // decodes ISO-8859-*, windows-125x and the rest
+	gomail "github.com/emersion/go-message/mail"
+)
+
+// Source says where a Message's Text came from.
+type Source string
+
+const (
+	SourceNone       Source = "none"       // no readable text at all
+	SourcePlain      Source = "text/plain" // the message body (or its text/plain alternative)
+	SourceHTML       Source = "text/html"  // an HTML body turned into text; there was no text/plain
+	SourceAttachment Source = "attachment" // an order sheet attached as .txt, .yaml or .yml
+)
+
+// Limits bound what Extract reads from untrusted input. Zero fields take the defaults.
+type Limits struct {
+	MaxSize  int64 // whole raw message, bytes (default 1 MiB)
+	MaxParts int   // MIME parts in all, the top level included (default 100)
+	MaxDepth int   // nesting of multiparts and message/rfc822 (default 8)
+	MaxText  int64 // decoded bytes kept from one text part or attachment (default 256 KiB)
+}
+
+// DefaultLimits are the limits Extract uses.
+func DefaultLimits() Limits {
+	return Limits{MaxSize: 1 << 20, MaxParts: 100, MaxDepth: 8, MaxText: 256 << 10}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxSize <= 0 {
+		l.MaxSize = d.MaxSize
+	}
+	if l.MaxParts <= 0 {
+		l.MaxParts = d.MaxParts
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxText <= 0 {
+		l.MaxText = d.MaxText
+	}
+	return l
+}
+
+// ErrLimit is matched (errors.Is) by every *LimitError.
+var ErrLimit = errors.New("mail: message exceeds a limit")
+
+// LimitError says which limit a message broke.
+type LimitError struct {
+	What  string // "size", "parts", "depth" or "text"
+	Limit int64
+	Got   int64 // how much was seen, when known (0 otherwise)
+}
+
+func (e *LimitError) Error() string {
+	if e.Got > 0 {
+		return fmt.Sprintf("mail: message %s %d exceeds the limit of %d", e.What, e.Got, e.Limit)
+	}
+	return fmt.Sprintf("mail: message exceeds the %s limit of %d", e.What, e.Limit)
+}
+
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// Attachment describes one attachment seen in a message (only sheets are read).
+type Attachment struct {
+	Filename    string
+	ContentType string
+	Size        int64 // decoded bytes read (capped by Limits.MaxText for sheets)
+	Sheet       bool  // looks like an order sheet (.txt, .yaml, .yml)
+}
+
+// Message is what the judge needs from one mail. Text is the order text as found (attachment
+// preferred, then text/plain, then HTML made text), with CRLF turned into LF; Stripped is Text
+// without quoted reply lines ("> ...", the "On ... wrote:" line before them) and without the
+// signature (from a "-- " line on).
+type Message struct {
+	From        string   // the From address (lower-cased domain untouched: exactly as written)
+	FromName    string   // its display name, decoded
+	To          []string // To and Cc addresses
+	Subject     string   // decoded (RFC 2047)
+	MessageID   string   // without angle brackets
+	InReplyTo   string   // first In-Reply-To id, without angle brackets
+	References  []string // without angle brackets
+	Date        time.Time
+	ContentType string // media type of the top-level entity
+
+	Text       string
+	Stripped   string
+	Source     Source
+	SourceName string // the attachment's file name when Source is SourceAttachment
+
+	Attachments []Attachment
+	Warnings    []string // things read leniently (unknown charset, bad header), for the log
+	Header      gomail.Header
+	Size        int
+}
+
+// Extract reads a raw message with the default limits.
+func Extract(raw []byte) (*Message, error) {
+	return ExtractWithLimits(raw, Limits{})
+}
+
+// ExtractWithLimits reads a raw RFC 5322 message. It fails on input that is not a message at all
+// (no header) and on broken limits (a *LimitError); everything else is read leniently, with
+// Warnings. It never panics.
+func ExtractWithLimits(raw []byte, lim Limits) (m *Message, err error) {
+	lim = lim.withDefaults()
+	if int64(len(raw)) > lim.MaxSize {
+		return nil, &LimitError{What: "size", Limit: lim.MaxSize, Got: int64(len(raw))}
+	}
+	defer func() {
+		// go-message is robust, but this reads hostile input: a panic must never take the judge down
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("mail: unreadable message: %v", r)
+		}
+	}()
+	e, rerr := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: 256 << 10})
+	if rerr != nil && e == nil {
+		return nil, fmt.Errorf("mail: reading header: %w", rerr)
+	}
+	m = &Message{Header: gomail.Header{Header: e.Header}, Size: len(raw)}
+	if rerr != nil {
+		m.Warnings = append(m.Warnings, rerr.Error())
+	}
+	m.readHeader()
+	w := walker{lim: lim, m: m}
+	if err := w.walk(e, 0, false); err != nil {
+		return nil, err
+	}
+	switch {
+	case w.sheet != nil:
+		m.Text, m.Source, m.SourceName = w.sheet.text, SourceAttachment, w.sheet.name
+	case w.plain != nil:
+		m.Text, m.Source = w.plain.text, SourcePlain
+	case w.html != nil:
+		m.Text, m.Source = HTMLToText(w.html.text), SourceHTML
+	default:
+		m.Source = SourceNone
+	}
+	m.Text = normalizeText(m.Text)
+	m.Stripped = StripReply(m.Text)
+	return m, nil
+}
+
+func (m *Message) readHeader() {
+	h := m.Header
+	m.ContentType, _, _ = h.ContentType()
+	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+		m.From, m.FromName = from[0].Address, from[0].Name
+	} else if v := h.Get("From"); v != "" {
+		m.Warnings = append(m.Warnings, "unreadable From header")
+		m.From = bareAddress(v)
+	}
+	for _, k := range []string{"To", "Cc"} {
+		l, err := h.AddressList(k)
+		if err != nil {
+			m.Warnings = append(m.Warnings, "unreadable "+k+" header")
+		}
+		for _, a := range l {
+			m.To = append(m.To, a.Address)
+		}
+	}
+	if s, err := h.Subject(); err == nil {
+		m.Subject = s
+	} else {
+		m.Subject = h.Get("Subject")
+		m.Warnings = append(m.Warnings, "undecodable Subject")
+	}
+	m.Subject = strings.TrimSpace(strings.Join(strings.Fields(m.Subject), " "))
+	if id, err := h.MessageID(); err == nil {
+		m.MessageID = id
+	} else {
+		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>")
+	}
+	if l, err := h.MsgIDList("In-Reply-To"); err == nil && len(l) > 0 {
+		m.InReplyTo = l[0]
+	}
+	if l, err := h.MsgIDList("References"); err == nil {
+		m.References = l
+	}
+	if d, err := h.Date(); err == nil {
+		m.Date = d
+	}
+}
+
+// bareAddress pulls "a@b" out of a From header that net/mail could not parse.
+func bareAddress(v string) string {
+	if i := strings.LastIndexByte(v, '<'); i >= 0 {
+		if j := strings.IndexByte(v[i:], '>'); j > 0 {
+			return strings.TrimSpace(v[i+1 : i+j])
+		}
+	}
+	return strings.TrimSpace(v)
+}
+
+type found struct {
+	name, text string
+}
+
+type walker struct {
+	lim                Limits
+	m                  *Message
+	parts              int
+	sheet, plain, html *found
+}
+
+// walk visits one entity; inAlt says whether its parent is a multipart/alternative.
+func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
+	w.parts++
+	if w.parts > w.lim.MaxParts {
+		return &LimitError{What: "parts", Limit: int64(w.lim.MaxParts)}
+	}
+	if depth > w.lim.MaxDepth {
+		return &LimitError{What: "depth", Limit: int64(w.lim.MaxDepth)}
+	}
+	mt, params, err := e.Header.ContentType()
+	if err != nil || mt == "" {
+		mt = "text/plain" // RFC 2045 5.2: the default
+		if _, ok := params["charset"]; !ok && err != nil {
+			w.m.Warnings = append(w.m.Warnings, "unreadable Content-Type; read as text/plain")
+		}
+	}
+	if mr := e.MultipartReader(); mr != nil {
+		alt := mt == "multipart/alternative"
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if p == nil {
+				if err != nil {
+					w.m.Warnings = append(w.m.Warnings, "broken multipart: "+err.Error())
+				}
+				break
+			}
+			if err != nil {
+				w.m.Warnings = append(w.m.Warnings, err.Error())
+			}
+			if err := w.walk(p, depth+1, alt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	disp, dparams, _ := e.Header.ContentDisposition()
+	name := dparams["filename"]
+	if name == "" {
+		name = params["name"]
+	}
+	name = decodeFilename(name)
+	if mt == "message/rfc822" && disp != "attachment" {
+		// a forwarded message: look inside it for text, as mail clients show it inline
+		inner, err := message.ReadWithOptions(e.Body, &message.ReadOptions{MaxHeaderBytes: 256 << 10})
+		if inner == nil {
+			w.m.Warnings = append(w.m.Warnings, "unreadable message/rfc822 part: "+err.Error())
+			return nil
+		}
+		return w.walk(inner, depth+1, false)
+	}
+	attached := disp == "attachment" || (name != "" && disp != "inline")
+	if attached || (name != "" && isSheetName(name)) {
+		a := Attachment{Filename: name, ContentType: mt, Sheet: isSheetName(name) && sheetType(mt)}
+		if a.Sheet && w.sheet == nil {
+			text, n, err := w.read(e.Body)
+			if err != nil {
+				return err
+			}
+			a.Size = n
+			if utf8.ValidString(text) {
+				w.sheet = &found{name: name, text: text}
+			} else {
+				a.Sheet = false
+				w.m.Warnings = append(w.m.Warnings, "attachment "+name+" is not text")
+			}
+		}
+		w.m.Attachments = append(w.m.Attachments, a)
+		return nil
+	}
+	switch mt {
+	case "text/plain":
+		if w.plain == nil {
+			text, _, err := w.read(e.Body)
+			if err != nil {
+				return err
+			}
+			w.plain = &found{text: text}
+		}
+	case "text/html":
+		if w.html == nil {
+			text, _, err := w.read(e.Body)
+			if err != nil {
+				return err
+			}
+			w.html = &found{text: text}
+		}
+	}
+	_ = inAlt // text/plain wins over text/html in an alternative and everywhere else alike
+	return nil
+}
+
+// read reads a decoded body up to MaxText.
+func (w *walker) read(r io.Reader) (string, int64, error) {
+	b, err := io.ReadAll(io.LimitReader(r, w.lim.MaxText+1))
+	if int64(len(b)) > w.lim.MaxText {
+		return "", 0, &LimitError{What: "text", Limit: w.lim.MaxText}
+	}
+	if err != nil {
+		// a broken base64 or QP body: keep what decoded
+		w.m.Warnings = append(w.m.Warnings, "body partly undecodable: "+err.Error())
+	}
+	s := string(b)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s, int64(len(b)), nil
+}
+
+func decodeFilename(name string) string {
+	if strings.Contains(name, "=?") {
+		if d, err := (&mime.WordDecoder{CharsetReader: message.CharsetReader}).DecodeHeader(name); err == nil {
+			name = d
+		}
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return ""
+	}
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if name == "." || name == "/" {
+		return ""
+	}
+	return name
+}
+
+func isSheetName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".txt", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// sheetType accepts the media types mail clients give .txt and .yaml files.
+func sheetType(mt string) bool {
+	switch mt {
+	case "text/plain", "text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml",
+		"application/octet-stream", "text/x-log", "text/markdown":
+		return true
+	}
+	return strings.HasPrefix(mt, "text/")
+}
+
+// normalizeText turns CRLF and lone CR into LF and drops a byte-order mark.
+func normalizeText(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}
+
+// StripReply removes what a reply adds around new text: quoted lines ("> ..." at any depth),
+// the attribution line just before a quote ("On Mon, ... Alice wrote:", "Am ... schrieb ...:"),
+// a forwarded or Outlook-style original ("-----Original Message-----" and below), and the
+// signature (a "-- " line and below, RFC 3676 4.3). Text is LF-separated.
+func StripReply(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimRight(l, " \t")
+		if t == "--" && strings.HasPrefix(l, "-- ") || l == "--" || l == "-- " {
+			break // signature separator
+		}
+		if strings.HasPrefix(strings.TrimSpace(t), "-----Original Message-----") ||
+			strings.HasPrefix(strings.TrimSpace(t), "---------- Forwarded message") {
+			break
+		}
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), ">") {
+			continue
+		}
+		if isAttribution(lines, i) {
+			continue
+		}
+		if strings.TrimSpace(l) == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+			continue // a removed quote leaves one blank line, not several
+		}
+		out = append(out, l)
+	}
+	// trim trailing blank lines
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// isAttribution says whether lines[i] introduces a quote: it ends with ':' and the next non-blank
+// line (at most two lines on: clients wrap long attributions) is quoted.
+func isAttribution(lines []string, i int) bool {
+	// the attribution may be wrapped over two lines; look at this line and the next
+	end := i
+	for k := i; k < len(lines) && k <= i+1; k++ {
+		if strings.HasSuffix(strings.TrimSpace(lines[k]), ":") {
+			end = k
+			break
+		}
+		if k == i+1 {
+			return false
+		}
+	}
+	if !strings.HasSuffix(strings.TrimSpace(lines[end]), ":") {
+		return false
+	}
+	for k := end + 1; k < len(lines); k++ {
+		s := strings.TrimSpace(lines[k])
+		if s == "" {
+			continue
+		}
+		return strings.HasPrefix(s, ">")
+	}
+	return false
+}

@@ -1,0 +1,272 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// summary renders what Extract found, for the golden files.
+func summary(m *Message) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\nFromName: %s\nTo: %s\nSubject: %s\nMessage-ID: %s\nIn-Reply-To: %s\nReferences: %s\n",
+		m.From, m.FromName, strings.Join(m.To, ", "), m.Subject, m.MessageID, m.InReplyTo, strings.Join(m.References, " "))
+	fmt.Fprintf(&b, "Date: %s\nContent-Type: %s\nSource: %s %s\n", m.Date.UTC().Format(time.RFC3339), m.ContentType, m.Source, m.SourceName)
+	for _, a := range m.Attachments {
+		fmt.Fprintf(&b, "Attachment: %s %s sheet=%v size=%d\n", a.Filename, a.ContentType, a.Sheet, a.Size)
+	}
+	for _, w := range m.Warnings {
+		fmt.Fprintf(&b, "Warning: %s\n", w)
+	}
+	fmt.Fprintf(&b, "--- text\n%s--- stripped\n%s", m.Text, m.Stripped)
+	return b.String()
+}
+
+func TestExtractGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/extract/*.eml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("want at least 10 sample mails, got %d (%v)", len(files), err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".eml")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Extract(raw)
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			got := summary(m)
+			golden := strings.TrimSuffix(f, ".eml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("summary differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestExtractFacts states the essential facts of each sample directly, so a careless -update
+// cannot bless a regression.
+func TestExtractFacts(t *testing.T) {
+	tests := []struct {
+		file       string
+		source     Source
+		from       string
+		subject    string
+		contains   []string
+		lacks      []string
+		stripLacks []string
+	}{
+		{"alternative_qp", SourcePlain, "alice@example.test", "[RR spring-open] turn 3 orders",
+			[]string{"secret: café-au-lait\n", "soft line break in quoted-printable"}, []string{"HTML SHOULD NOT WIN", "\r"}, nil},
+		{"base64_plain", SourcePlain, "bob@example.test", "[RR spring-open] Grüße",
+			[]string{"program: M3 M1 L90 M2 R90\n", "Grüße aus Köln ✓"}, nil, nil},
+		{"latin1_qp", SourcePlain, "renee@example.test", "[RR spring-open] ordres définitifs",
+			[]string{"secret: crème-brûlée\n"}, nil, nil},
+		{"cp1252_8bit", SourcePlain, "carol@example.test", "[RR spring-open] orders",
+			[]string{"secret: “quoted” €100\n"}, nil, nil},
+		{"html_only", SourceHTML, "dave@example.test", "[RR spring-open] orders from my phone",
+			[]string{"robot: Trundle Bot\nsecret: a&b<c>\nprogram: M1 R90\nU0 M2 M3\none\ntwo €\n"},
+			[]string{"ignored title", "color: red", "alert", "<div", "<br", "&amp;", "&nbsp;"}, nil},
+		{"attach_txt", SourceAttachment, "alice@example.test", "[RR spring-open] sheet attached",
+			[]string{"robot: Hulk X90\nsecret: green\nprogram: M1 M2 M3 R90 L90\n"}, []string{"Hi, my orders"}, nil},
+		{"attach_yaml", SourceAttachment, "bob@example.test", "[RR spring-open] yaml",
+			[]string{"program: [M1, M2, U0, R90, B1]\n"}, []string{"See attachment"}, nil},
+		{"reply_quoted", SourcePlain, "carol@example.test", "Re: [RR spring-open] turn 5 report",
+			[]string{"program: M1 M1 R90 M2 U0\n", "> Your hand"}, nil, []string{"Your hand", "wrote:", "signature", "On Sat"}},
+		{"reply_lf", SourcePlain, "alice@example.test", "Re: ack",
+			[]string{"program: L90 L90 M1 M1 M1\n"}, nil, []string{"old sheet", "Original Message"}},
+		{"gmail_html_reply", SourceHTML, "dave@example.test", "Re: [RR spring-open] turn 2",
+			[]string{"program: M1 M2 M3 U0 B1\n", "> Turn 2 report\n"}, nil, []string{"Turn 2 report", "wrote:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata/extract", tt.file+".eml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Extract(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Source != tt.source {
+				t.Errorf("source = %q, want %q", m.Source, tt.source)
+			}
+			if m.From != tt.from {
+				t.Errorf("from = %q, want %q", m.From, tt.from)
+			}
+			if m.Subject != tt.subject {
+				t.Errorf("subject = %q, want %q", m.Subject, tt.subject)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(m.Text, s) {
+					t.Errorf("text lacks %q:\n%s", s, m.Text)
+				}
+			}
+			for _, s := range tt.lacks {
+				if strings.Contains(m.Text, s) {
+					t.Errorf("text has %q:\n%s", s, m.Text)
+				}
+			}
+			for _, s := range tt.stripLacks {
+				if strings.Contains(m.Stripped, s) {
+					t.Errorf("stripped text has %q:\n%s", s, m.Stripped)
+				}
+			}
+			if !strings.Contains(m.Stripped, "program:") {
+				t.Errorf("stripped text lost the program:\n%s", m.Stripped)
+			}
+		})
+	}
+}
+
+func TestExtractHeaders(t *testing.T) {
+	raw, _ := os.ReadFile("testdata/extract/reply_quoted.eml")
+	m, err := Extract(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.MessageID != "reply-1@example.test" || m.InReplyTo != "report-5-carol@rallyjudge.example.test" {
+		t.Errorf("ids: %q %q", m.MessageID, m.InReplyTo)
+	}
+	if len(m.References) != 2 || m.References[1] != "report-5-carol@rallyjudge.example.test" {
+		t.Errorf("references: %q", m.References)
+	}
+	if want := time.Date(2026, 3, 7, 18, 0, 0, 0, time.UTC); !m.Date.Equal(want) {
+		t.Errorf("date = %v, want %v", m.Date, want)
+	}
+}
+
+func TestExtractLimits(t *testing.T) {
+	nested := func(depth int) []byte {
+		var b bytes.Buffer
+		b.WriteString("From: a@example.test\r\nSubject: deep\r\nMIME-Version: 1.0\r\n")
+		for i := 0; i < depth; i++ {
+			fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=\"b%d\"\r\n\r\n--b%d\r\n", i, i)
+		}
+		b.WriteString("Content-Type: text/plain\r\n\r\nhi\r\n")
+		for i := depth - 1; i >= 0; i-- {
+			fmt.Fprintf(&b, "--b%d--\r\n", i)
+		}
+		return b.Bytes()
+	}
+	many := func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString("From: a@example.test\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n")
+		for i := 0; i < n; i++ {
+			b.WriteString("--x\r\nContent-Type: text/plain\r\n\r\npart\r\n")
+		}
+		b.WriteString("--x--\r\n")
+		return b.Bytes()
+	}
+	big := append([]byte("From: a@example.test\r\n\r\n"), bytes.Repeat([]byte("x"), 2000)...)
+	tests := []struct {
+		name string
+		raw  []byte
+		lim  Limits
+		what string // "" = no error
+	}{
+		{"size ok", big, Limits{MaxSize: 4000}, ""},
+		{"size over", big, Limits{MaxSize: 1000}, "size"},
+		{"text over", big, Limits{MaxText: 100}, "text"},
+		{"depth ok", nested(3), Limits{MaxDepth: 3}, ""},
+		{"depth over", nested(4), Limits{MaxDepth: 3}, "depth"},
+		{"depth default over", nested(50), Limits{}, "depth"},
+		{"parts ok", many(9), Limits{MaxParts: 10}, ""},
+		{"parts over", many(10), Limits{MaxParts: 10}, "parts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ExtractWithLimits(tt.raw, tt.lim)
+			if tt.what == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				if m.Text == "" {
+					t.Error("no text")
+				}
+				return
+			}
+			var le *LimitError
+			if !errors.As(err, &le) || le.What != tt.what || !errors.Is(err, ErrLimit) {
+				t.Fatalf("err = %v, want a %s limit error", err, tt.what)
+			}
+		})
+	}
+}
+
+func TestExtractHostile(t *testing.T) {
+	tests := map[string]string{
+		"empty":            "",
+		"no header end":    "From: a@example.test",
+		"garbage":          "\x00\x01\x02<<>>",
+		"bad boundary":     "Content-Type: multipart/mixed\r\n\r\n--\r\n",
+		"unknown charset":  "From: a@example.test\r\nContent-Type: text/plain; charset=klingon\r\n\r\nqapla\r\n",
+		"bad base64":       "From: a@example.test\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!!not base64\r\n",
+		"unknown encoding": "From: a@example.test\r\nContent-Transfer-Encoding: x-rot13\r\n\r\nhello\r\n",
+		"bad from":         "From: <<<@@@\r\n\r\nbody\r\n",
+		"unclosed html":    "Content-Type: text/html\r\n\r\n<p>a<b <script>x",
+		"rfc822 loop":      "Content-Type: message/rfc822\r\n\r\nContent-Type: message/rfc822\r\n\r\nContent-Type: message/rfc822\r\n\r\n",
+	}
+	for name, raw := range tests {
+		t.Run(name, func(t *testing.T) {
+			m, err := Extract([]byte(raw))
+			if err == nil && m == nil {
+				t.Fatal("nil message without error")
+			}
+		})
+	}
+	m, err := Extract([]byte(tests["unknown charset"]))
+	if err != nil || !strings.Contains(m.Text, "qapla") || len(m.Warnings) == 0 {
+		t.Errorf("unknown charset: want text kept with a warning, got %v %+v", err, m)
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	files, _ := filepath.Glob("testdata/extract/*.eml")
+	more, _ := filepath.Glob("testdata/auto/*.eml")
+	for _, p := range append(files, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("Content-Type: multipart/alternative; boundary=a\r\n\r\n--a\r\nContent-Type: text/html\r\n\r\n<blockquote><pre>x\r\n--a--"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m, err := ExtractWithLimits(raw, Limits{MaxSize: 64 << 10, MaxParts: 20, MaxDepth: 5, MaxText: 16 << 10})
+		if err != nil {
+			return
+		}
+		if m == nil {
+			t.Fatal("nil message without error")
+		}
+		if strings.Contains(m.Text, "\r") {
+			t.Fatalf("text keeps a CR: %q", m.Text)
+		}
+		if len(m.Stripped) > len(m.Text)+1 {
+			t.Fatalf("stripped longer than text")
+		}
+		_, _ = IsAutomatic(m)
+	})
+}
