@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// AuditEntry is one line of the audit log: who did what, when. Detail is for
+// people; it must never hold a secret or a whole mail.
+type AuditEntry struct {
+	ID     int64
+	At     time.Time
+	GameID int64 // 0 when not about one game
+	Actor  string
+	Action string
+	Detail string
+}
+
+// Audit appends an entry to the audit log and returns its ID.
+func (t *Tx) Audit(e AuditEntry) (int64, error) {
+	res, err := t.exec(`INSERT INTO audit (at, game_id, actor, action, detail) VALUES (?,?,?,?,?)`,
+		fmtTime(e.At), nullID(e.GameID), e.Actor, e.Action, e.Detail)
+	if err != nil {
+		return 0, fmt.Errorf("store: audit %s: %w", e.Action, err)
+	}
+	return res.LastInsertId()
+}
+
+// AuditLog lists the last limit entries about a game (all entries when gameID
+// is 0), oldest first.
+func (t *Tx) AuditLog(gameID int64, limit int) ([]AuditEntry, error) {
+	q := `SELECT id, at, game_id, actor, action, detail FROM audit WHERE ? = 0 OR game_id = ? ORDER BY id DESC LIMIT ?`
+	rows, err := t.query(q, gameID, gameID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: audit log: %w", err)
+	}
+	defer rows.Close()
+	var es []AuditEntry
+	for rows.Next() {
+		var (
+			e    AuditEntry
+			at   string
+			game sql.NullInt64
+		)
+		if err := rows.Scan(&e.ID, &at, &game, &e.Actor, &e.Action, &e.Detail); err != nil {
+			return nil, fmt.Errorf("store: audit log: %w", err)
+		}
+		e.GameID = game.Int64
+		if e.At, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: audit log: %w", err)
+	}
+	for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
+		es[i], es[j] = es[j], es[i]
+	}
+	return es, nil
+}
+
+// RecordAuthFailure notes a failed secret or identity check from addr (a mail
+// address or an IP), for rate limiting.
+func (t *Tx) RecordAuthFailure(addr string, at time.Time) error {
+	if _, err := t.exec(`INSERT INTO auth_failures (address, at) VALUES (?, ?)`, addr, fmtTime(at)); err != nil {
+		return fmt.Errorf("store: record auth failure: %w", err)
+	}
+	return nil
+}
+
+// AuthFailures counts the failures from addr at or after since.
+func (t *Tx) AuthFailures(addr string, since time.Time) (int, error) {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM auth_failures WHERE address = ? AND at >= ?`, addr, fmtTime(since)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: auth failures: %w", err)
+	}
+	return n, nil
+}
+
+// PruneAuthFailures deletes failures older than before and returns how many.
+func (t *Tx) PruneAuthFailures(before time.Time) (int64, error) {
+	res, err := t.exec(`DELETE FROM auth_failures WHERE at < ?`, fmtTime(before))
+	if err != nil {
+		return 0, fmt.Errorf("store: prune auth failures: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// RecordAuthFailure is Tx.RecordAuthFailure in its own transaction.
+func (s *Store) RecordAuthFailure(ctx context.Context, addr string, at time.Time) error {
+	return s.Tx(ctx, func(tx *Tx) error { return tx.RecordAuthFailure(addr, at) })
+}
+
+// AuthFailures is Tx.AuthFailures in a read-only snapshot.
+func (s *Store) AuthFailures(ctx context.Context, addr string, since time.Time) (n int, err error) {
+	err = s.View(ctx, func(tx *Tx) error { n, err = tx.AuthFailures(addr, since); return err })
+	return n, err
+}

@@ -1,0 +1,77 @@
+// Package store is rallyjudge's memory: one SQLite file (modernc.org/sqlite, no
+// cgo) holding games, players, resolved turns, every version of every order
+// sheet, every received mail, every outgoing mail, an audit log and the auth
+// failures used for rate limiting.
+//
+// # What it must not do
+//
+// It knows nothing of RoboRally, IMAP or SMTP: states, events and parsed orders
+// are JSON bytes it stores and returns untouched. It never reads the clock
+// (every time is a parameter, so tests are deterministic), never sends mail,
+// never logs, and never stores a plain secret: players' and game masters'
+// secrets go in as bcrypt hashes (HashSecret), and the schema refuses anything
+// else.
+//
+// # Opening
+//
+// Open applies the numbered migrations embedded from migrations/NNN_name.sql,
+// one transaction each, and keeps the version in PRAGMA user_version. A file
+// written by a newer rallyjudge is refused with ErrSchemaTooNew rather than
+// guessed at. The database runs in WAL mode with a busy timeout and foreign
+// keys on. Writes go through a single connection (Store.Tx; SQLite has one
+// writer at a time), reads through a pool (Store.View) that runs beside the
+// writer and sees a consistent snapshot.
+//
+// # The outbox pattern
+//
+// Nothing in rallyjudge sends mail directly. Whatever produces mail writes it
+// to the outbox table in the same transaction as the change it reports:
+//
+//	st.Tx(ctx, func(tx *store.Tx) error {
+//		if _, err := tx.SaveTurn(turn); err != nil { // the new state …
+//			return err
+//		}
+//		for _, m := range reports {
+//			if _, _, err := tx.Enqueue(m); err != nil { // … and every report, or neither
+//				return err
+//			}
+//		}
+//		return nil
+//	})
+//
+// and so do an accepted sheet (AddOrders) and its acknowledgement. A crash
+// before the commit leaves neither; after it, both. A separate sender drains the
+// outbox: DuePending, then for each mail MarkSent on success, MarkRetry on a
+// temporary failure (exponential backoff per RetryPolicy, failed after
+// MaxAttempts) or MarkFailed on a permanent (5xx) one.
+//
+// Delivery is at least once: if the process dies after the SMTP server took a
+// mail but before MarkSent committed, the mail goes again after the restart.
+// It goes with the same bytes and the same Message-ID (stored with it, and
+// unique in the table), so the duplicate is recognisable; the window is the
+// few milliseconds between the server's 250 and the commit. Give mails
+// deterministic Message-IDs (say, game, turn, robot and kind) and Enqueue is
+// idempotent too: enqueuing the same Message-ID again changes nothing.
+//
+// Incoming mail is idempotent the same way: InboxInsert stores a message once
+// per (UIDVALIDITY, UID) and once per Message-ID, and reports a repeat as dup.
+// SaveTurn only saves the game's current turn and moves the game on, so a turn
+// cannot be resolved twice.
+//
+// # Backing up a running database
+//
+// Do not copy the .db file while rallyjudge runs: in WAL mode recent commits
+// live in the -wal file, and a copy of one without the other can be torn. Use
+// Store.Backup (VACUUM INTO), which writes a consistent, compact snapshot to a
+// new file without stopping the daemon, or from a shell:
+//
+//	sqlite3 judge.db "VACUUM INTO '/backups/judge-2025-01-01.db'"
+//
+// (the sqlite3 shell's .backup command, which uses the online backup API, works
+// too). A backup file is a complete database: open it with Open to restore.
+//
+// Files, one concept each: store.go (opening, transactions, backup),
+// migrate.go, games.go, players.go (players and game masters), turns.go,
+// orders.go, inbox.go (received mail and mailbox state), outbox.go, audit.go
+// (audit log and auth failures), secret.go.
+package store

@@ -1,0 +1,238 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// GameStatus is where a game is in its life.
+type GameStatus string
+
+// The game statuses.
+const (
+	GameOpen    GameStatus = "open"    // set up, taking players
+	GameRunning GameStatus = "running" // turns being played
+	GamePaused  GameStatus = "paused"  // no deadlines run; orders still accepted
+	GameOver    GameStatus = "over"    // finished; nothing more happens
+)
+
+// MissedPolicy is what a robot does in a turn its player sent no valid orders for.
+type MissedPolicy string
+
+// The missed-orders policies.
+const (
+	MissedPowerDown MissedPolicy = "powerdown" // the robot powers down for the turn
+	MissedRandom    MissedPolicy = "random"    // a random legal program is played
+)
+
+// DeadlineKind says how a turn's deadline is set.
+type DeadlineKind string
+
+// The deadline kinds.
+const (
+	DeadlineFixed       DeadlineKind = "fixed"        // every day at Clock (UTC)
+	DeadlineAfterReport DeadlineKind = "after_report" // Hours after the last report went out
+)
+
+// DeadlineRule is a game's deadline rule.
+type DeadlineRule struct {
+	Kind  DeadlineKind
+	Hours int    // DeadlineAfterReport: hours after the last report
+	Clock string // DeadlineFixed: "HH:MM", UTC
+}
+
+// Next is the deadline of a turn whose report went out at lastReport.
+func (r DeadlineRule) Next(lastReport time.Time) (time.Time, error) {
+	switch r.Kind {
+	case DeadlineAfterReport:
+		if r.Hours <= 0 {
+			return time.Time{}, fmt.Errorf("store: deadline: after_report needs hours > 0, got %d", r.Hours)
+		}
+		return lastReport.Add(time.Duration(r.Hours) * time.Hour), nil
+	case DeadlineFixed:
+		c, err := time.Parse("15:04", r.Clock)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("store: deadline: fixed clock %q: want HH:MM (UTC)", r.Clock)
+		}
+		u := lastReport.UTC()
+		d := time.Date(u.Year(), u.Month(), u.Day(), c.Hour(), c.Minute(), 0, 0, time.UTC)
+		if !d.After(u) {
+			d = d.AddDate(0, 0, 1)
+		}
+		return d, nil
+	}
+	return time.Time{}, fmt.Errorf("store: deadline: unknown kind %q", r.Kind)
+}
+
+// Game is one game: its course, rules and timetable.
+type Game struct {
+	ID          int64
+	Tag         string // unique; the subject tag names it: [RR spring-open]
+	Name        string
+	Course      string
+	Rules       json.RawMessage // the rules options, as the engine wrote them
+	Seed        int64
+	Deadline    DeadlineRule
+	DeadlineAt  time.Time // the current turn's deadline; zero when none is set
+	Grace       time.Duration
+	Missed      MissedPolicy
+	Status      GameStatus
+	CurrentTurn int // the turn whose orders are being collected
+	ListAddress string
+	Created     time.Time
+}
+
+const gameColumns = `id, tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
+	deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at`
+
+// CreateGame inserts g (its ID is ignored) and returns its new ID. Status
+// defaults to open, Rules to {}.
+func (t *Tx) CreateGame(g Game) (int64, error) {
+	if strings.TrimSpace(g.Tag) == "" {
+		return 0, errors.New("store: create game: empty tag")
+	}
+	if g.Status == "" {
+		g.Status = GameOpen
+	}
+	if len(g.Rules) == 0 {
+		g.Rules = json.RawMessage("{}")
+	}
+	res, err := t.exec(`INSERT INTO games (tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
+		deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		g.Tag, g.Name, g.Course, string(g.Rules), g.Seed, string(g.Deadline.Kind), g.Deadline.Hours,
+		g.Deadline.Clock, nullTime(g.DeadlineAt), int64(g.Grace/time.Second), string(g.Missed), string(g.Status),
+		g.CurrentTurn, g.ListAddress, fmtTime(g.Created))
+	if err != nil {
+		return 0, fmt.Errorf("store: create game %q: %w", g.Tag, err)
+	}
+	return res.LastInsertId()
+}
+
+// Game returns the game with the given ID.
+func (t *Tx) Game(id int64) (Game, error) {
+	g, err := scanGame(t.queryRow(`SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	if err != nil {
+		return Game{}, fmt.Errorf("store: game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// GameByTag returns the game with the given tag (case-insensitive).
+func (t *Tx) GameByTag(tag string) (Game, error) {
+	g, err := scanGame(t.queryRow(`SELECT `+gameColumns+` FROM games WHERE tag = ?`, tag))
+	if err != nil {
+		return Game{}, fmt.Errorf("store: game %q: %w", tag, err)
+	}
+	return g, nil
+}
+
+// Games lists the games with any of the given statuses (all games when none
+// is given), oldest first.
+func (t *Tx) Games(statuses ...GameStatus) ([]Game, error) {
+	q := `SELECT ` + gameColumns + ` FROM games`
+	var args []any
+	if len(statuses) > 0 {
+		q += ` WHERE status IN (?` + strings.Repeat(",?", len(statuses)-1) + `)`
+		for _, s := range statuses {
+			args = append(args, string(s))
+		}
+	}
+	q += ` ORDER BY id`
+	return t.games(q, args...)
+}
+
+// GamesDue lists the running games whose deadline plus grace is at or before
+// now: the turns to resolve by deadline.
+func (t *Tx) GamesDue(now time.Time) ([]Game, error) {
+	gs, err := t.Games(GameRunning)
+	if err != nil {
+		return nil, err
+	}
+	var due []Game
+	for _, g := range gs {
+		if !g.DeadlineAt.IsZero() && !g.DeadlineAt.Add(g.Grace).After(now) {
+			due = append(due, g)
+		}
+	}
+	return due, nil
+}
+
+func (t *Tx) games(q string, args ...any) ([]Game, error) {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: games: %w", err)
+	}
+	defer rows.Close()
+	var gs []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: games: %w", err)
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}
+
+// SetGameStatus changes a game's status.
+func (t *Tx) SetGameStatus(id int64, s GameStatus) error {
+	return t.updateOne(fmt.Sprintf("set status of game %d", id), `UPDATE games SET status = ? WHERE id = ?`, string(s), id)
+}
+
+// SetDeadline sets the current turn's deadline (the zero time clears it).
+func (t *Tx) SetDeadline(id int64, at time.Time) error {
+	return t.updateOne(fmt.Sprintf("set deadline of game %d", id), `UPDATE games SET deadline_at = ? WHERE id = ?`, nullTime(at), id)
+}
+
+// updateOne runs an UPDATE that must touch exactly one row.
+func (t *Tx) updateOne(what, q string, args ...any) error {
+	res, err := t.exec(q, args...)
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("store: %s: %w", what, ErrNotFound)
+	}
+	return nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(r scanner) (Game, error) {
+	var (
+		g                          Game
+		rules, kind, missed, state string
+		deadlineAt                 sql.NullString
+		grace                      int64
+		created                    string
+	)
+	err := r.Scan(&g.ID, &g.Tag, &g.Name, &g.Course, &rules, &g.Seed, &kind, &g.Deadline.Hours,
+		&g.Deadline.Clock, &deadlineAt, &grace, &missed, &state, &g.CurrentTurn, &g.ListAddress, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, ErrNotFound
+	}
+	if err != nil {
+		return Game{}, err
+	}
+	g.Rules = json.RawMessage(rules)
+	g.Deadline.Kind = DeadlineKind(kind)
+	g.Missed = MissedPolicy(missed)
+	g.Status = GameStatus(state)
+	g.Grace = time.Duration(grace) * time.Second
+	if g.DeadlineAt, err = parseNullTime(deadlineAt); err != nil {
+		return Game{}, err
+	}
+	if g.Created, err = parseTime(created); err != nil {
+		return Game{}, err
+	}
+	return g, nil
+}

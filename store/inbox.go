@@ -1,0 +1,194 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// InboxStatus is how far a received message got.
+type InboxStatus string
+
+// The inbox statuses.
+const (
+	InboxNew       InboxStatus = "new"       // stored, not yet handled
+	InboxProcessed InboxStatus = "processed" // handled; its effects are committed
+	InboxRejected  InboxStatus = "rejected"  // refused (identity, size, loop, junk); see Note
+	InboxFailed    InboxStatus = "failed"    // handling broke; see Note
+)
+
+// InboxMessage is one received mail, stored raw before anything else is done.
+type InboxMessage struct {
+	ID          int64
+	UIDValidity uint32
+	UID         uint32
+	MessageID   string // the Message-ID header, "" when there was none
+	From        string
+	Subject     string
+	Raw         []byte
+	Size        int64 // the message's real size; Raw may be cut short for oversized mail
+	Received    time.Time
+	Status      InboxStatus
+	Note        string
+	Updated     time.Time
+}
+
+const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at`
+
+// InboxInsert stores a received message unless it was seen before: by
+// (UIDValidity, UID), or by Message-ID when it has one. It returns the stored
+// row — the existing one with dup true when the message was already there, so
+// the same mail seen twice has one effect. Status defaults to new; Size to
+// len(Raw); Updated to Received.
+func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
+	what := fmt.Sprintf("inbox insert uid %d/%d", m.UIDValidity, m.UID)
+	old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
+	if err == nil {
+		return old, true, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if m.MessageID != "" {
+		old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE message_id = ? ORDER BY id LIMIT 1`, m.MessageID))
+		if err == nil {
+			return old, true, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+		}
+	}
+	if m.Status == "" {
+		m.Status = InboxNew
+	}
+	if m.Size == 0 {
+		m.Size = int64(len(m.Raw))
+	}
+	if m.Raw == nil {
+		m.Raw = []byte{}
+	}
+	if m.Updated.IsZero() {
+		m.Updated = m.Received
+	}
+	res, err := t.exec(`INSERT INTO inbox (uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size, fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated))
+	if err != nil {
+		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if m.ID, err = res.LastInsertId(); err != nil {
+		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	// Round the times as the database holds them, so the row returned now and
+	// the same row read back later are equal.
+	m.Received, _ = parseTime(fmtTime(m.Received))
+	m.Updated, _ = parseTime(fmtTime(m.Updated))
+	return m, false, nil
+}
+
+// InboxSetStatus records how handling the message ended, with a note for the
+// log (never a secret).
+func (t *Tx) InboxSetStatus(id int64, s InboxStatus, note string, now time.Time) error {
+	return t.updateOne(fmt.Sprintf("inbox %d: set status %s", id, s),
+		`UPDATE inbox SET status = ?, note = ?, updated_at = ? WHERE id = ?`, string(s), note, fmtTime(now), id)
+}
+
+// InboxGet returns one stored message.
+func (t *Tx) InboxGet(id int64) (InboxMessage, error) {
+	m, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE id = ?`, id))
+	if err != nil {
+		return InboxMessage{}, fmt.Errorf("store: inbox %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// InboxByStatus lists up to limit messages with the status, oldest first —
+// with InboxNew, the messages stored but not yet handled (after a crash, say).
+func (t *Tx) InboxByStatus(s InboxStatus, limit int) ([]InboxMessage, error) {
+	rows, err := t.query(`SELECT `+inboxColumns+` FROM inbox WHERE status = ? ORDER BY id LIMIT ?`, string(s), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: inbox %s: %w", s, err)
+	}
+	defer rows.Close()
+	var ms []InboxMessage
+	for rows.Next() {
+		m, err := scanInbox(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: inbox %s: %w", s, err)
+		}
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+// InboxMaxUID is the highest UID stored under uidvalidity (0 when none).
+func (t *Tx) InboxMaxUID(uidvalidity uint32) (uint32, error) {
+	var n sql.NullInt64
+	if err := t.queryRow(`SELECT max(uid) FROM inbox WHERE uidvalidity = ?`, uidvalidity).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: inbox max uid: %w", err)
+	}
+	return uint32(n.Int64), nil
+}
+
+// MailboxState is where the IMAP reader got to in one mailbox.
+type MailboxState struct {
+	Mailbox     string
+	UIDValidity uint32
+	LastUID     uint32
+	Updated     time.Time
+}
+
+// MailboxState returns the saved state of the mailbox (ErrNotFound when none).
+func (t *Tx) MailboxState(mailbox string) (MailboxState, error) {
+	var (
+		s       = MailboxState{Mailbox: mailbox}
+		updated string
+	)
+	err := t.queryRow(`SELECT uidvalidity, last_uid, updated_at FROM mailbox_state WHERE mailbox = ?`, mailbox).
+		Scan(&s.UIDValidity, &s.LastUID, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return MailboxState{}, fmt.Errorf("store: mailbox state %q: %w", mailbox, err)
+	}
+	if s.Updated, err = parseTime(updated); err != nil {
+		return MailboxState{}, err
+	}
+	return s, nil
+}
+
+// SetMailboxState saves where the IMAP reader got to.
+func (t *Tx) SetMailboxState(s MailboxState) error {
+	_, err := t.exec(`INSERT INTO mailbox_state (mailbox, uidvalidity, last_uid, updated_at) VALUES (?,?,?,?)
+		ON CONFLICT (mailbox) DO UPDATE SET uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, updated_at = excluded.updated_at`,
+		s.Mailbox, s.UIDValidity, s.LastUID, fmtTime(s.Updated))
+	if err != nil {
+		return fmt.Errorf("store: set mailbox state %q: %w", s.Mailbox, err)
+	}
+	return nil
+}
+
+func scanInbox(r scanner) (InboxMessage, error) {
+	var (
+		m                 InboxMessage
+		status            string
+		received, updated string
+	)
+	err := r.Scan(&m.ID, &m.UIDValidity, &m.UID, &m.MessageID, &m.From, &m.Subject, &m.Raw, &m.Size, &received, &status, &m.Note, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return InboxMessage{}, ErrNotFound
+	}
+	if err != nil {
+		return InboxMessage{}, err
+	}
+	m.Status = InboxStatus(status)
+	if m.Received, err = parseTime(received); err != nil {
+		return InboxMessage{}, err
+	}
+	if m.Updated, err = parseTime(updated); err != nil {
+		return InboxMessage{}, err
+	}
+	return m, nil
+}

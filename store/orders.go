@@ -1,0 +1,113 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// OrderSheet is one version of one robot's orders for one turn, exactly as
+// received. Every version is kept; the latest valid one counts.
+type OrderSheet struct {
+	ID       int64
+	GameID   int64
+	Turn     int
+	Robot    string
+	InboxID  int64           // the inbox row it came in; 0 when entered another way
+	Raw      string          // the sheet's text as the player wrote it
+	Parsed   json.RawMessage // the orders package's structured reading; nil when unreadable
+	Valid    bool
+	Errors   []string // what was wrong, as told to the player
+	Received time.Time
+}
+
+const orderColumns = `id, game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at`
+
+// AddOrders stores one version of a sheet and returns its ID. Commit it in the
+// same Tx as its acknowledgement (Enqueue).
+func (t *Tx) AddOrders(o OrderSheet) (int64, error) {
+	what := fmt.Sprintf("add orders of %q for turn %d of game %d", o.Robot, o.Turn, o.GameID)
+	errs := o.Errors
+	if errs == nil {
+		errs = []string{}
+	}
+	ej, err := json.Marshal(errs)
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	res, err := t.exec(`INSERT INTO orders (game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at)
+		VALUES (?,?,?,?,?,?,?,?,?)`,
+		o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), string(ej), fmtTime(o.Received))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return res.LastInsertId()
+}
+
+// LatestValidOrders returns, for each robot (by name as stored) that has any,
+// its latest valid sheet for the turn. "Latest" is by received time, then by
+// insertion order.
+func (t *Tx) LatestValidOrders(gameID int64, turn int) (map[string]OrderSheet, error) {
+	// The window picks one row per robot; the index orders_turn covers it.
+	os, err := t.orders(`SELECT `+orderColumns+` FROM (
+			SELECT *, row_number() OVER (PARTITION BY robot ORDER BY received_at DESC, id DESC) AS rn
+			FROM orders WHERE game_id = ? AND turn = ? AND valid = 1
+		) WHERE rn = 1`, gameID, turn)
+	if err != nil {
+		return nil, fmt.Errorf("store: latest valid orders for turn %d of game %d: %w", turn, gameID, err)
+	}
+	m := make(map[string]OrderSheet, len(os))
+	for _, o := range os {
+		m[o.Robot] = o
+	}
+	return m, nil
+}
+
+// OrderVersions lists every version of a robot's sheet for a turn, oldest first.
+func (t *Tx) OrderVersions(gameID int64, turn int, robot string) ([]OrderSheet, error) {
+	os, err := t.orders(`SELECT `+orderColumns+` FROM orders
+		WHERE game_id = ? AND turn = ? AND robot = ? ORDER BY received_at, id`, gameID, turn, robot)
+	if err != nil {
+		return nil, fmt.Errorf("store: orders of %q for turn %d of game %d: %w", robot, turn, gameID, err)
+	}
+	return os, nil
+}
+
+func (t *Tx) orders(q string, args ...any) ([]OrderSheet, error) {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var os []OrderSheet
+	for rows.Next() {
+		var (
+			o        OrderSheet
+			inbox    sql.NullInt64
+			parsed   sql.NullString
+			valid    int
+			errs     string
+			received string
+		)
+		if err := rows.Scan(&o.ID, &o.GameID, &o.Turn, &o.Robot, &inbox, &o.Raw, &parsed, &valid, &errs, &received); err != nil {
+			return nil, err
+		}
+		o.InboxID = inbox.Int64
+		if parsed.Valid {
+			o.Parsed = json.RawMessage(parsed.String)
+		}
+		o.Valid = valid != 0
+		if err := json.Unmarshal([]byte(errs), &o.Errors); err != nil {
+			return nil, fmt.Errorf("orders row %d: errors column: %w", o.ID, err)
+		}
+		if len(o.Errors) == 0 {
+			o.Errors = nil
+		}
+		if o.Received, err = parseTime(received); err != nil {
+			return nil, err
+		}
+		os = append(os, o)
+	}
+	return os, rows.Err()
+}

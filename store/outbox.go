@@ -1,0 +1,296 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// OutboxStatus is where an outgoing mail is.
+type OutboxStatus string
+
+// The outbox statuses.
+const (
+	OutboxPending OutboxStatus = "pending" // waiting for its next attempt
+	OutboxSent    OutboxStatus = "sent"    // the SMTP server accepted it
+	OutboxFailed  OutboxStatus = "failed"  // given up: a permanent error or too many attempts
+)
+
+// RetryPolicy is the outbox's exponential backoff: after the k-th failed
+// attempt the next is Base·2^(k-1) later, never more than Cap; after
+// MaxAttempts failed attempts the mail is failed.
+type RetryPolicy struct {
+	Base        time.Duration
+	Cap         time.Duration
+	MaxAttempts int
+}
+
+// DefaultRetry waits 1m, 2m, 4m … up to 1h between attempts and gives up after
+// 20 attempts (about 14 hours).
+func DefaultRetry() RetryPolicy {
+	return RetryPolicy{Base: time.Minute, Cap: time.Hour, MaxAttempts: 20}
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	d := DefaultRetry()
+	if p.Base <= 0 {
+		p.Base = d.Base
+	}
+	if p.Cap <= 0 {
+		p.Cap = d.Cap
+	}
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = d.MaxAttempts
+	}
+	return p
+}
+
+// Delay is the wait after the attempts-th failed attempt (attempts ≥ 1).
+func (p RetryPolicy) Delay(attempts int) time.Duration {
+	d := p.Base
+	for i := 1; i < attempts; i++ {
+		d *= 2
+		if d >= p.Cap {
+			return p.Cap
+		}
+	}
+	return min(d, p.Cap)
+}
+
+// OutboxMail is one outgoing mail. Raw is the complete message, headers and
+// all, and carries MessageID in its Message-ID header: the same bytes go out on
+// every attempt, so a receiver can tell a resend from a new mail.
+type OutboxMail struct {
+	ID          int64
+	MessageID   string // unique; enqueuing the same Message-ID twice stores it once
+	To          []string
+	From        string
+	Subject     string
+	Raw         []byte
+	Kind        string // what it is: "ack", "report", "reject", "gm-notice" …
+	GameID      int64  // 0 when not about a game
+	Turn        int    // with GameID; -1 when not about a turn
+	Status      OutboxStatus
+	Attempts    int
+	NextAttempt time.Time
+	LastError   string
+	Created     time.Time
+	Sent        time.Time
+}
+
+const outboxColumns = `id, message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn, status,
+	attempts, next_attempt_at, last_error, created_at, sent_at`
+
+// Enqueue stores a mail to be sent, due at once (at m.Created). When a mail
+// with the same Message-ID is already there it is returned with dup true and
+// nothing changes, so a deterministic Message-ID makes enqueuing idempotent.
+func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
+	what := fmt.Sprintf("enqueue %s", m.MessageID)
+	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
+		return OutboxMail{}, false, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
+	}
+	old, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE message_id = ?`, m.MessageID))
+	if err == nil {
+		return old, true, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	to, err := json.Marshal(m.To)
+	if err != nil {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	var turn any
+	if m.GameID != 0 && m.Turn >= 0 {
+		turn = m.Turn
+	}
+	m.Status, m.Attempts, m.LastError, m.Sent = OutboxPending, 0, "", time.Time{}
+	if m.NextAttempt.IsZero() {
+		m.NextAttempt = m.Created
+	}
+	res, err := t.exec(`INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
+		status, attempts, next_attempt_at, last_error, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
+		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created))
+	if err != nil {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if m.ID, err = res.LastInsertId(); err != nil {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return m, false, nil
+}
+
+// DuePending lists up to limit pending mails whose next attempt is due at
+// now, oldest due first.
+func (t *Tx) DuePending(now time.Time, limit int) ([]OutboxMail, error) {
+	return t.outbox(`SELECT `+outboxColumns+` FROM outbox
+		WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`, fmtTime(now), limit)
+}
+
+// NextDue is when the earliest pending mail is due (zero when none is pending),
+// so a sender can sleep until then.
+func (t *Tx) NextDue() (time.Time, error) {
+	var s sql.NullString
+	if err := t.queryRow(`SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'`).Scan(&s); err != nil {
+		return time.Time{}, fmt.Errorf("store: outbox next due: %w", err)
+	}
+	return parseNullTime(s)
+}
+
+// OutboxByGame lists the mails about one game (and turn, when turn ≥ 0), in
+// the order they were enqueued.
+func (t *Tx) OutboxByGame(gameID int64, turn int) ([]OutboxMail, error) {
+	if turn < 0 {
+		return t.outbox(`SELECT `+outboxColumns+` FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
+	}
+	return t.outbox(`SELECT `+outboxColumns+` FROM outbox WHERE game_id = ? AND turn = ? ORDER BY id`, gameID, turn)
+}
+
+// OutboxGet returns one outgoing mail.
+func (t *Tx) OutboxGet(id int64) (OutboxMail, error) {
+	m, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE id = ?`, id))
+	if err != nil {
+		return OutboxMail{}, fmt.Errorf("store: outbox %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// MarkSent records that the SMTP server accepted the mail.
+func (t *Tx) MarkSent(id int64, now time.Time) error {
+	return t.updateOne(fmt.Sprintf("outbox %d: mark sent", id),
+		`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = '' WHERE id = ? AND status = 'pending'`,
+		fmtTime(now), id)
+}
+
+// MarkRetry records a failed attempt (a 4xx answer, a dropped connection) and
+// schedules the next by the retry policy; after MaxAttempts the mail is failed
+// instead. It returns the mail's status afterwards, so the caller knows when to
+// tell the game master.
+func (t *Tx) MarkRetry(id int64, now time.Time, sendErr error) (OutboxStatus, error) {
+	what := fmt.Sprintf("outbox %d: mark retry", id)
+	var attempts int
+	err := t.queryRow(`SELECT attempts FROM outbox WHERE id = ? AND status = 'pending'`, id).Scan(&attempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: %s: %w", what, err)
+	}
+	attempts++
+	if attempts >= t.retry.MaxAttempts {
+		msg := fmt.Sprintf("gave up after %d attempts: %s", attempts, errText(sendErr))
+		if err := t.updateOne(what, `UPDATE outbox SET status = 'failed', attempts = ?, last_error = ? WHERE id = ?`,
+			attempts, msg, id); err != nil {
+			return "", err
+		}
+		return OutboxFailed, nil
+	}
+	next := now.Add(t.retry.Delay(attempts))
+	if err := t.updateOne(what, `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?`,
+		attempts, fmtTime(next), errText(sendErr), id); err != nil {
+		return "", err
+	}
+	return OutboxPending, nil
+}
+
+// MarkFailed gives up on a mail at once: a permanent (5xx) answer.
+func (t *Tx) MarkFailed(id int64, sendErr error) error {
+	return t.updateOne(fmt.Sprintf("outbox %d: mark failed", id),
+		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ? AND status = 'pending'`,
+		errText(sendErr), id)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	s := strings.TrimSpace(err.Error())
+	const maxLen = 1000
+	if len(s) > maxLen {
+		s = s[:maxLen] + "…"
+	}
+	return s
+}
+
+func (t *Tx) outbox(q string, args ...any) ([]OutboxMail, error) {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: outbox: %w", err)
+	}
+	defer rows.Close()
+	var ms []OutboxMail
+	for rows.Next() {
+		m, err := scanOutbox(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: outbox: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+func scanOutbox(r scanner) (OutboxMail, error) {
+	var (
+		m             OutboxMail
+		to, status    string
+		game, turn    sql.NullInt64
+		next, created string
+		sent          sql.NullString
+	)
+	err := r.Scan(&m.ID, &m.MessageID, &to, &m.From, &m.Subject, &m.Raw, &m.Kind, &game, &turn, &status,
+		&m.Attempts, &next, &m.LastError, &created, &sent)
+	if errors.Is(err, sql.ErrNoRows) {
+		return OutboxMail{}, ErrNotFound
+	}
+	if err != nil {
+		return OutboxMail{}, err
+	}
+	if err := json.Unmarshal([]byte(to), &m.To); err != nil {
+		return OutboxMail{}, fmt.Errorf("outbox row %d: to_addrs: %w", m.ID, err)
+	}
+	m.GameID = game.Int64
+	m.Turn = -1
+	if turn.Valid {
+		m.Turn = int(turn.Int64)
+	}
+	m.Status = OutboxStatus(status)
+	if m.NextAttempt, err = parseTime(next); err != nil {
+		return OutboxMail{}, err
+	}
+	if m.Created, err = parseTime(created); err != nil {
+		return OutboxMail{}, err
+	}
+	if m.Sent, err = parseNullTime(sent); err != nil {
+		return OutboxMail{}, err
+	}
+	return m, nil
+}
+
+// Store-level shortcuts for the sender, each its own transaction.
+
+// DuePending is Tx.DuePending in a read-only snapshot.
+func (s *Store) DuePending(ctx context.Context, now time.Time, limit int) (ms []OutboxMail, err error) {
+	err = s.View(ctx, func(tx *Tx) error { ms, err = tx.DuePending(now, limit); return err })
+	return ms, err
+}
+
+// MarkSent is Tx.MarkSent in its own transaction.
+func (s *Store) MarkSent(ctx context.Context, id int64, now time.Time) error {
+	return s.Tx(ctx, func(tx *Tx) error { return tx.MarkSent(id, now) })
+}
+
+// MarkRetry is Tx.MarkRetry in its own transaction.
+func (s *Store) MarkRetry(ctx context.Context, id int64, now time.Time, sendErr error) (st OutboxStatus, err error) {
+	err = s.Tx(ctx, func(tx *Tx) error { st, err = tx.MarkRetry(id, now, sendErr); return err })
+	return st, err
+}
+
+// MarkFailed is Tx.MarkFailed in its own transaction.
+func (s *Store) MarkFailed(ctx context.Context, id int64, sendErr error) error {
+	return s.Tx(ctx, func(tx *Tx) error { return tx.MarkFailed(id, sendErr) })
+}

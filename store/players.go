@@ -1,0 +1,175 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Player is one robot's player in one game.
+type Player struct {
+	ID         int64
+	GameID     int64
+	Robot      string // the robot's name, unique in its game (case-insensitive)
+	Seat       int    // the robot's index in the adjudicator's State.Robots
+	Email      string // the registered From address
+	SecretHash string // from HashSecret; never the secret itself
+	Missed     int    // turns in a row without valid orders
+	Withdrawn  bool
+	Created    time.Time
+}
+
+// GM is a game master: of one game, or of the whole server when GameID is 0.
+type GM struct {
+	ID         int64
+	GameID     int64
+	Email      string
+	SecretHash string
+	Created    time.Time
+}
+
+const playerColumns = `id, game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at`
+
+// checkHash refuses anything that is not a bcrypt hash, so that a plain secret
+// can never reach the database by mistake (the schema checks it too).
+func checkHash(h string) error {
+	if !looksLikeBcrypt(h) {
+		return errors.New("secret must be stored hashed (use HashSecret)")
+	}
+	return nil
+}
+
+// AddPlayer inserts p (its ID is ignored) and returns its new ID.
+func (t *Tx) AddPlayer(p Player) (int64, error) {
+	what := fmt.Sprintf("add player %q to game %d", p.Robot, p.GameID)
+	if strings.TrimSpace(p.Robot) == "" || strings.TrimSpace(p.Email) == "" {
+		return 0, fmt.Errorf("store: %s: robot and email are needed", what)
+	}
+	if err := checkHash(p.SecretHash); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	res, err := t.exec(`INSERT INTO players (game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at)
+		VALUES (?,?,?,?,?,?,?,?)`,
+		p.GameID, p.Robot, p.Seat, p.Email, p.SecretHash, p.Missed, boolInt(p.Withdrawn), fmtTime(p.Created))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return res.LastInsertId()
+}
+
+// Players lists a game's players by seat.
+func (t *Tx) Players(gameID int64) ([]Player, error) {
+	return t.players(`SELECT `+playerColumns+` FROM players WHERE game_id = ? ORDER BY seat`, gameID)
+}
+
+// PlayersByEmail lists every player registered with the address
+// (case-insensitive), in any game.
+func (t *Tx) PlayersByEmail(email string) ([]Player, error) {
+	return t.players(`SELECT `+playerColumns+` FROM players WHERE email = ? COLLATE NOCASE ORDER BY game_id, seat`, email)
+}
+
+// PlayerByRobot returns the player of the named robot (case-insensitive).
+func (t *Tx) PlayerByRobot(gameID int64, robot string) (Player, error) {
+	ps, err := t.players(`SELECT `+playerColumns+` FROM players WHERE game_id = ? AND robot = ? COLLATE NOCASE`, gameID, robot)
+	if err != nil {
+		return Player{}, err
+	}
+	if len(ps) == 0 {
+		return Player{}, fmt.Errorf("store: robot %q in game %d: %w", robot, gameID, ErrNotFound)
+	}
+	return ps[0], nil
+}
+
+// SetMissed sets a player's count of missed turns.
+func (t *Tx) SetMissed(playerID int64, n int) error {
+	return t.updateOne(fmt.Sprintf("set missed of player %d", playerID), `UPDATE players SET missed = ? WHERE id = ?`, n, playerID)
+}
+
+// SetWithdrawn marks a player as withdrawn (or back in).
+func (t *Tx) SetWithdrawn(playerID int64, w bool) error {
+	return t.updateOne(fmt.Sprintf("set withdrawn of player %d", playerID), `UPDATE players SET withdrawn = ? WHERE id = ?`, boolInt(w), playerID)
+}
+
+// SetPlayerSecret replaces a player's secret hash.
+func (t *Tx) SetPlayerSecret(playerID int64, hash string) error {
+	if err := checkHash(hash); err != nil {
+		return fmt.Errorf("store: set secret of player %d: %w", playerID, err)
+	}
+	return t.updateOne(fmt.Sprintf("set secret of player %d", playerID), `UPDATE players SET secret_hash = ? WHERE id = ?`, hash, playerID)
+}
+
+// SetPlayerEmail changes a player's registered address.
+func (t *Tx) SetPlayerEmail(playerID int64, email string) error {
+	return t.updateOne(fmt.Sprintf("set email of player %d", playerID), `UPDATE players SET email = ? WHERE id = ?`, email, playerID)
+}
+
+func (t *Tx) players(q string, args ...any) ([]Player, error) {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: players: %w", err)
+	}
+	defer rows.Close()
+	var ps []Player
+	for rows.Next() {
+		var (
+			p         Player
+			withdrawn int
+			created   string
+		)
+		if err := rows.Scan(&p.ID, &p.GameID, &p.Robot, &p.Seat, &p.Email, &p.SecretHash, &p.Missed, &withdrawn, &created); err != nil {
+			return nil, fmt.Errorf("store: players: %w", err)
+		}
+		p.Withdrawn = withdrawn != 0
+		if p.Created, err = parseTime(created); err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, rows.Err()
+}
+
+// AddGM inserts a game master (GameID 0: of the whole server).
+func (t *Tx) AddGM(g GM) (int64, error) {
+	what := fmt.Sprintf("add game master %q", g.Email)
+	if strings.TrimSpace(g.Email) == "" {
+		return 0, fmt.Errorf("store: %s: empty email", what)
+	}
+	if err := checkHash(g.SecretHash); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	res, err := t.exec(`INSERT INTO gms (game_id, email, secret_hash, created_at) VALUES (?,?,?,?)`,
+		nullID(g.GameID), g.Email, g.SecretHash, fmtTime(g.Created))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return res.LastInsertId()
+}
+
+// GMs lists the game masters of a game, server-wide ones included.
+func (t *Tx) GMs(gameID int64) ([]GM, error) {
+	rows, err := t.query(`SELECT id, game_id, email, secret_hash, created_at FROM gms
+		WHERE game_id = ? OR game_id IS NULL ORDER BY id`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: game masters of game %d: %w", gameID, err)
+	}
+	defer rows.Close()
+	var gs []GM
+	for rows.Next() {
+		var (
+			g       GM
+			game    sql.NullInt64
+			created string
+		)
+		if err := rows.Scan(&g.ID, &game, &g.Email, &g.SecretHash, &created); err != nil {
+			return nil, fmt.Errorf("store: game masters of game %d: %w", gameID, err)
+		}
+		g.GameID = game.Int64
+		if g.Created, err = parseTime(created); err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned (wrapped) when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Options tune a Store. The zero value means the defaults.
+type Options struct {
+	// BusyTimeout is how long a connection waits for a lock held by another
+	// process (for example a CLI command next to the daemon). Default 5s.
+	BusyTimeout time.Duration
+	// Readers is the size of the read-only connection pool. Default
+	// max(2, GOMAXPROCS).
+	Readers int
+	// Retry is the outbox retry policy. Zero fields take DefaultRetry()'s.
+	Retry RetryPolicy
+}
+
+// Store is rallyjudge's state: one SQLite file in WAL mode. Writes go through a
+// single connection (SQLite has one writer at a time; queueing in Go is kinder
+// than SQLITE_BUSY), reads through a pool that WAL lets run beside the writer.
+type Store struct {
+	path   string
+	writer *sql.DB
+	reader *sql.DB
+	retry  RetryPolicy
+}
+
+// Open opens (creating it if needed) the database at path with the default
+// Options and brings its schema up to date.
+func Open(path string) (*Store, error) {
+	return OpenWith(path, Options{})
+}
+
+// OpenWith is Open with explicit Options.
+func OpenWith(path string, o Options) (*Store, error) {
+	if path == "" || path == ":memory:" {
+		return nil, fmt.Errorf("store: open %q: a file path is needed (WAL and the reader pool need a file)", path)
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	if o.Readers <= 0 {
+		o.Readers = max(2, runtime.GOMAXPROCS(0))
+	}
+	ms, err := embeddedMigrations()
+	if err != nil {
+		return nil, err
+	}
+
+	writer, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, false))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	writer.SetConnMaxLifetime(0)
+	writer.SetConnMaxIdleTime(0)
+	ctx := context.Background()
+	if err := writer.PingContext(ctx); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := migrate(ctx, writer, path, ms); err != nil {
+		writer.Close()
+		return nil, err
+	}
+
+	reader, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, true))
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	reader.SetMaxOpenConns(o.Readers)
+	reader.SetMaxIdleConns(o.Readers)
+	if err := reader.PingContext(ctx); err != nil {
+		writer.Close()
+		reader.Close()
+		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
+	}
+	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults()}, nil
+}
+
+// dsn builds the modernc.org/sqlite data source name. The writer begins its
+// transactions IMMEDIATE so that a transaction never has to upgrade a read lock
+// to a write lock (which fails at once with SQLITE_BUSY instead of waiting).
+func dsn(path string, busy time.Duration, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)") // safe in WAL: a power cut may lose the last commits, never corrupts
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes both connection pools.
+func (s *Store) Close() error {
+	return errors.Join(s.reader.Close(), s.writer.Close())
+}
+
+// SchemaVersion is the database's schema version (PRAGMA user_version).
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.reader.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// Tx runs fn in one write transaction and commits it when fn returns nil; on an
+// error (or a panic) nothing fn did is kept. This is how callers keep "the
+// resolved turn's new state AND every mail it produces" together.
+//
+// Writes are serialised: Tx waits for any other Tx of this Store. Do not call
+// s.Tx from inside fn (it would wait for itself); use the tx you were given.
+func (s *Store) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	return s.run(ctx, s.writer, nil, fn)
+}
+
+// View runs fn in a read-only transaction: a consistent snapshot that does not
+// wait for, or hold up, the writer. Write methods called on its tx fail.
+func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
+	return s.run(ctx, s.reader, &sql.TxOptions{ReadOnly: true}, fn)
+}
+
+func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
+	sqlTx, err := db.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	tx := &Tx{ctx: ctx, tx: sqlTx, retry: s.retry}
+	defer func() {
+		if p := recover(); p != nil {
+			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
+			panic(p)
+		}
+		if err != nil {
+			sqlTx.Rollback() //nolint:errcheck // the first error is the one to report
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = sqlTx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the whole database to path (which must
+// not exist yet) with VACUUM INTO, while the Store keeps running: it reads one
+// snapshot through the reader pool and does not block the writer. The copy is
+// a compact, standalone database file (no -wal file needed).
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("store: backup to %s: file exists; VACUUM INTO will not overwrite it", path)
+	}
+	// VACUUM INTO is refused on a query_only connection, so take one from the
+	// writer pool's DSN but without holding the write lock: VACUUM INTO only
+	// reads the source database.
+	conn, err := s.writer.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// Tx is one transaction. Its methods use the context given to Store.Tx or
+// Store.View. A Tx must not be used after fn returns.
+type Tx struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	retry RetryPolicy
+}
+
+func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(t.ctx, query, args...)
+}
+
+func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(t.ctx, query, args...)
+}
+
+func (t *Tx) queryRow(query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(t.ctx, query, args...)
+}

@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// t0 is the tests' clock: the store never reads a real one.
+var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func openTest(t testing.TB) *Store {
+	t.Helper()
+	st, err := Open(filepath.Join(t.TempDir(), "judge.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func mustTx(t testing.TB, st *Store, fn func(tx *Tx) error) {
+	t.Helper()
+	if err := st.Tx(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustView(t testing.TB, st *Store, fn func(tx *Tx) error) {
+	t.Helper()
+	if err := st.View(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMigrationsFromEmpty(t *testing.T) {
+	st := openTest(t)
+	ms, err := embeddedMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := st.SchemaVersion(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != len(ms) || v < 1 {
+		t.Fatalf("schema version %d, want %d", v, len(ms))
+	}
+	var tables []string
+	mustView(t, st, func(tx *Tx) error {
+		rows, err := tx.query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				return err
+			}
+			tables = append(tables, n)
+		}
+		return rows.Err()
+	})
+	want := "audit auth_failures games gms inbox mailbox_state orders outbox players turns"
+	if got := strings.Join(tables, " "); got != want {
+		t.Errorf("tables %q, want %q", got, want)
+	}
+	// The pragmas the DSN asks for are in force on both pools.
+	for name, db := range map[string]*sql.DB{"writer": st.writer, "reader": st.reader} {
+		var mode string
+		var fk, busy int
+		if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`PRAGMA busy_timeout`).Scan(&busy); err != nil {
+			t.Fatal(err)
+		}
+		if mode != "wal" || fk != 1 || busy != 5000 {
+			t.Errorf("%s: journal_mode %q foreign_keys %d busy_timeout %d, want wal 1 5000", name, mode, fk, busy)
+		}
+	}
+}
+
+func TestReopenIdempotent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judge.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustTx(t, st, func(tx *Tx) error {
+		_, err := tx.CreateGame(testGame("spring-open"))
+		return err
+	})
+	st.Close()
+	for i := 0; i < 2; i++ {
+		st, err = Open(path)
+		if err != nil {
+			t.Fatalf("reopen %d: %v", i, err)
+		}
+		mustView(t, st, func(tx *Tx) error {
+			gs, err := tx.Games()
+			if err != nil {
+				return err
+			}
+			if len(gs) != 1 || gs[0].Tag != "spring-open" {
+				t.Errorf("reopen %d: games %+v", i, gs)
+			}
+			return nil
+		})
+		st.Close()
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judge.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.writer.Exec(`PRAGMA user_version = 7`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	_, err = Open(path)
+	if !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("open newer schema: %v, want ErrSchemaTooNew", err)
+	}
+	ms, _ := embeddedMigrations()
+	want := "store: database schema version 7 is newer than this rallyjudge knows (" + strconv.Itoa(len(ms)) + "); upgrade rallyjudge"
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q\nwant prefix %q", err, want)
+	}
+}
+
+func TestForeignDatabaseRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA application_id = 42; CREATE TABLE x (y)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "not a rallyjudge database") {
+		t.Fatalf("open foreign database: %v", err)
+	}
+}
+
+func TestLoadMigrations(t *testing.T) {
+	sqlFile := &fstest.MapFile{Data: []byte("CREATE TABLE a (b);")}
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  string // error substring; "" for success
+	}{
+		{"ok", fstest.MapFS{"001_init.sql": sqlFile, "002_more.sql": sqlFile}, ""},
+		{"gap", fstest.MapFS{"001_init.sql": sqlFile, "003_more.sql": sqlFile}, "003_more.sql: expected version 002"},
+		{"double", fstest.MapFS{"001_init.sql": sqlFile, "001_again.sql": sqlFile}, "expected version 002"},
+		{"bad name", fstest.MapFS{"001_init.sql": sqlFile, "2_more.sql": sqlFile}, "2_more.sql: name must be NNN_name.sql"},
+		{"starts at 2", fstest.MapFS{"002_init.sql": sqlFile}, "expected version 001"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, err := loadMigrations(tt.files)
+			if tt.want == "" {
+				if err != nil || len(ms) != 2 {
+					t.Fatalf("got %d migrations, %v", len(ms), err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFailedMigrationKeepsVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judge.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ms := []migration{
+		{1, "001_a.sql", "CREATE TABLE a (x);"},
+		{2, "002_b.sql", "CREATE TABLE b (x); CREATE TABLE a (x);"}, // fails half-way
+	}
+	if err := migrate(context.Background(), db, path, ms); err == nil || !strings.Contains(err.Error(), "002_b.sql") {
+		t.Fatalf("migrate: %v, want a failure in 002_b.sql", err)
+	}
+	var v, b int
+	db.QueryRow(`PRAGMA user_version`).Scan(&v)
+	db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name = 'b'`).Scan(&b)
+	if v != 1 || b != 0 {
+		t.Errorf("after a failed migration 2: user_version %d, table b exists %d; want 1, 0", v, b)
+	}
+}
+
+func testGame(tag string) Game {
+	return Game{
+		Tag: tag, Name: "Spring Open", Course: "risky-exchange", Rules: json.RawMessage(`{"options":true}`),
+		Seed:     42,
+		Deadline: DeadlineRule{Kind: DeadlineAfterReport, Hours: 48},
+		Grace:    2 * time.Hour, Missed: MissedPowerDown, Status: GameRunning, Created: t0,
+	}
+}

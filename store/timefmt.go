@@ -1,0 +1,61 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// timeLayout is how times are stored: UTC, fixed width, so that string order is
+// time order. Precision is one microsecond.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+func fmtTime(t time.Time) string {
+	return t.UTC().Format(timeLayout)
+}
+
+// nullTime stores the zero time as NULL.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return fmtTime(t)
+}
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: bad time %q in database: %w", s, err)
+	}
+	return t, nil
+}
+
+func parseNullTime(s sql.NullString) (time.Time, error) {
+	if !s.Valid || s.String == "" {
+		return time.Time{}, nil
+	}
+	return parseTime(s.String)
+}
+
+// nullID stores 0 as NULL (for optional references).
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// nullJSON stores nil or empty JSON as NULL.
+func nullJSON(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
