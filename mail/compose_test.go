@@ -1,0 +1,124 @@
+package mail
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-message"
+)
+
+func TestComposeRoundTrip(t *testing.T) {
+	date := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
+	base := Outgoing{
+		From: "orders@example.test", FromName: "Rallyjudge",
+		To: []string{"alice@example.test"}, ToNames: []string{"Alice Liddell"},
+		Subject:   "[RR spring-open] turn 4 report — Twonky ✓",
+		MessageID: "report-4-alice@rallyjudge.example.test",
+		InReplyTo: "sheet-4@example.test",
+		Date:      date, Version: "0.1.0",
+		Text: "Turn 4\nregister 1: Twonky moves 2 → (3,4)\n" + strings.Repeat("a long line ", 20) + "\n=literal equals=\n",
+	}
+	withHTML := base
+	withHTML.HTML = "<p>Turn 4</p><p>register 1: Twonky moves 2 &rarr; (3,4)</p><img src=\"cid:board-4@rallyjudge\">"
+	withInline := withHTML
+	withInline.Inline = []Inline{{ContentID: "board-4@rallyjudge", ContentType: "image/png", Filename: "board.png", Data: []byte("\x89PNG\r\n\x1a\nfake")}}
+
+	tests := []struct {
+		name string
+		o    Outgoing
+		ct   string
+	}{
+		{"text", base, "text/plain"},
+		{"alternative", withHTML, "multipart/alternative"},
+		{"related", withInline, "multipart/alternative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := Compose(tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(bytes.ReplaceAll(raw, []byte("\r\n"), nil), []byte("\n")) {
+				t.Error("a bare LF in the composed mail")
+			}
+			for _, line := range bytes.Split(raw, []byte("\r\n")) {
+				if len(line) > 998 {
+					t.Errorf("line longer than 998: %d", len(line))
+				}
+			}
+			m, err := Extract(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.From != "orders@example.test" || m.FromName != "Rallyjudge" || m.Subject != tt.o.Subject ||
+				m.MessageID != tt.o.MessageID || m.InReplyTo != "sheet-4@example.test" ||
+				len(m.References) != 1 || !m.Date.Equal(date) || m.ContentType != tt.ct ||
+				len(m.To) != 1 || m.To[0] != "alice@example.test" {
+				t.Errorf("headers did not survive: %+v", m)
+			}
+			if m.Source != SourcePlain || m.Text != tt.o.Text {
+				t.Errorf("text did not survive (%s):\n%q\nwant\n%q", m.Source, m.Text, tt.o.Text)
+			}
+			if auto, reason := IsAutomatic(m); !auto || !strings.Contains(reason, "rallyjudge") {
+				t.Errorf("own mail not recognised: %v %q", auto, reason)
+			}
+			if got := m.Header.Get("Auto-Submitted"); got != "auto-replied" {
+				t.Errorf("Auto-Submitted = %q", got)
+			}
+			if tt.name == "related" {
+				if !bytes.Contains(raw, []byte("multipart/related")) || !bytes.Contains(raw, []byte("Content-Id: <board-4@rallyjudge>")) {
+					t.Errorf("no related part with the Content-ID:\n%s", raw)
+				}
+				// the inline part decodes to the same bytes
+				e, err := message.Read(bytes.NewReader(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []byte
+				_ = e.Walk(func(path []int, part *message.Entity, err error) error {
+					if part.Header.Get("Content-Id") != "" {
+						got = readAllForTest(t, part)
+					}
+					return nil
+				})
+				if !bytes.Equal(got, withInline.Inline[0].Data) {
+					t.Errorf("inline data = %q", got)
+				}
+			}
+		})
+	}
+}
+
+func readAllForTest(t *testing.T, e *message.Entity) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(e.Body); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestComposeRejects(t *testing.T) {
+	ok := Outgoing{From: "a@example.test", To: []string{"b@example.test"}, MessageID: "x@y", Version: "1", Text: "t"}
+	if _, err := Compose(ok); err != nil {
+		t.Fatalf("valid mail rejected: %v", err)
+	}
+	tests := map[string]func(*Outgoing){
+		"no from":          func(o *Outgoing) { o.From = "" },
+		"no to":            func(o *Outgoing) { o.To = nil },
+		"no id":            func(o *Outgoing) { o.MessageID = "" },
+		"id with brackets": func(o *Outgoing) { o.MessageID = "<x@y>" },
+		"no version":       func(o *Outgoing) { o.Version = "" },
+		"inline w/o html":  func(o *Outgoing) { o.Inline = []Inline{{ContentID: "a@b"}} },
+		"header injection": func(o *Outgoing) { o.Subject = "hi\r\nBcc: evil@example.test" },
+	}
+	for name, mod := range tests {
+		o := ok
+		mod(&o)
+		if _, err := Compose(o); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
