@@ -1,0 +1,362 @@
+package adjudicator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The plain-text picture of a course, for reports mailed to players and for
+// `rallyjudge board show`: ASCII only, one 3-character cell per square, walls drawn on
+// the lines between cells, robots as a letter and an arrow. RenderLegend explains it.
+//
+//	     0   1   2
+//	   . . . . . . . .      . : open board edge (falling off it destroys a robot)
+//	 0 :[1] >  A>  :        --- | wall
+//	   +---+ . . . . .
+//
+// A square shows its most telling element: flag, start, pit, crusher, laser, pusher,
+// gear, belt, repair site, laser beam, floor, in that order.
+
+// RenderText draws the course and the robots on it (robot i is letter 'A'+i; robots
+// destroyed or out of the race are not drawn). The first line names the course.
+func RenderText(c *Course, robots []Robot) string {
+	b := c.Board
+	var sb strings.Builder
+	players := ""
+	if c.MaxPlayers > 0 {
+		players = fmt.Sprintf(", %d-%d players", c.MinPlayers, c.MaxPlayers)
+	}
+	name := c.Name
+	if name == "" {
+		name = "board"
+	}
+	fmt.Fprintf(&sb, "%s: %dx%d, %d flags, %d start squares%s\n", name, b.W, b.H, len(c.Flags), len(c.Starts), players)
+	if b.W <= 0 || b.H <= 0 || len(b.Squares) != b.W*b.H {
+		return sb.String()
+	}
+	beams := beamMap(b)
+	cells := make([]string, b.W*b.H)
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			p := Pos{x, y}
+			cells[y*b.W+x] = cellGlyph(c, p, beams[y*b.W+x])
+		}
+	}
+	// Robots over the squares.
+	here := map[Pos][]int{}
+	var order []Pos
+	for i := range robots {
+		r := &robots[i]
+		if !r.Active() || !b.In(r.Pos) {
+			continue
+		}
+		if _, ok := here[r.Pos]; !ok {
+			order = append(order, r.Pos)
+		}
+		here[r.Pos] = append(here[r.Pos], i)
+	}
+	for _, p := range order {
+		ids := here[p]
+		k := p.Y*b.W + p.X
+		if len(ids) == 1 {
+			r := &robots[ids[0]]
+			cells[k] = string(robotLetter(ids[0], r.Virtual)) + string(facingArrow(r.Facing)) + string(underGlyph(c, p))
+			continue
+		}
+		s := ""
+		for n, i := range ids {
+			if n == 2 && len(ids) > 3 {
+				s += "+"
+				break
+			}
+			s += string(robotLetter(i, robots[i].Virtual))
+		}
+		cells[k] = fmt.Sprintf("%-3s", s)
+	}
+
+	// Column numbers.
+	sb.WriteString("   ")
+	for x := 0; x < b.W; x++ {
+		fmt.Fprintf(&sb, " %2d ", x)
+	}
+	sb.WriteByte('\n')
+	for y := 0; y <= b.H; y++ {
+		// The line above row y (or the bottom border when y == H).
+		sb.WriteString("   ")
+		for x := 0; x <= b.W; x++ {
+			sb.WriteByte(cornerGlyph(b, x, y))
+			if x < b.W {
+				switch {
+				case hWall(b, x, y):
+					sb.WriteString("---")
+				case y == 0 || y == b.H:
+					sb.WriteString(" . ")
+				default:
+					sb.WriteString("   ")
+				}
+			}
+		}
+		sb.WriteByte('\n')
+		if y == b.H {
+			break
+		}
+		fmt.Fprintf(&sb, "%2d ", y)
+		for x := 0; x <= b.W; x++ {
+			switch {
+			case vWall(b, x, y):
+				sb.WriteByte('|')
+			case x == 0 || x == b.W:
+				sb.WriteByte(':')
+			default:
+				sb.WriteByte(' ')
+			}
+			if x < b.W {
+				sb.WriteString(cells[y*b.W+x])
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return trimLines(sb.String())
+}
+
+// trimLines drops trailing blanks from every line (mail clients and diffs like that).
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hWall reports a wall on the horizontal edge above row y (y == H: below the last row).
+func hWall(b *Board, x, y int) bool {
+	if y < b.H {
+		return b.Blocked(Pos{x, y}, North)
+	}
+	return b.Blocked(Pos{x, b.H - 1}, South)
+}
+
+// vWall reports a wall on the vertical edge west of column x (x == W: east of the last).
+func vWall(b *Board, x, y int) bool {
+	if x < b.W {
+		return b.Blocked(Pos{x, y}, West)
+	}
+	return b.Blocked(Pos{b.W - 1, y}, East)
+}
+
+// cornerGlyph is the character where four cells meet: + where a wall ends or turns,
+// . on the open board edge, else blank.
+func cornerGlyph(b *Board, x, y int) byte {
+	if (x > 0 && hWall(b, x-1, y)) || (x < b.W && hWall(b, x, y)) ||
+		(y > 0 && vWall(b, x, y-1)) || (y < b.H && vWall(b, x, y)) {
+		return '+'
+	}
+	if x == 0 || y == 0 || x == b.W || y == b.H {
+		return '.'
+	}
+	return ' '
+}
+
+// beamMap marks the squares board lasers cross, as the engine traces them (seed 003,
+// Lasers: the beam starts on the emitter's square and stops at a wall): 1 for an
+// east-west beam, 2 for a north-south one, 3 for both.
+func beamMap(b *Board) []uint8 {
+	out := make([]uint8, len(b.Squares))
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			l := b.At(Pos{x, y}).Laser
+			if l.Beams <= 0 || l.Dir > West {
+				continue
+			}
+			mark := uint8(1)
+			if l.Dir == North || l.Dir == South {
+				mark = 2
+			}
+			for q := (Pos{x, y}); b.In(q); q = q.Step(l.Dir) {
+				out[q.Y*b.W+q.X] |= mark
+				if b.Blocked(q, l.Dir) {
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func facingArrow(d Dir) byte {
+	switch d {
+	case North:
+		return '^'
+	case East:
+		return '>'
+	case South:
+		return 'v'
+	case West:
+		return '<'
+	}
+	return '?'
+}
+
+func robotLetter(i int, virtual bool) byte {
+	c := byte('?')
+	if i >= 0 && i < 26 {
+		c = byte('A' + i)
+	}
+	if virtual && c != '?' {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
+// registerMark is o for registers 1, 3, 5, e for 2, 4, * for any other set.
+func registerMark(s RegisterSet) byte {
+	switch s {
+	case RegisterSet(0).With(1).With(3).With(5):
+		return 'o'
+	case RegisterSet(0).With(2).With(4):
+		return 'e'
+	}
+	return '*'
+}
+
+// cellGlyph is the 3 characters for the square at p with no robot on it.
+func cellGlyph(c *Course, p Pos, beam uint8) string {
+	s := c.Board.At(p)
+	flag := s.Flag
+	if flag == 0 {
+		flag = c.FlagAt(p)
+	}
+	start := s.Start
+	if start == 0 {
+		for i, st := range c.Starts {
+			if st.Pos == p {
+				start = i + 1
+				break
+			}
+		}
+	}
+	switch {
+	case flag > 0 && flag < 10:
+		return fmt.Sprintf("[%d]", flag)
+	case flag >= 10:
+		return fmt.Sprintf("F%02d", flag%100)
+	case start > 0:
+		return fmt.Sprintf("S%-2d", start%100)
+	case s.Floor == FloorPit:
+		return "XXX"
+	case s.Crusher != 0:
+		arrow := byte(' ')
+		if s.Belt.Kind != NoBelt {
+			arrow = facingArrow(s.Belt.Dir)
+		}
+		return string([]byte{'C', arrow, registerMark(s.Crusher)})
+	case s.Laser.Beams > 0:
+		return fmt.Sprintf("L%c%d", facingArrow(s.Laser.Dir), s.Laser.Beams%10)
+	case s.Pusher.Registers != 0:
+		return string([]byte{'P', facingArrow(s.Pusher.Dir), registerMark(s.Pusher.Registers)})
+	case s.Gear == TurnLeft:
+		return "(L)"
+	case s.Gear == TurnRight:
+		return "(R)"
+	case s.Belt.Kind != NoBelt:
+		g := []byte{' ', facingArrow(s.Belt.Dir), ' '}
+		if s.Belt.TurnFrom != 0 {
+			g[0] = '*'
+		}
+		if s.Belt.Kind == BeltExpress {
+			g[2] = g[1]
+		}
+		return string(g)
+	case s.Repair > 0:
+		return fmt.Sprintf("w%d ", s.Repair%10)
+	case beam == 1:
+		return " - "
+	case beam == 2:
+		return " : "
+	case beam == 3:
+		return " # "
+	}
+	return " . "
+}
+
+// underGlyph is the one character shown beside a robot for what it stands on.
+func underGlyph(c *Course, p Pos) byte {
+	s := c.Board.At(p)
+	flag := s.Flag
+	if flag == 0 {
+		flag = c.FlagAt(p)
+	}
+	switch {
+	case flag > 0 && flag < 10:
+		return byte('0' + flag)
+	case flag >= 10:
+		return 'F'
+	case s.Floor == FloorPit:
+		return 'X'
+	case s.Crusher != 0:
+		return 'C'
+	case s.Laser.Beams > 0:
+		return 'L'
+	case s.Pusher.Registers != 0:
+		return 'P'
+	case s.Gear != NoRotation:
+		return 'G'
+	case s.Belt.Kind != NoBelt:
+		return facingArrow(s.Belt.Dir)
+	case s.Repair > 0:
+		return 'w'
+	}
+	return ' '
+}
+
+// RenderLegend explains RenderText's symbols and, given the robots drawn, lists each
+// robot's letter, name, square and facing.
+func RenderLegend(robots ...Robot) string {
+	var sb strings.Builder
+	sb.WriteString(`Legend (north is up; squares are numbered x across, y down, from 0):
+  .     plain floor                 XXX   pit (a robot entering it is destroyed)
+  >     belt carrying ^ north, > east, v south or < west
+  >>    express belt                *>    curve or merge: turns robots carried
+                                          onto it from a side
+  (L)   gear turning left           (R)   gear turning right
+  P>o   pusher pushing east         C e   crusher
+        o: in registers 1,3,5           C>e: crusher on an east belt
+        e: in registers 2,4, *: other registers (see the board file)
+  Lv2   laser firing south, 2 beams;  - and : its beam across plain floor,
+        # where beams cross
+  w1    single wrench (repairs 1)   w2    double wrench (repairs 2 or an option)
+  [1]   flag 1 (touch in order)     S1    start square 1
+  --- | wall between squares        . :   open board edge (falling off destroys)
+  A>    robot A facing east; the third character is what it stands on;
+        a lowercase letter (a>) is a virtual robot; AB is two robots on one square
+`)
+	if len(robots) > 0 {
+		sb.WriteString("Robots:\n")
+		for i := range robots {
+			r := &robots[i]
+			var notes []string
+			if r.Virtual {
+				notes = append(notes, "virtual")
+			}
+			if r.Power == PowerDown {
+				notes = append(notes, "powered down")
+			}
+			switch {
+			case r.Out:
+				notes = append(notes, "out of the race")
+			case r.Destroyed:
+				notes = append(notes, "destroyed")
+			}
+			where := fmt.Sprintf("at %v facing %v", r.Pos, r.Facing)
+			if !r.Active() {
+				where = "not on the board"
+			}
+			line := fmt.Sprintf("  %c  %-12s %s, %d damage, %d lives, %d flags", robotLetter(i, false), r.Name, where, r.Damage, r.Lives, r.Flags)
+			if len(notes) > 0 {
+				line += " (" + strings.Join(notes, ", ") + ")"
+			}
+			sb.WriteString(line + "\n")
+		}
+	}
+	return sb.String()
+}
