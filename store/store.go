@@ -36,6 +36,7 @@ type Store struct {
 	writer *sql.DB
 	reader *sql.DB
 	retry  RetryPolicy
+	busy   time.Duration
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -90,7 +91,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		reader.Close()
 		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults()}, nil
+	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), busy: o.BusyTimeout}, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name. The writer begins its
@@ -167,16 +168,22 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 
 // Backup writes a consistent copy of the whole database to path (which must
 // not exist yet) with VACUUM INTO, while the Store keeps running: it reads one
-// snapshot through the reader pool and does not block the writer. The copy is
+// snapshot and does not block the writer. The copy is
 // a compact, standalone database file (no -wal file needed).
 func (s *Store) Backup(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("store: backup to %s: file exists; VACUUM INTO will not overwrite it", path)
 	}
-	// VACUUM INTO is refused on a query_only connection, so take one from the
-	// writer pool's DSN but without holding the write lock: VACUUM INTO only
-	// reads the source database.
-	conn, err := s.writer.Conn(ctx)
+	// VACUUM INTO is refused on a query_only connection and would hold up
+	// every write if it ran on the writer's single connection, so it gets a
+	// connection of its own. It only reads the source: in WAL mode it sees the
+	// last commit and neither waits for nor blocks the writer.
+	db, err := sql.Open("sqlite", dsn(s.path, s.busy, false))
+	if err != nil {
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("store: backup to %s: %w", path, err)
 	}
