@@ -252,3 +252,127 @@ func TestRotatedElements(t *testing.T) {
 		}
 	}
 }
+
+// testBoards resolves a few small boards for the course tests.
+func testBoards(t *testing.T) func(string) (*BoardFile, error) {
+	texts := map[string]string{
+		"two":   "board two 2x2\nbE w1|N\n. X\n",
+		"pad":   "board pad 2x1\ns2 s1\n",
+		"flags": "board flags 2x1\nf1 f2\n",
+	}
+	return func(name string) (*BoardFile, error) {
+		text, ok := texts[name]
+		if !ok {
+			return nil, errors.New("no such board")
+		}
+		return ParseBoard(name+".board", text)
+	}
+}
+
+func TestParseCourse(t *testing.T) {
+	text := `course demo
+players 1-2
+place two at 0,0 rotate 90
+place pad at 3,1
+flag 1 at 1,0
+start 2 at 4,1 facing E
+start 1 at 0,0
+`
+	c, err := ParseCourse("demo.course", text, testBoards(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "demo" || c.MinPlayers != 1 || c.MaxPlayers != 2 || c.Boards != 2 {
+		t.Errorf("course %+v", c)
+	}
+	// two turned a quarter: its 2x2 stays 2x2, pad beside it at 3,1 leaves a gap column.
+	if c.Board.W != 5 || c.Board.H != 2 {
+		t.Fatalf("size %dx%d, want 5x2", c.Board.W, c.Board.H)
+	}
+	b := c.Board
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		// bE at 0,0 turns to a south belt at 1,0; w1 at 1,0 (north wall) to 1,1 (east wall).
+		{"rotated belt", b.At(Pos{1, 0}).Belt, Belt{Kind: BeltNormal, Dir: South}},
+		{"rotated wrench", b.At(Pos{1, 1}).Repair, 1},
+		{"rotated wall", b.At(Pos{1, 1}).Walls.Has(East), true},
+		{"wall copied across the gap", b.At(Pos{2, 1}).Walls.Has(West), true},
+		{"rotated pit", b.At(Pos{0, 1}).Floor, FloorPit},
+		{"rotated floor", b.At(Pos{0, 0}).Floor, FloorPlain},
+		{"gap is a pit", b.At(Pos{2, 0}).Floor, FloorPit},
+		{"corner outside the pad is a pit", b.At(Pos{4, 0}).Floor, FloorPit},
+		{"flags", c.Flags, []Pos{{1, 0}}},
+		{"flag on the square", b.At(Pos{1, 0}).Flag, 1},
+		{"starts", c.Starts, []Start{{Pos{0, 0}, North}, {Pos{4, 1}, East}}},
+		{"start numbers from the course", b.At(Pos{4, 1}).Start, 2},
+		{"board start numbers replaced", b.At(Pos{3, 1}).Start, 0},
+		{"parts", c.Parts, []Placement{{"two", Pos{0, 0}, 1}, {"pad", Pos{3, 1}, 0}}},
+	}
+	for _, ch := range checks {
+		if !reflect.DeepEqual(ch.got, ch.want) {
+			t.Errorf("%s: got %+v, want %+v", ch.name, ch.got, ch.want)
+		}
+	}
+}
+
+func TestParseCourseTakesBoardStartsAndFlags(t *testing.T) {
+	text := "course c\nplayers 2\nplace flags at 0,0\nplace pad at 0,1 rotate 180\n"
+	c, err := ParseCourse("c.course", text, testBoards(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// pad turned half way round: s2 s1 becomes s1 s2, both facing south.
+	want := []Start{{Pos{0, 1}, South}, {Pos{1, 1}, South}}
+	if !reflect.DeepEqual(c.Starts, want) {
+		t.Errorf("starts %v, want %v", c.Starts, want)
+	}
+	if !reflect.DeepEqual(c.Flags, []Pos{{0, 0}, {1, 0}}) {
+		t.Errorf("flags %v", c.Flags)
+	}
+}
+
+func TestParseCourseErrors(t *testing.T) {
+	base := "course c\nplayers 1-2\nplace pad at 0,1\nplace flags at 0,0\n"
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"no header", "players 2\n", []string{`c.course:1:1: unexpected "players" (want the header line: course NAME)`}},
+		{"unknown line", base + "flags 1 at 0,0\n", []string{`c.course:5:1: unknown line "flags"`}},
+		{"unknown board", "course c\nplayers 2\nplace nope at 0,0\n", []string{`c.course:3:7: board "nope": no such board`}},
+		{"bad rotation", "course c\nplayers 2\nplace pad at 0,0 rotate 45\n", []string{`c.course:3:25: bad rotation "45"`}},
+		{"bad position", "course c\nplayers 2\nplace pad at 0;0\n", []string{`c.course:3:14: bad position "0;0"`}},
+		{"bad players", "course c\nplayers 3-2\nplace pad at 0,0\n", []string{`c.course:2:9: bad players "3-2"`}},
+		{"too many players", "course c\nplayers 9\nplace pad at 0,0\n", []string{`bad players "9"`}},
+		{"more players than starts", "course c\nplayers 3\nplace pad at 0,0\nflag 1 at 0,0\n", []string{`c.course: players 3-3 but only 2 start squares`}},
+		{"no players", "course c\nplace pad at 0,0\n", []string{`c.course: no players line`}},
+		{"no boards", "course c\nplayers 2\n", []string{`c.course: no boards placed`}},
+		{"overlap", "course c\nplayers 2\nplace pad at 0,0\nplace two at 1,0\n", []string{`c.course:4: board "two" at 1,0 overlaps board "pad" placed at line 3`}},
+		{"flag in gap", "course c\nplayers 2\nplace pad at 0,0\nplace two at 3,0\nflag 1 at 2,0\n", []string{`c.course:5: flag 1 at 2,0 is in a pit`}},
+		{"flag off", base + "flag 1 at 9,9\n", []string{`c.course:5: flag 1 at 9,9 is off the course (2x2)`}},
+		{"flag twice", base + "flag 1 at 0,0\nflag 1 at 1,0\n", []string{`c.course:6: flag 1 twice (also at line 5)`}},
+		{"flag gap", base + "flag 2 at 0,0\n", []string{`c.course:5: flag 2 without flag 1`}},
+		{"shared square", base + "start 1 at 0,1\nstart 2 at 0,1\n", []string{`c.course:6: start 2 at 0,1 shares its square with start 1`}},
+		{"bad facing", base + "start 1 at 0,1 facing up-ish\n", []string{`c.course:5:23: bad facing "up-ish"`}},
+		{"no flags", "course c\nplayers 2\nplace pad at 0,0\n", []string{`c.course: course "c": no flags`}},
+		{"board errors shown", "course c\nplayers 2\nplace bad at 0,0\n", []string{`c.course:3:7: board "bad": no such board`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseCourse("c.course", c.text, testBoards(t))
+			if err == nil {
+				t.Fatal("parsed without error")
+			}
+			msg := err.Error()
+			for _, w := range c.want {
+				i := strings.Index(msg, w)
+				if i < 0 {
+					t.Fatalf("error\n%s\ndoes not contain\n%s", msg, w)
+				}
+				msg = msg[i+len(w):]
+			}
+		})
+	}
+}
