@@ -313,22 +313,20 @@ func underGlyph(c *Course, p Pos) byte {
 // robot's letter, name, square and facing.
 func RenderLegend(robots ...Robot) string {
 	var sb strings.Builder
-	sb.WriteString(`Legend (north is up; squares are numbered x across, y down, from 0):
-  .     plain floor                 XXX   pit (a robot entering it is destroyed)
-  >     belt carrying ^ north, > east, v south or < west
-  >>    express belt                *>    curve or merge: turns robots carried
-                                          onto it from a side
-  (L)   gear turning left           (R)   gear turning right
-  P>o   pusher pushing east         C e   crusher
-        o: in registers 1,3,5           C>e: crusher on an east belt
-        e: in registers 2,4, *: other registers (see the board file)
-  Lv2   laser firing south, 2 beams;  - and : its beam across plain floor,
-        # where beams cross
-  w1    single wrench (repairs 1)   w2    double wrench (repairs 2 or an option)
-  [1]   flag 1 (touch in order)     S1    start square 1
-  --- | wall between squares        . :   open board edge (falling off destroys)
-  A>    robot A facing east; the third character is what it stands on;
-        a lowercase letter (a>) is a virtual robot; AB is two robots on one square
+	sb.WriteString(`Legend (north is up; square x,y counts from 0,0 at the top left):
+  .    plain floor                   XXX  pit: a robot entering it is destroyed
+  >    belt carrying east (^ > v <)  >>   express belt
+  *>   curve or merge: turns a robot a belt carries onto it from the side
+  (L)  gear turning left             (R)  gear turning right
+  P>o  pusher pushing east           C e  crusher (C>e: crusher on an east belt)
+       the pusher's or crusher's last letter says when it works:
+       o in registers 1,3,5; e in 2,4; * other registers (see the board file)
+  Lv2  laser firing south, 2 beams;  - : and # mark beams over plain floor
+  w1   single wrench (repairs 1)     w2   double wrench (repairs 2, or an option)
+  [1]  flag 1 (touch them in order)  S1   start square 1
+  ---  and | are walls               . :  open board edge: falling off destroys
+  A>   robot A facing east (^ > v <); the third character shows its square;
+       a lowercase letter (a>) is a virtual robot; AB is two robots on a square
 `)
 	if len(robots) > 0 {
 		sb.WriteString("Robots:\n")
