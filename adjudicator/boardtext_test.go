@@ -376,3 +376,53 @@ func TestParseCourseErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseBoard: hostile board text never panics or hangs; whatever parses formats
+// back to the same board; and the same text as rows or as a course is handled too.
+// Seeds: the shipped boards and courses, plus the broken inputs in testdata/fuzz.
+func FuzzParseBoard(f *testing.F) {
+	for _, n := range Boards() {
+		text, err := library.ReadFile("data/boards/" + n + ".board")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(text))
+	}
+	for _, n := range Courses() {
+		text, err := library.ReadFile("data/courses/" + n + ".course")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(text))
+	}
+	small := func(name string) (*BoardFile, error) {
+		return ParseBoard(name, "board "+name+" 2x2\ns1 f1\nbE:N s2|W\n")
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		bf, err := ParseBoard("fuzz.board", text)
+		if err == nil {
+			out := FormatBoard(bf)
+			again, err := ParseBoard("fuzz.board", out)
+			if err != nil {
+				t.Fatalf("formatted board does not parse: %v\n%s", err, out)
+			}
+			if !reflect.DeepEqual(bf, again) {
+				t.Fatalf("round trip differs:\n%s", out)
+			}
+			_ = RenderText(bf.Course(), nil)
+		} else if te, ok := err.(*TextErrors); !ok || len(te.List) == 0 || len(te.List) > maxErrors {
+			t.Fatalf("error %T %v", err, err)
+		}
+		if len(text) < 1<<16 {
+			if rows, err := ParseBoardRows("fuzz", 1, strings.Split(text, "\n")); err == nil {
+				_ = FormatBoard(rows)
+			}
+		}
+		if c, err := ParseCourse("fuzz.course", text, small); err == nil {
+			if err := c.Check(); err != nil {
+				t.Fatalf("course passed ParseCourse but not Check: %v", err)
+			}
+			_ = RenderText(c, nil)
+		}
+	})
+}
