@@ -755,7 +755,7 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 	c := &Course{}
 	var parts []placed
 	var flags, starts []numbered
-	havePlayers := false
+	havePlayers, havePlace := false, false
 	for i, l := range lines {
 		f := l.fields
 		if i == 0 && f[0].text != "course" {
@@ -799,6 +799,7 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 			}
 			c.MinPlayers, c.MaxPlayers = a, b
 		case "place":
+			havePlace = true
 			if len(f) != 4 && len(f) != 6 || f[2].text != "at" || len(f) == 6 && f[4].text != "rotate" {
 				errs.add(l.num, 0, "want: place BOARD at X,Y [rotate 0|90|180|270]")
 				continue
@@ -880,7 +881,7 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 	if !havePlayers {
 		errs.add(0, 0, "no players line (want e.g. players 2-4)")
 	}
-	if len(parts) == 0 {
+	if !havePlace {
 		errs.add(0, 0, "no boards placed (want e.g. place factory at 0,0)")
 	}
 	if errs.count() > 0 {
