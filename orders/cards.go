@@ -1,0 +1,213 @@
+package orders
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Program cards as players write them: by priority (P490, 490, #490), with or without
+// the card's name (Move 1 P490, M1 490, M1-490, U 10, L70, R80, B430, Back Up 430,
+// U-Turn P10), any case, separated by spaces, commas, semicolons or slashes, with
+// optional register labels ("1: P490", "R1: P490"); a locked register as "locked", "-"
+// or "x". Priorities and names are checked against the deck by Validate, not here.
+
+// kindWords maps a one-token card name to the deck's kind name.
+var kindWords = map[string]string{
+	"m1": "move1", "mv1": "move1", "move1": "move1", "mov1": "move1", "f1": "move1", "fwd1": "move1", "forward1": "move1",
+	"m2": "move2", "mv2": "move2", "move2": "move2", "mov2": "move2", "f2": "move2", "fwd2": "move2", "forward2": "move2",
+	"m3": "move3", "mv3": "move3", "move3": "move3", "mov3": "move3", "f3": "move3", "fwd3": "move3", "forward3": "move3",
+	"b": "backup", "bu": "backup", "bk": "backup", "back": "backup", "backup": "backup", "back-up": "backup",
+	"rev": "backup", "reverse": "backup", "backwards": "backup", "backward": "backup",
+	"u": "uturn", "ut": "uturn", "uturn": "uturn", "u-turn": "uturn", "uey": "uturn",
+	"l": "left", "rl": "left", "tl": "left", "lt": "left", "left": "left", "rotateleft": "left",
+	"turnleft": "left", "rotate-left": "left", "turn-left": "left", "ccw": "left", "rot-left": "left",
+	"r": "right", "rr": "right", "tr": "right", "rt": "right", "right": "right", "rotateright": "right",
+	"turnright": "right", "rotate-right": "right", "turn-right": "right", "cw": "right", "rot-right": "right",
+}
+
+// attachable are the names that may be written glued to the priority (L70, B430, U10).
+var attachable = map[string]bool{
+	"l": true, "r": true, "b": true, "u": true, "ut": true, "bu": true, "rl": true, "rr": true,
+	"tl": true, "tr": true, "lt": true, "rt": true, "p": true,
+}
+
+// kindAt reads a card name at toks[i:]: the kind, the tokens used, and a priority glued
+// to it (0 if none).
+func kindAt(toks []token, i int) (kind string, used, prio int) {
+	t := toks[i].text
+	next := func(k int) token {
+		if i+k < len(toks) {
+			return toks[i+k]
+		}
+		return token{}
+	}
+	// Two-word names.
+	switch {
+	case inList(t, "move", "mv", "mov", "m", "forward", "fwd", "f") && next(1).kind == 'n' && len(next(1).text) == 1 &&
+		next(1).text >= "1" && next(1).text <= "3":
+		return "move" + next(1).text, 2, 0
+	case t == "back" && next(1).text == "up":
+		return "backup", 2, 0
+	case t == "u" && next(1).text == "turn":
+		return "uturn", 2, 0
+	case inList(t, "rotate", "turn", "rot") && inList(next(1).text, "left", "right"):
+		return next(1).text, 2, 0
+	}
+	// "M1-490": name, hyphen, priority in one word.
+	if j := strings.LastIndexByte(t, '-'); j > 0 && allDigits(t[j+1:]) {
+		if k, ok := kindWords[t[:j]]; ok {
+			p, _ := strconv.Atoi(t[j+1:])
+			return k, 1, p
+		}
+	}
+	if k, ok := kindWords[t]; ok {
+		return k, 1, 0
+	}
+	// "L70", "B430", "u10".
+	j := 0
+	for j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
+		j++
+	}
+	if j > 0 && j < len(t) && allDigits(t[j:]) && attachable[t[:j]] && len(t[j:]) >= 2 {
+		p, _ := strconv.Atoi(t[j:])
+		if t[:j] == "p" {
+			return "", 1, p
+		}
+		return kindWords[t[:j]], 1, p
+	}
+	return "", 0, 0
+}
+
+// isLabel reports a register label at toks[i:] ("1:", "2.", "3)", "R4:", "reg 5:") and
+// the tokens it uses.
+func isLabel(toks []token, i int) (reg, used int) {
+	k := i
+	if inList(toks[k].text, "register", "reg") && k+1 < len(toks) {
+		k++
+	}
+	t := toks[k].text
+	if len(t) == 2 && (t[0] == 'r' || t[0] == '#') {
+		t = t[1:]
+	}
+	if len(t) != 1 || t < "1" || t > "5" || k+1 >= len(toks) {
+		return 0, 0
+	}
+	if p := toks[k+1].text; p == ":" || p == ")" || p == "." || p == "=" {
+		return int(t[0] - '0'), k + 2 - i
+	}
+	return 0, 0
+}
+
+func isPriority(t token) (int, bool) {
+	s := t.text
+	if len(s) > 1 && s[0] == 'p' {
+		s = s[1:]
+	}
+	if !allDigits(s) || len(s) > 4 {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(s)
+	return n, true
+}
+
+// cardStart reports whether a line begins like a program.
+func cardStart(toks []token) bool {
+	t := toks[0]
+	if reg, _ := isLabel(toks, 0); reg > 0 {
+		return true
+	}
+	if t.text == "-" || t.text == "*" || t.text == "#" || t.text == "(" || inList(t.text, "locked", "lock", "x") {
+		return true
+	}
+	if n, ok := isPriority(t); ok && (n >= 10 || t.text[0] == 'p') {
+		return true
+	}
+	if _, used, prio := kindAt(toks, 0); used > 0 {
+		if prio > 0 {
+			return true
+		}
+		if used < len(toks) {
+			_, ok := isPriority(toks[used])
+			return ok || toks[used].text == "#" || toks[used].text == "(" || toks[used].text == "-"
+		}
+		return true
+	}
+	return false
+}
+
+// cards reads a line of program cards onto the sheet's program.
+func (tp *textParser) cards(n int, toks []token) {
+	s := tp.s
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		at := Pos{n, t.col}
+		if reg, used := isLabel(toks, i); reg > 0 {
+			if reg != len(s.Program)+1 {
+				tp.ps.add(at, "register label %d, but this is register %d", reg, len(s.Program)+1)
+				return
+			}
+			i += used
+			continue
+		}
+		switch t.text {
+		case ",", ";", "/", "|", "(", ")", ".", "#", ":", "[", "]", "+", "&":
+			i++
+			continue
+		case "-", "*", "locked", "lock", "x":
+			if t.text == "-" && i+1 < len(toks) {
+				if _, ok := isPriority(toks[i+1]); ok {
+					i++ // "M1 - 490"
+					continue
+				}
+			}
+			tp.addCard(Card{Locked: true, At: at})
+			i++
+			continue
+		}
+		if t.text == "(" || t.text == "[" {
+			i++
+			continue
+		}
+		if p, ok := isPriority(t); ok {
+			if p < 10 && t.text[0] != 'p' {
+				tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q", t.raw)
+				return
+			}
+			tp.addCard(Card{Priority: p, At: at})
+			i++
+			continue
+		}
+		kind, used, prio := kindAt(toks, i)
+		if used == 0 {
+			tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q", t.raw)
+			return
+		}
+		i += used
+		if prio == 0 {
+			for i < len(toks) && inList(toks[i].text, "#", "(", "-", ":", "=", "[") {
+				i++
+			}
+			if i >= len(toks) {
+				tp.ps.add(Pos{n, toks[len(toks)-1].col}, "expected the priority after %q (as in \"M1 P490\")", t.raw)
+				return
+			}
+			p, ok := isPriority(toks[i])
+			if !ok {
+				tp.ps.add(Pos{n, toks[i].col}, "expected the priority after %q (as in \"M1 P490\"), got %q", t.raw, toks[i].raw)
+				return
+			}
+			prio = p
+			i++
+		}
+		tp.addCard(Card{Priority: prio, Kind: kind, At: at})
+	}
+}
+
+func (tp *textParser) addCard(c Card) {
+	if len(tp.s.Program) >= 5 {
+		tp.ps.add(c.At, "a sixth card: a program has five registers")
+		return
+	}
+	tp.s.Program = append(tp.s.Program, c)
+	tp.s.At["program"] = Pos{Line: c.At.Line}
+}

@@ -1,0 +1,118 @@
+package orders
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// cleanLine undoes what mail clients and HTML-to-text conversion do to a line: HTML
+// entities and tags, no-break and odd spaces, tabs, zero-width characters, smart quotes,
+// dashes. It returns the runes and, for each, its 1-based column in the line as written,
+// so messages point at what the player typed. tooLong reports a line over MaxLine.
+func cleanLine(s string) (out []rune, cols []int, tooLong bool) {
+	if utf8.RuneCountInString(s) > MaxLine {
+		return nil, nil, true
+	}
+	in := []rune(s)
+	out = make([]rune, 0, len(in))
+	cols = make([]int, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		r := in[i]
+		col := i + 1
+		switch {
+		case r == '&':
+			if rep, n := entity(in[i:]); n > 0 {
+				if rep != 0 {
+					out, cols = append(out, rep), append(cols, col)
+				}
+				i += n - 1
+				continue
+			}
+		case r == '<':
+			if n := tag(in[i:]); n > 0 {
+				out, cols = append(out, ' '), append(cols, col)
+				i += n - 1
+				continue
+			}
+		}
+		switch r {
+		case '\t', '\u00a0', '\u2007', '\u202f', '\u3000', '\u2002', '\u2003', '\u2009', '\r', '\f', '\v':
+			r = ' '
+		case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
+			continue
+		case '‘', '’', '‚', '‛', '′', '´':
+			r = '\''
+		case '“', '”', '„', '‟', '″', '«', '»':
+			r = '"'
+		case '–', '—', '‐', '‑', '−', '‒':
+			r = '-'
+		case '…':
+			r = '.'
+		case '＞':
+			r = '>'
+		}
+		if r != ' ' && !unicode.IsPrint(r) {
+			r = ' '
+		}
+		out, cols = append(out, r), append(cols, col)
+	}
+	return out, cols, false
+}
+
+var entities = map[string]rune{
+	"nbsp": ' ', "amp": '&', "gt": '>', "lt": '<', "quot": '"', "apos": '\'', "#39": '\'',
+	"#160": ' ', "#38": '&', "#62": '>', "#60": '<', "#34": '"', "ensp": ' ', "emsp": ' ',
+	"thinsp": ' ', "ndash": '-', "mdash": '-', "lsquo": '\'', "rsquo": '\'', "ldquo": '"',
+	"rdquo": '"', "hellip": '.', "shy": 0, "zwsp": 0, "#8203": 0, "ge": '≥', "le": '≤', "ne": '≠',
+}
+
+// entity reads an HTML entity at the start of in: its replacement (0 to drop it) and
+// its length, or n == 0 when it is not one.
+func entity(in []rune) (rune, int) {
+	for j := 1; j < len(in) && j < 10; j++ {
+		if in[j] == ';' {
+			if r, ok := entities[strings.ToLower(string(in[1:j]))]; ok {
+				return r, j + 1
+			}
+			return 0, 0
+		}
+		if !(unicode.IsLetter(in[j]) || unicode.IsDigit(in[j]) || in[j] == '#') {
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// htmlTags are the tags HTML-to-text conversion leaves behind.
+var htmlTags = map[string]bool{
+	"br": true, "p": true, "div": true, "span": true, "b": true, "i": true, "u": true, "em": true,
+	"strong": true, "font": true, "pre": true, "tt": true, "code": true, "blockquote": true,
+	"html": true, "body": true, "head": true, "li": true, "ul": true, "ol": true, "tr": true,
+	"td": true, "table": true, "tbody": true, "a": true, "hr": true, "o:p": true, "wbr": true,
+}
+
+// tag reads an HTML tag like <br>, </div> or <font face="x"> at the start of in and
+// returns its length, or 0. Only known tags count, so "damage <3 and >1" is left alone.
+func tag(in []rune) int {
+	j := 1
+	if j < len(in) && in[j] == '/' {
+		j++
+	}
+	start := j
+	for j < len(in) && (unicode.IsLetter(in[j]) || unicode.IsDigit(in[j]) || in[j] == ':') {
+		j++
+	}
+	if !htmlTags[strings.ToLower(string(in[start:j]))] {
+		return 0
+	}
+	for k := j; k < len(in) && k < 200; k++ {
+		if in[k] == '>' {
+			return k + 1
+		}
+		if in[k] == '<' {
+			return 0
+		}
+	}
+	return 0
+}

@@ -1,0 +1,282 @@
+package orders
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// How a sheet answers the engine's run-time decisions (adjudicator.Decider).
+//
+// For each decision the rules are tried in the order written. A rule whose condition
+// holds (or that has none) offers its "then" action; a rule whose condition fails offers
+// its "else" action, if any. The first offered action that answers this decision wins;
+// actions that answer other decisions are passed over. When no rule answers, the
+// engine's documented default applies (adjudicator.Defaults).
+//
+// Conditions are judged through the View at the moment of the decision, never on the
+// state when the sheet was written. Predicted outcomes the View cannot yet answer
+// ("target would be destroyed", "target would fall into a pit", "I would be destroyed",
+// "I would fall") evaluate to false, so an order that depends on them is not carried
+// out; "I would end on a laser" is answered as "a board laser reaches my square now".
+
+// Compile makes the Decider for a sheet. The sheet must not change afterwards.
+func Compile(s *Sheet) adjudicator.Decider {
+	return &decider{rules: s.Rules}
+}
+
+type decider struct {
+	rules []Rule
+}
+
+// decide returns the first action offered for a decision that answers it.
+func (d *decider) decide(v adjudicator.View, answers func(Action) bool) (Action, bool) {
+	var env *evalEnv
+	for i := range d.rules {
+		r := &d.rules[i]
+		a := &r.Then
+		if r.If != nil {
+			// Skip the evaluation when neither branch could answer.
+			if !answers(r.Then) && (r.Else == nil || !answers(*r.Else)) {
+				continue
+			}
+			if env == nil {
+				env = newEnv(v)
+			}
+			if !env.eval(r.If) {
+				if r.Else == nil {
+					continue
+				}
+				a = r.Else
+			}
+		}
+		if answers(*a) {
+			return *a, true
+		}
+	}
+	return Action{}, false
+}
+
+func (d *decider) PowerDown(v adjudicator.View) bool {
+	a, ok := d.decide(v, func(a Action) bool { return a.Do == DoPowerDown || a.Do == DoPowerUp })
+	return ok && a.Do == DoPowerDown
+}
+
+func (d *decider) StayDown(v adjudicator.View) bool {
+	a, ok := d.decide(v, func(a Action) bool {
+		return a.Do == DoStayDown || a.Do == DoPowerUp || a.Do == DoPowerDown
+	})
+	return ok && a.Do != DoPowerUp
+}
+
+func (d *decider) DoubleWrench(v adjudicator.View) adjudicator.WrenchChoice {
+	a, ok := d.decide(v, func(a Action) bool { return a.Do == DoRepair || a.Do == DoTakeOption })
+	if ok && a.Do == DoTakeOption {
+		return adjudicator.TakeOption
+	}
+	return adjudicator.Repair2
+}
+
+func (d *decider) ReentryFacing(v adjudicator.View) adjudicator.Dir {
+	a, ok := d.decide(v, func(a Action) bool { return a.Do == DoFace })
+	if ok {
+		if dir, ok := adjudicator.ParseDir(a.Dir); ok {
+			return dir
+		}
+	}
+	return v.TowardNextFlag()
+}
+
+func (d *decider) PreventDamage(v adjudicator.View, source string) int {
+	held := v.Robot().Options
+	a, ok := d.decide(v, func(a Action) bool {
+		switch a.Do {
+		case DoKeepOptions:
+			return true
+		case DoPreventDamage:
+			return a.Option == "" || optionIndex(held, a.Option) >= 0
+		}
+		return false
+	})
+	if !ok || a.Do == DoKeepOptions || len(held) == 0 {
+		return -1
+	}
+	if a.Option == "" {
+		return 0 // any: the oldest
+	}
+	return optionIndex(held, a.Option)
+}
+
+func (d *decider) LoseOption(v adjudicator.View, why adjudicator.Loss) int {
+	held := v.Robot().Options
+	a, ok := d.decide(v, func(a Action) bool {
+		return a.Do == DoLoseOption && (a.Option == "" || optionIndex(held, a.Option) >= 0)
+	})
+	if !ok || a.Option == "" {
+		return 0
+	}
+	return optionIndex(held, a.Option)
+}
+
+// Option answers an option card's run-time question with the parameter of the first
+// "use OPTION ..." that applies: its direction, "register N", the target robot, "PNNN",
+// or "yes" when it has none; "" to decline.
+func (d *decider) Option(v adjudicator.View, option, question string) string {
+	a, ok := d.decide(v, func(a Action) bool {
+		return (a.Do == DoUse || a.Do == DoDecline) && strings.EqualFold(squash(a.Option), squash(option)) &&
+			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0)
+	})
+	if !ok || a.Do == DoDecline {
+		return ""
+	}
+	return a.Param()
+}
+
+// Param is the parameter of a "use" action as the engine is given it.
+func (a Action) Param() string {
+	var parts []string
+	if a.Dir != "" {
+		parts = append(parts, a.Dir)
+	}
+	if a.Register != 0 {
+		parts = append(parts, "register "+strconv.Itoa(a.Register))
+	}
+	if a.Target != "" {
+		parts = append(parts, a.Target)
+	}
+	if a.Card != 0 {
+		parts = append(parts, "P"+strconv.Itoa(a.Card))
+	}
+	if len(parts) == 0 {
+		return "yes"
+	}
+	return strings.Join(parts, " ")
+}
+
+func optionIndex(held []string, name string) int {
+	for i, h := range held {
+		if strings.EqualFold(h, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// evalEnv caches what a condition may ask of the View during one decision.
+type evalEnv struct {
+	v    adjudicator.View
+	r    adjudicator.Robot
+	sq   adjudicator.Square
+	sqOK bool
+}
+
+func newEnv(v adjudicator.View) *evalEnv {
+	return &evalEnv{v: v, r: v.Robot()}
+}
+
+func (e *evalEnv) square() adjudicator.Square {
+	if !e.sqOK {
+		e.sq, e.sqOK = e.v.Square(), true
+	}
+	return e.sq
+}
+
+func (e *evalEnv) eval(c *Cond) bool {
+	var ok bool
+	switch {
+	case c.All != nil:
+		ok = true
+		for i := range c.All {
+			if !e.eval(&c.All[i]) {
+				ok = false
+				break
+			}
+		}
+	case c.Any != nil:
+		for i := range c.Any {
+			if e.eval(&c.Any[i]) {
+				ok = true
+				break
+			}
+		}
+	default:
+		ok = e.test(c)
+	}
+	return ok != c.Not
+}
+
+func (e *evalEnv) test(c *Cond) bool {
+	switch c.Test {
+	case TestDamage:
+		return compare(e.r.Damage, c.Op, c.N)
+	case TestLives:
+		return compare(e.r.Lives, c.Op, c.N)
+	case TestRegister:
+		return compare(e.v.Register(), c.Op, c.N)
+	case TestFlags:
+		return compare(e.r.Flags, c.Op, c.N)
+	case TestOptions:
+		return compare(len(e.r.Options), c.Op, c.N)
+	case TestFacing:
+		d, ok := adjudicator.ParseDir(c.Arg)
+		return ok && e.r.Facing == d
+	case TestOn:
+		return squareIs(e.square(), c.Arg)
+	case TestNextPit:
+		return e.v.NextToPit()
+	case TestOnLaser, TestIEndOnLaser:
+		return e.r.Active() && e.v.OnLaser()
+	case TestHolds:
+		return optionIndex(e.r.Options, c.Arg) >= 0
+	case TestDown:
+		return e.r.Power == adjudicator.PowerDown
+	case TestDead:
+		return e.r.Destroyed
+	}
+	// Predictions the View cannot answer yet (docs/orders.md, "Predictions").
+	return false
+}
+
+func compare(x int, op string, n int) bool {
+	switch op {
+	case "<":
+		return x < n
+	case "<=":
+		return x <= n
+	case ">":
+		return x > n
+	case ">=":
+		return x >= n
+	case "!=":
+		return x != n
+	}
+	return x == n
+}
+
+// squareIs reports whether a square is of a kind named in a condition.
+func squareIs(sq adjudicator.Square, kind string) bool {
+	switch kind {
+	case "flag":
+		return sq.Flag > 0
+	case "repair":
+		return sq.Repair > 0
+	case "double-repair":
+		return sq.Repair >= 2
+	case "single-repair":
+		return sq.Repair == 1
+	case "belt":
+		return sq.Belt.Kind != adjudicator.NoBelt
+	case "express-belt":
+		return sq.Belt.Kind == adjudicator.BeltExpress
+	case "gear":
+		return sq.Gear != adjudicator.NoRotation
+	case "pusher":
+		return sq.Pusher.Registers != 0
+	case "crusher":
+		return sq.Crusher != 0
+	case "start":
+		return sq.Start > 0
+	}
+	return false
+}

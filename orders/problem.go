@@ -1,0 +1,70 @@
+package orders
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Problem is one thing wrong (or probably wrong) with a sheet, with where it is. Msg is
+// written for the player.
+type Problem struct {
+	At      Pos    `json:"at"`
+	Msg     string `json:"msg"`
+	Warning bool   `json:"warning,omitempty"`
+}
+
+func (p Problem) String() string {
+	kind := "error"
+	if p.Warning {
+		kind = "warning"
+	}
+	return fmt.Sprintf("%s: %s: %s", p.At, kind, p.Msg)
+}
+
+// Error is the message alone with its place, as a Go error.
+func (p Problem) Error() string { return fmt.Sprintf("%s: %s", p.At, p.Msg) }
+
+// SyntaxError is every problem found reading a sheet.
+type SyntaxError struct {
+	Problems []Problem
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	b.WriteString("orders: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// problems collects problems while reading.
+type problems struct {
+	list []Problem
+}
+
+func (ps *problems) add(at Pos, format string, args ...any) {
+	if len(ps.list) >= MaxProblems {
+		return
+	}
+	ps.list = append(ps.list, Problem{At: at, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (ps *problems) err() error {
+	if len(ps.list) == 0 {
+		return nil
+	}
+	return &SyntaxError{Problems: ps.list}
+}
+
+// Limits: a sheet over these is refused with a clear error, never read in part.
+const (
+	MaxSize     = 64 << 10 // bytes in a sheet
+	MaxLine     = 1000     // characters in a line
+	MaxRules    = 100      // standing and conditional orders
+	MaxProblems = 50       // problems reported; the rest are dropped
+	MaxDepth    = 8        // YAML nesting
+)

@@ -1,0 +1,330 @@
+package orders
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Plain-text sheets in the postal style (seed 003, "Sample Orders"):
+//
+//	Fred Turn 3
+//	P490 M2 670 L70 R80 B430
+//	If I finish on 2 spanner repair & damage > 3 repair, else take option card.
+//
+// Reading a mail, in this order: line endings are normalised; if a start marker is
+// present only the lines after it are read, up to an end marker (markers: docs/orders.md);
+// quoted lines ("> ...") and comments ("# ..." "// ...") are skipped; a signature line
+// ("-- ") ends the sheet. Each remaining line is a header, program cards, or orders.
+
+// Parse reads a sheet in either notation: YAML when it starts with a "---" line or a
+// "%YAML" directive (after blank lines and comments), plain text otherwise. Every
+// problem found is returned in one *SyntaxError.
+func Parse(b []byte) (*Sheet, error) {
+	if len(b) > MaxSize {
+		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is %d bytes; the most a sheet may be is %d", len(b), MaxSize)}}}
+	}
+	if looksYAML(b) {
+		return ParseYAML(b)
+	}
+	return ParseText(b)
+}
+
+func looksYAML(b []byte) bool {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 || line[0] == '#':
+			continue
+		case string(line) == "---" || bytes.HasPrefix(line, []byte("%YAML")):
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// textParser holds the state of reading one plain-text sheet.
+type textParser struct {
+	s  *Sheet
+	ps problems
+}
+
+// ParseText reads a plain-text sheet.
+func ParseText(b []byte) (*Sheet, error) {
+	if len(b) > MaxSize {
+		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is %d bytes; the most a sheet may be is %d", len(b), MaxSize)}}}
+	}
+	text := string(b)
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	text = strings.TrimPrefix(text, "\ufeff")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Split(text, "\n")
+
+	first, last := markedBlock(lines)
+	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	for i := first; i < last; i++ {
+		n := i + 1
+		raw := lines[i]
+		runes, cols, tooLong := cleanLine(raw)
+		if tooLong {
+			tp.ps.add(Pos{n, 0}, "the line is longer than %d characters", MaxLine)
+			continue
+		}
+		if strings.TrimRight(raw, " \t") == "--" {
+			break // a signature follows (RFC 3676 "-- ")
+		}
+		trimmed := strings.TrimSpace(string(runes))
+		if trimmed == "" || isQuoted(trimmed) || isComment(trimmed) {
+			continue
+		}
+		tp.line(n, runes, cols, trimmed)
+	}
+	if len(tp.s.At) == 0 {
+		tp.s.At = nil
+	}
+	if err := tp.ps.err(); err != nil {
+		return tp.s, err
+	}
+	return tp.s, nil
+}
+
+func isQuoted(t string) bool { return strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|>") }
+
+func isComment(t string) bool {
+	return strings.HasPrefix(t, "//") || (strings.HasPrefix(t, "#") && markerKind(t) == 0)
+}
+
+// markedBlock finds the lines to read: after a start marker up to an end marker, or
+// the whole text up to an end marker. Quoted lines never count as markers.
+func markedBlock(lines []string) (first, last int) {
+	first, last = 0, len(lines)
+	for i, l := range lines {
+		if isQuoted(strings.TrimSpace(l)) {
+			continue
+		}
+		if markerKind(l) == 1 {
+			first = i + 1
+			break
+		}
+	}
+	for i := first; i < len(lines); i++ {
+		if !isQuoted(strings.TrimSpace(lines[i])) && markerKind(lines[i]) == 2 {
+			return first, i
+		}
+	}
+	return first, last
+}
+
+// markerKind: 1 for a start marker ("#orders", "--- orders ---", "=== begin orders ==="),
+// 2 for an end marker ("#end", "--- end ---", "end of orders"), 0 otherwise.
+func markerKind(l string) int {
+	t := strings.TrimSpace(l)
+	if len(t) > 40 {
+		return 0
+	}
+	decorated := strings.TrimLeft(t, "-#=*[<_ ") != t
+	t = strings.Trim(t, "-#=*[]<>_ :")
+	t = strings.ToLower(strings.Join(strings.Fields(t), " "))
+	switch t {
+	case "orders", "begin orders", "start orders", "orders begin", "orders start", "start of orders", "my orders":
+		if decorated {
+			return 1
+		}
+	case "end", "end orders", "end of orders", "orders end", "stop":
+		if decorated || t != "stop" {
+			return 2
+		}
+	}
+	return 0
+}
+
+// header keys, lower case, and the Sheet field each sets.
+var headerKeys = map[string]string{
+	"game": "game", "robot": "robot", "bot": "robot", "turn": "turn", "round": "turn",
+	"secret": "secret", "password": "secret", "passwd": "secret", "pw": "secret", "pass": "secret",
+}
+
+// line reads one line that is not blank, quoted or a comment.
+func (tp *textParser) line(n int, runes []rune, cols []int, trimmed string) {
+	// "Key: value" headers.
+	if key, val, vcol, ok := splitHeader(runes, cols); ok {
+		tp.header(n, key, val, vcol)
+		return
+	}
+	toks := lex(runes, cols)
+	if len(toks) == 0 {
+		return
+	}
+	// Prefixes that only say what follows.
+	for len(toks) > 1 && inList(toks[0].text, "program", "programme", "prog", "registers", "cards",
+		"orders", "standing", "conditional", "conditionals", "options") {
+		k := 1
+		if toks[0].text == "standing" || toks[0].text == "conditional" {
+			if k < len(toks) && toks[k].text == "orders" {
+				k++
+			}
+		}
+		if k < len(toks) && (toks[k].text == ":" || toks[k].text == "-" || toks[k].text == "=") {
+			toks = toks[k+1:]
+			continue
+		}
+		break
+	}
+	if len(toks) == 0 {
+		return
+	}
+	// "Fred Turn 3": the postal header.
+	if name, turn, ok := postalHeader(toks); ok {
+		tp.set(n, "robot", name, toks[0].col)
+		tp.set(n, "turn", turn, toks[len(toks)-1].col)
+		return
+	}
+	if cardStart(toks) {
+		tp.cards(n, toks)
+		return
+	}
+	p := newLangParser(toks, n)
+	for !p.end() {
+		if len(tp.s.Rules) >= MaxRules {
+			tp.ps.add(Pos{n, 0}, "more than %d orders on one sheet", MaxRules)
+			return
+		}
+		r, ok := p.parseRule()
+		if !ok {
+			tp.ps.list = append(tp.ps.list, *p.err)
+			return
+		}
+		tp.s.Rules = append(tp.s.Rules, r)
+	}
+}
+
+// splitHeader recognises "Key: value" / "Key value" for the header keys.
+func splitHeader(runes []rune, cols []int) (key, val string, vcol int, ok bool) {
+	i := 0
+	for i < len(runes) && runes[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(runes) && (runes[j] >= 'a' && runes[j] <= 'z' || runes[j] >= 'A' && runes[j] <= 'Z') {
+		j++
+	}
+	key = strings.ToLower(string(runes[i:j]))
+	field, known := headerKeys[key]
+	if !known || j == len(runes) {
+		return "", "", 0, false
+	}
+	k := j
+	for k < len(runes) && runes[k] == ' ' {
+		k++
+	}
+	colon := false
+	if k < len(runes) && (runes[k] == ':' || runes[k] == '=' || runes[k] == '#') {
+		colon = true
+		k++
+	}
+	if !colon && k == j {
+		return "", "", 0, false // "Turnip"
+	}
+	for k < len(runes) && runes[k] == ' ' {
+		k++
+	}
+	if k == len(runes) {
+		return "", "", 0, false
+	}
+	val = strings.TrimSpace(string(runes[k:]))
+	if field == "turn" {
+		val = strings.TrimRight(val, ".!")
+	}
+	// Without a colon, only "Turn 3", "Game NAME", "Robot NAME" count; "turn left" does not.
+	if !colon && field == "turn" && !allDigits(val) {
+		return "", "", 0, false
+	}
+	return field, val, cols[k], true
+}
+
+func (tp *textParser) header(n int, field, val string, col int) {
+	if field == "secret" {
+		val = strings.TrimSpace(val)
+	}
+	tp.set(n, field, val, col)
+}
+
+// set records a header field; the same field twice with different values is an error.
+func (tp *textParser) set(n int, field, val string, col int) {
+	at := Pos{n, col}
+	s := tp.s
+	switch field {
+	case "game":
+		if s.Game != "" && s.Game != val {
+			tp.ps.add(at, "game given twice (%q, then %q)", s.Game, val)
+			return
+		}
+		s.Game = val
+	case "robot":
+		val = strings.Trim(val, " ,.:")
+		if s.Robot != "" && s.Robot != val {
+			tp.ps.add(at, "robot given twice (%q, then %q)", s.Robot, val)
+			return
+		}
+		s.Robot = val
+	case "turn":
+		t, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil || t < 1 || t > 100000 {
+			tp.ps.add(at, "expected a turn number, got %q", val)
+			return
+		}
+		if s.Turn != 0 && s.Turn != t {
+			tp.ps.add(at, "turn given twice (%d, then %d)", s.Turn, t)
+			return
+		}
+		s.Turn = t
+	case "secret":
+		if s.Secret != "" && s.Secret != val {
+			tp.ps.add(at, "secret given twice, differently")
+			return
+		}
+		s.Secret = val
+	}
+	s.At[field] = at
+}
+
+// postalHeader recognises "NAME Turn N" (seed 003, Sample Orders: "Fred Turn 3").
+func postalHeader(toks []token) (name, turn string, ok bool) {
+	k := len(toks)
+	if k >= 1 && (toks[k-1].text == "." || toks[k-1].text == "!") {
+		k--
+	}
+	if k < 3 || toks[k-1].kind != 'n' || toks[k-2].text != "turn" {
+		return "", "", false
+	}
+	if inList(toks[0].text, actionWords...) || inList(toks[0].text, "if", "when", "unless") {
+		return "", "", false
+	}
+	var parts []string
+	for _, t := range toks[:k-2] {
+		if t.text == "," || t.text == "-" || t.text == ":" {
+			continue
+		}
+		if t.kind == 'p' || t.kind == 'o' {
+			return "", "", false
+		}
+		parts = append(parts, t.raw)
+	}
+	if len(parts) == 0 {
+		return "", "", false
+	}
+	return strings.Join(parts, " "), toks[k-1].text, true
+}

@@ -1,0 +1,108 @@
+package orders
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// vocab is the fixed vocabulary of the order language: option card names
+// (adjudicator.OptionNames, data/options.txt) and their common aliases. It is computed
+// once and never changed.
+type vocab struct {
+	options  map[string]string // squashed name → card name
+	names    []string          // card names, for "did you mean"
+	maxWords int
+}
+
+var theVocab = sync.OnceValue(func() *vocab {
+	v := &vocab{options: map[string]string{}}
+	for _, n := range adjudicator.OptionNames() {
+		v.options[squash(n)] = n
+		v.names = append(v.names, n)
+		if w := len(strings.Fields(n)); w > v.maxWords {
+			v.maxWords = w
+		}
+	}
+	// Other printings' names for the same cards (rules README, "Decisions": US names).
+	for alias, name := range map[string]string{
+		"gyroscopic stabilizer": "Gyroscopic Stabilisator",
+		"gyroscope":             "Gyroscopic Stabilisator",
+		"stabilizer":            "Gyroscopic Stabilisator",
+		"fire control":          "Target Control",
+		"high power laser":      "Power Laser",
+		"pressor beam":          "High Pressor Beam",
+		"high pressure beam":    "High Pressor Beam",
+		"abort switch":          "Emergency Switch",
+		"radio control":         "Remote Control",
+		"deluxe safety copy":    "De Luxe Safety Copy",
+		"big one":               "The Big One",
+		"shield":                "Protection Shield",
+		"shields":               "Protection Shields",
+		"ablative coat":         "Protective Coating",
+		"mini howitzer":         "Turbo Blaster",
+		"scrambler":             "Randomizer",
+	} {
+		if _, ok := v.options[squash(name)]; ok {
+			v.options[squash(alias)] = name
+		}
+	}
+	return v
+})
+
+// squash lower-cases s and drops everything but letters and digits: "Retro-Rockets" and
+// "retro rockets" are the same name.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// nearestWord is the candidate closest to w by edit distance, if close enough to be a
+// likely typo.
+func nearestWord(w string, candidates []string) (string, bool) {
+	best, bd := "", 1<<30
+	lw := strings.ToLower(w)
+	for _, c := range candidates {
+		d := editDistance(lw, strings.ToLower(c))
+		if d < bd {
+			best, bd = c, d
+		}
+	}
+	limit := 1 + len([]rune(w))/4
+	if limit > 3 {
+		limit = 3
+	}
+	return best, best != "" && bd <= limit
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 1 << 20
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
