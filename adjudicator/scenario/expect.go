@@ -267,7 +267,10 @@ type eventMatcher struct {
 }
 
 func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
-	f := strings.Fields(body)
+	f, err := quotedFields(body)
+	if err != nil {
+		return nil, p.errf(ln, "expect event: %v", err)
+	}
 	if len(f) < 2 {
 		return nil, p.errf(ln, "expect event: want \"KIND ROBOT key=value ...\" (ROBOT may be *)")
 	}
@@ -297,6 +300,36 @@ func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
 		}
 	}
 	return m, nil
+}
+
+// quotedFields splits s at spaces, keeping a double-quoted value (option="Extra
+// Memory") in one field without its quotes.
+func quotedFields(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inQuote, have := false, false
+	for _, c := range s {
+		switch {
+		case c == '"':
+			inQuote, have = !inQuote, true
+		case (c == ' ' || c == '\t') && !inQuote:
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(c)
+			have = true
+		}
+	}
+	if inQuote {
+		return nil, fmt.Errorf("unclosed double quote")
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }
 
 func eventField(e adjudicator.Event, k string) string {
