@@ -120,7 +120,7 @@ type parser struct {
 	name   string
 	lines  []string
 	sc     *Scenario
-	board  *boardFile
+	board  *adjudicator.BoardFile
 	boards int
 	turn   int
 	robots []robotLine
@@ -211,7 +211,7 @@ func Parse(name, text string) (*Scenario, error) {
 				i++
 				rows = append(rows, strings.TrimSpace(p.lines[i]))
 			}
-			bf, err := parseRows(p.name, first, rows)
+			bf, err := adjudicator.ParseBoardRows(p.name, first, rows)
 			if err != nil {
 				return nil, err
 			}
