@@ -1,0 +1,291 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// testStack is a mail server pair the fetcher scenarios run against: the embedded servers (always)
+// or Dovecot + Postfix (RALLYJUDGE_MAILSTACK=1).
+type testStack struct {
+	imapAddr   string
+	user, pass string
+	mailbox    string // a mailbox no other test uses
+	// deliver puts raw messages into mailbox
+	deliver func(t *testing.T, raws ...[]byte)
+	// rebuild deletes and re-creates mailbox holding keep: a new UIDVALIDITY
+	rebuild func(t *testing.T, keep ...[]byte)
+}
+
+func (s *testStack) config() FetcherConfig {
+	return FetcherConfig{Addr: s.imapAddr, TLS: "plain", Username: s.user, Password: s.pass, Mailbox: s.mailbox,
+		IdleTimeout: time.Second, PollInterval: 200 * time.Millisecond,
+		MinBackoff: 50 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}
+}
+
+func (s *testStack) look(t *testing.T) *imapclient.Client {
+	return imapLook(t, s.imapAddr, "plain", s.user, s.pass)
+}
+
+func mails(prefix string, n, from int) [][]byte {
+	var out [][]byte
+	for i := from; i < from+n; i++ {
+		out = append(out, playerMail("alice@example.test", "orders@example.test", fmt.Sprintf("%s-%d@example.test", prefix, i), i))
+	}
+	return out
+}
+
+var doneKW = imap.Flag("$RallyjudgeDone")
+
+// The scenarios every stack must pass.
+var fetcherScenarios = []struct {
+	name string
+	run  func(t *testing.T, s *testStack)
+}{
+	{"flag", scenarioFlag},
+	{"move", scenarioMove},
+	{"handler error retried", scenarioHandlerError},
+	{"uidvalidity change", scenarioUIDValidity},
+	{"connection cut mid-fetch", scenarioCutMidFetch},
+	{"connection lost before flagging", scenarioKillBeforeFlag},
+}
+
+func scenarioFlag(t *testing.T, s *testStack) {
+	s.deliver(t, mails(t.Name(), 5, 0)...)
+	rec := newRecorder()
+	f, stop := startFetcher(t, s.config(), rec.handle)
+	rec.wait(t, 5, 10*time.Second)
+	s.deliver(t, mails(t.Name(), 2, 5)...) // while it idles
+	rec.wait(t, 7, 10*time.Second)
+	c := s.look(t)
+	waitUIDs(t, c, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW, imap.FlagSeen}}, 7)
+	stop()
+	for uid, n := range rec.calls {
+		if n != 1 {
+			t.Errorf("uid %d offered %d times", uid, n)
+		}
+	}
+	pos := f.Position()
+	if pos.UIDValidity == 0 || pos.UID == 0 {
+		t.Errorf("position not tracked: %+v", pos)
+	}
+	// a restart from the stored position offers nothing again
+	rec2 := newRecorder()
+	cfg := s.config()
+	cfg.Since = pos
+	_, stop2 := startFetcher(t, cfg, rec2.handle)
+	time.Sleep(500 * time.Millisecond)
+	stop2()
+	if len(rec2.calls) != 0 {
+		t.Errorf("restart offered %d handled messages again", len(rec2.calls))
+	}
+}
+
+func scenarioMove(t *testing.T, s *testStack) {
+	s.deliver(t, mails(t.Name(), 4, 0)...)
+	rec := newRecorder()
+	cfg := s.config()
+	cfg.After, cfg.MoveTo = "move", s.mailbox+"-done"
+	_, stop := startFetcher(t, cfg, rec.handle)
+	rec.wait(t, 4, 10*time.Second)
+	c := s.look(t)
+	waitUIDs(t, c, cfg.MoveTo, &imap.SearchCriteria{}, 4)
+	stop()
+	if n := countUIDs(t, c, s.mailbox, &imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagDeleted}}); n != 0 {
+		t.Errorf("%d messages left in %s", n, s.mailbox)
+	}
+}
+
+func scenarioHandlerError(t *testing.T, s *testStack) {
+	s.deliver(t, mails(t.Name(), 3, 0)...)
+	rec := newRecorder()
+	var failed uint32
+	rec.fail = func(uid uint32, call int) error {
+		if failed == 0 {
+			failed = uid
+		}
+		if uid == failed && call == 1 {
+			return errors.New("store busy")
+		}
+		return nil
+	}
+	_, stop := startFetcher(t, s.config(), rec.handle)
+	rec.wait(t, 3, 10*time.Second)
+	c := s.look(t)
+	waitUIDs(t, c, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW}}, 3)
+	stop()
+	if rec.calls[failed] != 2 {
+		t.Errorf("failed uid %d offered %d times, want 2", failed, rec.calls[failed])
+	}
+}
+
+func scenarioUIDValidity(t *testing.T, s *testStack) {
+	first := mails(t.Name(), 3, 0)
+	s.deliver(t, first...)
+	rec := newRecorder()
+	f, stop := startFetcher(t, s.config(), rec.handle)
+	rec.wait(t, 3, 10*time.Second)
+	waitUIDs(t, s.look(t), s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW}}, 3)
+	stop()
+	pos := f.Position()
+
+	// the mailbox is rebuilt: same messages (flags lost) plus a new one, new UIDVALIDITY
+	s.rebuild(t, append(first, mails(t.Name(), 1, 3)...)...)
+	cfg := s.config()
+	cfg.Since = pos
+	f2, stop2 := startFetcher(t, cfg, rec.handle)
+	rec.wait(t, 4, 10*time.Second)
+	c := s.look(t)
+	waitUIDs(t, c, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW}}, 4)
+	stop2()
+	pos2 := f2.Position()
+	if pos2.UIDValidity == pos.UIDValidity {
+		t.Fatalf("uidvalidity did not change (%d)", pos.UIDValidity)
+	}
+	if len(rec.valids) != 2 {
+		t.Errorf("handler saw uidvalidities %v, want 2", rec.valids)
+	}
+	// everything not marked was offered again; the store's Message-ID dedup keeps one copy each
+	for id, n := range rec.byID {
+		if want := 2; id != fmt.Sprintf("%s-3@example.test", t.Name()) && n != want {
+			t.Errorf("%s stored %d times, want %d (re-offered after the rebuild)", id, n, want)
+		}
+	}
+}
+
+func scenarioCutMidFetch(t *testing.T, s *testStack) {
+	s.deliver(t, mails(t.Name(), 12, 0)...)
+	p := newProxy(t, s.imapAddr)
+	// the first two connections die in the middle of a FETCH response (each mail is ~400 bytes)
+	p.cutAfter, p.cutFirst = 2500, 2
+	rec := newRecorder()
+	cfg := s.config()
+	cfg.Addr = p.Addr
+	cfg.BatchCount = 3
+	_, stop := startFetcher(t, cfg, rec.handle)
+	rec.wait(t, 12, 20*time.Second)
+	c := s.look(t)
+	waitUIDs(t, c, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW}}, 12)
+	stop()
+	if acc, cuts := p.stats(); acc < 3 || cuts < 2 {
+		t.Errorf("proxy: %d connections, %d cuts; the test did not cut anything", acc, cuts)
+	}
+	for uid, n := range rec.calls {
+		if n != 1 {
+			t.Errorf("uid %d handled %d times", uid, n)
+		}
+	}
+}
+
+func scenarioKillBeforeFlag(t *testing.T, s *testStack) {
+	s.deliver(t, mails(t.Name(), 6, 0)...)
+	p := newProxy(t, s.imapAddr)
+	rec := newRecorder()
+	killed := false
+	rec.after = func(uid uint32) {
+		// the message is stored; the connection dies before the flag is set
+		if !killed && len(rec.calls) == 2 {
+			killed = true
+			p.Kill()
+		}
+	}
+	cfg := s.config()
+	cfg.Addr = p.Addr
+	_, stop := startFetcher(t, cfg, rec.handle)
+	rec.wait(t, 6, 20*time.Second)
+	// wait for the flags of the reconnection
+	deadline := time.Now().Add(10 * time.Second)
+	c := s.look(t)
+	for countUIDs(t, c, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{doneKW}}) != 6 {
+		if time.Now().After(deadline) {
+			t.Fatal("not all flagged after the reconnection")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	stop()
+	if !killed {
+		t.Fatal("the connection was never killed")
+	}
+	if acc, _ := p.stats(); acc < 2 {
+		t.Errorf("no reconnection (%d connections)", acc)
+	}
+	for uid, n := range rec.calls {
+		if n != 1 {
+			t.Errorf("uid %d handled %d times", uid, n)
+		}
+	}
+}
+
+func embeddedStack(t *testing.T) (*Embedded, *testStack) {
+	t.Helper()
+	e, err := NewEmbedded(EmbeddedConfig{Users: map[string]string{"orders": "orderspw", "alice": "alicepw"}, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	snd, err := NewSender(SenderConfig{Addr: e.SMTPAddr, TLS: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testStack{imapAddr: e.IMAPAddr, user: "orders@example.test", pass: "orderspw", mailbox: "INBOX"}
+	s.deliver = func(t *testing.T, raws ...[]byte) {
+		t.Helper()
+		for _, raw := range raws {
+			// through SMTP, so the embedded SMTP → IMAP path is part of every scenario
+			if err := snd.Send(context.Background(), "alice@example.test", []string{"orders@example.test"}, raw); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.rebuild = func(t *testing.T, keep ...[]byte) {
+		if err := e.RebuildMailbox("orders", "INBOX", keep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, s
+}
+
+func TestFetcherEmbedded(t *testing.T) {
+	for _, sc := range fetcherScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			_, s := embeddedStack(t)
+			sc.run(t, s)
+		})
+	}
+}
+
+func TestFetcherConfigRejects(t *testing.T) {
+	bad := []FetcherConfig{
+		{Addr: "127.0.0.1:1", TLS: "ssl"},
+		{Addr: "nohost", TLS: "plain"},
+		{Addr: "127.0.0.1:1", TLS: "plain", After: "delete"},
+		{Addr: "127.0.0.1:1", TLS: "plain", After: "move"},
+	}
+	for i, cfg := range bad {
+		if _, err := NewFetcher(cfg); err == nil {
+			t.Errorf("config %d accepted: %+v", i, cfg)
+		}
+	}
+}
+
+func TestFetcherBadLoginRetries(t *testing.T) {
+	e, s := embeddedStack(t)
+	_ = e
+	cfg := s.config()
+	cfg.Password = "wrong"
+	f, err := NewFetcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	if err := f.Run(ctx, newRecorder().handle); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run = %v, want the context's deadline (it keeps retrying)", err)
+	}
+}
