@@ -26,7 +26,22 @@ type Options struct {
 	Readers int
 	// Retry is the outbox retry policy. Zero fields take DefaultRetry()'s.
 	Retry RetryPolicy
+	// Sync is PRAGMA synchronous. The default, SyncFull, puts every commit on
+	// disk before Tx returns (the mail reader relies on it: it flags a message
+	// on the server once its commit is back). SyncNormal is for tests and
+	// throw-away databases (the demo): a power cut may lose the last commits,
+	// a killed process loses nothing, and the file is never corrupted.
+	Sync SyncMode
 }
+
+// SyncMode is a PRAGMA synchronous setting.
+type SyncMode string
+
+// The sync modes.
+const (
+	SyncFull   SyncMode = "FULL"
+	SyncNormal SyncMode = "NORMAL"
+)
 
 // Store is rallyjudge's state: one SQLite file in WAL mode. Writes go through a
 // single connection (SQLite has one writer at a time; queueing in Go is kinder
@@ -36,7 +51,7 @@ type Store struct {
 	writer *sql.DB
 	reader *sql.DB
 	retry  RetryPolicy
-	busy   time.Duration
+	opts   Options
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -53,6 +68,13 @@ func OpenWith(path string, o Options) (*Store, error) {
 	if o.BusyTimeout <= 0 {
 		o.BusyTimeout = 5 * time.Second
 	}
+	switch o.Sync {
+	case "":
+		o.Sync = SyncFull
+	case SyncFull, SyncNormal:
+	default:
+		return nil, fmt.Errorf("store: open %s: unknown sync mode %q (want FULL or NORMAL)", path, o.Sync)
+	}
 	if o.Readers <= 0 {
 		o.Readers = max(2, runtime.GOMAXPROCS(0))
 	}
@@ -61,7 +83,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		return nil, err
 	}
 
-	writer, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, false))
+	writer, err := sql.Open("sqlite", dsn(path, o, false))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -79,7 +101,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		return nil, err
 	}
 
-	reader, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, true))
+	reader, err := sql.Open("sqlite", dsn(path, o, true))
 	if err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -91,18 +113,18 @@ func OpenWith(path string, o Options) (*Store, error) {
 		reader.Close()
 		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), busy: o.BusyTimeout}, nil
+	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o}, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name. The writer begins its
 // transactions IMMEDIATE so that a transaction never has to upgrade a read lock
 // to a write lock (which fails at once with SQLITE_BUSY instead of waiting).
-func dsn(path string, busy time.Duration, readOnly bool) string {
+func dsn(path string, o Options, readOnly bool) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)") // safe in WAL: a power cut may lose the last commits, never corrupts
+	q.Add("_pragma", "synchronous("+string(o.Sync)+")")
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
@@ -178,7 +200,7 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 	// every write if it ran on the writer's single connection, so it gets a
 	// connection of its own. It only reads the source: in WAL mode it sees the
 	// last commit and neither waits for nor blocks the writer.
-	db, err := sql.Open("sqlite", dsn(s.path, s.busy, false))
+	db, err := sql.Open("sqlite", dsn(s.path, s.opts, false))
 	if err != nil {
 		return fmt.Errorf("store: backup to %s: %w", path, err)
 	}

@@ -16,9 +16,11 @@ import (
 // t0 is the tests' clock: the store never reads a real one.
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
+// openTest opens a fresh store with synchronous=NORMAL: the tests are about
+// logic, not power cuts, and fsync per commit would make them slow.
 func openTest(t testing.TB) *Store {
 	t.Helper()
-	st, err := Open(filepath.Join(t.TempDir(), "judge.db"))
+	st, err := OpenWith(filepath.Join(t.TempDir(), "judge.db"), Options{Sync: SyncNormal})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,13 @@ func TestMigrationsFromEmpty(t *testing.T) {
 	// The pragmas the DSN asks for are in force on both pools.
 	for name, db := range map[string]*sql.DB{"writer": st.writer, "reader": st.reader} {
 		var mode string
-		var fk, busy int
+		var fk, busy, sync int
+		if err := db.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil {
+			t.Fatal(err)
+		}
+		if sync != 1 { // NORMAL, as openTest asked
+			t.Errorf("%s: synchronous %d, want 1", name, sync)
+		}
 		if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +97,24 @@ func TestMigrationsFromEmpty(t *testing.T) {
 		if mode != "wal" || fk != 1 || busy != 5000 {
 			t.Errorf("%s: journal_mode %q foreign_keys %d busy_timeout %d, want wal 1 5000", name, mode, fk, busy)
 		}
+	}
+}
+
+func TestDefaultSyncFull(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "judge.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var sync int
+	if err := st.writer.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil {
+		t.Fatal(err)
+	}
+	if sync != 2 {
+		t.Errorf("default synchronous %d, want 2 (FULL)", sync)
+	}
+	if _, err := OpenWith(filepath.Join(t.TempDir(), "x.db"), Options{Sync: "OFF"}); err == nil {
+		t.Error("sync mode OFF was accepted")
 	}
 }
 
