@@ -99,3 +99,43 @@ func (s *Store) AuthFailures(ctx context.Context, addr string, since time.Time) 
 	err = s.View(ctx, func(tx *Tx) error { n, err = tx.AuthFailures(addr, since); return err })
 	return n, err
 }
+
+// Counts is how many inbox and outbox rows there are in each status: a cheap
+// health check for logs, the demo's progress line and tests ("every report
+// sent once").
+type Counts struct {
+	Inbox  map[InboxStatus]int
+	Outbox map[OutboxStatus]int
+}
+
+// Counts counts the inbox and outbox rows by status.
+func (t *Tx) Counts() (Counts, error) {
+	c := Counts{Inbox: map[InboxStatus]int{}, Outbox: map[OutboxStatus]int{}}
+	for _, table := range []string{"inbox", "outbox"} {
+		rows, err := t.query(`SELECT status, count(*) FROM ` + table + ` GROUP BY status`)
+		if err != nil {
+			return Counts{}, fmt.Errorf("store: counts: %w", err)
+		}
+		for rows.Next() {
+			var (
+				s string
+				n int
+			)
+			if err := rows.Scan(&s, &n); err != nil {
+				rows.Close()
+				return Counts{}, fmt.Errorf("store: counts: %w", err)
+			}
+			if table == "inbox" {
+				c.Inbox[InboxStatus(s)] = n
+			} else {
+				c.Outbox[OutboxStatus(s)] = n
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return Counts{}, fmt.Errorf("store: counts: %w", err)
+		}
+	}
+	return c, nil
+}

@@ -545,6 +545,57 @@ func TestOutboxRetryBackoffFailed(t *testing.T) {
 	if due, _ := st.DuePending(ctx, now.Add(24*time.Hour), 10); len(due) != 0 {
 		t.Errorf("still due: %+v", due)
 	}
+	mustView(t, st, func(tx *Tx) error {
+		c, err := tx.Counts()
+		if err != nil {
+			return err
+		}
+		want := map[OutboxStatus]int{OutboxSent: 1, OutboxFailed: 2}
+		if !reflect.DeepEqual(c.Outbox, want) || len(c.Inbox) != 0 {
+			t.Errorf("counts %+v, want outbox %v and an empty inbox", c, want)
+		}
+		return nil
+	})
+}
+
+// TestZeroTimeRefused: the store never reads the clock, so a forgotten time
+// is an error, not "now" and not year 1.
+func TestZeroTimeRefused(t *testing.T) {
+	st := openTest(t)
+	g := newGame(t, st, "spring-open")
+	calls := map[string]func(tx *Tx) error{
+		"CreateGame": func(tx *Tx) error {
+			gm := testGame("x")
+			gm.Created = time.Time{}
+			_, err := tx.CreateGame(gm)
+			return err
+		},
+		"AddPlayer": func(tx *Tx) error {
+			_, err := tx.AddPlayer(Player{GameID: g, Robot: "R", Seat: 9, Email: "r@x", SecretHash: fakeHash(1)})
+			return err
+		},
+		"AddGM":    func(tx *Tx) error { _, err := tx.AddGM(GM{Email: "r@x", SecretHash: fakeHash(1)}); return err },
+		"SaveTurn": func(tx *Tx) error { _, err := tx.SaveTurn(Turn{GameID: g, After: json.RawMessage(`{}`)}); return err },
+		"AddOrders": func(tx *Tx) error {
+			_, err := tx.AddOrders(OrderSheet{GameID: g, Turn: 1, Robot: "Twonky"})
+			return err
+		},
+		"InboxInsert": func(tx *Tx) error { _, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 1, UID: 1}); return err },
+		"Enqueue": func(tx *Tx) error {
+			m := testMail("<z@judge>", 0, -1)
+			m.Created = time.Time{}
+			_, _, err := tx.Enqueue(m)
+			return err
+		},
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			err := st.Tx(context.Background(), call)
+			if err == nil || !strings.Contains(err.Error(), "time given") {
+				t.Errorf("%s with a zero time: %v", name, err)
+			}
+		})
+	}
 }
 
 func TestRetryDelay(t *testing.T) {

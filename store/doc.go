@@ -17,10 +17,13 @@
 // Open applies the numbered migrations embedded from migrations/NNN_name.sql,
 // one transaction each, and keeps the version in PRAGMA user_version. A file
 // written by a newer rallyjudge is refused with ErrSchemaTooNew rather than
-// guessed at. The database runs in WAL mode with a busy timeout and foreign
-// keys on. Writes go through a single connection (Store.Tx; SQLite has one
+// guessed at. The database runs in WAL mode with a busy timeout, foreign
+// keys on and synchronous=FULL: when Tx returns, the commit is on disk, which
+// is what lets the mail reader flag a message on the server once it is stored
+// (Options.Sync NORMAL trades that for speed in tests and the demo). Writes go through a single connection (Store.Tx; SQLite has one
 // writer at a time), reads through a pool (Store.View) that runs beside the
-// writer and sees a consistent snapshot.
+// writer and sees a consistent snapshot. Every method that records something
+// takes its time as a parameter and refuses a zero one.
 //
 // # The outbox pattern
 //

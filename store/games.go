@@ -95,6 +95,9 @@ func (t *Tx) CreateGame(g Game) (int64, error) {
 	if strings.TrimSpace(g.Tag) == "" {
 		return 0, errors.New("store: create game: empty tag")
 	}
+	if err := needTime(fmt.Sprintf("create game %q", g.Tag), "created", g.Created); err != nil {
+		return 0, err
+	}
 	if g.Status == "" {
 		g.Status = GameOpen
 	}

@@ -43,6 +43,9 @@ const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw,
 // len(Raw); Updated to Received.
 func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 	what := fmt.Sprintf("inbox insert uid %d/%d", m.UIDValidity, m.UID)
+	if err := needTime(what, "received", m.Received); err != nil {
+		return InboxMessage{}, false, err
+	}
 	old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
 	if err == nil {
 		return old, true, nil

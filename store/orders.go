@@ -28,6 +28,9 @@ const orderColumns = `id, game_id, turn, robot, inbox_id, raw, parsed, valid, er
 // same Tx as its acknowledgement (Enqueue).
 func (t *Tx) AddOrders(o OrderSheet) (int64, error) {
 	what := fmt.Sprintf("add orders of %q for turn %d of game %d", o.Robot, o.Turn, o.GameID)
+	if err := needTime(what, "received", o.Received); err != nil {
+		return 0, err
+	}
 	errs := o.Errors
 	if errs == nil {
 		errs = []string{}

@@ -90,6 +90,9 @@ const outboxColumns = `id, message_id, to_addrs, from_addr, subject, raw, kind, 
 // nothing changes, so a deterministic Message-ID makes enqueuing idempotent.
 func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	what := fmt.Sprintf("enqueue %s", m.MessageID)
+	if err := needTime(what, "created", m.Created); err != nil {
+		return OutboxMail{}, false, err
+	}
 	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
 		return OutboxMail{}, false, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
 	}

@@ -44,6 +44,9 @@ func checkHash(h string) error {
 // AddPlayer inserts p (its ID is ignored) and returns its new ID.
 func (t *Tx) AddPlayer(p Player) (int64, error) {
 	what := fmt.Sprintf("add player %q to game %d", p.Robot, p.GameID)
+	if err := needTime(what, "created", p.Created); err != nil {
+		return 0, err
+	}
 	if strings.TrimSpace(p.Robot) == "" || strings.TrimSpace(p.Email) == "" {
 		return 0, fmt.Errorf("store: %s: robot and email are needed", what)
 	}
@@ -133,6 +136,9 @@ func (t *Tx) players(q string, args ...any) ([]Player, error) {
 // AddGM inserts a game master (GameID 0: of the whole server).
 func (t *Tx) AddGM(g GM) (int64, error) {
 	what := fmt.Sprintf("add game master %q", g.Email)
+	if err := needTime(what, "created", g.Created); err != nil {
+		return 0, err
+	}
 	if strings.TrimSpace(g.Email) == "" {
 		return 0, fmt.Errorf("store: %s: empty email", what)
 	}

@@ -59,3 +59,12 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// needTime refuses a zero time: the store never reads the clock, so a zero
+// time is a caller that forgot to pass one.
+func needTime(what, field string, t time.Time) error {
+	if t.IsZero() {
+		return fmt.Errorf("store: %s: no %s time given", what, field)
+	}
+	return nil
+}

@@ -34,6 +34,9 @@ const turnColumns = `id, game_id, number, state_before, state_after, events, res
 // Commit it in the same Tx as the turn's mail (Enqueue).
 func (t *Tx) SaveTurn(tn Turn) (int64, error) {
 	what := fmt.Sprintf("save turn %d of game %d", tn.Number, tn.GameID)
+	if err := needTime(what, "resolved", tn.Resolved); err != nil {
+		return 0, err
+	}
 	var current int
 	if err := t.queryRow(`SELECT current_turn FROM games WHERE id = ?`, tn.GameID).Scan(&current); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
