@@ -25,9 +25,23 @@ func (t *turn) fireLasers() {
 	// Every hit is found on the snapshot before any damage is dealt. The buffer is the
 	// turn's, reused each register (a board may hold any number of emitters).
 	hits := t.hits[:0]
-	// Board lasers.
+	// Board lasers. occ marks the squares holding a robot, so a beam's path is walked
+	// without looking at every robot on every square.
+	if len(t.occ) != len(b.Squares) {
+		t.occ = make([]bool, len(b.Squares))
+	} else {
+		clear(t.occ)
+	}
+	for j := range t.st.Robots {
+		if r := &t.st.Robots[j]; r.Active() && b.In(r.Pos) {
+			t.occ[r.Pos.Y*b.W+r.Pos.X] = true
+		}
+	}
 	for _, e := range t.setup.emitters {
 		for _, q := range e.path {
+			if !t.occ[q.Y*b.W+q.X] {
+				continue
+			}
 			found := false
 			for j := range t.st.Robots {
 				r := &t.st.Robots[j]

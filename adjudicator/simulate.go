@@ -67,8 +67,8 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
 	clear(sim.orders)
 	sim.orders[robot] = Orders{Program: prog, Decider: d}
-	hits := sim.t.hits
-	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0]}
+	hits, occ := sim.t.hits, sim.t.occ
+	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ}
 	sim.t.playSingle()
 	return sim.st.Robots[robot], nil
 }

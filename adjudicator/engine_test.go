@@ -1,0 +1,287 @@
+package adjudicator
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The deck of the rules README, "Program deck": 84 cards, unique priorities.
+func TestStandardDeck(t *testing.T) {
+	d := StandardDeck()
+	if d.Len() != 84 {
+		t.Fatalf("deck has %d cards, want 84", d.Len())
+	}
+	want := []struct {
+		kind               CardKind
+		count, first, step int
+	}{
+		{CardUTurn, 6, 10, 10}, {CardLeft, 18, 70, 20}, {CardRight, 18, 80, 20},
+		{CardBackUp, 6, 430, 10}, {CardMove1, 18, 490, 10}, {CardMove2, 12, 670, 10}, {CardMove3, 6, 790, 10},
+	}
+	total := 0
+	for _, w := range want {
+		for k := 0; k < w.count; k++ {
+			p := w.first + k*w.step
+			if got := d.Kind(p); got != w.kind {
+				t.Errorf("P%d is %v, want %v", p, got, w.kind)
+			}
+		}
+		total += w.count
+	}
+	if total != 84 {
+		t.Fatalf("table counts %d", total)
+	}
+	for _, p := range []int{0, 5, 65, 425, 850, 999, 1000, -1} {
+		if d.Kind(p) != NoCard {
+			t.Errorf("P%d should not be a card", p)
+		}
+	}
+	cards := d.Cards()
+	if !slices.IsSorted(cards) || len(slices.Compact(slices.Clone(cards))) != 84 {
+		t.Errorf("cards not unique ascending")
+	}
+}
+
+func TestParseDeckErrors(t *testing.T) {
+	for _, text := range []string{"move1 2 490", "jump 1 10 10", "move1 2 490 0", "move1 x 490 10", "move1 1 2000 10"} {
+		if _, err := ParseDeck(text); err == nil {
+			t.Errorf("ParseDeck(%q): no error", text)
+		}
+	}
+}
+
+func TestLockedFor(t *testing.T) {
+	for dmg, want := range []int{0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 5} {
+		if got := LockedFor(dmg); got != want {
+			t.Errorf("LockedFor(%d) = %d, want %d", dmg, got, want)
+		}
+	}
+	r := Robot{Damage: 7}
+	for reg := 1; reg <= Registers; reg++ {
+		if r.IsLocked(reg) != (reg >= 3) {
+			t.Errorf("7 damage: register %d locked = %v", reg, r.IsLocked(reg))
+		}
+	}
+}
+
+// testCourse is a two-board (24×12) course with belts, express belts, curves, pushers,
+// gears, lasers, walls, pits, wrenches and three flags.
+func testCourse(t testing.TB) *Course {
+	t.Helper()
+	half := []string{
+		".    .    .    .    .    .    .    .    .    .    .    .",
+		".    bE   bE   bE   bS:W .    .    lS1|N .   gR   .    .",
+		".    .    .    .    bS   .    .    .    .    .    .    .",
+		"lE2|W .   .    .    bS   .    X    .    .    .    w1   .",
+		".    .    pN24 .    bS   .    .    .    .    .    .    .",
+		".    .    .    .    BE   BE   BE   BS:W .    .    .    .",
+		".    gL   .    .    .    .    .    BS   .|E  .    .    .",
+		".    .    .    .    .    .    .    BS   .    .    .    .",
+		".    .    .    X    .    .    .    BW:N BW   .    .    .",
+		".    w2   .    .    .    .    .    .    .    .    lN3|S .",
+		".    .    .    .    .    pE135 .   .    .    c2   .    .",
+		".    .    .    .    .    .    .    .    .    .    .    .",
+	}
+	rows := make([]string, len(half))
+	for i, r := range half {
+		rows[i] = r + "   " + r
+	}
+	rows[1] = strings.Replace(rows[1], "gR   .    .   ", "gR   .    f1  ", 1)
+	rows[9] = rows[9][:len(rows[9])-1] + "f2"
+	rows[11] = rows[11][:len(rows[11])-1] + "f3"
+	bf, err := ParseBoardRows("bench", 1, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := bf.Course()
+	c.Boards = 2
+	c.Starts = []Start{{Pos: Pos{0, 11}, Facing: North}}
+	c.MaxPlayers = 8
+	return c
+}
+
+// benchGame places 8 real robots spread over the course with legal programs that move
+// them into belts, lasers and each other.
+func benchGame(t testing.TB) (*Setup, *State, []Orders) {
+	t.Helper()
+	s, err := NewSetup(testCourse(t), PostalRules(), 42, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D", "E", "F", "G", "H"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spots := []Pos{{2, 1}, {4, 4}, {3, 5}, {7, 7}, {14, 1}, {16, 4}, {19, 6}, {10, 10}}
+	orders := make([]Orders, len(st.Robots))
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		r.Pos, r.Archive, r.Virtual, r.Facing = spots[i], spots[i], false, Dir(i%4)
+		// Moves first in the hand, then turns: a busy program.
+		h := slices.Clone(r.Hand)
+		slices.SortFunc(h, func(a, b int) int { return b - a })
+		copy(orders[i].Program[:], h[:Registers])
+	}
+	return s, st, orders
+}
+
+func TestDealDeterministic(t *testing.T) {
+	s, st, orders := benchGame(t)
+	a, _, err := Resolve(s, st, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Resolve(s, st, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatal("same seed, state and orders: different results")
+	}
+	// Every card dealt at most once, none of them locked in a register.
+	seen := map[int]bool{}
+	for _, r := range a.Robots {
+		if r.Power == PowerOn && !r.Out && len(r.Hand) != max(0, 9-r.Damage) {
+			t.Errorf("%s: %d cards with %d damage", r.Name, len(r.Hand), r.Damage)
+		}
+		for _, c := range slices.Concat(r.Hand, r.Registers[:]) {
+			if c != 0 && seen[c] {
+				t.Errorf("P%d dealt twice", c)
+			}
+			seen[c] = true
+		}
+	}
+	// Another seed deals other hands.
+	s2, _ := NewSetup(s.Course, PostalRules(), 43, nil)
+	c, _, _ := Resolve(s2, st, orders)
+	if slices.Equal(c.Robots[0].Hand, a.Robots[0].Hand) && slices.Equal(c.Robots[1].Hand, a.Robots[1].Hand) {
+		t.Error("seed 43 dealt the same hands as seed 42")
+	}
+}
+
+func TestLockedCardsNotDealt(t *testing.T) {
+	s, st, orders := benchGame(t)
+	r := &st.Robots[0]
+	r.Damage = 6
+	r.Registers[3], r.Registers[4] = 490, 500
+	r.Hand = slices.DeleteFunc(r.Hand, func(c int) bool { return c == 490 || c == 500 })
+	for i := range st.Robots[1:] {
+		h := &st.Robots[i+1].Hand
+		*h = slices.DeleteFunc(*h, func(c int) bool { return c == 490 || c == 500 })
+	}
+	// Keep the sample programs legal after the edit.
+	for i := range st.Robots {
+		var p [Registers]int
+		cand := slices.Clone(st.Robots[i].Hand)
+		slices.SortFunc(cand, func(a, b int) int { return b - a })
+		n := Registers - st.Robots[i].Locked()
+		copy(p[:n], cand[:n])
+		orders[i].Program = p
+	}
+	if errs := s.CheckProgram(st, 0, orders[0].Program); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	next, _, err := Resolve(s, st, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rb := range next.Robots {
+		if slices.Contains(rb.Hand, 490) && next.Robots[0].Registers[3] == 490 {
+			t.Errorf("%s was dealt P490, which is locked in A's register 4", rb.Name)
+		}
+	}
+}
+
+func TestCheckProgram(t *testing.T) {
+	s, st, _ := benchGame(t)
+	r := &st.Robots[0]
+	r.Hand = []int{70, 490, 500, 670, 790}
+	r.Damage = 5
+	r.Registers[4] = 20
+	tests := []struct {
+		prog [Registers]int
+		want string
+	}{
+		{[Registers]int{70, 490, 500, 670, 0}, ""},
+		{[Registers]int{70, 490, 500, 670, 20}, ""},
+		{[Registers]int{70, 490, 500, 670, 790}, "locked"},
+		{[Registers]int{70, 490, 490, 670, 0}, "already in register 2"},
+		{[Registers]int{70, 491, 500, 670, 0}, "not a card"},
+		{[Registers]int{70, 480, 500, 670, 0}, "not in your hand"},
+		{[Registers]int{0, 490, 500, 670, 0}, "no card"},
+	}
+	for _, tc := range tests {
+		errs := s.CheckProgram(st, 0, tc.prog)
+		got := ""
+		if len(errs) > 0 {
+			got = errs[0].Error()
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%v: got %q, want %q", tc.prog, got, tc.want)
+		}
+	}
+}
+
+// The Simulator agrees with Simulate and Resolve-free forecasts, and does not change the
+// state it forecasts.
+func TestSimulatorMatchesSimulate(t *testing.T) {
+	s, st, orders := benchGame(t)
+	before, _ := json.Marshal(st)
+	sim := NewSimulator(s, st)
+	for i := range st.Robots {
+		want, _, err := Simulate(s, st, i, orders[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 2; k++ {
+			got, err := sim.Run(i, orders[i].Program, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jw, _ := json.Marshal(want)
+			jg, _ := json.Marshal(got)
+			if string(jw) != string(jg) {
+				t.Errorf("robot %d run %d: Simulator %s, Simulate %s", i, k, jg, jw)
+			}
+		}
+	}
+	after, _ := json.Marshal(st)
+	if string(before) != string(after) {
+		t.Error("forecasts changed the state")
+	}
+}
+
+func BenchmarkTurn8Robots(b *testing.B) {
+	s, st, orders := benchGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Resolve(s, st, orders); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSimulate(b *testing.B) {
+	s, st, orders := benchGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Simulate(s, st, 3, orders[3]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSimulator(b *testing.B) {
+	s, st, orders := benchGame(b)
+	sim := NewSimulator(s, st)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sim.Run(3, orders[3].Program, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
