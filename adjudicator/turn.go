@@ -34,7 +34,7 @@ type turn struct {
 	orderBuf [MaxRobots]int
 	hits     []hit
 	occ      []bool // per square: a robot stands there (phase d scratch)
-	posBuf   []Pos // backing store for event From/To pointers, handed out in chunks
+	posBuf   []Pos  // backing store for event From/To pointers, handed out in chunks
 	dirBuf   []Dir
 }
 
