@@ -118,3 +118,14 @@ type Rejected struct {
 	Errors  []string
 	Hint    string
 }
+
+// Welcome is the first mail a player gets: the secret, the robot, the first hand.
+type Welcome struct {
+	Game, Course, Robot string
+	Secret              string // the player's new secret: the one mail that carries it
+	Board, Legend       string
+	Hand, Locked        []Card
+	Deadline            string
+	Sheet               string
+	Judge               string // the address to mail orders to
+}

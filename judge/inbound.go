@@ -1,0 +1,348 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
+)
+
+// What happens when a mail arrives. Every received message takes this one path:
+//
+//  1. The raw message is stored in the inbox, before anything else (idempotent by
+//     UIDVALIDITY/UID and by Message-ID: the same mail seen twice has one effect). Only
+//     when that has committed does HandleMessage return, and only then does the fetcher
+//     flag or move the message on the server.
+//  2. It is read (MIME) and judged in one transaction: mail loops and bounces are
+//     dropped; oversized mail gets a short reply; the game (subject tag "[RR tag]" or
+//     the sheet's "game" line) and robot are found; the sender must be the robot's
+//     registered address and know its secret; the sheet is parsed and validated; the
+//     sheet version is stored with its acknowledgement or its errors in the outbox.
+//  3. If every program is now in, the turn is resolved (resolve.go).
+//
+// Replies never quote a secret, and a failed identity check reveals nothing.
+
+// HandleMessage is the fetcher's handler.
+func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw []byte) error {
+	now := j.now()
+	msg, perr := mail.ExtractWithLimits(raw, mail.Limits{MaxSize: int64(j.MaxMessageBytes)})
+	row := store.InboxMessage{UIDValidity: uidvalidity, UID: uid, Raw: raw, Size: int64(len(raw)), Received: now}
+	if msg != nil {
+		row.MessageID, row.From, row.Subject = msg.MessageID, msg.From, clip(msg.Subject, 200)
+	}
+	var dup bool
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		row, dup, err = tx.InboxInsert(row)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, uid, err)
+	}
+	if dup && row.Status != store.InboxNew {
+		j.Log.Debug("message seen before", "uid", uid, "inbox", row.ID, "status", row.Status)
+		return nil
+	}
+	j.processStored(ctx, row, msg, perr)
+	return nil
+}
+
+// Recover handles inbox messages stored but not processed (a crash between storing and
+// processing). Serve calls it at start.
+func (j *Judge) Recover(ctx context.Context) error {
+	var rows []store.InboxMessage
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		rows, err = tx.InboxByStatus(store.InboxNew, 1000)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, row := range rows {
+		msg, perr := mail.ExtractWithLimits(row.Raw, mail.Limits{MaxSize: int64(j.MaxMessageBytes)})
+		j.processStored(ctx, row, msg, perr)
+	}
+	return nil
+}
+
+func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *mail.Message, perr error) {
+	var gameID int64
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		gameID = 0
+		status, note, gid, err := j.judgeMessage(tx, row, msg, perr)
+		if err != nil {
+			return err
+		}
+		gameID = gid
+		return tx.InboxSetStatus(row.ID, status, note, j.now())
+	})
+	if err != nil {
+		j.Log.Error("processing a message failed", "inbox", row.ID, "err", err)
+		_ = j.Store.Tx(ctx, func(tx *store.Tx) error {
+			return tx.InboxSetStatus(row.ID, store.InboxFailed, clip(err.Error(), 500), j.now())
+		})
+		return
+	}
+	if gameID != 0 {
+		if _, err := j.ResolveIfReady(ctx, gameID); err != nil {
+			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
+		}
+	}
+}
+
+var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
+
+// judgeMessage decides what a stored message does. It returns the inbox status and note,
+// and the game whose orders changed (0 for none).
+func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Message, perr error) (store.InboxStatus, string, int64, error) {
+	if msg == nil {
+		// Unreadable as mail: nobody to answer safely.
+		return store.InboxRejected, "unreadable: " + clip(errText(perr), 200), 0, nil
+	}
+	if auto, why := mail.IsAutomatic(msg); auto {
+		return store.InboxRejected, "automatic mail, not answered: " + why, 0, nil
+	}
+	from := strings.ToLower(strings.TrimSpace(msg.From))
+	if from == "" {
+		return store.InboxRejected, "no From address", 0, nil
+	}
+	if n, err := tx.AuthFailures(from, j.now().Add(-j.AuthWindow)); err != nil {
+		return "", "", 0, err
+	} else if n >= j.AuthFailures {
+		return store.InboxRejected, "sender rate-limited after repeated identity failures", 0, nil
+	}
+	reply := func(summary string, errs []string, hint string) error {
+		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
+		if err != nil {
+			return err
+		}
+		return j.enqueue(tx, outMail{kind: "reject", to: from, subject: replySubject(msg.Subject),
+			messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+	}
+	if perr != nil {
+		if errors.Is(perr, mail.ErrLimit) {
+			return store.InboxRejected, "over the size limit", 0, reply(
+				fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10),
+				nil, "Send the order sheet as plain text, without attachments or pictures.")
+		}
+		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
+	}
+
+	sheet, sheetErr := orders.Parse([]byte(msg.Text))
+	if sheet == nil {
+		sheet = &orders.Sheet{}
+	}
+	tag := ""
+	if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
+		tag = strings.ToLower(m[1])
+	}
+	if sheet.Game != "" {
+		if tag != "" && !strings.EqualFold(tag, sheet.Game) {
+			return store.InboxRejected, "game in subject and sheet differ", 0, reply(
+				fmt.Sprintf("The subject names game %s but the sheet names game %s; nothing was done.", tag, sheet.Game), nil, "")
+		}
+		tag = strings.ToLower(sheet.Game)
+	}
+	if tag == "" {
+		return store.InboxRejected, "no game named", 0, reply("Your mail names no game, so nothing was done.", nil,
+			"Put the game's tag in the subject, like [RR spring-open], or a line \"game spring-open\" in the sheet.")
+	}
+	g, err := tx.GameByTag(tag)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.InboxRejected, "no such game", 0, reply(fmt.Sprintf("There is no game %q here; nothing was done.", tag), nil, "")
+	} else if err != nil {
+		return "", "", 0, err
+	}
+
+	// Identity: the robot, its registered address, its secret.
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return "", "", 0, err
+	}
+	var player *store.Player
+	for i := range players {
+		p := &players[i]
+		if sheet.Robot != "" && strings.EqualFold(p.Robot, sheet.Robot) || sheet.Robot == "" && strings.EqualFold(p.Email, from) {
+			player = p
+			break
+		}
+	}
+	denied := func(note string) (store.InboxStatus, string, int64, error) {
+		if err := tx.RecordAuthFailure(from, j.now()); err != nil {
+			return "", "", 0, err
+		}
+		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: from, Action: "auth-failure", Detail: note}); err != nil {
+			return "", "", 0, err
+		}
+		// The reply reveals nothing: not which part was wrong, nor the sheet.
+		return store.InboxRejected, note, 0, reply("Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
+	}
+	if player == nil {
+		return denied("robot not in this game")
+	}
+	if !strings.EqualFold(player.Email, from) {
+		if err := tx.RecordAuthFailure(from, j.now()); err != nil {
+			return "", "", 0, err
+		}
+		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: from, Action: "spoofed-from", Detail: "robot " + player.Robot}); err != nil {
+			return "", "", 0, err
+		}
+		text := fmt.Sprintf("A mail about your robot %s in game %s came from another address (%s), not from\n"+
+			"your registered address. Nothing was changed. If it was you, send your orders from\n"+
+			"this address; if it was not, you need do nothing.\n", player.Robot, g.Tag, from)
+		return store.InboxRejected, "From is not the registered address", 0, j.enqueue(tx, outMail{
+			kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: player.Email,
+			subject: subject(g.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
+	}
+	if sheet.Secret == "" || !store.CheckSecret(player.SecretHash, sheet.Secret) {
+		return denied("wrong or missing secret")
+	}
+
+	// The sender is who they say. From here on, the reply may be specific.
+	if g.Status == store.GameOver {
+		return store.InboxRejected, "game over", 0, reply(fmt.Sprintf("Game %s is over; no more orders are taken.", g.Tag), nil, "")
+	}
+	if sheetErr != nil {
+		return j.storeSheet(tx, g, player, row, msg, sheet, sheetErr, nil)
+	}
+	setup, err := j.setupFor(g)
+	if err != nil {
+		return "", "", 0, err
+	}
+	st, _, err := stateOf(tx, g)
+	if err != nil {
+		return "", "", 0, err
+	}
+	if sheet.Turn == 0 {
+		sheet.Turn = g.CurrentTurn // a sheet without a turn line is for the turn being played
+	}
+	rep := orders.Validate(setup, st, player.Robot, sheet)
+	return j.storeSheet(tx, g, player, row, msg, sheet, nil, &rep)
+}
+
+// storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.
+func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
+	sheet *orders.Sheet, syntax error, rep *orders.Report) (store.InboxStatus, string, int64, error) {
+	var problems []string
+	valid := syntax == nil && rep != nil && rep.OK()
+	if syntax != nil {
+		var se *orders.SyntaxError
+		if errors.As(syntax, &se) {
+			for _, p := range se.Problems {
+				problems = append(problems, p.String())
+			}
+		} else {
+			problems = append(problems, syntax.Error())
+		}
+	}
+	if rep != nil {
+		for _, p := range rep.Errors() {
+			problems = append(problems, p.String())
+		}
+	}
+	if _, err := tx.AddOrders(store.OrderSheet{
+		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),
+		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: j.now(),
+	}); err != nil {
+		return "", "", 0, err
+	}
+	if !valid {
+		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{
+			Summary: fmt.Sprintf("Your orders for %s, turn %d of game %s, were NOT accepted:", player.Robot, g.CurrentTurn, g.Tag),
+			Errors:  problems,
+			Hint:    "Correct them and send the whole sheet again; until then your earlier valid orders, if any, stand.",
+		})
+		if err != nil {
+			return "", "", 0, err
+		}
+		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
+			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+	}
+	ack, err := j.ackFor(tx, g, player, sheet, rep)
+	if err != nil {
+		return "", "", 0, err
+	}
+	text, err := j.Templates.Text("ack.txt.tmpl", ack)
+	if err != nil {
+		return "", "", 0, err
+	}
+	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
+		return "", "", 0, err
+	}
+	return store.InboxProcessed, "orders accepted", g.ID, j.enqueue(tx, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
+		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+}
+
+func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
+	ack := templates.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn, Deadline: deadlineText(g.DeadlineAt)}
+	setup, err := j.setupFor(g)
+	if err != nil {
+		return ack, err
+	}
+	st, _, err := stateOf(tx, g)
+	if err != nil {
+		return ack, err
+	}
+	o := sheet.Orders()
+	seat := st.Robot(player.Robot)
+	for i, p := range o.Program {
+		if p == 0 && seat >= 0 {
+			p = st.Robots[seat].Registers[i]
+		}
+		if p != 0 {
+			ack.Program = append(ack.Program, templates.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title()})
+		}
+	}
+	ack.Standing = standingLines(sheet)
+	for _, w := range rep.Warnings() {
+		ack.Warnings = append(ack.Warnings, w.String())
+	}
+	if sheet.HasProgram() {
+		if f, err := orders.Forecast(setup, st, player.Robot, sheet); err == nil {
+			ack.Forecast = f.String()
+		}
+	}
+	valid, err := turnSheets(tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return ack, err
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return ack, err
+	}
+	missing := readiness(st, valid, players)
+	if len(missing) == 0 {
+		ack.Waiting = "Every program is in: the turn will be resolved now."
+	} else {
+		ack.Waiting = fmt.Sprintf("Still waiting for orders from %d robot(s).", len(missing))
+	}
+	return ack, nil
+}
+
+// redactSecret removes the secret from a sheet's text before it is stored.
+func redactSecret(text, secret string) string {
+	if secret == "" {
+		return text
+	}
+	return strings.ReplaceAll(text, secret, "(secret)")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,214 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
+)
+
+// Version is written into every mail's X-Rallyjudge header.
+const Version = "rallyjudge/0.1"
+
+// Judge holds what the daemon's loops share. Its methods are safe to call from one
+// goroutine at a time per game; Serve runs them so.
+type Judge struct {
+	Store     *store.Store
+	Templates *templates.Set
+	Log       *slog.Logger
+	// Now is the clock; tests set it.
+	Now func() time.Time
+	// Address is the judge's own mail address: From of everything it sends.
+	Address string
+	Name    string
+	// MaxMessageBytes bounds a mail rallyjudge will read (larger: a short reply).
+	MaxMessageBytes int
+	// AuthFailures wrong secrets from one address within AuthWindow silence it.
+	AuthFailures int
+	AuthWindow   time.Duration
+	// Course loads a course by name (adjudicator.LoadCourse by default).
+	Course func(name string) (*adjudicator.Course, error)
+}
+
+// New makes a Judge with defaults for everything optional.
+func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
+	set, err := templates.Load("")
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Judge{
+		Store: st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
+		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour,
+		Course: adjudicator.LoadCourse,
+	}, nil
+}
+
+func (j *Judge) now() time.Time { return j.Now().UTC().Truncate(time.Second) }
+
+// setupFor rebuilds a game's engine setup from its stored course, rules and seed.
+func (j *Judge) setupFor(g store.Game) (*adjudicator.Setup, error) {
+	c, err := j.Course(g.Course)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: course %q: %w", g.Tag, g.Course, err)
+	}
+	rules := adjudicator.PostalRules()
+	if len(g.Rules) > 0 && string(g.Rules) != "{}" {
+		if err := json.Unmarshal(g.Rules, &rules); err != nil {
+			return nil, fmt.Errorf("game %s: rules: %w", g.Tag, err)
+		}
+	}
+	return adjudicator.NewSetup(c, rules, uint64(g.Seed), adjudicator.OptionNames())
+}
+
+// stateOf is the game's current state: the state after its latest turn.
+func stateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, error) {
+	tn, err := tx.LatestTurn(g.ID)
+	if err != nil {
+		return nil, tn, fmt.Errorf("game %s: latest turn: %w", g.Tag, err)
+	}
+	var st adjudicator.State
+	if err := json.Unmarshal(tn.After, &st); err != nil {
+		return nil, tn, fmt.Errorf("game %s: state of turn %d: %w", g.Tag, tn.Number, err)
+	}
+	return &st, tn, nil
+}
+
+// GameSpec is a new game.
+type GameSpec struct {
+	Tag      string
+	Name     string
+	Course   string
+	Seed     int64
+	Deadline store.DeadlineRule
+	Grace    time.Duration
+	Missed   store.MissedPolicy
+	List     string // a mailing list for public reports; "" for none
+	GMEmail  string
+	Players  []PlayerSpec
+}
+
+// PlayerSpec is a seat in a new game.
+type PlayerSpec struct {
+	Robot string
+	Email string
+}
+
+var tagRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// CreateGame sets up and starts a game: the players with fresh secrets (returned, by
+// robot, and mailed to each player with their first hand), turn 0's state, the first
+// deadline. Everything commits in one transaction with the mail it produces.
+func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]string, error) {
+	if !tagRE.MatchString(spec.Tag) {
+		return nil, fmt.Errorf("game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
+	}
+	if len(spec.Players) == 0 || len(spec.Players) > adjudicator.MaxRobots {
+		return nil, fmt.Errorf("game %s: %d players (want 1 to %d)", spec.Tag, len(spec.Players), adjudicator.MaxRobots)
+	}
+	if spec.Missed == "" {
+		spec.Missed = store.MissedPowerDown
+	}
+	if spec.Deadline.Kind == "" {
+		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
+	}
+	now := j.now()
+	g := store.Game{
+		Tag: spec.Tag, Name: spec.Name, Course: spec.Course, Seed: spec.Seed, Deadline: spec.Deadline,
+		Grace: spec.Grace, Missed: spec.Missed, Status: store.GameRunning, ListAddress: spec.List, Created: now,
+	}
+	setup, err := j.setupFor(g)
+	if err != nil {
+		return nil, err
+	}
+	rulesJSON, _ := json.Marshal(setup.Rules)
+	g.Rules = rulesJSON
+	names := make([]string, len(spec.Players))
+	for i, p := range spec.Players {
+		names[i] = p.Robot
+	}
+	st, _, err := adjudicator.NewGame(setup, names)
+	if err != nil {
+		return nil, err
+	}
+	after, _ := json.Marshal(st)
+	deadline, err := spec.Deadline.Next(now)
+	if err != nil {
+		return nil, err
+	}
+	g.DeadlineAt = deadline
+	secrets := map[string]string{}
+	err = j.Store.Tx(ctx, func(tx *store.Tx) error {
+		id, err := tx.CreateGame(g)
+		if err != nil {
+			return err
+		}
+		g.ID = id
+		if spec.GMEmail != "" {
+			sec, hash, err := newSecret()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.AddGM(store.GM{GameID: id, Email: spec.GMEmail, SecretHash: hash, Created: now}); err != nil {
+				return err
+			}
+			secrets[""] = sec
+		}
+		for i, p := range spec.Players {
+			sec, hash, err := newSecret()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.AddPlayer(store.Player{GameID: id, Robot: p.Robot, Seat: i, Email: p.Email, SecretHash: hash, Created: now}); err != nil {
+				return err
+			}
+			secrets[p.Robot] = sec
+		}
+		if _, err := tx.SaveTurn(store.Turn{GameID: id, Number: 0, After: after, Events: []byte("[]"), Resolved: now}); err != nil {
+			return err
+		}
+		if err := tx.SetDeadline(id, deadline); err != nil {
+			return err
+		}
+		if _, err := tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "create", Detail: fmt.Sprintf("course %s, %d players", g.Course, len(spec.Players))}); err != nil {
+			return err
+		}
+		return j.enqueueWelcome(tx, g, setup, st, secrets)
+	})
+	if err != nil {
+		return nil, err
+	}
+	j.Log.Info("game created", "game", g.Tag, "course", g.Course, "players", len(spec.Players))
+	return secrets, nil
+}
+
+func newSecret() (plain, hash string, err error) {
+	plain, err = store.NewSecret()
+	if err != nil {
+		return "", "", err
+	}
+	hash, err = store.HashSecret(plain)
+	return plain, hash, err
+}
+
+// errRejected marks a message refused for a reason told to its sender (the reply is
+// already enqueued); it is not an internal failure.
+var errRejected = errors.New("rejected")
+
+// domainOf is the part of the judge's address after @, for Message-IDs.
+func (j *Judge) domainOf() string {
+	if i := strings.LastIndexByte(j.Address, '@'); i >= 0 {
+		return j.Address[i+1:]
+	}
+	return "rallyjudge.invalid"
+}

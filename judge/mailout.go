@@ -1,0 +1,85 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// Everything the judge says goes through enqueue: composed once, stored in the outbox
+// in the caller's transaction, sent later by the outbox drainer with the same bytes.
+//
+// Message-IDs are derived from what the mail is about, never random, so enqueuing the
+// same mail twice (a message processed again after a crash) stores it once:
+//
+//	game.TAG@domain               the root every mail of a game threads under
+//	welcome.TAG.sN@domain         the welcome to seat N
+//	report.TAG.T.sN@domain        seat N's report of turn T
+//	reply.ID@domain               the answer to inbox message ID
+//	notice.KIND.KEY@domain        notices (to a game master, a registered address)
+
+type outMail struct {
+	kind      string
+	gameID    int64
+	turn      int
+	to        string
+	subject   string
+	messageID string
+	inReplyTo string
+	refs      []string
+	text      string
+	generated bool // auto-generated (reports) rather than auto-replied
+}
+
+func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
+	as := "auto-replied"
+	if m.generated {
+		as = "auto-generated"
+	}
+	raw, err := mail.Compose(mail.Outgoing{
+		From: j.Address, FromName: j.Name, To: []string{m.to}, Subject: m.subject,
+		MessageID: m.messageID, InReplyTo: m.inReplyTo, References: m.refs,
+		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text,
+	})
+	if err != nil {
+		return fmt.Errorf("compose %s: %w", m.messageID, err)
+	}
+	turn := m.turn
+	if m.gameID == 0 {
+		turn = -1
+	}
+	_, _, err = tx.Enqueue(store.OutboxMail{
+		MessageID: m.messageID, To: []string{m.to}, From: j.Address, Subject: m.subject,
+		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: j.now(),
+	})
+	return err
+}
+
+func (j *Judge) gameRoot(tag string) string { return fmt.Sprintf("game.%s@%s", tag, j.domainOf()) }
+
+func (j *Judge) reportID(tag string, turn, seat int) string {
+	return fmt.Sprintf("report.%s.%d.s%d@%s", tag, turn, seat, j.domainOf())
+}
+
+func (j *Judge) replyID(inboxID int64) string { return fmt.Sprintf("reply.%d@%s", inboxID, j.domainOf()) }
+
+func (j *Judge) noticeID(kind string, key any) string {
+	return fmt.Sprintf("notice.%s.%v@%s", kind, key, j.domainOf())
+}
+
+// subject writes a game mail's subject: the tag first, so replies keep it.
+func subject(tag, what string) string { return fmt.Sprintf("[RR %s] %s", tag, what) }
+
+// replySubject is "Re: ..." of a subject, without stacking Re:s.
+func replySubject(s string) string {
+	t := strings.TrimSpace(s)
+	if len(t) >= 3 && strings.EqualFold(t[:3], "re:") {
+		return t
+	}
+	if t == "" {
+		return "Re: your mail to rallyjudge"
+	}
+	return "Re: " + t
+}

@@ -1,0 +1,377 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
+)
+
+// A turn resolves when every robot in the race that runs a program this turn has
+// valid orders, or when the deadline (plus grace) passes (Tick). Resolving commits the
+// new state and every report in one transaction (the outbox pattern): a crash leaves
+// either the old turn with no reports, or the new turn with all of them.
+
+// needsProgram reports whether robot r must send a program this turn.
+func needsProgram(r adjudicator.Robot) bool { return !r.Out && r.Power != adjudicator.PowerDown }
+
+// readiness lists the robots whose program is still missing.
+func readiness(st *adjudicator.State, sheets map[string]*orders.Sheet, players []store.Player) (missing []string) {
+	for i, r := range st.Robots {
+		if !needsProgram(r) {
+			continue
+		}
+		if p := playerAt(players, i); p != nil && p.Withdrawn {
+			continue // a withdrawn player's robot plays by the missed-orders policy
+		}
+		if s := sheets[r.Name]; s == nil || !s.HasProgram() {
+			missing = append(missing, r.Name)
+		}
+	}
+	return missing
+}
+
+func playerAt(players []store.Player, seat int) *store.Player {
+	for i := range players {
+		if players[i].Seat == seat {
+			return &players[i]
+		}
+	}
+	return nil
+}
+
+func sheetOf(o store.OrderSheet) (*orders.Sheet, error) {
+	var s orders.Sheet
+	if err := json.Unmarshal(o.Parsed, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// turnSheets is each robot's sheet for one turn: its valid versions folded in the order
+// they arrived with orders.Merge (a sheet with a program replaces; a standing-orders-only
+// sheet merges over what stands). Robots with no valid sheet are absent.
+func turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator.State) (map[string]*orders.Sheet, error) {
+	out := map[string]*orders.Sheet{}
+	for _, r := range st.Robots {
+		vs, err := tx.OrderVersions(gameID, turn, r.Name)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			if !v.Valid {
+				continue
+			}
+			if s, err := sheetOf(v); err == nil {
+				out[r.Name] = orders.Merge(out[r.Name], s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ResolveIfReady resolves the game's current turn when every program is in.
+func (j *Judge) ResolveIfReady(ctx context.Context, gameID int64) (bool, error) {
+	return j.resolve(ctx, gameID, false)
+}
+
+// ResolveNow resolves the game's current turn whatever is missing (the deadline passed,
+// or a game master said so): missing programs follow the missed-orders policy.
+func (j *Judge) ResolveNow(ctx context.Context, gameID int64) (bool, error) {
+	return j.resolve(ctx, gameID, true)
+}
+
+func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, error) {
+	resolved := false
+	var tag string
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		resolved = false
+		g, err := tx.Game(gameID)
+		if err != nil {
+			return err
+		}
+		tag = g.Tag
+		if g.Status != store.GameRunning {
+			return nil
+		}
+		st, last, err := stateOf(tx, g)
+		if err != nil {
+			return err
+		}
+		if last.Number+1 != g.CurrentTurn || st.Over {
+			return nil
+		}
+		players, err := tx.Players(g.ID)
+		if err != nil {
+			return err
+		}
+		valid, err := turnSheets(tx, g.ID, g.CurrentTurn, st)
+		if err != nil {
+			return err
+		}
+		if missing := readiness(st, valid, players); len(missing) > 0 && !force {
+			return nil
+		}
+		setup, err := j.setupFor(g)
+		if err != nil {
+			return err
+		}
+		standing, err := j.standingOrders(tx, g, st)
+		if err != nil {
+			return err
+		}
+		before := st.Clone()
+		ords := make([]adjudicator.Orders, len(st.Robots))
+		var notes []string
+		missedBy := map[string]bool{}
+		for i := range st.Robots {
+			r := &st.Robots[i]
+			sheet := effectiveSheet(standing[r.Name], valid, r.Name)
+			if sheet != nil {
+				ords[i] = sheet.Orders()
+			}
+			if !needsProgram(*r) || (sheet != nil && sheet.HasProgram() && validProgram(setup, st, i, ords[i])) {
+				continue
+			}
+			missedBy[r.Name] = true
+			switch g.Missed {
+			case store.MissedRandom:
+				ords[i].Program = RandomProgram(setup, st, i, g.Seed, g.CurrentTurn)
+				notes = append(notes, fmt.Sprintf("%s sent no orders: a random program was played (%s).", r.Name, programText(ords[i].Program)))
+			default:
+				// Ruling (missed orders, power down): the robot sits the turn out powered
+				// down, as if it had announced it; unlike an announced power down it is
+				// not repaired (a missed turn is no free repair).
+				r.Power = adjudicator.PowerDown
+				ords[i].Program = [adjudicator.Registers]int{}
+				notes = append(notes, fmt.Sprintf("%s sent no orders: it is powered down this turn.", r.Name))
+			}
+		}
+		next, events, err := adjudicator.Resolve(setup, st, ords)
+		if err != nil {
+			return fmt.Errorf("game %s turn %d: %w", g.Tag, g.CurrentTurn, err)
+		}
+		bJSON, _ := json.Marshal(before)
+		aJSON, _ := json.Marshal(next)
+		eJSON, _ := json.Marshal(events)
+		now := j.now()
+		if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: g.CurrentTurn, Before: bJSON, After: aJSON, Events: eJSON, Resolved: now}); err != nil {
+			return err
+		}
+		for _, p := range players {
+			n := 0
+			if missedBy[p.Robot] {
+				n = p.Missed + 1
+			}
+			if n != p.Missed {
+				if err := tx.SetMissed(p.ID, n); err != nil {
+					return err
+				}
+			}
+		}
+		deadline := time.Time{}
+		if next.Over {
+			if err := tx.SetGameStatus(g.ID, store.GameOver); err != nil {
+				return err
+			}
+		} else if deadline, err = g.Deadline.Next(now); err != nil {
+			return err
+		}
+		if err := tx.SetDeadline(g.ID, deadline); err != nil {
+			return err
+		}
+		why := "all orders in"
+		if force {
+			why = "deadline"
+		}
+		if _, err := tx.Audit(store.AuditEntry{At: now, GameID: g.ID, Actor: "judge", Action: "resolve",
+			Detail: fmt.Sprintf("turn %d (%s)", g.CurrentTurn, why)}); err != nil {
+			return err
+		}
+		resolved = true
+		return j.enqueueReports(tx, g, setup, next, events, players, standing, deadline, notes)
+	})
+	if err == nil && resolved {
+		j.Log.Info("turn resolved", "game", tag)
+	}
+	return resolved, err
+}
+
+func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {
+	return len(s.CheckProgram(st, i, o.Program)) == 0
+}
+
+// standingOrders is each robot's standing orders in force: the merge, in order, of
+// every valid sheet it sent for earlier turns (orders.Merge documents the rules).
+func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State) (map[string]*orders.Sheet, error) {
+	out := map[string]*orders.Sheet{}
+	for turn := 1; turn < g.CurrentTurn; turn++ {
+		sheets, err := turnSheets(tx, g.ID, turn, st)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range st.Robots {
+			if s := sheets[r.Name]; s != nil {
+				standingOnly := *s
+				standingOnly.Program = nil
+				out[r.Name] = orders.Merge(out[r.Name], &standingOnly)
+			}
+		}
+	}
+	return out, nil
+}
+
+// RandomProgram is a legal program drawn from the robot's hand, fixed by (seed, turn,
+// robot): the "random" missed-orders policy.
+func RandomProgram(s *adjudicator.Setup, st *adjudicator.State, robot int, seed int64, turn int) [adjudicator.Registers]int {
+	r := st.Robots[robot]
+	rng := rand.New(rand.NewPCG(uint64(seed), uint64(turn)<<8|uint64(robot)))
+	hand := append([]int(nil), r.Hand...)
+	rng.Shuffle(len(hand), func(a, b int) { hand[a], hand[b] = hand[b], hand[a] })
+	var p [adjudicator.Registers]int
+	k := 0
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		if r.IsLocked(reg) || k >= len(hand) {
+			continue
+		}
+		p[reg-1] = hand[k]
+		k++
+	}
+	return p
+}
+
+func programText(p [adjudicator.Registers]int) string {
+	var parts []string
+	for _, c := range p {
+		if c == 0 {
+			parts = append(parts, "locked")
+		} else {
+			parts = append(parts, fmt.Sprintf("P%d", c))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func deadlineText(t time.Time) string {
+	if t.IsZero() {
+		return "(no deadline)"
+	}
+	return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+}
+
+// enqueueReports writes every player's report of the turn just resolved.
+func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
+	events []adjudicator.Event, players []store.Player, standing map[string]*orders.Sheet, deadline time.Time, notes []string) error {
+	turn := next.Turn - 1
+	sections := templates.Narrate(setup.Deck, events)
+	if len(notes) > 0 {
+		sections = append([]templates.Section{{Title: "Missed orders", Lines: notes}}, sections...)
+	}
+	board := adjudicator.RenderText(setup.Course, next.Robots)
+	legend := adjudicator.RenderLegend(next.Robots...)
+	status := templates.StatusOf(setup.Deck, next)
+	for _, p := range players {
+		if p.Seat < 0 || p.Seat >= len(next.Robots) {
+			continue
+		}
+		r := next.Robots[p.Seat]
+		hand, locked := templates.HandOf(setup.Deck, r)
+		rep := templates.Report{
+			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: next.Turn, Player: r.Name,
+			Board: board, Legend: legend, Sections: sections, Robots: status,
+			Deadline: deadlineText(deadline), Winner: next.Winner, Over: next.Over,
+			Hand: hand, Locked: locked, Standing: standingLines(standing[r.Name]),
+			Sheet: templates.SheetFor(g.Tag, r, next.Turn, nil),
+		}
+		text, err := j.Templates.Text("report.txt.tmpl", rep)
+		if err != nil {
+			return err
+		}
+		what := fmt.Sprintf("Turn %d report for %s", turn, r.Name)
+		if next.Over {
+			what = fmt.Sprintf("Turn %d: game over", turn)
+		}
+		if err := j.enqueue(tx, outMail{
+			kind: "report", gameID: g.ID, turn: turn, to: p.Email, subject: subject(g.Tag, what),
+			messageID: j.reportID(g.Tag, turn, p.Seat), inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)},
+			text: text, generated: true,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// effectiveSheet is what a robot plays this turn: the program of its latest valid
+// sheet for the turn, and its standing orders from earlier turns with this turn's
+// orders merged over them (orders.Merge: the newer answer to a decision wins). Standing
+// orders stay in force from turn to turn until a sheet replaces them.
+func effectiveSheet(standing *orders.Sheet, sheets map[string]*orders.Sheet, robot string) *orders.Sheet {
+	s := sheets[robot]
+	if s == nil {
+		return standing
+	}
+	rulesOnly := *s
+	rulesOnly.Program = nil
+	merged := orders.Merge(standing, &rulesOnly)
+	eff := *s
+	eff.Rules = merged.Rules
+	return &eff
+}
+
+func standingLines(s *orders.Sheet) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range s.Rules {
+		out = append(out, ruleText(r))
+	}
+	return out
+}
+
+func ruleText(r orders.Rule) string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+// enqueueWelcome mails each player their secret, their robot and the first hand.
+func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Setup, st *adjudicator.State, secrets map[string]string) error {
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return err
+	}
+	board := adjudicator.RenderText(setup.Course, st.Robots)
+	legend := adjudicator.RenderLegend(st.Robots...)
+	for _, p := range players {
+		r := st.Robots[p.Seat]
+		hand, locked := templates.HandOf(setup.Deck, r)
+		text, err := j.Templates.Text("welcome.txt.tmpl", templates.Welcome{
+			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: secrets[p.Robot],
+			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
+			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address,
+		})
+		if err != nil {
+			return err
+		}
+		if err := j.enqueue(tx, outMail{
+			kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: your robot and your first hand", r.Name)),
+			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
+			text: text, generated: true,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var errNoGame = errors.New("no such game")
