@@ -166,7 +166,7 @@ func (p *langParser) parseElse(r *Rule) {
 		return
 	}
 	save := p.i
-	p.skip(",", ";", ".")
+	p.skip(",", ";", ".", "-")
 	if p.accept("or", "else") || p.accept("else") || p.accept("otherwise") {
 		p.skip(",", ":")
 		p.accept("then")
@@ -421,15 +421,21 @@ func (p *langParser) parseNumberTest(subject string) Cond {
 		return Cond{}
 	}
 	p.skip("points", "point", "damage", "lives", "flags", "options")
-	if op == "=" {
-		switch {
-		case p.accept("or", "more"), p.accept("or", "higher"), p.accept("or", "above"), p.accept("or", "over"), p.accept("+"):
-			op = ">="
-		case p.accept("or", "less"), p.accept("or", "fewer"), p.accept("or", "lower"), p.accept("or", "below"), p.accept("or", "under"):
-			op = "<="
-		}
+	return Cond{Test: test, Op: p.orMore(op), N: n}
+}
+
+// orMore reads "3 or more", "3 or less", "3+" after a number compared with "=".
+func (p *langParser) orMore(op string) string {
+	if op != "=" {
+		return op
 	}
-	return Cond{Test: test, Op: op, N: n}
+	switch {
+	case p.accept("or", "more"), p.accept("or", "higher"), p.accept("or", "above"), p.accept("or", "over"), p.accept("+"):
+		return ">="
+	case p.accept("or", "less"), p.accept("or", "fewer"), p.accept("or", "lower"), p.accept("or", "below"), p.accept("or", "under"):
+		return "<="
+	}
+	return op
 }
 
 // parseOn reads "[finish] on [a] SQUARE", "in register 3", "on a laser".
@@ -567,7 +573,7 @@ func (p *langParser) parseHolds() Cond {
 		test := map[string]string{"options": TestOptions, "option": TestOptions, "damage": TestDamage,
 			"lives": TestLives, "life": TestLives, "flags": TestFlags, "flag": TestFlags}[p.toks[p.i-1].text]
 		p.skip("cards", "card", "points", "left", "touched")
-		return Cond{Test: test, Op: op, N: n}
+		return Cond{Test: test, Op: p.orMore(op), N: n}
 	}
 	name, ok := p.parseOptionName()
 	if !ok {

@@ -87,8 +87,11 @@ func ParseText(b []byte) (*Sheet, error) {
 			break // a signature follows (RFC 3676 "-- ")
 		}
 		trimmed := strings.TrimSpace(string(runes))
-		if trimmed == "" || isQuoted(trimmed) || isComment(trimmed) {
+		if trimmed == "" || isQuoted(trimmed) || isComment(trimmed) || isAttribution(trimmed) {
 			continue
+		}
+		if isOriginalMessage(trimmed) {
+			break // the quoted original follows, unmarked (Outlook)
 		}
 		tp.line(n, runes, cols, trimmed)
 	}
@@ -102,6 +105,23 @@ func ParseText(b []byte) (*Sheet, error) {
 }
 
 func isQuoted(t string) bool { return strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|>") }
+
+// isAttribution recognises the line a mail client puts above quoted text ("On Tue, 4
+// Mar 2025, Judge <judge@example.org> wrote:").
+func isAttribution(t string) bool {
+	l := strings.ToLower(t)
+	for _, end := range []string{"wrote:", "writes:", "schrieb:", "a écrit :", "a écrit:", "skrev:", "escribió:", "scrisse:", "schreef:"} {
+		if strings.HasSuffix(l, end) {
+			return true
+		}
+	}
+	return false
+}
+
+func isOriginalMessage(t string) bool {
+	l := strings.ToLower(strings.Trim(t, "-_ "))
+	return l == "original message" || l == "forwarded message" || l == "ursprüngliche nachricht"
+}
 
 func isComment(t string) bool {
 	return strings.HasPrefix(t, "//") || (strings.HasPrefix(t, "#") && markerKind(t) == 0)
@@ -182,6 +202,10 @@ func (tp *textParser) line(n int, runes []rune, cols []int, trimmed string) {
 			continue
 		}
 		break
+	}
+	// A bullet: "- P490 ..." or "* power down". A lone "-" is a locked register.
+	if len(toks) > 1 && inList(toks[0].text, "-", "*", "•") {
+		toks = toks[1:]
 	}
 	if len(toks) == 0 {
 		return

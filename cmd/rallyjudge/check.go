@@ -1,11 +1,200 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
+// checkConfig is the parsed command line of `rallyjudge check`.
+type checkConfig struct {
+	sheet string // path, or "-" for standard input
+	state string // saved turn or scenario file; "" to parse only
+	robot string // the sender's robot; default the sheet's
+}
+
+// savedTurn is the --state file format (docs/orders.md, "rallyjudge check"): a shipped
+// course, the game's seed, the state before the turn. Unknown keys are refused.
+type savedTurn struct {
+	Course  string             `json:"course"`
+	Seed    uint64             `json:"seed"`
+	Options []string           `json:"options,omitempty"` // the option deck; default every card
+	State   *adjudicator.State `json:"state"`
+}
+
+// cmdCheck: rallyjudge check SHEET [--state FILE] [--robot NAME]. It prints the sheet
+// as structured orders (JSON, secret hidden) or its errors; with --state it also
+// validates the sheet against that game and prints the forecast. Exit status: 0 valid,
+// 1 invalid, 2 unreadable (or bad usage).
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rallyjudge check: not built yet")
-	return 2
+	cfg, err := parseCheckArgs(args, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE] [--robot NAME]\n", err)
+		return 2
+	}
+	var b []byte
+	if cfg.sheet == "-" {
+		b, err = io.ReadAll(io.LimitReader(os.Stdin, orders.MaxSize+1))
+	} else {
+		b, err = readCapped(cfg.sheet, orders.MaxSize+1)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+		return 2
+	}
+	name := cfg.sheet
+	if name == "-" {
+		name = "stdin"
+	}
+	var sheet *orders.Sheet
+	switch strings.ToLower(filepath.Ext(cfg.sheet)) {
+	case ".yaml", ".yml":
+		sheet, err = orders.ParseYAML(b)
+	default:
+		sheet, err = orders.Parse(b)
+	}
+	if err != nil {
+		printProblems(stdout, name, err)
+		return 1
+	}
+	stdout.Write(sheet.JSON())
+	if cfg.state == "" {
+		return 0
+	}
+	setup, st, err := loadState(cfg.state)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+		return 2
+	}
+	robot := cfg.robot
+	if robot == "" {
+		robot = sheet.Robot
+	}
+	if robot == "" {
+		fmt.Fprintf(stderr, "rallyjudge check: the sheet names no robot; give --robot NAME\n")
+		return 2
+	}
+	rep := orders.Validate(setup, st, robot, sheet)
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stdout, "%s\n", problemLine(name, p))
+	}
+	if !rep.OK() {
+		return 1
+	}
+	fmt.Fprintln(stdout, "valid")
+	if sheet.HasProgram() && st.Robots[st.Robot(robot)].Power != adjudicator.PowerDown {
+		f, err := orders.Forecast(setup, st, robot, sheet)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, f.String())
+	}
+	return 0
+}
+
+func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
+	var cfg checkConfig
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.state, "state", "", "saved turn (JSON) or scenario file to validate against")
+	fs.StringVar(&cfg.robot, "robot", "", "the sender's robot (default: the sheet's)")
+	// The sheet may come before or after the flags.
+	var rest []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return cfg, err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			rest = append(rest, args[0])
+			args = args[1:]
+		}
+	}
+	if len(rest) != 1 {
+		return cfg, errors.New("want exactly one SHEET")
+	}
+	cfg.sheet = rest[0]
+	return cfg, nil
+}
+
+func readCapped(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+func problemLine(name string, p orders.Problem) string {
+	kind := "error"
+	if p.Warning {
+		kind = "warning"
+	}
+	switch {
+	case p.At.Line == 0:
+		return fmt.Sprintf("%s: %s: %s", name, kind, p.Msg)
+	case p.At.Col == 0:
+		return fmt.Sprintf("%s:%d: %s: %s", name, p.At.Line, kind, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s", name, p.At.Line, p.At.Col, kind, p.Msg)
+}
+
+func printProblems(w io.Writer, name string, err error) {
+	var se *orders.SyntaxError
+	if errors.As(err, &se) {
+		for _, p := range se.Problems {
+			fmt.Fprintln(w, problemLine(name, p))
+		}
+		return
+	}
+	fmt.Fprintf(w, "%s: error: %v\n", name, err)
+}
+
+// loadState reads a saved turn (JSON) or, failing that, a scenario file.
+func loadState(path string) (*adjudicator.Setup, *adjudicator.State, error) {
+	b, err := readCapped(path, 16<<20)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		var sv savedTurn
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&sv); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if sv.State == nil || sv.Course == "" {
+			return nil, nil, fmt.Errorf("%s: want {\"course\": NAME, \"seed\": N, \"state\": {...}}", path)
+		}
+		c, err := adjudicator.LoadCourse(sv.Course)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", path, err)
+		}
+		opts := sv.Options
+		if opts == nil {
+			opts = adjudicator.OptionNames()
+		}
+		setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), sv.Seed, opts)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", path, err)
+		}
+		return setup, sv.State, nil
+	}
+	sc, err := scenario.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc.Setup, sc.State, nil
 }

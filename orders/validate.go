@@ -1,0 +1,364 @@
+package orders
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// Report is everything Validate found: errors (the sheet is refused) and warnings
+// (legal, but probably not what the player meant), in sheet order.
+type Report struct {
+	Problems []Problem `json:"problems"`
+}
+
+// OK reports whether the sheet has no errors (warnings allowed).
+func (r Report) OK() bool {
+	for _, p := range r.Problems {
+		if !p.Warning {
+			return false
+		}
+	}
+	return true
+}
+
+// Errors and Warnings split the problems.
+func (r Report) Errors() []Problem   { return r.filter(false) }
+func (r Report) Warnings() []Problem { return r.filter(true) }
+
+func (r Report) filter(w bool) []Problem {
+	var out []Problem
+	for _, p := range r.Problems {
+		if p.Warning == w {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// String is the report for a mail: one problem a line.
+func (r Report) String() string {
+	if len(r.Problems) == 0 {
+		return "orders accepted: no problems found\n"
+	}
+	var b strings.Builder
+	for _, p := range r.Problems {
+		b.WriteString(p.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (r *Report) err(at Pos, format string, args ...any) {
+	r.Problems = append(r.Problems, Problem{At: at, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (r *Report) warn(at Pos, format string, args ...any) {
+	r.Problems = append(r.Problems, Problem{At: at, Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// Validate checks a parsed sheet against the game as it stands before the turn: the
+// robot is the sender's (robotName), the turn is the one to be played, every card is in
+// the hand dealt or locked in place, no card twice, five registers; and warns about
+// what is legal but probably a mistake (a power down announced with no damage, a program
+// that gets the robot destroyed, orders for options not held). Every problem is in the
+// one report. The game is not changed.
+func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string, s *Sheet) Report {
+	var rep Report
+	at := func(field string) Pos {
+		if s.At != nil {
+			return s.At[field]
+		}
+		return Pos{}
+	}
+	idx := st.Robot(robotName)
+	if idx < 0 {
+		rep.err(Pos{}, "there is no robot %q in this game", robotName)
+		return rep
+	}
+	r := &st.Robots[idx]
+	if s.Robot != "" && s.Robot != robotName {
+		if strings.EqualFold(s.Robot, robotName) {
+			rep.warn(at("robot"), "robot %q: your robot is spelt %q", s.Robot, robotName)
+		} else {
+			rep.err(at("robot"), "this sheet is for robot %q, but you command %q", s.Robot, robotName)
+			return rep // the rest would be checked against the wrong robot
+		}
+	}
+	switch {
+	case st.Over:
+		rep.err(Pos{}, "the game is over")
+	case s.Turn == 0:
+		rep.warn(Pos{}, "no turn number; taken as turn %d", st.Turn)
+	case s.Turn != st.Turn:
+		rep.err(at("turn"), "this sheet is for turn %d, but the turn to play is %d", s.Turn, st.Turn)
+	}
+	if r.Out {
+		rep.err(Pos{}, "%s is out of the race", r.Name)
+		return rep
+	}
+	checkProgram(&rep, setup, st, idx, s)
+	checkRules(&rep, r, s)
+	// The forecast warns about what a legal program would do.
+	if rep.OK() && s.HasProgram() && r.Power != adjudicator.PowerDown {
+		if f, err := Forecast(setup, st, robotName, s); err == nil {
+			for _, w := range f.Warnings {
+				if w.Destroyed {
+					rep.warn(at("program"), "%s", w.Msg)
+				}
+			}
+		}
+	}
+	return rep
+}
+
+func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
+	r := &st.Robots[idx]
+	progAt := Pos{}
+	if s.At != nil {
+		progAt = s.At["program"]
+	}
+	if r.Power == adjudicator.PowerDown {
+		for _, c := range s.Program {
+			if !c.Locked {
+				rep.err(c.At, "%s is powered down this turn and runs no program; leave the program out", r.Name)
+				return
+			}
+		}
+		return
+	}
+	if !s.HasProgram() {
+		rep.warn(Pos{}, "no program on this sheet: its orders are merged into your current orders (docs/orders.md)")
+		return
+	}
+	locked := r.Locked()
+	free := adjudicator.Registers - locked
+	n := len(s.Program)
+	if n != adjudicator.Registers && n != free {
+		if locked > 0 {
+			rep.err(progAt, "expected %d cards (or 5, writing \"locked\" for registers %s), found %d", free, lockedList(r), n)
+		} else {
+			rep.err(progAt, "expected 5 registers, found %d", n)
+		}
+	}
+	hand := r.Hand
+	used := map[int]int{}
+	for i, c := range s.Program {
+		reg := i + 1
+		if reg > adjudicator.Registers {
+			break
+		}
+		if r.IsLocked(reg) {
+			lc := r.Registers[reg-1]
+			if !c.Locked && c.Priority != lc {
+				rep.err(c.At, "register %d is locked with %s; write %s or \"locked\" there", reg, cardName(setup, lc), cardName(setup, lc))
+			}
+			continue
+		}
+		if c.Locked {
+			rep.err(c.At, "register %d is not locked; expected a card from your hand (%s)", reg, handList(hand))
+			continue
+		}
+		kind := setup.Deck.Kind(c.Priority)
+		switch {
+		case kind == adjudicator.NoCard:
+			rep.err(c.At, "P%d is not a card%s", c.Priority, didYouMean(c.Priority, hand))
+			continue
+		case !slices.Contains(hand, c.Priority):
+			if held := lockedIn(st, c.Priority); held != "" {
+				rep.err(c.At, "P%d is not in your hand (it is locked in %s)%s", c.Priority, held, didYouMean(c.Priority, hand))
+			} else {
+				rep.err(c.At, "P%d is not in your hand%s", c.Priority, didYouMean(c.Priority, hand))
+			}
+			continue
+		}
+		if c.Kind != "" && c.Kind != kind.String() {
+			want, _ := adjudicator.ParseCardKind(c.Kind)
+			rep.err(c.At, "P%d is %s, not %s", c.Priority, kind.Title(), want.Title())
+			continue
+		}
+		if prev, ok := used[c.Priority]; ok {
+			rep.err(c.At, "P%d is already in register %d", c.Priority, prev)
+			continue
+		}
+		used[c.Priority] = reg
+	}
+	// The engine has the last word on legality: anything it finds that the checks above
+	// did not is reported too.
+	if rep.OK() && (n == adjudicator.Registers || n == free) {
+		prog := programOf(s, r)
+		for _, e := range setup.CheckProgram(st, idx, prog) {
+			rep.err(progAt, "%s", e.Error())
+		}
+	}
+}
+
+// programOf is the sheet's program as the engine takes it, a short program filling the
+// unlocked registers first.
+func programOf(s *Sheet, r *adjudicator.Robot) [adjudicator.Registers]int {
+	var prog [adjudicator.Registers]int
+	for i, c := range s.Program {
+		if i < adjudicator.Registers && !c.Locked {
+			prog[i] = c.Priority
+		}
+	}
+	return prog
+}
+
+func checkRules(rep *Report, r *adjudicator.Robot, s *Sheet) {
+	for _, rule := range s.Rules {
+		for _, a := range []*Action{&rule.Then, rule.Else} {
+			if a == nil {
+				continue
+			}
+			if a.Do == DoPowerDown && rule.If == nil && r.Damage == 0 && r.Power != adjudicator.PowerDown {
+				rep.warn(rule.At, "power down announced with no damage to repair")
+			}
+			if a.Option != "" && optionIndex(r.Options, a.Option) < 0 && (a.Do == DoUse || a.Do == DoPreventDamage || a.Do == DoLoseOption) {
+				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
+			}
+		}
+	}
+}
+
+func didYouMean(p int, hand []int) string {
+	if n, ok := adjudicator.Nearest(p, hand); ok {
+		return fmt.Sprintf("; did you mean P%d?", n)
+	}
+	return ""
+}
+
+func cardName(setup *adjudicator.Setup, p int) string {
+	if setup.Deck.Kind(p) == adjudicator.NoCard {
+		return fmt.Sprintf("P%d", p)
+	}
+	return setup.Deck.CardName(p)
+}
+
+func handList(hand []int) string {
+	if len(hand) == 0 {
+		return "your hand is empty"
+	}
+	parts := make([]string, len(hand))
+	for i, c := range hand {
+		parts[i] = fmt.Sprintf("P%d", c)
+	}
+	return "you hold " + strings.Join(parts, " ")
+}
+
+func lockedList(r *adjudicator.Robot) string {
+	var regs []string
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		if r.IsLocked(reg) {
+			regs = append(regs, fmt.Sprint(reg))
+		}
+	}
+	return strings.Join(regs, ", ")
+}
+
+func lockedIn(st *adjudicator.State, p int) string {
+	for _, o := range st.Robots {
+		for reg, c := range o.Registers {
+			if c == p {
+				return fmt.Sprintf("%s's register %d", o.Name, reg+1)
+			}
+		}
+	}
+	return ""
+}
+
+func optionList(held []string) string {
+	if len(held) == 0 {
+		return "none"
+	}
+	return strings.Join(held, ", ")
+}
+
+// Merge is what stands after a new sheet arrives for the same turn (docs/orders.md,
+// "A later sheet"):
+//
+//   - a sheet with a program replaces the current sheet whole: program and orders;
+//   - a sheet without a program (standing orders only) keeps the current program and
+//     merges its orders over the current ones: every current order that answers a
+//     decision the new sheet answers is dropped, the new orders come first, the rest
+//     of the current orders follow in their order. Header fields given by the new sheet
+//     replace the current ones.
+//
+// Neither sheet is changed. current may be nil.
+func Merge(current, next *Sheet) *Sheet {
+	if current == nil || next.HasProgram() {
+		c := *next
+		c.Rules = slices.Clone(next.Rules)
+		c.Program = slices.Clone(next.Program)
+		return &c
+	}
+	m := *current
+	m.Program = slices.Clone(current.Program)
+	if next.Game != "" {
+		m.Game = next.Game
+	}
+	if next.Robot != "" {
+		m.Robot = next.Robot
+	}
+	if next.Turn != 0 {
+		m.Turn = next.Turn
+	}
+	if next.Secret != "" {
+		m.Secret = next.Secret
+	}
+	answered := map[string]bool{}
+	for _, r := range next.Rules {
+		for _, d := range r.Decisions() {
+			answered[d] = true
+		}
+	}
+	m.Rules = slices.Clone(next.Rules)
+	for _, r := range current.Rules {
+		keep := true
+		for _, d := range r.Decisions() {
+			if answered[d] {
+				keep = false
+			}
+		}
+		if keep {
+			m.Rules = append(m.Rules, r)
+		}
+	}
+	return &m
+}
+
+// Decisions names the decisions a rule can answer: "power", "wrench", "reentry",
+// "prevent", "lose", or "option:NAME".
+func (r Rule) Decisions() []string {
+	var out []string
+	for _, a := range []*Action{&r.Then, r.Else} {
+		if a == nil {
+			continue
+		}
+		var d string
+		switch a.Do {
+		case DoPowerDown, DoStayDown, DoPowerUp:
+			d = "power"
+		case DoRepair, DoTakeOption:
+			d = "wrench"
+		case DoFace:
+			d = "reentry"
+		case DoPreventDamage, DoKeepOptions:
+			d = "prevent"
+		case DoLoseOption:
+			d = "lose"
+		case DoUse, DoDecline:
+			d = "option:" + strings.ToLower(a.Option)
+		default:
+			continue
+		}
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
