@@ -24,5 +24,6 @@
 //	flags.go      phase e: flags and archive markers
 //	endturn.go    end of turn: repairs, re-entry, virtual robots, power down
 //	options.go    option cards: deck, bookkeeping, hooks for their effects
+//	simulate.go   forecasts: Simulate, and the allocation-free Simulator for autopilots
 //	events.go     the event log
 package adjudicator

@@ -189,9 +189,22 @@ func TestLockedCardsNotDealt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var locked []int
 	for _, rb := range next.Robots {
-		if slices.Contains(rb.Hand, 490) && next.Robots[0].Registers[3] == 490 {
-			t.Errorf("%s was dealt P490, which is locked in A's register 4", rb.Name)
+		for _, c := range rb.Registers {
+			if c != 0 {
+				locked = append(locked, c)
+			}
+		}
+	}
+	if next.Robots[0].Damage >= 6 && !slices.Contains(locked, 490) {
+		t.Fatalf("A has %d damage but P490 left register 4: %v", next.Robots[0].Damage, next.Robots[0].Registers)
+	}
+	for _, rb := range next.Robots {
+		for _, c := range rb.Hand {
+			if slices.Contains(locked, c) {
+				t.Errorf("%s was dealt P%d, which is locked in a register", rb.Name, c)
+			}
 		}
 	}
 }
