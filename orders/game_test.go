@@ -27,8 +27,8 @@ func testGame(t testing.TB) (*adjudicator.Setup, *adjudicator.State) {
 	b.At(adjudicator.Pos{X: 6, Y: 6}).Flag = 2
 	c := &adjudicator.Course{
 		Name: "orders-test", Board: b,
-		Flags:  []adjudicator.Pos{{X: 2, Y: 1}, {X: 6, Y: 6}},
-		Starts: []adjudicator.Start{{Pos: adjudicator.Pos{X: 2, Y: 5}, Facing: adjudicator.North}},
+		Flags:      []adjudicator.Pos{{X: 2, Y: 1}, {X: 6, Y: 6}},
+		Starts:     []adjudicator.Start{{Pos: adjudicator.Pos{X: 2, Y: 5}, Facing: adjudicator.North}},
 		MinPlayers: 1, MaxPlayers: 8, Boards: 1,
 	}
 	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 7, adjudicator.OptionNames())
