@@ -1,0 +1,175 @@
+package autopilot
+
+import "github.com/rallyjudge/rallyjudge/adjudicator"
+
+// Plan is the autopilot's choice for one robot and one turn.
+type Plan struct {
+	// Program is the card for each register, 0 in locked registers, as
+	// adjudicator.Orders expects. All zero when the robot plays no program (powered
+	// down, out of the race).
+	Program [adjudicator.Registers]int
+	// Score is the chosen program's value (higher is better; see score.go).
+	Score int
+	// Why says in a line what the program does, for the player.
+	Why string
+	// Orders are suggested standing orders in the order language (docs/orders.md), one
+	// rule a line, matching what Decider does.
+	Orders []string
+	// End is the forecast robot after the five registers (before the end of turn).
+	End adjudicator.Robot
+	// Tried is the number of programs simulated.
+	Tried int
+}
+
+// Pilot chooses programs on one setup. It holds the setup's Guide, so a caller
+// choosing for many robots or turns makes one Pilot. It is read-only once made and
+// safe for concurrent use.
+type Pilot struct {
+	setup *adjudicator.Setup
+	guide *Guide
+}
+
+// New prepares a Pilot for setup s.
+func New(s *adjudicator.Setup) *Pilot {
+	return &Pilot{setup: s, guide: NewGuide(s)}
+}
+
+// Guide is the pilot's knowledge of the course.
+func (p *Pilot) Guide() *Guide { return p.guide }
+
+// Choose is New(s).Choose(st, robot): the best program for one robot.
+func Choose(s *adjudicator.Setup, st *adjudicator.State, robot int) Plan {
+	return New(s).Choose(st, robot)
+}
+
+// group is the cards of one kind in a hand, highest priority first. Alone on the
+// floor (the forecast's other robots stand still), two cards of a kind move the robot
+// the same way, so the search tries each sequence of kinds once; the cards are dealt
+// out highest priority first, so the robot acts early against the others in play.
+type group struct {
+	kind  adjudicator.CardKind
+	cards []int
+}
+
+// search is one Choose's working state.
+type search struct {
+	p      *Pilot
+	sim    *adjudicator.Simulator
+	robot  int
+	before adjudicator.Robot
+	free   []int // register indexes (0-based) the program fills
+	groups []group
+	seq    [adjudicator.Registers]int // group index per free register
+	used   [adjudicator.Registers + 4]int
+
+	tried      int
+	best       outcome
+	bestProg   [adjudicator.Registers]int
+	bestEnd    adjudicator.Robot
+	found      bool
+	risky      outcome // the most progress among outcomes with damage or loss
+	riskyProg  [adjudicator.Registers]int
+	riskyFound bool
+}
+
+// Choose tries every legal program of the robot's hand (all ordered choices of cards
+// for its unlocked registers; cards of one kind are interchangeable on its own path)
+// and returns the best, ties to the lowest program read register by register. st is
+// not changed.
+func (p *Pilot) Choose(st *adjudicator.State, robot int) Plan {
+	if robot < 0 || robot >= len(st.Robots) {
+		return Plan{Why: "no such robot"}
+	}
+	r := &st.Robots[robot]
+	switch {
+	case r.Out:
+		return Plan{Why: "out of the race"}
+	case r.Power == adjudicator.PowerDown:
+		return Plan{Why: "powered down this turn: no program", Orders: p.suggest(st, robot, nil), End: *r}
+	}
+	s := &search{p: p, robot: robot, before: *r}
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		if !r.IsLocked(reg) {
+			s.free = append(s.free, reg-1)
+		}
+	}
+	if len(r.Hand) < len(s.free) {
+		return Plan{Why: "too few cards for the unlocked registers"}
+	}
+	for _, c := range r.Hand {
+		k := p.setup.Deck.Kind(c)
+		gi := -1
+		for i := range s.groups {
+			if s.groups[i].kind == k {
+				gi = i
+			}
+		}
+		if gi < 0 {
+			s.groups = append(s.groups, group{kind: k})
+			gi = len(s.groups) - 1
+		}
+		// Hands are ascending; keep each group highest first.
+		s.groups[gi].cards = append([]int{c}, s.groups[gi].cards...)
+	}
+	s.sim = adjudicator.NewSimulator(p.setup, st)
+	s.walk(0)
+	if !s.found {
+		return Plan{Why: "no legal program"}
+	}
+	plan := Plan{Program: s.bestProg, Score: s.best.Score, End: s.bestEnd, Tried: s.tried}
+	plan.Why = p.explain(st, robot, s)
+	plan.Orders = p.suggest(st, robot, &s.bestEnd)
+	return plan
+}
+
+// walk chooses a kind for free register number depth, then the rest.
+func (s *search) walk(depth int) {
+	if depth == len(s.free) {
+		s.leaf()
+		return
+	}
+	for gi := range s.groups {
+		if s.used[gi] == len(s.groups[gi].cards) {
+			continue
+		}
+		s.seq[depth] = gi
+		s.used[gi]++
+		s.walk(depth + 1)
+		s.used[gi]--
+	}
+}
+
+func (s *search) leaf() {
+	var prog [adjudicator.Registers]int
+	var next [adjudicator.Registers + 4]int
+	for i, reg := range s.free {
+		g := s.seq[i]
+		prog[reg] = s.groups[g].cards[next[g]]
+		next[g]++
+	}
+	end, err := s.sim.Run(s.robot, prog, nil)
+	if err != nil {
+		return // cannot happen: the program is built from the hand
+	}
+	s.tried++
+	o := s.p.evaluate(&s.before, &end)
+	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
+		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true
+	}
+	if o.Destroyed || o.Taken > 0 {
+		if pr := o.progress(); !s.riskyFound || pr > s.risky.progress() ||
+			(pr == s.risky.progress() && less(prog, s.riskyProg)) {
+			s.risky, s.riskyProg, s.riskyFound = o, prog, true
+		}
+	}
+}
+
+// less orders programs register by register, lower priorities first.
+func less(a, b [adjudicator.Registers]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}

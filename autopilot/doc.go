@@ -1,0 +1,18 @@
+// Package autopilot plays a robot: it chooses a program from the robot's hand by
+// trying every legal one through the engine's forecast ([adjudicator.Simulator]) and
+// scoring where each leaves the robot, and answers the run-time decisions a bot makes
+// ([Decider]: power down, double wrench, re-entry facing, options).
+//
+// It serves the missed-orders policy "autopilot" (the player is told what was played,
+// from [Plan.Why]) and the demo's bot players.
+//
+//	guide.go    per-setup static knowledge: path distance to every flag, laser beams
+//	choose.go   the search over every legal program
+//	score.go    how a forecast outcome is valued
+//	explain.go  the player-facing reason and suggested standing orders
+//	decider.go  a Decider for bots
+//
+// It imports only the adjudicator. It must not decide any rule (movement, damage and
+// legality come from the engine), do I/O, keep package-level mutable state, or use
+// chance: the same game gives the same plan every run, so an archive replays.
+package autopilot

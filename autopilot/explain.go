@@ -1,0 +1,131 @@
+package autopilot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// explain says in a line what the chosen program does and, when a program going
+// further was turned down, what it avoids.
+func (p *Pilot) explain(st *adjudicator.State, robot int, s *search) string {
+	o, before := s.best, &s.before
+	nflags := len(p.guide.flags)
+	var parts []string
+	switch {
+	case o.Won:
+		return fmt.Sprintf("touches flag %d and wins the race", nflags)
+	case o.Flags == 1:
+		parts = append(parts, fmt.Sprintf("touches flag %d", before.Flags+1))
+	case o.Flags > 1:
+		parts = append(parts, fmt.Sprintf("touches flags %d to %d", before.Flags+1, before.Flags+o.Flags))
+	}
+	next := before.Flags + o.Flags + 1
+	switch {
+	case o.Out:
+		parts = append(parts, "cannot avoid losing its last life")
+	case o.Destroyed:
+		parts = append(parts, fmt.Sprintf("cannot avoid destruction; re-enters %d squares from flag %d", o.Dist, next))
+	case o.Flags == 0:
+		from := p.guide.Dist(next, before.Pos)
+		switch {
+		case o.Dist < from:
+			parts = append(parts, fmt.Sprintf("heads for flag %d (%d squares to go, from %d)", next, o.Dist, from))
+		case o.Dist == from:
+			parts = append(parts, fmt.Sprintf("holds its ground %d squares from flag %d", o.Dist, next))
+		default:
+			parts = append(parts, fmt.Sprintf("falls back to %d squares from flag %d (was %d)", o.Dist, next, from))
+		}
+	default:
+		parts = append(parts, fmt.Sprintf("then heads for flag %d (%d squares to go)", next, o.Dist))
+	}
+	if o.Taken > 0 && !o.Destroyed {
+		parts = append(parts, fmt.Sprintf("takes %d damage", o.Taken))
+	}
+	switch {
+	case o.Repair > 0:
+		parts = append(parts, fmt.Sprintf("ends on a repair site (repairs %d)", o.Repair))
+	case o.Option:
+		parts = append(parts, "ends on a double wrench for an option card")
+	}
+	if s.riskyFound && s.risky.progress() > o.progress() {
+		if a := p.avoided(st, robot, s.riskyProg); a != "" {
+			parts = append(parts, a)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// avoided replays a turned-down program with events and names its first mishap.
+func (p *Pilot) avoided(st *adjudicator.State, robot int, prog [adjudicator.Registers]int) string {
+	_, events, err := adjudicator.Simulate(p.setup, st, robot, adjudicator.Orders{Program: prog})
+	if err != nil {
+		return ""
+	}
+	name := st.Robots[robot].Name
+	pos := st.Robots[robot].Pos
+	for _, e := range events {
+		if e.Robot != name {
+			continue
+		}
+		switch e.Kind {
+		case adjudicator.EvMove, adjudicator.EvPush, adjudicator.EvConveyed, adjudicator.EvPushed:
+			if e.To != nil {
+				pos = *e.To
+			}
+		case adjudicator.EvDestroyed:
+			at := pos
+			if e.From != nil {
+				at = *e.From
+			}
+			switch e.Cause {
+			case "pit":
+				return "avoids the pit at " + at.String()
+			case "off-board":
+				return "avoids falling off the board at " + at.String()
+			case "crusher":
+				return "avoids the crusher at " + at.String()
+			default:
+				return "avoids being shot to pieces at " + at.String()
+			}
+		case adjudicator.EvDamage:
+			if e.Cause == "laser" {
+				return "avoids the laser at " + pos.String()
+			}
+			return "avoids a robot's laser at " + pos.String()
+		}
+	}
+	return ""
+}
+
+// suggest writes the Decider's policy as standing orders in the order language
+// (docs/orders.md), with the re-entry facing for where the plan leaves the archive.
+func (p *Pilot) suggest(st *adjudicator.State, robot int, end *adjudicator.Robot) []string {
+	r := &st.Robots[robot]
+	nflags := len(p.guide.flags)
+	var out []string
+	if nflags > 1 {
+		// Not on the last flag run: flags < nflags-1.
+		out = append(out,
+			fmt.Sprintf("power down if damage > %d and flags < %d and not on a laser and not on a belt and not on a pusher and not on a crusher", powerDownAt-1, nflags-1))
+		if r.Power == adjudicator.PowerDown {
+			out = append(out,
+				fmt.Sprintf("stay down if damage > %d and flags < %d and not on a laser and not on a belt and not on a pusher and not on a crusher", powerDownAt-1, nflags-1))
+		}
+	}
+	out = append(out, fmt.Sprintf("if I finish on 2 spanner repair & damage > %d repair, else take option card", repairAbove))
+	archive, flags := r.Archive, r.Flags
+	if end != nil {
+		archive, flags = end.Archive, end.Flags
+	}
+	if d, ok := p.guide.Downhill(flags+1, archive); ok {
+		out = append(out, "reenter facing "+d.String())
+	} else {
+		out = append(out, "reenter facing toward the next flag")
+	}
+	if len(r.Options) > 0 {
+		out = append(out, fmt.Sprintf("discard any option to prevent damage if damage > %d", preventAt-1))
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package autopilot_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// newGame sets up a game of n robots on a shipped course.
+func newGame(tb testing.TB, course string, seed uint64, n int) (*adjudicator.Setup, *adjudicator.State) {
+	tb.Helper()
+	c, err := adjudicator.LoadCourse(course)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), seed, adjudicator.OptionNames())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("R%d", i+1)
+	}
+	st, _, err := adjudicator.NewGame(s, names)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s, st
+}
