@@ -1,11 +1,48 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/rallyjudge/rallyjudge/judge"
 )
 
+// cmdDemo plays a demo game through embedded mail servers: the embedded default.
 func cmdDemo(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rallyjudge demo: not built yet")
-	return 2
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	course := fs.String("course", "sprint", "shipped course to race on")
+	seed := fs.Int64("seed", 1, "game seed: the same seed plays the same game")
+	turns := fs.Int("turns", 10, "stop after this many turns if nobody has won")
+	db := fs.String("db", "", "keep the game's database in this file (default: temporary)")
+	saveMail := fs.String("save-mail", "", "write every mail rallyjudge sent to this directory as .eml")
+	verbose := fs.Bool("v", false, "log what the judge does")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rallyjudge demo: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	log := slog.New(slog.DiscardHandler)
+	if *verbose {
+		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	_, err := judge.RunDemo(ctx, judge.DemoOptions{
+		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
+		Bot: demoBot,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)
+		return 1
+	}
+	return 0
 }
