@@ -116,7 +116,9 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	}
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 200 * time.Millisecond}) }()
+	go func() {
+		served <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 200 * time.Millisecond})
+	}()
 	defer func() { stop(); <-served }()
 
 	for turn := 1; turn <= o.Turns; turn++ {

@@ -63,7 +63,9 @@ func (j *Judge) reportID(tag string, turn, seat int) string {
 	return fmt.Sprintf("report.%s.%d.s%d@%s", tag, turn, seat, j.domainOf())
 }
 
-func (j *Judge) replyID(inboxID int64) string { return fmt.Sprintf("reply.%d@%s", inboxID, j.domainOf()) }
+func (j *Judge) replyID(inboxID int64) string {
+	return fmt.Sprintf("reply.%d@%s", inboxID, j.domainOf())
+}
 
 func (j *Judge) noticeID(kind string, key any) string {
 	return fmt.Sprintf("notice.%s.%v@%s", kind, key, j.domainOf())
