@@ -251,11 +251,6 @@ func (t *turn) revealAndOrder() {
 			t.order[b], t.order[b-1] = t.order[b-1], t.order[b]
 		}
 	}
-	if t.single < 0 {
-		for _, i := range t.order {
-			t.emit(Event{Kind: EvCard, Robot: t.st.Robots[i].Name, Card: t.st.Robots[i].Registers[regs]})
-		}
-	}
 }
 
 // elementStep is the board element step of phase c by name (Rules.Elements), nil for an

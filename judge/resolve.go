@@ -285,7 +285,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		r := next.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
 		rep := templates.Report{
-			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: next.Turn, Player: r.Name,
+			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: next.Turn, Player: r.Name, PlayerOut: r.Out,
 			Board: board, Legend: legend, Sections: sections, Robots: status,
 			Deadline: deadlineText(deadline), Winner: next.Winner, Over: next.Over,
 			Hand: hand, Locked: locked, Standing: standingLines(standing[r.Name]),

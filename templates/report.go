@@ -14,17 +14,19 @@ type Report struct {
 	Turn     int // the turn just played
 	NextTurn int
 	Player   string // the robot this report is for
-	Board    string // the floor at the end of the turn, as text
-	Legend   string
-	Sections []Section
-	Robots   []RobotStatus
-	Deadline string // the next deadline, written for people ("" when the game is over)
-	Winner   string
-	Over     bool
-	Hand     []Card // the player's new hand (private)
-	Locked   []Card // the player's locked registers (private)
-	Standing []string
-	Sheet    string // a ready-to-edit order sheet for the next turn
+	// PlayerOut: the player's robot has left the race (no hand, no sheet).
+	PlayerOut bool
+	Board     string // the floor at the end of the turn, as text
+	Legend    string
+	Sections  []Section
+	Robots    []RobotStatus
+	Deadline  string // the next deadline, written for people ("" when the game is over)
+	Winner    string
+	Over      bool
+	Hand      []Card // the player's new hand (private)
+	Locked    []Card // the player's locked registers (private)
+	Standing  []string
+	Sheet     string // a ready-to-edit order sheet for the next turn
 }
 
 // RobotStatus is one robot's public status.
