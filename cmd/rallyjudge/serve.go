@@ -1,11 +1,99 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
+// cmdServe runs the judge against a real mailbox until SIGTERM or SIGINT; the message
+// or turn in hand is finished first.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rallyjudge serve: not built yet")
-	return 2
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "the config file (YAML; see docs/config.md)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *cfgPath == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE")
+		return 2
+	}
+	cfg, err := judge.LoadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge serve: %v\n", err)
+		return 2
+	}
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, cfg, log); err != nil {
+		log.Error("rallyjudge serve stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
+	imapPW, err := judge.Secret(cfg.IMAP.PasswordEnv, cfg.IMAP.PasswordFile, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("imap password: %w", err)
+	}
+	smtpPW, err := judge.Secret(cfg.SMTP.PasswordEnv, cfg.SMTP.PasswordFile, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("smtp password: %w", err)
+	}
+	st, err := store.Open(cfg.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	j, err := judge.New(st, cfg.JudgeAddress, log)
+	if err != nil {
+		return err
+	}
+	j.Name = cfg.JudgeName
+	j.MaxMessageBytes = cfg.Limits.MaxMessageBytes
+	j.AuthFailures = cfg.Limits.AuthFailures
+	j.AuthWindow = cfg.Limits.AuthWindow.D()
+	if cfg.TemplatesDir != "" {
+		if j.Templates, err = templates.Load(cfg.TemplatesDir); err != nil {
+			return err
+		}
+	}
+	since, err := j.LoadPosition(ctx, cfg.IMAP.Mailbox)
+	if err != nil {
+		return err
+	}
+	fetcher, err := mail.NewFetcher(mail.FetcherConfig{
+		Addr: cfg.IMAP.Address, TLS: cfg.IMAP.TLS, InsecureSkipVerify: cfg.IMAP.InsecureSkipVerify,
+		Username: cfg.IMAP.Username, Password: imapPW, Mailbox: cfg.IMAP.Mailbox,
+		After: cfg.IMAP.After, MoveTo: cfg.IMAP.DoneFolder, Since: since,
+		IdleTimeout: cfg.IMAP.IdleTimeout.D(), PollInterval: cfg.IMAP.PollInterval.D(),
+		MaxFetchSize: int64(cfg.Limits.MaxMessageBytes) + 1, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{
+		Addr: cfg.SMTP.Address, TLS: cfg.SMTP.TLS, InsecureSkipVerify: cfg.SMTP.InsecureSkipVerify,
+		Username: cfg.SMTP.Username, Password: smtpPW, HeloName: cfg.SMTP.Helo, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("rallyjudge serving", "imap", cfg.IMAP.Address, "mailbox", cfg.IMAP.Mailbox, "smtp", cfg.SMTP.Address, "db", cfg.Database)
+	return j.Serve(ctx, judge.Loops{Fetcher: fetcher, Mailbox: cfg.IMAP.Mailbox, Sender: sender, Tick: cfg.TickInterval.D()})
 }
