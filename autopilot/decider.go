@@ -9,6 +9,9 @@ const (
 	// README, A turn 2), except on the run to the last flag, where a turn lost costs
 	// the race.
 	powerDownAt = 5
+	// powerDownLastRunAt: on the last flag run too, from this much damage (7 locks
+	// three registers; the robot can hardly steer).
+	powerDownLastRunAt = 7
 	// repairAbove: at a double wrench, repair when damage is above this, else take an
 	// option card (seed 003, Repair Sites).
 	repairAbove = 3
@@ -46,17 +49,21 @@ func lastRun(v adjudicator.View) bool {
 	return r.Flags >= v.Flags()-1
 }
 
-// PowerDown when badly damaged, not on the last flag run, and safe to stand still
-// (rules README, A turn 3: a powered-down robot has all its damage repaired).
-func (Decider) PowerDown(v adjudicator.View) bool {
-	r := v.Robot()
-	return r.Damage >= powerDownAt && !lastRun(v) && safeToStop(v)
-}
+// PowerDown when badly damaged (powerDownAt, or powerDownLastRunAt on the last flag
+// run) and safe to stand still (rules README, A turn 3: a powered-down robot has all
+// its damage repaired).
+func (Decider) PowerDown(v adjudicator.View) bool { return wantsDown(v) }
 
 // StayDown when the turn down left the robot badly damaged again and it is still safe.
-func (Decider) StayDown(v adjudicator.View) bool {
+func (Decider) StayDown(v adjudicator.View) bool { return wantsDown(v) }
+
+func wantsDown(v adjudicator.View) bool {
 	r := v.Robot()
-	return r.Damage >= powerDownAt && !lastRun(v) && safeToStop(v)
+	at := powerDownAt
+	if lastRun(v) {
+		at = powerDownLastRunAt
+	}
+	return r.Damage >= at && safeToStop(v)
 }
 
 // DoubleWrench repairs when damage is above repairAbove, else takes an option.

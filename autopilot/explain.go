@@ -25,20 +25,22 @@ func (p *Pilot) explain(st *adjudicator.State, robot int, s *search) string {
 	switch {
 	case o.Out:
 		parts = append(parts, "cannot avoid losing its last life")
+	case o.Destroyed && o.Flags > 0:
+		parts = append(parts, fmt.Sprintf("is destroyed after and re-enters at its archive, %s from flag %d", squares(o.Dist), next))
 	case o.Destroyed:
-		parts = append(parts, fmt.Sprintf("cannot avoid destruction; re-enters %d squares from flag %d", o.Dist, next))
+		parts = append(parts, fmt.Sprintf("cannot avoid destruction; re-enters %s from flag %d", squares(o.Dist), next))
 	case o.Flags == 0:
 		from := p.guide.Dist(next, before.Pos)
 		switch {
 		case o.Dist < from:
-			parts = append(parts, fmt.Sprintf("heads for flag %d (%d squares to go, from %d)", next, o.Dist, from))
+			parts = append(parts, fmt.Sprintf("heads for flag %d (%s to go, from %d)", next, squares(o.Dist), from))
 		case o.Dist == from:
-			parts = append(parts, fmt.Sprintf("holds its ground %d squares from flag %d", o.Dist, next))
+			parts = append(parts, fmt.Sprintf("holds its ground %s from flag %d", squares(o.Dist), next))
 		default:
-			parts = append(parts, fmt.Sprintf("falls back to %d squares from flag %d (was %d)", o.Dist, next, from))
+			parts = append(parts, fmt.Sprintf("falls back to %s from flag %d (was %d)", squares(o.Dist), next, from))
 		}
 	default:
-		parts = append(parts, fmt.Sprintf("then heads for flag %d (%d squares to go)", next, o.Dist))
+		parts = append(parts, fmt.Sprintf("then heads for flag %d (%s to go)", next, squares(o.Dist)))
 	}
 	if o.Taken > 0 && !o.Destroyed {
 		parts = append(parts, fmt.Sprintf("takes %d damage", o.Taken))
@@ -55,6 +57,17 @@ func (p *Pilot) explain(st *adjudicator.State, robot int, s *search) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// squares is "1 square", "5 squares", "no way through".
+func squares(n int) string {
+	switch n {
+	case 1:
+		return "1 square"
+	case Unreachable:
+		return "no way through"
+	}
+	return fmt.Sprintf("%d squares", n)
 }
 
 // avoided replays a turned-down program with events and names its first mishap.
@@ -105,14 +118,16 @@ func (p *Pilot) suggest(st *adjudicator.State, robot int, end *adjudicator.Robot
 	r := &st.Robots[robot]
 	nflags := len(p.guide.flags)
 	var out []string
-	if nflags > 1 {
-		// Not on the last flag run: flags < nflags-1.
-		out = append(out,
-			fmt.Sprintf("power down if damage > %d and flags < %d and not on a laser and not on a belt and not on a pusher and not on a crusher", powerDownAt-1, nflags-1))
-		if r.Power == adjudicator.PowerDown {
-			out = append(out,
-				fmt.Sprintf("stay down if damage > %d and flags < %d and not on a laser and not on a belt and not on a pusher and not on a crusher", powerDownAt-1, nflags-1))
+	const safe = "and not on a laser and not on a belt and not on a pusher and not on a crusher"
+	for _, act := range []string{"power down", "stay down"} {
+		if act == "stay down" && r.Power != adjudicator.PowerDown {
+			continue
 		}
+		if nflags > 1 {
+			// Not on the last flag run: flags < nflags-1.
+			out = append(out, fmt.Sprintf("%s if damage > %d and flags < %d %s", act, powerDownAt-1, nflags-1, safe))
+		}
+		out = append(out, fmt.Sprintf("%s if damage > %d %s", act, powerDownLastRunAt-1, safe))
 	}
 	out = append(out, fmt.Sprintf("if I finish on 2 spanner repair & damage > %d repair, else take option card", repairAbove))
 	archive, flags := r.Archive, r.Flags

@@ -65,6 +65,9 @@ func (p *Pilot) evaluate(before, after *adjudicator.Robot) outcome {
 		// Re-entry at the archive with ReentryDamage, facing the way to go (Decider).
 		o.Destroyed = true
 		s -= destroyValue
+		if after.Lives == 1 {
+			s -= destroyValue // the last life is the next to go
+		}
 		pos, dmg = after.Archive, p.setup.Rules.ReentryDamage
 		if d, ok := g.Downhill(next, pos); ok {
 			facing = d
