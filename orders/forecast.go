@@ -75,7 +75,7 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		}
 		if e.Robot != r.Name {
 			if e.Other == r.Name && e.Kind == adjudicator.EvPush {
-				cur.Notes = append(cur.Notes, "pushes "+e.Robot)
+				cur.Notes = appendOnce(cur.Notes, "pushes "+e.Robot)
 			}
 			continue
 		}
