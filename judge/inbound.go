@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,7 +32,7 @@ import (
 // HandleMessage is the fetcher's handler.
 func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw []byte) error {
 	now := j.now()
-	msg, perr := mail.ExtractWithLimits(raw, mail.Limits{MaxSize: int64(j.MaxMessageBytes)})
+	msg, perr := j.extract(raw)
 	row := store.InboxMessage{UIDValidity: uidvalidity, UID: uid, Raw: raw, Size: int64(len(raw)), Received: now}
 	if msg != nil {
 		row.MessageID, row.From, row.Subject = msg.MessageID, msg.From, clip(msg.Subject, 200)
@@ -65,7 +66,7 @@ func (j *Judge) Recover(ctx context.Context) error {
 		return err
 	}
 	for _, row := range rows {
-		msg, perr := mail.ExtractWithLimits(row.Raw, mail.Limits{MaxSize: int64(j.MaxMessageBytes)})
+		msg, perr := j.extract(row.Raw)
 		j.processStored(ctx, row, msg, perr)
 	}
 	return nil
@@ -94,6 +95,30 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
 		}
 	}
+}
+
+// extract reads a raw message within the size limit. An oversized one is read for its
+// header alone (so its sender can be told), with the limit error.
+func (j *Judge) extract(raw []byte) (*mail.Message, error) {
+	msg, err := mail.ExtractWithLimits(raw, mail.Limits{MaxSize: int64(j.MaxMessageBytes)})
+	if err == nil || !errors.Is(err, mail.ErrLimit) {
+		return msg, err
+	}
+	head := raw
+	if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
+		head = head[:i+4]
+	} else if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
+		head = head[:i+2]
+	}
+	if len(head) > 64<<10 {
+		return nil, err
+	}
+	h, herr := mail.ExtractWithLimits(append(bytes.Clone(head), "\r\n"...), mail.DefaultLimits())
+	if herr != nil {
+		return nil, err
+	}
+	h.Text = ""
+	return h, err
 }
 
 var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
