@@ -1,0 +1,587 @@
+package picture
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// Options set how a picture is drawn. The zero value is the default.
+type Options struct {
+	// Cell is the side of a square in pixels (default 28, at least 16).
+	Cell int
+	// Caption is the text of the band above the board; "" for the course's name and size.
+	Caption string
+	// Deck names the cards in GIF captions (default: the standard deck).
+	Deck *adjudicator.Deck
+	// Turn is the turn number shown in a turn GIF's first caption (0: not shown).
+	Turn int
+	// Delay is each GIF frame's time on screen in hundredths of a second (default 80);
+	// the first and last frames stay three times as long.
+	Delay int
+}
+
+func (o Options) cell() int {
+	switch {
+	case o.Cell == 0:
+		return 28
+	case o.Cell < 16:
+		return 16
+	case o.Cell > 96:
+		return 96
+	}
+	return o.Cell
+}
+
+// layout places the parts of a picture: the caption band, the coordinate margins, the
+// board and the robot legend below it.
+type layout struct {
+	cs           int // cell size
+	capH         int // caption band height
+	bx, by       int // top-left pixel of square 0,0
+	w, h         int // board size in squares
+	legendY      int // top of the legend band
+	legendRows   int
+	legendPer    int // entries per legend row
+	width, total int // image size
+}
+
+const (
+	captionH = 20
+	marginL  = 22
+	marginT  = 16
+	marginR  = 6
+	legendH  = 18
+)
+
+func newLayout(b *adjudicator.Board, robots int, cs int) layout {
+	l := layout{cs: cs, capH: captionH, w: b.W, h: b.H}
+	l.bx, l.by = marginL, captionH+marginT
+	l.width = l.bx + b.W*cs + marginR
+	l.legendY = l.by + b.H*cs + 4
+	if robots > 0 {
+		l.legendPer = max(1, (l.width-8)/210)
+		l.legendRows = (robots + l.legendPer - 1) / l.legendPer
+	}
+	l.total = l.legendY + l.legendRows*legendH + 2
+	return l
+}
+
+// cellRect is the pixel box of square p.
+func (l layout) cellRect(p adjudicator.Pos) (x0, y0, x1, y1 int) {
+	x0, y0 = l.bx+p.X*l.cs, l.by+p.Y*l.cs
+	return x0, y0, x0 + l.cs, y0 + l.cs
+}
+
+// centre is the middle of square p.
+func (l layout) centre(p adjudicator.Pos) (float64, float64) {
+	return float64(l.bx) + (float64(p.X)+0.5)*float64(l.cs), float64(l.by) + (float64(p.Y)+0.5)*float64(l.cs)
+}
+
+// unit is the direction's step on screen.
+func unit(d adjudicator.Dir) (float64, float64) {
+	switch d {
+	case adjudicator.North:
+		return 0, -1
+	case adjudicator.East:
+		return 1, 0
+	case adjudicator.South:
+		return 0, 1
+	}
+	return -1, 0
+}
+
+// Course draws the course with the robots on it (robot i in seat colour i; robots
+// destroyed or out of the race are not drawn) and a legend of the robots below.
+func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *image.Paletted {
+	caption := opt.Caption
+	if caption == "" {
+		caption = courseCaption(c)
+	}
+	p := newPainter(c, robots, opt)
+	img := p.base()
+	p.caption(img, caption)
+	p.robots(img, robots, nil)
+	p.legend(img, robots)
+	return img
+}
+
+func courseCaption(c *adjudicator.Course) string {
+	name := c.Name
+	if name == "" {
+		name = "board"
+	}
+	s := fmt.Sprintf("%s: %dx%d, %d flags, %d start squares", name, c.Board.W, c.Board.H, len(c.Flags), len(c.Starts))
+	if c.MaxPlayers > 0 {
+		s += fmt.Sprintf(", %d-%d players", c.MinPlayers, c.MaxPlayers)
+	}
+	return s
+}
+
+// painter draws one course; its base picture (the floor and every element, no robots)
+// is drawn once and copied for each frame of a turn.
+type painter struct {
+	c      *adjudicator.Course
+	b      *adjudicator.Board
+	l      layout
+	labels []string
+	stat   *image.Paletted
+}
+
+func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {
+	p := &painter{c: c, b: c.Board}
+	p.l = newLayout(c.Board, len(robots), opt.cell())
+	p.labels = labels(robots)
+	return p
+}
+
+// base returns a fresh copy of the static picture.
+func (p *painter) base() *image.Paletted {
+	if p.stat == nil {
+		p.stat = image.NewPaletted(image.Rect(0, 0, p.l.width, p.l.total), newPalette())
+		p.drawStatic(canvas{p.stat})
+	}
+	img := image.NewPaletted(p.stat.Rect, p.stat.Palette)
+	copy(img.Pix, p.stat.Pix)
+	return img
+}
+
+func (p *painter) caption(img *image.Paletted, s string) {
+	cv := canvas{img}
+	cv.rect(0, 0, p.l.width, p.l.capH, cCaption)
+	cv.text(6, 3, s, cCaptionInk, p.l.width-12)
+}
+
+func (p *painter) drawStatic(cv canvas) {
+	l, b := p.l, p.b
+	cv.rect(0, 0, l.width, l.total, cPage)
+	// Coordinates: columns above, rows to the left (square x,y from 0,0 top left).
+	for x := 0; x < b.W; x++ {
+		s := fmt.Sprint(x)
+		cv.text(l.bx+x*l.cs+(l.cs-7*len(s))/2, l.capH+2, s, cInk, 0)
+	}
+	for y := 0; y < b.H; y++ {
+		s := fmt.Sprint(y)
+		cv.text(l.bx-3-7*len(s), l.by+y*l.cs+(l.cs-13)/2, s, cInk, 0)
+	}
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			p.square(cv, adjudicator.Pos{X: x, Y: y})
+		}
+	}
+	p.beams(cv)
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			if s := b.At(q); s.Laser.Beams > 0 {
+				p.emitter(cv, q, s.Laser)
+			}
+		}
+	}
+	p.walls(cv)
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			if n := p.flagAt(q); n > 0 {
+				p.flag(cv, q, n)
+			}
+		}
+	}
+	if p.l.legendRows > 0 {
+		cv.rect(0, l.legendY-2, l.width, l.total, cLegend)
+	}
+}
+
+func (p *painter) flagAt(q adjudicator.Pos) int {
+	if n := p.c.FlagAt(q); n > 0 {
+		return n
+	}
+	return p.b.At(q).Flag
+}
+
+func (p *painter) startAt(q adjudicator.Pos) int {
+	for i, s := range p.c.Starts {
+		if s.Pos == q {
+			return i + 1
+		}
+	}
+	return p.b.At(q).Start
+}
+
+// square draws the floor of one square and the elements that lie on it.
+func (p *painter) square(cv canvas, q adjudicator.Pos) {
+	x0, y0, x1, y1 := p.l.cellRect(q)
+	s := p.b.At(q)
+	if s.Floor == adjudicator.FloorPit {
+		cv.rect(x0, y0, x1, y1, cPitEdge)
+		cv.rect(x0+2, y0+2, x1-2, y1-2, cPit)
+		return
+	}
+	cv.rect(x0, y0, x1, y1, cFloorEdge)
+	cv.rect(x0+1, y0+1, x1, y1, cFloor)
+	if n := p.startAt(q); n > 0 {
+		p.start(cv, q, n)
+	}
+	if s.Repair > 0 {
+		p.repair(cv, q, s.Repair)
+	}
+	if s.Belt.Kind != adjudicator.NoBelt {
+		p.belt(cv, q, s.Belt)
+	}
+	if s.Gear != adjudicator.NoRotation {
+		p.gear(cv, q, s.Gear)
+	}
+	if s.Pusher.Registers != 0 {
+		p.pusher(cv, q, s.Pusher)
+	}
+	if s.Crusher != 0 {
+		p.crusher(cv, q, s.Crusher, s.Belt)
+	}
+}
+
+func (p *painter) start(cv canvas, q adjudicator.Pos, n int) {
+	x0, y0, x1, y1 := p.l.cellRect(q)
+	cv.rect(x0+3, y0+3, x1-2, y1-2, cStart)
+	cv.frame(x0+3, y0+3, x1-2, y1-2, 1, cInk)
+	s := fmt.Sprint(n)
+	cv.text(x0+(p.l.cs-7*len(s))/2+1, y0+(p.l.cs-13)/2+1, s, cInk, 0)
+}
+
+// repair draws a repair site: a green disc with one wrench, or two crossed for a double
+// wrench (seed 003, Repair Sites).
+func (p *painter) repair(cv canvas, q adjudicator.Pos, n int) {
+	cx, cy := p.l.centre(q)
+	cs := float64(p.l.cs)
+	cv.disc(cx, cy, cs*0.42, cRepair)
+	wrench := func(a float64) {
+		dx, dy := math.Cos(a)*cs*0.27, math.Sin(a)*cs*0.27
+		cv.line(cx-dx, cy-dy, cx+dx, cy+dy, math.Max(2, cs/10), cWhite)
+		// The jaw: a ring open towards the end of the handle.
+		hx, hy := cx+dx*1.05, cy+dy*1.05
+		cv.disc(hx, hy, cs*0.11, cWhite)
+		cv.disc(hx+math.Cos(a)*cs*0.06, hy+math.Sin(a)*cs*0.06, cs*0.06, cRepair)
+	}
+	if n >= 2 {
+		wrench(-math.Pi / 4)
+		wrench(-3 * math.Pi / 4)
+		return
+	}
+	wrench(-math.Pi / 4)
+}
+
+// belt draws a conveyor belt: a yellow band with a dark arrow, or for an express belt
+// a blue band with a double white arrow; a curve's arrow bends in from each side that
+// turns the robots it carries (seed 003, Turning Conveyor Belts).
+func (p *painter) belt(cv canvas, q adjudicator.Pos, bt adjudicator.Belt) {
+	x0, y0, x1, y1 := p.l.cellRect(q)
+	band, ink := uint8(cBelt), uint8(cBeltInk)
+	if bt.Kind == adjudicator.BeltExpress {
+		band, ink = cExpress, cExpressInk
+	}
+	cv.rect(x0+2, y0+2, x1-1, y1-1, band)
+	cs := float64(p.l.cs)
+	cx, cy := p.l.centre(q)
+	ux, uy := unit(bt.Dir)
+	w := math.Max(2, cs/9)
+	// The head.
+	head := func(at float64) {
+		tx, ty := cx+ux*at, cy+uy*at
+		bx, by := tx-ux*cs*0.2, ty-uy*cs*0.2
+		px, py := -uy*cs*0.2, ux*cs*0.2
+		cv.poly(ink, [2]float64{tx, ty}, [2]float64{bx + px, by + py}, [2]float64{bx - px, by - py})
+	}
+	front := cs * 0.42
+	head(front)
+	if bt.Kind == adjudicator.BeltExpress {
+		head(front - cs*0.22)
+	}
+	curved := false
+	for d := adjudicator.North; d <= adjudicator.West; d++ {
+		if !bt.TurnFrom.Has(d) || d == bt.Dir || d == bt.Dir.Back() {
+			continue
+		}
+		curved = true
+		// A quarter circle from the middle of side d to the middle of the front side,
+		// centred on the corner the two sides share.
+		dx, dy := unit(d)
+		ccx, ccy := cx+(dx+ux)*cs/2, cy+(dy+uy)*cs/2
+		r := cs / 2
+		a := math.Atan2(cy-ccy, cx-ccx)
+		cv.fill(float64(x0), float64(y0), float64(x1), float64(y1), ink, func(x, y float64) bool {
+			dd := math.Hypot(x-ccx, y-ccy)
+			if math.Abs(dd-r) > w/2 {
+				return false
+			}
+			da := math.Abs(math.Remainder(math.Atan2(y-ccy, x-ccx)-a, 2*math.Pi))
+			return da <= math.Pi/4+0.05 && (x-cx)*ux+(y-cy)*uy <= front-cs*0.18
+		})
+	}
+	// The straight shaft, unless this is a curve fed only from the side.
+	behind := q.Step(bt.Dir.Back())
+	fed := p.b.In(behind) && p.b.At(behind).Belt.Kind != adjudicator.NoBelt && p.b.At(behind).Belt.Dir == bt.Dir
+	if !curved || fed || bt.TurnFrom.Has(bt.Dir.Back()) {
+		cv.line(cx-ux*cs*0.42, cy-uy*cs*0.42, cx+ux*(front-cs*0.18), cy+uy*(front-cs*0.18), w, ink)
+	}
+}
+
+// gear draws a cog, red turning left, green turning right, with a white arc arrow
+// showing the way it turns (seed 003, Gears).
+func (p *painter) gear(cv canvas, q adjudicator.Pos, g adjudicator.Rotation) {
+	cx, cy := p.l.centre(q)
+	cs := float64(p.l.cs)
+	col := uint8(cGearR)
+	if g == adjudicator.TurnLeft {
+		col = cGearL
+	}
+	rin, rout := cs*0.34, cs*0.45
+	cv.fill(cx-rout, cy-rout, cx+rout, cy+rout, col, func(x, y float64) bool {
+		d := math.Hypot(x-cx, y-cy)
+		if d <= rin {
+			return true
+		}
+		if d > rout {
+			return false
+		}
+		a := math.Atan2(y-cy, x-cx) + math.Pi
+		return math.Mod(a*8/(2*math.Pi), 1) < 0.5
+	})
+	r := cs * 0.24
+	w := math.Max(2, cs/12)
+	// 270° of arc; the head at the arc's end, pointing along the turn.
+	var end float64
+	if g == adjudicator.TurnRight {
+		cv.arc(cx, cy, r, w, -math.Pi/2, math.Pi, cWhite) // from north clockwise to west
+		end = math.Pi
+	} else {
+		cv.arc(cx, cy, r, w, 0, 3*math.Pi/2, cWhite) // from east clockwise to north, drawn as left
+		end = 0
+	}
+	ex, ey := cx+math.Cos(end)*(r-w/2), cy+math.Sin(end)*(r-w/2)
+	// Tangent in the direction of travel.
+	tx, ty := -math.Sin(end), math.Cos(end)
+	if g == adjudicator.TurnLeft {
+		tx, ty = -tx, -ty
+	}
+	h := cs * 0.16
+	nx, ny := -ty, tx
+	cv.poly(cWhite, [2]float64{ex + tx*h, ey + ty*h}, [2]float64{ex + nx*h, ey + ny*h}, [2]float64{ex - nx*h, ey - ny*h})
+}
+
+// pusher draws a pusher's plate on the side it pushes from, with the registers it is
+// active in as small digits (seed 003, Pushers).
+func (p *painter) pusher(cv canvas, q adjudicator.Pos, ps adjudicator.Pusher) {
+	cx, cy := p.l.centre(q)
+	cs := float64(p.l.cs)
+	ux, uy := unit(ps.Dir)
+	// The plate stands against the back edge.
+	bx, by := cx-ux*cs*0.4, cy-uy*cs*0.4
+	px, py := -uy, ux
+	half, depth := cs*0.42, cs*0.2
+	cv.poly(cPusher,
+		[2]float64{bx + px*half, by + py*half}, [2]float64{bx + px*half + ux*depth, by + py*half + uy*depth},
+		[2]float64{bx - px*half + ux*depth, by - py*half + uy*depth}, [2]float64{bx - px*half, by - py*half})
+	cv.line(bx+ux*depth, by+uy*depth, cx+ux*cs*0.05, cy+uy*cs*0.05, math.Max(3, cs/6), cPusher)
+	tip := cs * 0.3
+	h := cs * 0.2
+	cv.poly(cPusher, [2]float64{cx + ux*tip, cy + uy*tip},
+		[2]float64{cx + px*h, cy + py*h}, [2]float64{cx - px*h, cy - py*h})
+	cv.line(bx+px*half, by+py*half, bx-px*half, by-py*half, 2, cInk)
+	p.registers(cv, q, ps.Registers, ps.Dir)
+}
+
+// registers prints a register set ("135") as small digits on a white box in a corner
+// of the square: the corner behind and to the right of direction d.
+func (p *painter) registers(cv canvas, q adjudicator.Pos, set adjudicator.RegisterSet, d adjudicator.Dir) {
+	s := ""
+	for r := 1; r <= adjudicator.Registers; r++ {
+		if set.Has(r) {
+			s += fmt.Sprint(r)
+		}
+	}
+	k := 1
+	if p.l.cs >= 40 {
+		k = 2
+	}
+	w, h := tinyWidth(s, k), 5*k
+	x0, y0, x1, y1 := p.l.cellRect(q)
+	ux, uy := unit(d)
+	px, py := -uy, ux // to the right of d
+	// Which corner: behind (-u) and right (+p).
+	sx, sy := -ux+px, -uy+py
+	x, y := x0+2, y0+2
+	if sx > 0 {
+		x = x1 - w - 2
+	}
+	if sy > 0 {
+		y = y1 - h - 2
+	}
+	cv.rect(x-1, y-1, x+w+1, y+h+1, cWhite)
+	cv.tiny(x, y, s, k, cInk)
+}
+
+// crusher draws a crusher's teeth along two sides and its registers (seed 003,
+// Crushers). On a belt the teeth run along the belt's sides.
+func (p *painter) crusher(cv canvas, q adjudicator.Pos, set adjudicator.RegisterSet, bt adjudicator.Belt) {
+	x0, y0, x1, y1 := p.l.cellRect(q)
+	cs := float64(p.l.cs)
+	fx0, fy0, fx1, fy1 := float64(x0+1), float64(y0+1), float64(x1), float64(y1)
+	along := bt.Kind != adjudicator.NoBelt && (bt.Dir == adjudicator.North || bt.Dir == adjudicator.South)
+	if bt.Kind == adjudicator.NoBelt {
+		cv.rect(x0+3, y0+3, x1-2, y1-2, cFloorEdge)
+	}
+	n := 4
+	t := cs / float64(n)
+	depth := cs * 0.24
+	for i := 0; i < n; i++ {
+		a := float64(i) * t
+		if along {
+			// Teeth on the west and east sides.
+			cv.poly(cCrusher, [2]float64{fx0, fy0 + a}, [2]float64{fx0 + depth, fy0 + a + t/2}, [2]float64{fx0, fy0 + a + t})
+			cv.poly(cCrusher, [2]float64{fx1, fy0 + a}, [2]float64{fx1 - depth, fy0 + a + t/2}, [2]float64{fx1, fy0 + a + t})
+		} else {
+			cv.poly(cCrusher, [2]float64{fx0 + a, fy0}, [2]float64{fx0 + a + t/2, fy0 + depth}, [2]float64{fx0 + a + t, fy0})
+			cv.poly(cCrusher, [2]float64{fx0 + a, fy1}, [2]float64{fx0 + a + t/2, fy1 - depth}, [2]float64{fx0 + a + t, fy1})
+		}
+	}
+	d := adjudicator.North // the box goes bottom right
+	if bt.Kind != adjudicator.NoBelt {
+		d = bt.Dir
+	}
+	p.registers(cv, q, set, d)
+}
+
+// beamPath is the squares a board laser's beam covers on an empty board: the emitter's
+// square first, to the first wall or the board's edge (seed 003, Lasers).
+func beamPath(b *adjudicator.Board, at adjudicator.Pos, d adjudicator.Dir) []adjudicator.Pos {
+	var path []adjudicator.Pos
+	for q := at; b.In(q); q = q.Step(d) {
+		path = append(path, q)
+		if b.Blocked(q, d) {
+			break
+		}
+	}
+	return path
+}
+
+// beams draws every board laser's beam as thin red lines, one per beam.
+func (p *painter) beams(cv canvas) {
+	for y := 0; y < p.b.H; y++ {
+		for x := 0; x < p.b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			l := p.b.At(q).Laser
+			if l.Beams <= 0 || l.Dir > adjudicator.West {
+				continue
+			}
+			path := beamPath(p.b, q, l.Dir)
+			p.beam(cv, q, path[len(path)-1], l, cBeam, false)
+		}
+	}
+}
+
+// beam draws a laser's beams from the emitter at e to square last; to the far edge of
+// last, or to its middle when stop (a robot stands there).
+func (p *painter) beam(cv canvas, e, last adjudicator.Pos, l adjudicator.Laser, col uint8, stop bool) {
+	cs := float64(p.l.cs)
+	ux, uy := unit(l.Dir)
+	sx, sy := p.l.centre(e)
+	sx, sy = sx-ux*cs*0.35, sy-uy*cs*0.35
+	tx, ty := p.l.centre(last)
+	if !stop {
+		tx, ty = tx+ux*cs*0.5, ty+uy*cs*0.5
+	}
+	w := 1.0
+	if col == cHit {
+		w = 2
+	}
+	n := min(max(l.Beams, 1), 3)
+	gap := math.Max(3, cs/8)
+	for i := 0; i < n; i++ {
+		off := (float64(i) - float64(n-1)/2) * gap
+		px, py := -uy*off, ux*off
+		cv.line(sx+px, sy+py, tx+px, ty+py, w, col)
+	}
+}
+
+// emitter draws a laser mount on the wall behind the square: a dark red block with one
+// nozzle per beam.
+func (p *painter) emitter(cv canvas, q adjudicator.Pos, l adjudicator.Laser) {
+	cs := float64(p.l.cs)
+	cx, cy := p.l.centre(q)
+	ux, uy := unit(l.Dir)
+	px, py := -uy, ux
+	bx, by := cx-ux*cs*0.5, cy-uy*cs*0.5
+	half, depth := cs*0.3, cs*0.2
+	cv.poly(cLaser,
+		[2]float64{bx + px*half, by + py*half}, [2]float64{bx + px*half + ux*depth, by + py*half + uy*depth},
+		[2]float64{bx - px*half + ux*depth, by - py*half + uy*depth}, [2]float64{bx - px*half, by - py*half})
+	n := min(max(l.Beams, 1), 3)
+	gap := math.Max(3, cs/8)
+	for i := 0; i < n; i++ {
+		off := (float64(i) - float64(n-1)/2) * gap
+		ox, oy := bx+ux*depth+px*off, by+uy*depth+py*off
+		cv.line(ox, oy, ox+ux*cs*0.1, oy+uy*cs*0.1, 2, cLaser)
+	}
+}
+
+// walls draws every wall as a thick orange bar along its edge.
+func (p *painter) walls(cv canvas) {
+	t := max(4, p.l.cs/6)
+	for y := 0; y < p.b.H; y++ {
+		for x := 0; x < p.b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			x0, y0, x1, y1 := p.l.cellRect(q)
+			for d := adjudicator.North; d <= adjudicator.West; d++ {
+				if !p.b.Blocked(q, d) {
+					continue
+				}
+				var r image.Rectangle
+				switch d {
+				case adjudicator.North:
+					r = image.Rect(x0-t/2, y0-t/2, x1+t/2, y0+t-t/2)
+				case adjudicator.South:
+					r = image.Rect(x0-t/2, y1-t/2, x1+t/2, y1+t-t/2)
+				case adjudicator.West:
+					r = image.Rect(x0-t/2, y0-t/2, x0+t-t/2, y1+t/2)
+				case adjudicator.East:
+					r = image.Rect(x1-t/2, y0-t/2, x1+t-t/2, y1+t/2)
+				}
+				cv.rect(r.Min.X-1, r.Min.Y-1, r.Max.X+1, r.Max.Y+1, cWallEdge)
+			}
+		}
+	}
+	// The bars over their edges, so that crossing walls join cleanly.
+	for y := 0; y < p.b.H; y++ {
+		for x := 0; x < p.b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			x0, y0, x1, y1 := p.l.cellRect(q)
+			for d := adjudicator.North; d <= adjudicator.West; d++ {
+				if !p.b.Blocked(q, d) {
+					continue
+				}
+				switch d {
+				case adjudicator.North:
+					cv.rect(x0-t/2, y0-t/2, x1+t/2, y0+t-t/2, cWall)
+				case adjudicator.South:
+					cv.rect(x0-t/2, y1-t/2, x1+t/2, y1+t-t/2, cWall)
+				case adjudicator.West:
+					cv.rect(x0-t/2, y0-t/2, x0+t-t/2, y1+t/2, cWall)
+				case adjudicator.East:
+					cv.rect(x1-t/2, y0-t/2, x1+t-t/2, y1+t/2, cWall)
+				}
+			}
+		}
+	}
+}
+
+// flag draws flag n: a pole and pennant with the number on a gold disc.
+func (p *painter) flag(cv canvas, q adjudicator.Pos, n int) {
+	x0, y0, _, _ := p.l.cellRect(q)
+	cs := float64(p.l.cs)
+	cx, cy := p.l.centre(q)
+	cv.disc(cx, cy, cs*0.46, cInk)
+	cv.disc(cx, cy, cs*0.46-2, cFlag)
+	s := fmt.Sprint(n)
+	cv.text(x0+(p.l.cs-7*len(s))/2+1, y0+(p.l.cs-13)/2+1, s, cInk, 0)
+}

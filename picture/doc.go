@@ -1,0 +1,11 @@
+// Package picture draws courses and turns as images for players: a PNG of the course
+// with the robots on it, and an animated GIF of a turn replayed from the engine's event
+// log, a captioned frame per step (each card in priority order, each board element
+// phase, lasers, flags, the end of turn). docs/pictures.md is the legend.
+//
+// It reads the adjudicator's types and event log and never decides a rule: where a
+// robot goes comes from the events, never from moving pieces itself. It does no I/O
+// beyond the io.Writer it is given, keeps no package-level mutable state, and its output
+// is deterministic: the same course, robots and events give the same pixels. It imports
+// only the adjudicator and image libraries.
+package picture

@@ -1,0 +1,199 @@
+package picture
+
+import (
+	"image"
+	"math"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// Drawing primitives on a paletted image. They paint whole palette entries with no
+// anti-aliasing, so every pixel stays a palette colour and the output is the same on
+// every machine. Coordinates are floating point, in pixels; a pixel is painted when its
+// centre is inside the shape.
+
+type canvas struct {
+	img *image.Paletted
+}
+
+func (c canvas) set(x, y int, col uint8) {
+	r := c.img.Rect
+	if x < r.Min.X || y < r.Min.Y || x >= r.Max.X || y >= r.Max.Y {
+		return
+	}
+	c.img.Pix[(y-r.Min.Y)*c.img.Stride+(x-r.Min.X)] = col
+}
+
+// rect fills [x0,x1)×[y0,y1).
+func (c canvas) rect(x0, y0, x1, y1 int, col uint8) {
+	r := image.Rect(x0, y0, x1, y1).Intersect(c.img.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := c.img.Pix[(y-c.img.Rect.Min.Y)*c.img.Stride:]
+		for x := r.Min.X; x < r.Max.X; x++ {
+			row[x-c.img.Rect.Min.X] = col
+		}
+	}
+}
+
+// frame draws the outline of [x0,x1)×[y0,y1), w pixels thick, inside it.
+func (c canvas) frame(x0, y0, x1, y1, w int, col uint8) {
+	c.rect(x0, y0, x1, y0+w, col)
+	c.rect(x0, y1-w, x1, y1, col)
+	c.rect(x0, y0, x0+w, y1, col)
+	c.rect(x1-w, y0, x1, y1, col)
+}
+
+// fill paints every pixel in the box whose centre satisfies in.
+func (c canvas) fill(x0, y0, x1, y1 float64, col uint8, in func(px, py float64) bool) {
+	for y := int(math.Floor(y0)); y <= int(math.Ceil(y1)); y++ {
+		for x := int(math.Floor(x0)); x <= int(math.Ceil(x1)); x++ {
+			if in(float64(x)+0.5, float64(y)+0.5) {
+				c.set(x, y, col)
+			}
+		}
+	}
+}
+
+// disc fills a circle.
+func (c canvas) disc(cx, cy, r float64, col uint8) {
+	c.fill(cx-r, cy-r, cx+r, cy+r, col, func(x, y float64) bool {
+		return (x-cx)*(x-cx)+(y-cy)*(y-cy) <= r*r
+	})
+}
+
+// ring draws a circle's outline, w thick, inside radius r.
+func (c canvas) ring(cx, cy, r, w float64, col uint8) {
+	c.arc(cx, cy, r, w, 0, 2*math.Pi, col)
+}
+
+// arc draws part of a ring from angle a0 to a1 (radians, clockwise from east, as y
+// grows downwards), w thick, inside radius r.
+func (c canvas) arc(cx, cy, r, w, a0, a1 float64, col uint8) {
+	c.fill(cx-r, cy-r, cx+r, cy+r, col, func(x, y float64) bool {
+		d := (x-cx)*(x-cx) + (y-cy)*(y-cy)
+		if d > r*r || d < (r-w)*(r-w) {
+			return false
+		}
+		a := math.Atan2(y-cy, x-cx)
+		for a < a0 {
+			a += 2 * math.Pi
+		}
+		return a <= a1
+	})
+}
+
+// poly fills a convex polygon.
+func (c canvas) poly(col uint8, pts ...[2]float64) {
+	x0, y0, x1, y1 := pts[0][0], pts[0][1], pts[0][0], pts[0][1]
+	for _, p := range pts {
+		x0, y0 = math.Min(x0, p[0]), math.Min(y0, p[1])
+		x1, y1 = math.Max(x1, p[0]), math.Max(y1, p[1])
+	}
+	c.fill(x0, y0, x1, y1, col, func(x, y float64) bool {
+		sign := 0.0
+		for i := range pts {
+			a, b := pts[i], pts[(i+1)%len(pts)]
+			cr := (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
+			if cr == 0 {
+				continue
+			}
+			if sign == 0 {
+				sign = cr
+			} else if (cr > 0) != (sign > 0) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// line draws a segment w pixels wide with square ends.
+func (c canvas) line(x0, y0, x1, y1, w float64, col uint8) {
+	dx, dy := x1-x0, y1-y0
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		c.rect(int(x0-w/2), int(y0-w/2), int(x0+w/2), int(y0+w/2), col)
+		return
+	}
+	nx, ny := -dy/l*w/2, dx/l*w/2
+	c.poly(col, [2]float64{x0 + nx, y0 + ny}, [2]float64{x1 + nx, y1 + ny},
+		[2]float64{x1 - nx, y1 - ny}, [2]float64{x0 - nx, y0 - ny})
+}
+
+// text draws s with its top-left corner at (x, y) in the 7×13 fixed font, no wider
+// than maxW pixels (longer text is cut and ends in "..."); it returns the width drawn.
+// An em dash, which the font lacks, is drawn as a line.
+func (c canvas) text(x, y int, s string, col uint8, maxW int) int {
+	face := basicfont.Face7x13
+	const adv = 7
+	runes := []rune(s)
+	if maxW > 0 && len(runes)*adv > maxW {
+		n := maxW/adv - 3
+		if n < 0 {
+			n = 0
+		}
+		runes = append(runes[:n:n], '.', '.', '.')
+	}
+	dot := fixed.P(x, y+face.Ascent)
+	for _, r := range runes {
+		if r == '—' {
+			c.rect(dot.X.Floor(), y+6, dot.X.Floor()+adv, y+7, col)
+			dot.X += fixed.I(adv)
+			continue
+		}
+		c.glyph(face, dot, r, col)
+		dot.X += fixed.I(adv)
+	}
+	return len(runes) * adv
+}
+
+func (c canvas) glyph(face font.Face, dot fixed.Point26_6, r rune, col uint8) {
+	dr, mask, mp, _, ok := face.Glyph(dot, r)
+	if !ok {
+		dr, mask, mp, _, _ = face.Glyph(dot, '?')
+	}
+	for y := dr.Min.Y; y < dr.Max.Y; y++ {
+		for x := dr.Min.X; x < dr.Max.X; x++ {
+			if _, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA(); a >= 0x8000 {
+				c.set(x, y, col)
+			}
+		}
+	}
+}
+
+// tinyDigits is a 3×5 pixel font for the digits 0–9, row by row, for register numbers
+// on pushers and crushers where the 7×13 font does not fit.
+const tinyDigits = "" +
+	"111101101101111" + // 0
+	"010110010010111" + // 1
+	"111001111100111" + // 2
+	"111001111001111" + // 3
+	"101101111001001" + // 4
+	"111100111001111" + // 5
+	"111100111101111" + // 6
+	"111001010010010" + // 7
+	"111101111101111" + // 8
+	"111101111001111" // 9
+
+// tiny draws a string of digits at (x, y), each pixel scaled by k; other characters
+// leave a gap. It returns the width.
+func (c canvas) tiny(x, y int, s string, k int, col uint8) int {
+	w := 0
+	for _, ch := range s {
+		if ch >= '0' && ch <= '9' {
+			g := tinyDigits[15*int(ch-'0'):]
+			for i := 0; i < 15; i++ {
+				if g[i] == '1' {
+					c.rect(x+w+(i%3)*k, y+(i/3)*k, x+w+(i%3+1)*k, y+(i/3+1)*k, col)
+				}
+			}
+		}
+		w += 4 * k
+	}
+	return w - k
+}
+
+// tinyWidth is the width tiny would draw s with.
+func tinyWidth(s string, k int) int { return len(s)*4*k - k }

@@ -1,0 +1,223 @@
+package picture
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// labels gives each robot the letter drawn on it: its name's initial, or A, B, C... by
+// seat when two names share an initial (as the text board letters them).
+func labels(robots []adjudicator.Robot) []string {
+	out := make([]string, len(robots))
+	seen := map[string]bool{}
+	unique := true
+	for i, r := range robots {
+		for _, ch := range r.Name {
+			if ch < 128 && (unicode.IsLetter(ch) || unicode.IsDigit(ch)) {
+				out[i] = strings.ToUpper(string(ch))
+				break
+			}
+		}
+		if out[i] == "" || seen[out[i]] {
+			unique = false
+		}
+		seen[out[i]] = true
+	}
+	if !unique {
+		for i := range out {
+			out[i] = string(rune('A' + i%26))
+		}
+	}
+	return out
+}
+
+// marks are a frame's highlights: the robot acting, robots destroyed this step, laser
+// beams and hits, flags touched.
+type marks struct {
+	acting    map[int]bool
+	destroyed []adjudicator.Pos
+	shots     []shot
+	boardHit  map[int]bool // robots hit by board lasers
+	flags     map[int]bool // robots touching a flag
+	liveBeams bool         // draw the board beams as they stand, stopped by robots
+}
+
+// shot is a robot's laser firing from one square to another.
+type shot struct{ from, to adjudicator.Pos }
+
+// robots draws the robots that are on the board, several on a square side by side.
+func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *marks) {
+	cv := canvas{img}
+	if m != nil && m.liveBeams {
+		p.liveBeams(cv, robots)
+		for _, s := range m.shots {
+			fx, fy := p.l.centre(s.from)
+			tx, ty := p.l.centre(s.to)
+			cv.line(fx, fy, tx, ty, 3, cBeam)
+			cv.line(fx, fy, tx, ty, 1, cHit)
+		}
+	}
+	at := map[adjudicator.Pos][]int{}
+	var order []adjudicator.Pos
+	for i := range robots {
+		r := &robots[i]
+		if !r.Active() || !p.b.In(r.Pos) {
+			continue
+		}
+		if _, ok := at[r.Pos]; !ok {
+			order = append(order, r.Pos)
+		}
+		at[r.Pos] = append(at[r.Pos], i)
+	}
+	cs := float64(p.l.cs)
+	for _, q := range order {
+		ids := at[q]
+		cx, cy := p.l.centre(q)
+		k := 1
+		for k*k < len(ids) {
+			k++
+		}
+		sub := cs / float64(k)
+		for n, i := range ids {
+			x := cx - cs/2 + (float64(n%k)+0.5)*sub
+			y := cy - cs/2 + (float64(n/k)+0.5)*sub
+			p.robot(cv, x, y, sub, i, &robots[i], m)
+		}
+	}
+	if m != nil {
+		for _, q := range m.destroyed {
+			x0, y0, x1, y1 := p.l.cellRect(q)
+			f := func(v int) float64 { return float64(v) }
+			cv.line(f(x0)+4, f(y0)+4, f(x1)-4, f(y1)-4, 4, cDestroyed)
+			cv.line(f(x1)-4, f(y0)+4, f(x0)+4, f(y1)-4, 4, cDestroyed)
+		}
+	}
+}
+
+// robot draws one robot in a box of side s centred on (cx, cy): a disc in its seat
+// colour with a black nose pointing where it faces and its letter. A virtual robot is
+// hollow (a pale fill inside a ring of its colour); a powered-down robot is grey inside
+// a ring of its colour.
+func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robot, m *marks) {
+	seat := i % seats
+	R := s * 0.36
+	if m != nil && (m.acting[i] || m.flags[i]) {
+		cv.disc(cx, cy, s*0.5, cHalo)
+	}
+	if m != nil && m.boardHit[i] {
+		p.burst(cv, cx, cy, s*0.5)
+	}
+	ux, uy := unit(r.Facing)
+	px, py := -uy, ux
+	nose := func(col uint8, extra float64) {
+		tip := s*0.48 + extra
+		base := R * 0.45
+		cv.poly(col, [2]float64{cx + ux*tip, cy + uy*tip},
+			[2]float64{cx + ux*base + px*(R*0.7+extra), cy + uy*base + py*(R*0.7+extra)},
+			[2]float64{cx + ux*base - px*(R*0.7+extra), cy + uy*base - py*(R*0.7+extra)})
+	}
+	body, ink := uint8(cRobot0+seat), seatInk(cv.img.Palette, seat)
+	switch {
+	case r.Virtual:
+		nose(uint8(cRobot0+seat), 0)
+		cv.disc(cx, cy, R, uint8(cRobot0+seat))
+		cv.disc(cx, cy, R-math.Max(2, R/4), uint8(cTint0+seat))
+		ink = uint8(cRobot0 + seat)
+	case r.Power == adjudicator.PowerDown:
+		nose(cInk, 1)
+		nose(cGrey, 0)
+		cv.disc(cx, cy, R+1, cInk)
+		cv.disc(cx, cy, R, uint8(cRobot0+seat))
+		cv.disc(cx, cy, R-math.Max(2, R/4), cGrey)
+		ink = cWhite
+	default:
+		nose(cInk, 1)
+		cv.disc(cx, cy, R+1, cInk)
+		cv.disc(cx, cy, R, body)
+		// The nose again over the body's edge, so the facing reads at a glance.
+		nose(cInk, 0)
+	}
+	if R >= 7 && p.labels[i] != "" {
+		cv.text(int(math.Round(cx-3.5)), int(math.Round(cy-6.5)), p.labels[i], ink, 0)
+	}
+}
+
+// burst marks a laser hit: yellow rays around the robot.
+func (p *painter) burst(cv canvas, cx, cy, r float64) {
+	for k := 0; k < 8; k++ {
+		a := float64(k) * math.Pi / 4
+		cv.line(cx+math.Cos(a)*r*0.55, cy+math.Sin(a)*r*0.55, cx+math.Cos(a)*r, cy+math.Sin(a)*r, 3, cDestroyed)
+		cv.line(cx+math.Cos(a)*r*0.6, cy+math.Sin(a)*r*0.6, cx+math.Cos(a)*r*0.95, cy+math.Sin(a)*r*0.95, 1, cHit)
+	}
+}
+
+// liveBeams draws each board laser's beams as they fire, stopped by the first robot in
+// the way (seed 003, Lasers), over the dim static beams.
+func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
+	occupied := map[adjudicator.Pos]bool{}
+	for i := range robots {
+		if robots[i].Active() {
+			occupied[robots[i].Pos] = true
+		}
+	}
+	for y := 0; y < p.b.H; y++ {
+		for x := 0; x < p.b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			l := p.b.At(q).Laser
+			if l.Beams <= 0 || l.Dir > adjudicator.West {
+				continue
+			}
+			path := beamPath(p.b, q, l.Dir)
+			last, stop := path[len(path)-1], false
+			for _, s := range path {
+				if occupied[s] {
+					last, stop = s, true
+					break
+				}
+			}
+			p.beam(cv, q, last, l, cHit, stop)
+		}
+	}
+}
+
+// legend lists the robots under the board: each in its colour with its name, damage,
+// lives and flags.
+func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
+	if p.l.legendRows == 0 {
+		return
+	}
+	cv := canvas{img}
+	cv.rect(0, p.l.legendY-2, p.l.width, p.l.total, cLegend)
+	colW := (p.l.width - 8) / p.l.legendPer
+	for i := range robots {
+		r := &robots[i]
+		x := 4 + (i%p.l.legendPer)*colW
+		y := p.l.legendY + (i/p.l.legendPer)*legendH
+		shown := *r
+		shown.Facing = adjudicator.East
+		p.robot(cv, float64(x)+8, float64(y)+8, 17, i, &shown, nil)
+		var notes []string
+		switch {
+		case r.Out:
+			notes = append(notes, "out")
+		case r.Destroyed:
+			notes = append(notes, "destroyed")
+		}
+		if r.Virtual {
+			notes = append(notes, "virtual")
+		}
+		if r.Power == adjudicator.PowerDown {
+			notes = append(notes, "down")
+		}
+		s := fmt.Sprintf("%s d%d L%d F%d", r.Name, r.Damage, r.Lives, r.Flags)
+		if len(notes) > 0 {
+			s += " " + strings.Join(notes, ",")
+		}
+		cv.text(x+19, y+2, s, cInk, colW-22)
+	}
+}
