@@ -3,9 +3,12 @@ package judge
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -504,5 +507,19 @@ func TestOutboxPermanentFailureTellsTheGM(t *testing.T) {
 	m, _ := mail.Extract(s.sent[0])
 	if m.To[0] != "gm@example.test" || !strings.Contains(m.Text, "could not deliver") {
 		t.Fatalf("GM notice: to %v: %s", m.To, m.Text)
+	}
+}
+
+func testLog(t *testing.T) *slog.Logger {
+	if os.Getenv("RALLYJUDGE_DEBUG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func mustJSON(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
 	}
 }
