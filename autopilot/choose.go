@@ -62,14 +62,15 @@ type search struct {
 	seq    [adjudicator.Registers]int // group index per free register
 	used   [adjudicator.Registers + 4]int
 
-	tried      int
-	best       outcome
-	bestProg   [adjudicator.Registers]int
-	bestEnd    adjudicator.Robot
-	found      bool
-	risky      outcome // the most progress among outcomes with damage or loss
-	riskyProg  [adjudicator.Registers]int
-	riskyFound bool
+	tried    int
+	best     outcome
+	bestProg [adjudicator.Registers]int
+	bestEnd  adjudicator.Robot
+	found    bool
+	// The most progress among programs that destroy the robot, and among those that
+	// damage it: what Why says the choice avoids.
+	lost, hurt         outcome
+	lostProg, hurtProg [adjudicator.Registers]int
 }
 
 // Choose tries every legal program of the robot's hand (all ordered choices of cards
@@ -156,11 +157,19 @@ func (s *search) leaf() {
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
 		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true
 	}
-	if o.Destroyed || o.Taken > 0 {
-		if pr := o.progress(); !s.riskyFound || pr > s.risky.progress() ||
-			(pr == s.risky.progress() && less(prog, s.riskyProg)) {
-			s.risky, s.riskyProg, s.riskyFound = o, prog, true
-		}
+	switch {
+	case o.Destroyed:
+		keepMost(&s.lost, &s.lostProg, o, prog)
+	case o.Taken > 0:
+		keepMost(&s.hurt, &s.hurtProg, o, prog)
+	}
+}
+
+// keepMost keeps in *o the outcome of most progress (ties to the lower program); a
+// zero outcome (Score 0, no program) is empty.
+func keepMost(o *outcome, prog *[adjudicator.Registers]int, c outcome, cp [adjudicator.Registers]int) {
+	if *prog == ([adjudicator.Registers]int{}) || c.progress() > o.progress() || (c.progress() == o.progress() && less(cp, *prog)) {
+		*o, *prog = c, cp
 	}
 }
 

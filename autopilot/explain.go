@@ -51,8 +51,15 @@ func (p *Pilot) explain(st *adjudicator.State, robot int, s *search) string {
 	case o.Option:
 		parts = append(parts, "ends on a double wrench for an option card")
 	}
-	if s.riskyFound && s.risky.progress() > o.progress() {
-		if a := p.avoided(st, robot, s.riskyProg); a != "" {
+	var turnedDown [adjudicator.Registers]int
+	switch {
+	case s.lostProg != turnedDown && !o.Destroyed && s.lost.progress() >= o.progress():
+		turnedDown = s.lostProg
+	case s.hurtProg != turnedDown && !o.Destroyed && s.hurt.Taken > o.Taken && s.hurt.progress() > o.progress():
+		turnedDown = s.hurtProg
+	}
+	if turnedDown != ([adjudicator.Registers]int{}) {
+		if a := p.avoided(st, robot, turnedDown); a != "" {
 			parts = append(parts, a)
 		}
 	}

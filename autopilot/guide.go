@@ -134,3 +134,18 @@ func (g *Guide) Turns(n int, p adjudicator.Pos, f adjudicator.Dir) int {
 	}
 	return best
 }
+
+// Near is Dist for a square a robot can stand on; for a pit or a square off the board,
+// one more than its nearest open neighbour: how close a robot destroyed there came.
+func (g *Guide) Near(n int, p adjudicator.Pos) int {
+	if !g.board.Deadly(p) {
+		return g.Dist(n, p)
+	}
+	best := Unreachable
+	for d := adjudicator.North; d <= adjudicator.West; d++ {
+		if q := p.Step(d); !g.board.Deadly(q) {
+			best = min(best, g.Dist(n, q)+1)
+		}
+	}
+	return best
+}

@@ -26,6 +26,7 @@ type outcome struct {
 	Destroyed bool
 	Out       bool
 	Dist      int // path distance to the next flag from where the robot will stand
+	Reach     int // path distance from where the program left it, even if destroyed there
 	Damage    int // damage after the end-of-turn repair (re-entry damage if destroyed)
 	Taken     int // damage points taken in the registers
 	Repair    int // points the end of turn repairs
@@ -39,7 +40,7 @@ func (o outcome) progress() int {
 	if o.Won {
 		return winValue
 	}
-	return o.Flags*flagValue - o.Dist*stepValue
+	return o.Flags*flagValue - o.Reach*stepValue
 }
 
 // evaluate values robot after (the forecast after five registers) against before.
@@ -53,6 +54,7 @@ func (p *Pilot) evaluate(before, after *adjudicator.Robot) outcome {
 		return o
 	}
 	next := after.Flags + 1
+	o.Reach = g.Near(next, after.Pos)
 	if after.Out {
 		o.Out, o.Destroyed = true, true
 		o.Score = o.Flags*flagValue - outValue
