@@ -1,0 +1,258 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// TestCrashAndRestart kills the daemon (SIGKILL) again and again in the middle of a busy
+// cycle — mail arriving, sheets stored and acknowledged, turns resolved, reports going
+// out — and restarts it. Afterwards no order is lost, no turn is resolved twice, and no
+// report is missing or sent twice. It runs the real binary as a separate process against
+// the embedded mail servers, so it needs nothing installed.
+func TestCrashAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the daemon many times")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "rallyjudge")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rallyjudge/rallyjudge/cmd/rallyjudge").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	players := []string{"alice", "bob", "carol"}
+	users := map[string]string{"judge": "judgepw", "gm": "gmpw"}
+	for _, p := range players {
+		users[p] = p + "pw"
+	}
+	emb, err := mail.NewEmbedded(mail.EmbeddedConfig{Domain: "example.test", Users: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	dbPath := filepath.Join(dir, "crash.db")
+	ctx := context.Background()
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := New(st, "judge@example.test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := GameSpec{Tag: "crash", Course: "sprint", Seed: 5, GMEmail: "gm@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	for _, p := range players {
+		spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(p[:1]) + p[1:], Email: p + "@example.test"})
+	}
+	secrets, err := j.CreateGame(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "rallyjudge.yaml")
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, `database: %s
+judge_address: judge@example.test
+imap:
+  address: %s
+  tls: plain
+  username: judge
+  password_env: RJ_IMAP_PW
+  poll_interval: 300ms
+  idle_timeout: 1s
+smtp:
+  address: %s
+  tls: none
+tick_interval: 200ms
+`, dbPath, emb.IMAPAddr, emb.SMTPAddr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(dir, "daemon.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "serve", "--config", cfg)
+		cmd.Env = append(os.Environ(), "RJ_IMAP_PW=judgepw")
+		cmd.Stdout, cmd.Stderr = logf, logf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: emb.SMTPAddr, TLS: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := func() (store.Game, *adjudicator.State) {
+		var g store.Game
+		var s *adjudicator.State
+		if err := st.View(ctx, func(tx *store.Tx) error {
+			var err error
+			if g, err = tx.GameByTag("crash"); err != nil {
+				return err
+			}
+			s, _, err = stateOf(tx, g)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return g, s
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const turns = 4
+	kills := 0
+	killAfter := func(d time.Duration) {
+		cmd := start()
+		time.Sleep(d)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		kills++
+	}
+	for turn := 1; turn <= turns; turn++ {
+		_, s := game()
+		for i, r := range s.Robots {
+			prog := RandomProgram(j.mustSetup(t, "crash"), s, i, 77, turn)
+			var cards []string
+			for _, p := range prog {
+				if p == 0 {
+					cards = append(cards, "locked")
+				} else {
+					cards = append(cards, fmt.Sprintf("P%d", p))
+				}
+			}
+			if r.Power == adjudicator.PowerDown || r.Out {
+				cards = nil
+			}
+			body := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, turn, secrets[r.Name], strings.Join(cards, " "))
+			raw := rawMail(players[i]+"@example.test", fmt.Sprintf("[RR crash] turn %d", turn), body)
+			if err := sender.Send(ctx, players[i]+"@example.test", []string{"judge@example.test"}, raw); err != nil {
+				t.Fatal(err)
+			}
+			// Kill the daemon a few times while this sheet is read, stored, acknowledged.
+			for k := 0; k < 3; k++ {
+				killAfter(time.Duration(5+rng.IntN(250)) * time.Millisecond)
+			}
+		}
+		// Kill the daemon at random moments until the turn is through.
+		for attempt := 0; ; attempt++ {
+			if attempt > 200 {
+				t.Fatalf("turn %d never resolved; see %s", turn, logf.Name())
+			}
+			killAfter(time.Duration(5+rng.IntN(400)) * time.Millisecond)
+			if g, _ := game(); g.CurrentTurn > turn {
+				break
+			}
+		}
+	}
+	// A last, clean run to send what is left, then SIGTERM.
+	cmd := start()
+	time.Sleep(500 * time.Millisecond) // let it install its signal handler
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var due []store.OutboxMail
+		_ = st.View(ctx, func(tx *store.Tx) error {
+			var err error
+			due, err = tx.DuePending(time.Now().Add(24*time.Hour), 100)
+			return err
+		})
+		if len(due) == 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the daemon did not stop cleanly on SIGTERM: %v", err)
+	}
+	t.Logf("daemon killed %d times over %d turns", kills, turns)
+
+	// No turn resolved twice, none missing.
+	g, _ := game()
+	if g.CurrentTurn != turns+1 {
+		t.Fatalf("game at turn %d, want %d", g.CurrentTurn, turns+1)
+	}
+	err = st.View(ctx, func(tx *store.Tx) error {
+		for n := 0; n <= turns; n++ {
+			if _, err := tx.Turn(g.ID, n); err != nil {
+				return fmt.Errorf("turn %d: %w", n, err)
+			}
+			// No order lost, none stored twice.
+			for _, p := range spec.Players {
+				vs, err := tx.OrderVersions(g.ID, n, p.Robot)
+				if err != nil {
+					return err
+				}
+				if n > 0 && len(vs) != 1 {
+					t.Errorf("turn %d, %s: %d order versions, want 1", n, p.Robot, len(vs))
+				}
+			}
+		}
+		ms, err := tx.OutboxByGame(g.ID, -1)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if m.Status != store.OutboxSent {
+				t.Errorf("outbox %s is %s (%s)", m.MessageID, m.Status, m.LastError)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every report arrived, none twice.
+	for i, p := range players {
+		seen := map[string]int{}
+		for _, raw := range embMessages(t, emb, p, p+"pw") {
+			m, err := mail.Extract(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[m.MessageID]++
+		}
+		for n := 0; n <= turns; n++ {
+			id := strings.TrimSuffix(strings.TrimPrefix(j.reportID("crash", n, i), "<"), ">")
+			switch seen[id] {
+			case 1:
+			case 0:
+				t.Errorf("%s: report of turn %d missing", p, n)
+			default:
+				t.Errorf("%s: report of turn %d arrived %d times", p, n, seen[id])
+			}
+		}
+	}
+}
+
+func (j *Judge) mustSetup(t *testing.T, tag string) *adjudicator.Setup {
+	t.Helper()
+	var g store.Game
+	if err := j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		g, err = tx.GameByTag(tag)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := j.setupFor(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func embMessages(t *testing.T, emb *mail.Embedded, user, pass string) [][]byte {
+	return mailboxMessages(t, emb.IMAPAddr, user, pass)
+}
