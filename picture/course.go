@@ -475,14 +475,15 @@ func (p *painter) beams(cv canvas) {
 				continue
 			}
 			path := beamPath(p.b, q, l.Dir)
-			p.beam(cv, q, path[len(path)-1], l, cBeam, false)
+			p.beam(cv, q, path[len(path)-1], l, false, false)
 		}
 	}
 }
 
-// beam draws a laser's beams from the emitter at e to square last; to the far edge of
-// last, or to its middle when stop (a robot stands there).
-func (p *painter) beam(cv canvas, e, last adjudicator.Pos, l adjudicator.Laser, col uint8, stop bool) {
+// beam draws a laser's beams from the emitter at e to square last: to the far edge of
+// last, or to its middle when stop (a robot stands there). A live beam (one firing now)
+// is thick with a yellow core.
+func (p *painter) beam(cv canvas, e, last adjudicator.Pos, l adjudicator.Laser, live, stop bool) {
 	cs := float64(p.l.cs)
 	ux, uy := unit(l.Dir)
 	sx, sy := p.l.centre(e)
@@ -491,16 +492,20 @@ func (p *painter) beam(cv canvas, e, last adjudicator.Pos, l adjudicator.Laser, 
 	if !stop {
 		tx, ty = tx+ux*cs*0.5, ty+uy*cs*0.5
 	}
-	w := 1.0
-	if col == cHit {
-		w = 2
-	}
 	n := min(max(l.Beams, 1), 3)
 	gap := math.Max(3, cs/8)
+	if live {
+		gap = math.Max(4, cs/6)
+	}
 	for i := 0; i < n; i++ {
 		off := (float64(i) - float64(n-1)/2) * gap
 		px, py := -uy*off, ux*off
-		cv.line(sx+px, sy+py, tx+px, ty+py, w, col)
+		if live {
+			cv.line(sx+px, sy+py, tx+px, ty+py, 3, cBeam)
+			cv.line(sx+px, sy+py, tx+px, ty+py, 1, cHit)
+		} else {
+			cv.line(sx+px, sy+py, tx+px, ty+py, 1, cBeam)
+		}
 	}
 }
 

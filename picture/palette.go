@@ -6,37 +6,37 @@ import "image/color"
 // one palette (newPalette), so a GIF needs no local colour tables. docs/pictures.md
 // lists what each colour means.
 const (
-	cPage       = iota // margin background
-	cInk               // text and outlines
-	cWhite             // white
-	cFloor             // plain floor tile
-	cFloorEdge         // grout between tiles
-	cPit               // a pit: a hole in the floor
-	cPitEdge           // the rim of a pit
-	cWall              // walls
-	cWallEdge          // the dark edge of a wall
-	cBelt              // normal conveyor belt
-	cBeltInk           // arrows on a normal belt
-	cExpress           // express conveyor belt
-	cExpressInk        // arrows on an express belt
-	cGearL             // gear turning left (anticlockwise): red
-	cGearR             // gear turning right (clockwise): green
-	cPusher            // pusher plate
-	cCrusher           // crusher teeth
-	cLaser             // laser emitter
-	cBeam              // laser beam
-	cHit               // a laser hit, the live part of a beam
-	cRepair            // repair site disc
-	cFlag              // flag disc
-	cFlagPole          // flag pole
-	cStart             // start square marker
-	cCaption           // caption band
-	cCaptionInk        // caption text
-	cLegend            // legend band
-	cGrey              // powered-down robot body
-	cHalo              // the robot acting in this step
-	cDestroyed         // a robot destroyed here this step
-	cRobot0            // seat colours: cRobot0 + seat
+	cPage       = iota            // margin background
+	cInk                          // text and outlines
+	cWhite                        // white
+	cFloor                        // plain floor tile
+	cFloorEdge                    // grout between tiles
+	cPit                          // a pit: a hole in the floor
+	cPitEdge                      // the rim of a pit
+	cWall                         // walls
+	cWallEdge                     // the dark edge of a wall
+	cBelt                         // normal conveyor belt
+	cBeltInk                      // arrows on a normal belt
+	cExpress                      // express conveyor belt
+	cExpressInk                   // arrows on an express belt
+	cGearL                        // gear turning left (anticlockwise): red
+	cGearR                        // gear turning right (clockwise): green
+	cPusher                       // pusher plate
+	cCrusher                      // crusher teeth
+	cLaser                        // laser emitter
+	cBeam                         // laser beam
+	cHit                          // a laser hit, the live part of a beam
+	cRepair                       // repair site disc
+	cFlag                         // flag disc
+	cFlagPole                     // flag pole
+	cStart                        // start square marker
+	cCaption                      // caption band
+	cCaptionInk                   // caption text
+	cLegend                       // legend band
+	cGrey                         // powered-down robot body
+	cHalo                         // the robot acting in this step
+	cDestroyed                    // a robot destroyed here this step
+	cRobot0                       // seat colours: cRobot0 + seat
 	cTint0      = cRobot0 + seats // virtual robot fill: cTint0 + seat
 	cClear      = cTint0 + seats  // transparent: only in GIF frame deltas
 	numColours  = cClear + 1

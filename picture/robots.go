@@ -42,7 +42,7 @@ type marks struct {
 	acting    map[int]bool
 	destroyed []adjudicator.Pos
 	shots     []shot
-	boardHit  map[int]bool // robots hit by board lasers
+	hit       map[int]bool // robots hit by a laser
 	flags     map[int]bool // robots touching a flag
 	liveBeams bool         // draw the board beams as they stand, stopped by robots
 }
@@ -55,12 +55,6 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 	cv := canvas{img}
 	if m != nil && m.liveBeams {
 		p.liveBeams(cv, robots)
-		for _, s := range m.shots {
-			fx, fy := p.l.centre(s.from)
-			tx, ty := p.l.centre(s.to)
-			cv.line(fx, fy, tx, ty, 3, cBeam)
-			cv.line(fx, fy, tx, ty, 1, cHit)
-		}
 	}
 	at := map[adjudicator.Pos][]int{}
 	var order []adjudicator.Pos
@@ -90,6 +84,20 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 		}
 	}
 	if m != nil {
+		// Robot lasers: a beam from the shooter's nose to the target, over the robots.
+		for _, s := range m.shots {
+			fx, fy := p.l.centre(s.from)
+			tx, ty := p.l.centre(s.to)
+			l := math.Hypot(tx-fx, ty-fy)
+			if l == 0 {
+				continue
+			}
+			ux, uy := (tx-fx)/l, (ty-fy)/l
+			fx, fy = fx+ux*cs*0.45, fy+uy*cs*0.45
+			tx, ty = tx-ux*cs*0.3, ty-uy*cs*0.3
+			cv.line(fx, fy, tx, ty, 4, cBeam)
+			cv.line(fx, fy, tx, ty, 1.5, cHit)
+		}
 		for _, q := range m.destroyed {
 			x0, y0, x1, y1 := p.l.cellRect(q)
 			f := func(v int) float64 { return float64(v) }
@@ -109,7 +117,7 @@ func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robo
 	if m != nil && (m.acting[i] || m.flags[i]) {
 		cv.disc(cx, cy, s*0.5, cHalo)
 	}
-	if m != nil && m.boardHit[i] {
+	if m != nil && m.hit[i] {
 		p.burst(cv, cx, cy, s*0.5)
 	}
 	ux, uy := unit(r.Facing)
@@ -180,7 +188,7 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
 					break
 				}
 			}
-			p.beam(cv, q, last, l, cHit, stop)
+			p.beam(cv, q, last, l, true, stop)
 		}
 	}
 }

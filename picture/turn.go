@@ -1,0 +1,396 @@
+package picture
+
+import (
+	"fmt"
+	"image"
+	"image/gif"
+	"io"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// A turn's GIF shows the turn step by step, replayed from the engine's event log (rules
+// README, "A turn"): a first frame with the robots where they stood, then one frame per
+// step in the order the log tells it:
+//
+//   - each robot's card in a register, highest priority first (phase b), with what it
+//     did: moves, pushes, turns, falls;
+//   - each board element step that moved, turned or destroyed a robot (phase c:
+//     express belts, belts, pushers, gears, crushers);
+//   - lasers, when a laser hit (phase d): board beams as they fire, stopped by the
+//     first robot, robot shots from shooter to target, hits marked;
+//   - flags, when a robot touched a flag or moved its archive marker (phase e);
+//   - the end of the turn: repairs, re-entry, power.
+//
+// A phase in which nothing happened has no frame.
+
+// Step is one frame's worth of the event log.
+type Step struct {
+	Register int    // 1–5; 0 for the end of the turn
+	Phase    string // the events' phase: move, express, ..., end
+	Robot    string // for a card: the robot playing it
+	Card     int    // for a card: its priority
+	Caption  string
+	Events   []adjudicator.Event
+}
+
+// Steps splits a turn's event log into steps. deck names the cards in captions (nil:
+// the standard deck).
+func Steps(events []adjudicator.Event, deck *adjudicator.Deck) []Step {
+	if deck == nil {
+		deck = adjudicator.StandardDeck()
+	}
+	var steps []Step
+	for i := 0; i < len(events); {
+		e := events[i]
+		j := i + 1
+		for j < len(events) && events[j].Register == e.Register && events[j].Phase == e.Phase {
+			j++
+		}
+		group := events[i:j]
+		i = j
+		switch {
+		case e.Phase == "move" && e.Register > 0:
+			steps = append(steps, cardSteps(e.Register, group, deck)...)
+		case e.Phase == "deal":
+			// Dealing the next hands changes nothing on the board.
+		default:
+			s := Step{Register: e.Register, Phase: e.Phase, Events: group}
+			s.Caption = phaseCaption(s)
+			steps = append(steps, s)
+		}
+	}
+	return steps
+}
+
+// cardSteps splits a register's move phase into one step per card played. The engine
+// may reveal every card first (a run of card events, one per robot) before playing
+// them; the reveal is dropped, as the cards are shown as they are played.
+func cardSteps(reg int, group []adjudicator.Event, deck *adjudicator.Deck) []Step {
+	count := map[string]int{}
+	twice := false
+	for _, e := range group {
+		if e.Kind == adjudicator.EvCard {
+			count[e.Robot]++
+			twice = twice || count[e.Robot] > 1
+		}
+	}
+	start := 0
+	if twice {
+		seen := map[string]bool{}
+		for start < len(group) && group[start].Kind == adjudicator.EvCard && !seen[group[start].Robot] {
+			seen[group[start].Robot] = true
+			start++
+		}
+	}
+	var steps []Step
+	for _, e := range group[start:] {
+		if e.Kind == adjudicator.EvCard {
+			steps = append(steps, Step{Register: reg, Phase: "move", Robot: e.Robot, Card: e.Card})
+		}
+		if len(steps) == 0 {
+			// Something before any card (not produced by the engine today): a step of
+			// its own, so no event is lost.
+			steps = append(steps, Step{Register: reg, Phase: "move"})
+		}
+		steps[len(steps)-1].Events = append(steps[len(steps)-1].Events, e)
+	}
+	for i := range steps {
+		steps[i].Caption = cardCaption(steps[i], deck)
+	}
+	return steps
+}
+
+func cardCaption(s Step, deck *adjudicator.Deck) string {
+	head := fmt.Sprintf("Register %d — ", s.Register)
+	if s.Card == 0 {
+		return head + "moves"
+	}
+	what := fmt.Sprintf("P%d %s: %s", s.Card, s.Robot, deck.Kind(s.Card).Title())
+	var notes []string
+	for _, e := range s.Events {
+		switch e.Kind {
+		case adjudicator.EvPush:
+			notes = append(notes, "pushes "+e.Robot)
+		case adjudicator.EvBlocked:
+			if e.Robot == s.Robot {
+				notes = append(notes, "blocked by a "+e.Cause)
+			}
+		case adjudicator.EvDestroyed:
+			notes = append(notes, e.Robot+" destroyed ("+e.Cause+")")
+		}
+	}
+	if len(notes) > 0 {
+		what += "; " + strings.Join(dedupe(notes), ", ")
+	}
+	return head + what
+}
+
+func phaseTitle(phase string) string {
+	switch phase {
+	case "express":
+		return "express belts"
+	case "belts":
+		return "conveyor belts"
+	}
+	return phase
+}
+
+func phaseCaption(s Step) string {
+	if s.Register == 0 {
+		var notes []string
+		for _, e := range s.Events {
+			switch e.Kind {
+			case adjudicator.EvReenter:
+				notes = append(notes, fmt.Sprintf("%s re-enters at %v", e.Robot, *e.To))
+			case adjudicator.EvRepair:
+				notes = append(notes, fmt.Sprintf("%s repairs %d", e.Robot, e.Amount))
+			case adjudicator.EvAnnounce:
+				notes = append(notes, e.Robot+" powers down next turn")
+			case adjudicator.EvOut:
+				notes = append(notes, e.Robot+" is out")
+			}
+		}
+		return joinCaption("End of turn", notes)
+	}
+	head := fmt.Sprintf("Register %d — %s", s.Register, phaseTitle(s.Phase))
+	var notes []string
+	for _, e := range s.Events {
+		switch e.Kind {
+		case adjudicator.EvConveyed, adjudicator.EvPushed, adjudicator.EvRotated:
+			notes = append(notes, e.Robot)
+		case adjudicator.EvDestroyed:
+			notes = append(notes, e.Robot+" destroyed ("+e.Cause+")")
+		case adjudicator.EvDamage:
+			by := "board"
+			if e.Other != "" {
+				by = e.Other
+			}
+			notes = append(notes, fmt.Sprintf("%s hit %d by %s", e.Robot, e.Amount, by))
+		case adjudicator.EvFlag:
+			notes = append(notes, fmt.Sprintf("%s touches flag %d", e.Robot, e.Amount))
+		case adjudicator.EvArchive:
+			notes = append(notes, e.Robot+" archives")
+		case adjudicator.EvWin:
+			notes = append(notes, e.Robot+" WINS")
+		}
+	}
+	return joinCaption(head, dedupe(notes))
+}
+
+func joinCaption(head string, notes []string) string {
+	if len(notes) == 0 {
+		return head
+	}
+	return head + ": " + strings.Join(notes, ", ")
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// apply replays one event on the robots (index by name). It follows the log and
+// decides nothing: positions, facings and states are what the events say.
+func apply(robots []adjudicator.Robot, idx map[string]int, e adjudicator.Event) {
+	i, ok := idx[e.Robot]
+	if !ok {
+		return
+	}
+	r := &robots[i]
+	switch e.Kind {
+	case adjudicator.EvMove, adjudicator.EvPush, adjudicator.EvConveyed, adjudicator.EvPushed:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+	case adjudicator.EvTurn, adjudicator.EvRotated:
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+	case adjudicator.EvDestroyed:
+		r.Destroyed = true
+	case adjudicator.EvOut:
+		r.Out = true
+	case adjudicator.EvReenter:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+		r.Destroyed = false
+		r.Damage = e.Amount
+		// Re-entering onto a taken square makes a virtual robot (seed 003, Virtual
+		// Robots); a later "real" event says when it becomes real.
+		r.Virtual = false
+		for j := range robots {
+			if j != i && robots[j].Active() && robots[j].Pos == r.Pos {
+				r.Virtual = true
+			}
+		}
+	case adjudicator.EvReal:
+		r.Virtual = false
+	case adjudicator.EvDamage:
+		r.Damage += e.Amount
+	case adjudicator.EvRepair:
+		r.Damage = max(0, r.Damage-e.Amount)
+	case adjudicator.EvPowerDown, adjudicator.EvAnnounce:
+		r.Power = adjudicator.PowerDown
+	case adjudicator.EvPoweredUp:
+		r.Power = adjudicator.PowerOn
+	case adjudicator.EvFlag:
+		r.Flags = e.Amount
+	case adjudicator.EvLifeLost:
+		r.Lives = e.Amount
+	}
+}
+
+// Frame is one picture of a turn and its caption.
+type Frame struct {
+	Image   *image.Paletted
+	Caption string
+}
+
+// TurnFrames draws the turn: a first frame of the robots as they stood (before), then
+// one frame per Step of the event log. before is not changed.
+func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adjudicator.Event, opt Options) []Frame {
+	robots := make([]adjudicator.Robot, len(before))
+	copy(robots, before)
+	idx := map[string]int{}
+	for i, r := range robots {
+		idx[r.Name] = i
+	}
+	p := newPainter(c, robots, opt)
+	draw := func(caption string, m *marks) Frame {
+		img := p.base()
+		p.caption(img, caption)
+		p.robots(img, robots, m)
+		p.legend(img, robots)
+		return Frame{img, caption}
+	}
+	first := "Before the registers"
+	if opt.Turn > 0 {
+		first = fmt.Sprintf("Turn %d — before the registers", opt.Turn)
+	}
+	frames := []Frame{draw(first, nil)}
+	for _, s := range Steps(events, opt.Deck) {
+		m := &marks{acting: map[int]bool{}, hit: map[int]bool{}, flags: map[int]bool{}}
+		if i, ok := idx[s.Robot]; ok && s.Card != 0 {
+			m.acting[i] = true
+		}
+		if s.Phase == "lasers" {
+			m.liveBeams = true
+			// Beams are drawn from where the robots stood when they fired: before this
+			// step's damage destroyed anyone.
+			for _, e := range s.Events {
+				if e.Kind != adjudicator.EvDamage {
+					continue
+				}
+				t, ok := idx[e.Robot]
+				if !ok {
+					continue
+				}
+				m.hit[t] = true
+				if sh, ok := idx[e.Other]; ok && e.Other != "" {
+					m.shots = append(m.shots, shot{robots[sh].Pos, robots[t].Pos})
+				}
+			}
+		}
+		for _, e := range s.Events {
+			if e.Kind == adjudicator.EvDestroyed {
+				if i, ok := idx[e.Robot]; ok {
+					q := robots[i].Pos
+					if e.From != nil {
+						q = *e.From
+					}
+					m.destroyed = append(m.destroyed, q)
+				}
+			}
+			apply(robots, idx, e)
+			if e.Kind == adjudicator.EvFlag {
+				if i, ok := idx[e.Robot]; ok {
+					m.flags[i] = true
+				}
+			}
+		}
+		frames = append(frames, draw(s.Caption, m))
+	}
+	return frames
+}
+
+// TurnGIF writes the turn as an animated GIF (see TurnFrames). Frames after the first
+// hold only the rectangle that changed, unchanged pixels in it transparent, over the
+// previous frame (GIF disposal "none"), all on one shared palette: a turn of eight
+// robots stays small enough for mail.
+func TurnGIF(w io.Writer, c *adjudicator.Course, before []adjudicator.Robot, events []adjudicator.Event, opt Options) error {
+	return EncodeFrames(w, TurnFrames(c, before, events, opt), opt)
+}
+
+// EncodeFrames writes frames of one size and palette as an animated GIF, each frame
+// after the first stored as its difference from the one before.
+func EncodeFrames(w io.Writer, frames []Frame, opt Options) error {
+	if len(frames) == 0 {
+		return fmt.Errorf("picture: no frames")
+	}
+	delay := opt.Delay
+	if delay <= 0 {
+		delay = 80
+	}
+	first := frames[0].Image
+	g := &gif.GIF{Config: image.Config{ColorModel: first.Palette, Width: first.Rect.Dx(), Height: first.Rect.Dy()}}
+	for k, f := range frames {
+		img := f.Image
+		if k > 0 {
+			img = delta(frames[k-1].Image, f.Image)
+		}
+		d := delay
+		if k == 0 || k == len(frames)-1 {
+			d = 3 * delay
+		}
+		g.Image = append(g.Image, img)
+		g.Delay = append(g.Delay, d)
+		g.Disposal = append(g.Disposal, gif.DisposalNone)
+	}
+	return gif.EncodeAll(w, g)
+}
+
+// delta is the part of cur that differs from prev: the smallest rectangle holding
+// every changed pixel, with the unchanged pixels in it transparent (cClear). When
+// nothing changed it is a single transparent pixel.
+func delta(prev, cur *image.Paletted) *image.Paletted {
+	r := cur.Rect
+	minX, minY, maxX, maxY := r.Max.X, r.Max.Y, r.Min.X-1, r.Min.Y-1
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		a := prev.Pix[(y-r.Min.Y)*prev.Stride:]
+		b := cur.Pix[(y-r.Min.Y)*cur.Stride:]
+		for x := 0; x < r.Dx(); x++ {
+			if a[x] != b[x] {
+				minX, maxX = min(minX, x+r.Min.X), max(maxX, x+r.Min.X)
+				minY, maxY = min(minY, y), max(maxY, y)
+			}
+		}
+	}
+	if maxX < minX {
+		minX, minY, maxX, maxY = r.Min.X, r.Min.Y, r.Min.X, r.Min.Y
+	}
+	out := image.NewPaletted(image.Rect(minX, minY, maxX+1, maxY+1), cur.Palette)
+	for y := minY; y <= maxY; y++ {
+		for x := minX; x <= maxX; x++ {
+			o := (y-r.Min.Y)*cur.Stride + (x - r.Min.X)
+			c := cur.Pix[o]
+			if c == prev.Pix[o] {
+				c = cClear
+			}
+			out.Pix[(y-minY)*out.Stride+(x-minX)] = c
+		}
+	}
+	return out
+}
