@@ -5,6 +5,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/autopilot"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // deciderSetup is a 5×4 board with a belt loop, a double wrench, a one-beam laser and
@@ -150,6 +151,27 @@ func TestDecider(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.check(t, next.Robots[0])
+			if c.decider != nil {
+				return
+			}
+			// The plan's suggested standing orders, compiled by the orders package,
+			// decide the same.
+			var sheet orders.Sheet
+			for n, line := range autopilot.Choose(s, st, 0).Orders {
+				rule, err := orders.ParseRule(line, n+1)
+				if err != nil {
+					t.Fatalf("%q: %v", line, err)
+				}
+				sheet.Rules = append(sheet.Rules, rule)
+			}
+			byOrders, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{{Program: prog, Decider: orders.Compile(&sheet)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := next.Robots[0], byOrders.Robots[0]
+			if a.Power != b.Power || a.Damage != b.Damage || a.Facing != b.Facing || a.Pos != b.Pos || len(a.Options) != len(b.Options) {
+				t.Errorf("Decider left %+v\nthe suggested orders %+v", a, b)
+			}
 		})
 	}
 }
