@@ -84,6 +84,7 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		return tx.InboxSetStatus(row.ID, status, note, j.now())
 	})
 	if err != nil {
+		j.folds.reset() // the failed transaction may have folded versions it never committed
 		j.Log.Error("processing a message failed", "inbox", row.ID, "err", err)
 		_ = j.Store.Tx(ctx, func(tx *store.Tx) error {
 			return tx.InboxSetStatus(row.ID, store.InboxFailed, clip(err.Error(), 500), j.now())
@@ -225,7 +226,7 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 			kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: player.Email,
 			subject: subject(g.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
 	}
-	if sheet.Secret == "" || !store.CheckSecret(player.SecretHash, sheet.Secret) {
+	if sheet.Secret == "" || !j.verified.check(player.SecretHash, sheet.Secret) {
 		return denied("wrong or missing secret")
 	}
 
@@ -333,7 +334,7 @@ func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *
 			ack.Forecast = f.String()
 		}
 	}
-	valid, err := turnSheets(tx, g.ID, g.CurrentTurn, st)
+	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
 	if err != nil {
 		return ack, err
 	}

@@ -2,12 +2,14 @@ package judge
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -36,6 +38,10 @@ type Judge struct {
 	AuthWindow   time.Duration
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
+
+	verified secretCache
+	folds    foldCache
+	setups   setupCache
 }
 
 // New makes a Judge with defaults for everything optional.
@@ -56,8 +62,38 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 
 func (j *Judge) now() time.Time { return j.Now().UTC().Truncate(time.Second) }
 
-// setupFor rebuilds a game's engine setup from its stored course, rules and seed.
+// setupCache keeps each game's engine setup: a game's course, rules and seed never
+// change once it is created, and a Setup is read-only.
+type setupCache struct {
+	mu sync.Mutex
+	m  map[int64]*adjudicator.Setup
+}
+
+// setupFor is a game's engine setup, from its stored course, rules and seed.
 func (j *Judge) setupFor(g store.Game) (*adjudicator.Setup, error) {
+	if g.ID == 0 {
+		return j.buildSetup(g)
+	}
+	j.setups.mu.Lock()
+	s := j.setups.m[g.ID]
+	j.setups.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := j.buildSetup(g)
+	if err != nil {
+		return nil, err
+	}
+	j.setups.mu.Lock()
+	if j.setups.m == nil {
+		j.setups.m = map[int64]*adjudicator.Setup{}
+	}
+	j.setups.m[g.ID] = s
+	j.setups.mu.Unlock()
+	return s, nil
+}
+
+func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 	c, err := j.Course(g.Course)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: course %q: %w", g.Tag, g.Course, err)
@@ -190,6 +226,34 @@ func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]strin
 	}
 	j.Log.Info("game created", "game", g.Tag, "course", g.Course, "players", len(spec.Players))
 	return secrets, nil
+}
+
+// secretCache remembers (hash, secret) pairs that bcrypt has accepted, as a SHA-256 of
+// the pair, so a player's tenth sheet does not cost another bcrypt (~70 ms). It holds no
+// secret and is bounded; it is emptied when full.
+type secretCache struct {
+	mu sync.Mutex
+	ok map[[32]byte]bool
+}
+
+func (c *secretCache) check(hash, secret string) bool {
+	key := sha256.Sum256([]byte(hash + "\x00" + secret))
+	c.mu.Lock()
+	hit := c.ok[key]
+	c.mu.Unlock()
+	if hit {
+		return true
+	}
+	if !store.CheckSecret(hash, secret) {
+		return false
+	}
+	c.mu.Lock()
+	if c.ok == nil || len(c.ok) >= 4096 {
+		c.ok = map[[32]byte]bool{}
+	}
+	c.ok[key] = true
+	c.mu.Unlock()
+	return true
 }
 
 func newSecret() (plain, hash string, err error) {

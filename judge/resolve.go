@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -57,25 +58,76 @@ func sheetOf(o store.OrderSheet) (*orders.Sheet, error) {
 }
 
 // turnSheets is each robot's sheet for one turn: its valid versions folded in the order
-// they arrived with orders.Merge (a sheet with a program replaces; a standing-orders-only
-// sheet merges over what stands). Robots with no valid sheet are absent.
-func turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator.State) (map[string]*orders.Sheet, error) {
+// they were stored with orders.Merge (a sheet with a program replaces; a
+// standing-orders-only sheet merges over what stands). Robots with no valid sheet are
+// absent. Versions are append-only, so the fold is kept (j.folds) and extended with the
+// versions stored since.
+func (j *Judge) turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator.State) (map[string]*orders.Sheet, error) {
 	out := map[string]*orders.Sheet{}
 	for _, r := range st.Robots {
-		vs, err := tx.OrderVersions(gameID, turn, r.Name)
+		key := foldKey{gameID, turn, r.Name}
+		f := j.folds.get(key)
+		vs, err := tx.ValidOrderVersionsAfter(gameID, turn, r.Name, f.lastID)
 		if err != nil {
 			return nil, err
 		}
 		for _, v := range vs {
-			if !v.Valid {
-				continue
-			}
 			if s, err := sheetOf(v); err == nil {
-				out[r.Name] = orders.Merge(out[r.Name], s)
+				f.sheet = orders.Merge(f.sheet, s)
 			}
+			f.lastID = v.ID
+		}
+		if len(vs) > 0 {
+			j.folds.put(key, f)
+		}
+		if f.sheet != nil {
+			out[r.Name] = f.sheet
 		}
 	}
 	return out, nil
+}
+
+type foldKey struct {
+	game  int64
+	turn  int
+	robot string
+}
+
+type fold struct {
+	lastID int64
+	sheet  *orders.Sheet // never changed once stored: Merge makes new sheets
+}
+
+// foldCache holds folded sheets; bounded, emptied when full. A transaction that rolls
+// back after put leaves a fold that counts versions never committed, so put is only
+// called for versions read from the database, which a rollback cannot remove (the
+// inbound path stores a version and folds it in the same transaction: see forget).
+type foldCache struct {
+	mu sync.Mutex
+	m  map[foldKey]fold
+}
+
+func (c *foldCache) get(k foldKey) fold {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k]
+}
+
+func (c *foldCache) put(k foldKey, f fold) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 10000 {
+		c.m = map[foldKey]fold{}
+	}
+	c.m[k] = f
+}
+
+// reset forgets everything (after a transaction that may have folded uncommitted rows
+// failed).
+func (c *foldCache) reset() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
 }
 
 // ResolveIfReady resolves the game's current turn when every program is in.
@@ -113,7 +165,7 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		if err != nil {
 			return err
 		}
-		valid, err := turnSheets(tx, g.ID, g.CurrentTurn, st)
+		valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
 		if err != nil {
 			return err
 		}
@@ -199,6 +251,9 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		resolved = true
 		return j.enqueueReports(tx, g, setup, next, events, players, standing, deadline, notes)
 	})
+	if err != nil {
+		j.folds.reset()
+	}
 	if err == nil && resolved {
 		j.Log.Info("turn resolved", "game", tag)
 	}
@@ -214,7 +269,7 @@ func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudica
 func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State) (map[string]*orders.Sheet, error) {
 	out := map[string]*orders.Sheet{}
 	for turn := 1; turn < g.CurrentTurn; turn++ {
-		sheets, err := turnSheets(tx, g.ID, turn, st)
+		sheets, err := j.turnSheets(tx, g.ID, turn, st)
 		if err != nil {
 			return nil, err
 		}
