@@ -23,6 +23,7 @@ func commands() map[string]command {
 		"check":   {"check an order sheet: check SHEET [--state FILE]", cmdCheck},
 		"serve":   {"run the judge: serve --config FILE", cmdServe},
 		"demo":    {"play a demo game through embedded mail servers", cmdDemo},
+		"render":  {"draw a course or a game turn as PNG or GIF", cmdRender},
 	}
 }
 

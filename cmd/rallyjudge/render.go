@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/picture"
+)
+
+const renderUsage = `usage: rallyjudge render COURSE|FILE [-o OUT.png] [--cell N] [--state FILE]
+       rallyjudge render COURSE|FILE --demo-turn [-o OUT.gif|OUT.png] [--robots N] [--seed N] [--turn N]
+
+Draws a shipped course (or a .course/.board file) as a PNG (docs/pictures.md).
+  --state FILE   draw the robots of a saved game state (JSON with "robots", or {"state": ...})
+  --demo-turn    play a seeded demo game with random programs and draw its turn --turn:
+                 an animated GIF of the turn step by step when OUT ends in .gif, else the
+                 picture after the turn
+Without -o the image goes to standard output.
+Exit 0: written; 1: the course or state does not load, or writing failed; 2: usage.`
+
+// renderConfig is the render command's flags.
+type renderConfig struct {
+	out, state       string
+	cell             int
+	demo             bool
+	robots, turn     int
+	seed             uint64
+	course           string
+	courseIsArgument bool
+}
+
+// cmdRender draws courses and turns as PNG and GIF images (package picture).
+func cmdRender(args []string, stdout, stderr io.Writer) int {
+	var cfg renderConfig
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.out, "o", "", "output file (.png or .gif); standard output if empty")
+	fs.StringVar(&cfg.state, "state", "", "a saved game state (JSON) whose robots to draw")
+	fs.IntVar(&cfg.cell, "cell", 28, "square size in pixels (16-96)")
+	fs.BoolVar(&cfg.demo, "demo-turn", false, "draw a turn of a seeded demo game")
+	fs.IntVar(&cfg.robots, "robots", 8, "demo robots (1-8)")
+	fs.IntVar(&cfg.turn, "turn", 3, "demo turn to draw")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "demo game seed")
+	// Flags may come before or after the course.
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge render: %v\n%s\n", err, renderUsage)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) != 1 || cfg.cell < 16 || cfg.cell > 96 || cfg.robots < 1 || cfg.robots > adjudicator.MaxRobots || cfg.turn < 1 ||
+		(cfg.demo && cfg.state != "") {
+		fmt.Fprintln(stderr, renderUsage)
+		return 2
+	}
+	cfg.course = pos[0]
+	var c *adjudicator.Course
+	var err error
+	if isPath(cfg.course) {
+		c, err = loadFile(cfg.course)
+	} else {
+		c, err = loadShipped(cfg.course)
+		if errors.Is(err, errUnknownName) {
+			fmt.Fprintf(stderr, "rallyjudge render: %v\n%s\n", err, renderUsage)
+			return 2
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+		return 1
+	}
+	var buf bytes.Buffer
+	opt := picture.Options{Cell: cfg.cell}
+	switch {
+	case cfg.demo:
+		d, err := picture.DemoTurn(c, cfg.robots, cfg.seed, cfg.turn)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+			return 1
+		}
+		opt.Turn = d.Turn
+		if strings.EqualFold(filepath.Ext(cfg.out), ".gif") {
+			err = picture.TurnGIF(&buf, c, d.Before, d.Events, opt)
+		} else {
+			opt.Caption = fmt.Sprintf("%s: after turn %d (demo, seed %d)", c.Name, d.Turn, cfg.seed)
+			err = picture.PNG(&buf, picture.Course(c, d.After.Robots, opt))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+			return 1
+		}
+	default:
+		var robots []adjudicator.Robot
+		if cfg.state != "" {
+			st, err := readState(cfg.state)
+			if err != nil {
+				fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+				return 1
+			}
+			robots = st.Robots
+			opt.Caption = fmt.Sprintf("%s: turn %d", c.Name, st.Turn)
+		}
+		if err := picture.PNG(&buf, picture.Course(c, robots, opt)); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+			return 1
+		}
+	}
+	if cfg.out == "" || cfg.out == "-" {
+		_, err = stdout.Write(buf.Bytes())
+	} else {
+		err = os.WriteFile(cfg.out, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// readState reads a game state saved as JSON: the state itself, or an object holding
+// it under "state" (as `rallyjudge resolve` prints it).
+func readState(path string) (*adjudicator.State, error) {
+	text, err := readLimited(path)
+	if err != nil {
+		return nil, err
+	}
+	var wrapped struct {
+		State *adjudicator.State `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(text), &wrapped); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if wrapped.State != nil {
+		return wrapped.State, nil
+	}
+	var st adjudicator.State
+	if err := json.Unmarshal([]byte(text), &st); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(st.Robots) == 0 {
+		return nil, fmt.Errorf("%s: no robots in the state", path)
+	}
+	return &st, nil
+}
