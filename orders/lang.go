@@ -886,7 +886,6 @@ func ParseCond(text string) (Cond, error) {
 	runes, cols, _ := cleanLine(text)
 	p := newLangParser(lex(runes, cols), 1)
 	c := p.parseCond()
-	p.skip(".")
 	if !p.end() && !p.failed() {
 		p.fail("unexpected %s after the condition", p.got())
 	}
