@@ -77,9 +77,11 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 			k++
 		}
 		sub := cs / float64(k)
+		rows := (len(ids) + k - 1) / k
+		top := cy - float64(rows)*sub/2 // the rows centred in the square
 		for n, i := range ids {
 			x := cx - cs/2 + (float64(n%k)+0.5)*sub
-			y := cy - cs/2 + (float64(n/k)+0.5)*sub
+			y := top + (float64(n/k)+0.5)*sub
 			p.robot(cv, x, y, sub, i, &robots[i], m)
 		}
 	}
