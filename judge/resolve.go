@@ -325,7 +325,7 @@ func deadlineText(t time.Time) string {
 // enqueueReports writes every player's report of the turn just resolved.
 func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
 	events []adjudicator.Event, players []store.Player, standing map[string]*orders.Sheet, deadline time.Time, notes []string) error {
-	turn := next.Turn - 1
+	turn := g.CurrentTurn // the turn just resolved (a won game stops before next.Turn moves on)
 	sections := templates.Narrate(setup.Deck, events)
 	if len(notes) > 0 {
 		sections = append([]templates.Section{{Title: "Missed orders", Lines: notes}}, sections...)
@@ -340,11 +340,11 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		r := next.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
 		rep := templates.Report{
-			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: next.Turn, Player: r.Name, PlayerOut: r.Out,
+			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1, Player: r.Name, PlayerOut: r.Out,
 			Board: board, Legend: legend, Sections: sections, Robots: status,
 			Deadline: deadlineText(deadline), Winner: next.Winner, Over: next.Over,
 			Hand: hand, Locked: locked, Standing: standingLines(standing[r.Name]),
-			Sheet: templates.SheetFor(g.Tag, r, next.Turn, nil),
+			Sheet: templates.SheetFor(g.Tag, r, turn+1, nil),
 		}
 		text, err := j.Templates.Text("report.txt.tmpl", rep)
 		if err != nil {

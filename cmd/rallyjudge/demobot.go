@@ -1,7 +1,13 @@
 package main
 
-import "github.com/rallyjudge/rallyjudge/adjudicator"
+import (
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/autopilot"
+)
 
-// demoBot is how the demo's bot players choose their programs. nil: random legal
-// programs (judge.RandomProgram).
-var demoBot func(setup *adjudicator.Setup, st *adjudicator.State, robot int) ([adjudicator.Registers]int, []string)
+// demoBot is how the demo's bot players choose their programs: the autopilot's best
+// program for the hand, with its suggested standing orders.
+func demoBot(setup *adjudicator.Setup, st *adjudicator.State, robot int) ([adjudicator.Registers]int, []string) {
+	p := autopilot.Choose(setup, st, robot)
+	return p.Program, p.Orders
+}
