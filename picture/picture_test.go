@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/gif"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -406,4 +407,35 @@ func BenchmarkCoursePNG(b *testing.B) {
 		size = buf.Len()
 	}
 	b.ReportMetric(float64(size), "png-bytes")
+}
+
+// TestOddInputs: pictures of unusual input draw without panicking and keep their
+// promises: sizes clamp, off-board robots and unknown names are skipped.
+func TestOddInputs(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	for _, cs := range []int{1, 16, 96, 500} {
+		img := Course(c, fixtureRobots(c), Options{Cell: cs})
+		want := Options{Cell: cs}.cell()
+		if img.Rect.Dx() != marginL+c.Board.W*want+marginR {
+			t.Errorf("cell %d: width %d", cs, img.Rect.Dx())
+		}
+	}
+	off := []adjudicator.Robot{{Name: "Gone", Pos: adjudicator.Pos{X: -1, Y: 3}, Lives: 1}}
+	if img := Course(c, off, Options{}); bytes.IndexByte(img.Pix[(captionH+marginT)*img.Stride:(img.Rect.Dy()-legendH-4)*img.Stride], cRobot0) >= 0 {
+		t.Error("a robot off the board was drawn on it")
+	}
+	events := []adjudicator.Event{
+		{Register: 1, Phase: "move", Kind: adjudicator.EvMove, Robot: "Nobody"},
+		{Register: 1, Phase: "move", Kind: adjudicator.EvMove, Robot: "Gone"}, // no To
+		{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Gone", Other: "Nobody", Amount: 1},
+	}
+	if fr := TurnFrames(c, off, events, Options{}); len(fr) != 1+len(Steps(events, nil)) {
+		t.Errorf("%d frames", len(fr))
+	}
+	if fr := TurnFrames(c, off, nil, Options{}); len(fr) != 1 || fr[0].Caption != "Before the registers" {
+		t.Errorf("no events: %d frames", len(fr))
+	}
+	if err := EncodeFrames(io.Discard, nil, Options{}); err == nil {
+		t.Error("no frames encoded without an error")
+	}
 }
