@@ -101,6 +101,8 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 			cv.line(fx, fy, tx, ty, 1.5, cHit)
 		}
 		for _, q := range m.destroyed {
+			// Off the board: the cross goes on the edge square it fell from.
+			q.X, q.Y = min(max(q.X, 0), p.b.W-1), min(max(q.Y, 0), p.b.H-1)
 			x0, y0, x1, y1 := p.l.cellRect(q)
 			f := func(v int) float64 { return float64(v) }
 			cv.line(f(x0)+4, f(y0)+4, f(x1)-4, f(y1)-4, 4, cDestroyed)
