@@ -7,8 +7,10 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
-// DemoNames are the robots of a demo game, in seating order.
-var demoNames = [adjudicator.MaxRobots]string{"Zoom", "Blue", "Hammer", "Twitch", "Spin", "Kid", "Trundle", "Squash"}
+// demoNames are the robots of a demo game, in seating order.
+func demoNames() []string {
+	return []string{"Zoom", "Blue", "Hammer", "Twitch", "Spin", "Kid", "Trundle", "Squash"}
+}
 
 // Demo is a turn of a seeded game for pictures: the robots before the turn and the
 // turn's event log.
@@ -26,8 +28,9 @@ type Demo struct {
 // the picture shows robots spread over the floor; otherwise they share start 1 as the
 // postal rules have it. The same arguments give the same turn.
 func DemoTurn(c *adjudicator.Course, n int, seed uint64, turn int) (*Demo, error) {
-	if n < 1 || n > len(demoNames) {
-		return nil, fmt.Errorf("demo turn: %d robots (want 1 to %d)", n, len(demoNames))
+	names := demoNames()
+	if n < 1 || n > len(names) {
+		return nil, fmt.Errorf("demo turn: %d robots (want 1 to %d)", n, len(names))
 	}
 	if turn < 1 {
 		turn = 1
@@ -38,7 +41,7 @@ func DemoTurn(c *adjudicator.Course, n int, seed uint64, turn int) (*Demo, error
 	if err != nil {
 		return nil, fmt.Errorf("demo turn: %w", err)
 	}
-	st, _, err := adjudicator.NewGame(setup, demoNames[:n])
+	st, _, err := adjudicator.NewGame(setup, names[:n])
 	if err != nil {
 		return nil, fmt.Errorf("demo turn: %w", err)
 	}
