@@ -523,3 +523,42 @@ func mustJSON(t *testing.T, b []byte, v any) {
 		t.Fatal(err)
 	}
 }
+
+// TestTurnRecordReplays: a resolved turn's state before and played orders reproduce its
+// state after, byte for byte (what an archive replay relies on), also when the
+// missed-orders policy applied.
+func TestTurnRecordReplays(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "if damage > 0 then power down\n")))
+	f.deliver(rawMail("zoombot@example.test", "[RR spring] orders", f.sheet("Zoombot", "")))
+	f.now = f.now.Add(25 * time.Hour) // Hulk misses the deadline
+	if n, err := f.j.Tick(context.Background()); err != nil || n != 1 {
+		t.Fatalf("tick: %d %v", n, err)
+	}
+	setup := f.j.mustSetup(t, "spring")
+	var tn store.Turn
+	_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		tn, err = tx.Turn(1, 1)
+		return err
+	})
+	var before adjudicator.State
+	var played []Played
+	mustJSON(t, tn.Before, &before)
+	mustJSON(t, tn.Orders, &played)
+	if len(played) != 3 || played[2].Missed != "powerdown" || played[0].Sheet == nil || len(played[0].Sheet.Rules) != 1 {
+		t.Fatalf("played orders recorded wrongly: %+v", played)
+	}
+	ords := make([]adjudicator.Orders, len(played))
+	for i, p := range played {
+		ords[i] = p.Orders()
+	}
+	next, _, err := adjudicator.Resolve(setup, &before, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(next)
+	if !bytes.Equal(got, tn.After) {
+		t.Fatalf("replay differs:\n got %s\nwant %s", got, tn.After)
+	}
+}

@@ -180,15 +180,19 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		if err != nil {
 			return err
 		}
-		before := st.Clone()
 		ords := make([]adjudicator.Orders, len(st.Robots))
+		played := make([]Played, len(st.Robots))
 		var notes []string
 		missedBy := map[string]bool{}
 		for i := range st.Robots {
 			r := &st.Robots[i]
 			sheet := effectiveSheet(standing[r.Name], valid, r.Name)
+			played[i] = Played{Robot: r.Name}
 			if sheet != nil {
 				ords[i] = sheet.Orders()
+				rulesOnly := *sheet
+				rulesOnly.Program, rulesOnly.Secret = nil, ""
+				played[i].Sheet = &rulesOnly
 			}
 			if !needsProgram(*r) || (sheet != nil && sheet.HasProgram() && validProgram(setup, st, i, ords[i])) {
 				continue
@@ -197,6 +201,7 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 			switch g.Missed {
 			case store.MissedRandom:
 				ords[i].Program = RandomProgram(setup, st, i, g.Seed, g.CurrentTurn)
+				played[i].Missed = string(store.MissedRandom)
 				notes = append(notes, fmt.Sprintf("%s sent no orders: a random program was played (%s).", r.Name, programText(ords[i].Program)))
 			default:
 				// Ruling (missed orders, power down): the robot sits the turn out powered
@@ -204,9 +209,14 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 				// not repaired (a missed turn is no free repair).
 				r.Power = adjudicator.PowerDown
 				ords[i].Program = [adjudicator.Registers]int{}
+				played[i].Missed = string(store.MissedPowerDown)
 				notes = append(notes, fmt.Sprintf("%s sent no orders: it is powered down this turn.", r.Name))
 			}
 		}
+		for i := range played {
+			played[i].Program = ords[i].Program
+		}
+		before := st.Clone() // exactly what the engine is given: with played, it reproduces next
 		next, events, err := adjudicator.Resolve(setup, st, ords)
 		if err != nil {
 			return fmt.Errorf("game %s turn %d: %w", g.Tag, g.CurrentTurn, err)
@@ -214,8 +224,9 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		bJSON, _ := json.Marshal(before)
 		aJSON, _ := json.Marshal(next)
 		eJSON, _ := json.Marshal(events)
+		pJSON, _ := json.Marshal(played)
 		now := j.now()
-		if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: g.CurrentTurn, Before: bJSON, After: aJSON, Events: eJSON, Resolved: now}); err != nil {
+		if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: g.CurrentTurn, Before: bJSON, After: aJSON, Events: eJSON, Orders: pJSON, Resolved: now}); err != nil {
 			return err
 		}
 		for _, p := range players {
@@ -258,6 +269,27 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		j.Log.Info("turn resolved", "game", tag)
 	}
 	return resolved, err
+}
+
+// Played is one robot's orders as the engine played them in a turn, kept with the
+// turn (store.Turn.Orders) so that the turn can be replayed bit for bit: the program,
+// the standing and conditional orders that answered its decisions, and the
+// missed-orders policy if one applied ("powerdown": the robot was powered down for the
+// turn in the state given to the engine; "random": the program was drawn for it).
+type Played struct {
+	Robot   string                     `json:"robot"`
+	Program [adjudicator.Registers]int `json:"program"`
+	Sheet   *orders.Sheet              `json:"sheet,omitempty"`
+	Missed  string                     `json:"missed,omitempty"`
+}
+
+// Orders are the engine orders the record stands for.
+func (p Played) Orders() adjudicator.Orders {
+	o := adjudicator.Orders{Program: p.Program}
+	if p.Sheet != nil {
+		o.Decider = orders.Compile(p.Sheet)
+	}
+	return o
 }
 
 func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {

@@ -206,6 +206,8 @@ func TestTurnSnapshotRoundTrip(t *testing.T) {
 		return err
 	})
 	setup.Events = json.RawMessage(`[]`)
+	setup.Orders = json.RawMessage(`[]`)
+	turn1.Orders = json.RawMessage(`[]`)
 	mustView(t, st, func(tx *Tx) error {
 		got, err := tx.LatestTurn(g)
 		if err != nil {

@@ -15,18 +15,21 @@ var ErrTurnConflict = errors.New("turn is not the game's current turn")
 // Turn is one resolved turn of a game: the state before and after, and what
 // happened. Turn 0 is the set-up: Before is nil and After is the starting state.
 type Turn struct {
-	ID       int64
-	GameID   int64
-	Number   int
-	Before   json.RawMessage // nil for turn 0
-	After    json.RawMessage
-	Events   json.RawMessage
+	ID     int64
+	GameID int64
+	Number int
+	Before json.RawMessage // nil for turn 0
+	After  json.RawMessage
+	Events json.RawMessage
+	// Orders are the orders the engine played, as JSON (the judge's record): with
+	// Before they reproduce After.
+	Orders   json.RawMessage
 	Resolved time.Time
 	Void     bool // rolled back; kept for the record
 	Voided   time.Time
 }
 
-const turnColumns = `id, game_id, number, state_before, state_after, events, resolved_at, void, voided_at`
+const turnColumns = `id, game_id, number, state_before, state_after, events, orders, resolved_at, void, voided_at`
 
 // SaveTurn records a resolved turn and moves the game on to the next turn
 // (current_turn = Number+1). The turn must be the game's current turn, so a
@@ -54,9 +57,13 @@ func (t *Tx) SaveTurn(tn Turn) (int64, error) {
 	if len(events) == 0 {
 		events = json.RawMessage("[]")
 	}
-	res, err := t.exec(`INSERT INTO turns (game_id, number, state_before, state_after, events, resolved_at)
-		VALUES (?,?,?,?,?,?)`,
-		tn.GameID, tn.Number, nullJSON(tn.Before), string(tn.After), string(events), fmtTime(tn.Resolved))
+	played := tn.Orders
+	if len(played) == 0 {
+		played = json.RawMessage("[]")
+	}
+	res, err := t.exec(`INSERT INTO turns (game_id, number, state_before, state_after, events, orders, resolved_at)
+		VALUES (?,?,?,?,?,?,?)`,
+		tn.GameID, tn.Number, nullJSON(tn.Before), string(tn.After), string(events), string(played), fmtTime(tn.Resolved))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
@@ -121,11 +128,12 @@ func scanTurn(r scanner) (Turn, error) {
 		tn            Turn
 		before        sql.NullString
 		after, events string
+		played        string
 		resolved      string
 		void          int
 		voided        sql.NullString
 	)
-	err := r.Scan(&tn.ID, &tn.GameID, &tn.Number, &before, &after, &events, &resolved, &void, &voided)
+	err := r.Scan(&tn.ID, &tn.GameID, &tn.Number, &before, &after, &events, &played, &resolved, &void, &voided)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Turn{}, ErrNotFound
 	}
@@ -137,6 +145,7 @@ func scanTurn(r scanner) (Turn, error) {
 	}
 	tn.After = json.RawMessage(after)
 	tn.Events = json.RawMessage(events)
+	tn.Orders = json.RawMessage(played)
 	tn.Void = void != 0
 	if tn.Resolved, err = parseTime(resolved); err != nil {
 		return Turn{}, err
