@@ -196,6 +196,9 @@ func (e *Embedded) Close() error {
 	e.closed = true
 	e.mu.Unlock()
 	err := errors.Join(e.imap.Close(), e.smtp.Close())
+	// a Close right after start can come before Serve registered its listener: close them too
+	e.imapL.Close()
+	e.smtpL.Close()
 	e.wg.Wait()
 	return err
 }

@@ -160,10 +160,12 @@ func scenarioUIDValidity(t *testing.T, s *testStack) {
 }
 
 func scenarioCutMidFetch(t *testing.T, s *testStack) {
+	if raceEnabled {
+		t.Skip("go-imap's client races with itself on a connection cut mid-literal; see race_test.go")
+	}
 	s.deliver(t, mails(t.Name(), 12, 0)...)
-	p := newProxy(t, s.imapAddr)
 	// the first two connections die in the middle of a FETCH response (each mail is ~400 bytes)
-	p.cutAfter, p.cutFirst = 2500, 2
+	p := newProxy(t, s.imapAddr, 2, 2500)
 	rec := newRecorder()
 	cfg := s.config()
 	cfg.Addr = p.Addr
@@ -185,7 +187,7 @@ func scenarioCutMidFetch(t *testing.T, s *testStack) {
 
 func scenarioKillBeforeFlag(t *testing.T, s *testStack) {
 	s.deliver(t, mails(t.Name(), 6, 0)...)
-	p := newProxy(t, s.imapAddr)
+	p := newProxy(t, s.imapAddr, 0, 0)
 	rec := newRecorder()
 	killed := false
 	rec.after = func(uid uint32) {

@@ -177,13 +177,13 @@ type proxy struct {
 	cuts     int
 }
 
-func newProxy(t *testing.T, target string) *proxy {
+func newProxy(t *testing.T, target string, cutFirst int, cutAfter int64) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{Addr: ln.Addr().String(), ln: ln, target: target}
+	p := &proxy{Addr: ln.Addr().String(), ln: ln, target: target, cutFirst: cutFirst, cutAfter: cutAfter}
 	t.Cleanup(func() { ln.Close(); p.Kill() })
 	go p.serve()
 	return p
