@@ -254,3 +254,18 @@ func waitUIDs(t *testing.T, c *imapclient.Client, mailbox string, crit *imap.Sea
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func imapSeq1() imap.SeqSet { return imap.SeqSetNum(1) }
+
+func fetchBody() *imap.FetchOptions {
+	return &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}
+}
+
+func imapLoginErr(addr, user, pass string) error {
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Login(user, pass).Wait()
+}
