@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
@@ -306,7 +307,8 @@ func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row
 }
 
 func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
-	ack := templates.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn, Deadline: deadlineText(g.DeadlineAt)}
+	ack := templates.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn,
+		Deadline: deadlineText(g.DeadlineAt) + timeLeft(g.DeadlineAt, j.now())}
 	setup, err := j.setupFor(g)
 	if err != nil {
 		return ack, err
@@ -349,6 +351,36 @@ func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *
 		ack.Waiting = fmt.Sprintf("Still waiting for orders from %d robot(s).", len(missing))
 	}
 	return ack, nil
+}
+
+// timeLeft is " (in 1 day 3 hours)", for people reading a deadline.
+func timeLeft(deadline, now time.Time) string {
+	if deadline.IsZero() {
+		return ""
+	}
+	d := deadline.Sub(now).Round(time.Minute)
+	if d <= 0 {
+		return " (passed: the turn resolves at the next check)"
+	}
+	days, hours, mins := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
+	var parts []string
+	if days > 0 {
+		parts = append(parts, plural(days, "day"))
+	}
+	if hours > 0 {
+		parts = append(parts, plural(hours, "hour"))
+	}
+	if days == 0 && mins > 0 {
+		parts = append(parts, plural(mins, "minute"))
+	}
+	return " (in " + strings.Join(parts, " ") + ")"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // redactSecret removes the secret from a sheet's text before it is stored.

@@ -562,3 +562,21 @@ func TestTurnRecordReplays(t *testing.T) {
 		t.Fatalf("replay differs:\n got %s\nwant %s", got, tn.After)
 	}
 }
+
+func TestTimeLeft(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{27*time.Hour + 30*time.Minute, " (in 1 day 3 hours)"},
+		{2*time.Hour + 5*time.Minute, " (in 2 hours 5 minutes)"},
+		{time.Minute, " (in 1 minute)"},
+		{-time.Hour, " (passed: the turn resolves at the next check)"},
+	}
+	for _, tc := range tests {
+		if got := timeLeft(now.Add(tc.d), now); got != tc.want {
+			t.Errorf("timeLeft(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
