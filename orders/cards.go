@@ -116,7 +116,7 @@ func cardStart(toks []token) bool {
 	if reg, _ := isLabel(toks, 0); reg > 0 {
 		return true
 	}
-	if t.text == "-" || t.text == "*" || t.text == "#" || t.text == "(" || inList(t.text, "locked", "lock", "x") {
+	if t.text == "-" || t.text == "*" || t.text == "#" || t.text == "(" || t.text == "p" || inList(t.text, "locked", "lock", "x") {
 		return true
 	}
 	if n, ok := isPriority(t); ok && (n >= 10 || t.text[0] == 'p') {
@@ -137,13 +137,12 @@ func cardStart(toks []token) bool {
 
 // cards reads a line of program cards onto the sheet's program.
 func (tp *textParser) cards(n int, toks []token) {
-	s := tp.s
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		at := Pos{n, t.col}
 		if reg, used := isLabel(toks, i); reg > 0 {
-			if reg != len(s.Program)+1 {
-				tp.ps.add(at, "register label %d, but this is register %d", reg, len(s.Program)+1)
+			if reg != tp.register() {
+				tp.ps.add(at, "register label %d, but this is register %d", reg, tp.register())
 				return
 			}
 			i += used
@@ -164,7 +163,17 @@ func (tp *textParser) cards(n int, toks []token) {
 			i++
 			continue
 		}
-		if t.text == "(" || t.text == "[" {
+		if t.text == "p" {
+			// "P 490", or a bare "P" left from the sheet the report mails.
+			if i+1 < len(toks) {
+				if p, ok := isPriority(toks[i+1]); ok && p >= 10 && toks[i+1].kind == 'n' {
+					tp.addCard(Card{Priority: p, At: at})
+					i += 2
+					continue
+				}
+			}
+			tp.ps.add(at, "register %d: no card given: write the card's priority, like P490", tp.register())
+			tp.missing++
 			i++
 			continue
 		}
@@ -203,8 +212,11 @@ func (tp *textParser) cards(n int, toks []token) {
 	}
 }
 
+// register is the number of the register the next card fills.
+func (tp *textParser) register() int { return len(tp.s.Program) + tp.missing + 1 }
+
 func (tp *textParser) addCard(c Card) {
-	if len(tp.s.Program) >= 5 {
+	if len(tp.s.Program)+tp.missing >= 5 {
 		tp.ps.add(c.At, "a sixth card: a program has five registers")
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,8 +17,9 @@ import (
 //
 // Reading a mail, in this order: line endings are normalised; if a start marker is
 // present only the lines after it are read, up to an end marker (markers: docs/orders.md);
-// quoted lines ("> ...") and comments ("# ..." "// ...") are skipped; a signature line
-// ("-- ") ends the sheet. Each remaining line is a header, program cards, or orders.
+// quoted lines ("> ...") and comments ("# ..." "// ...") are skipped, and a "#" after
+// a space ends the line ("P490   # register 1"; see commentAt); a signature line ("-- ")
+// ends the sheet. Each remaining line is a header, program cards, or orders.
 
 // Parse reads a sheet in either notation: YAML when it starts with a "---" line or a
 // "%YAML" directive (after blank lines and comments), plain text otherwise. Every
@@ -57,6 +59,9 @@ func looksYAML(b []byte) bool {
 type textParser struct {
 	s  *Sheet
 	ps problems
+	// missing counts the registers written without a card (a bare "P" left from the
+	// sheet the report mails), so the registers after them keep their numbers.
+	missing int
 }
 
 // ParseText reads a plain-text sheet.
@@ -85,6 +90,12 @@ func ParseText(b []byte) (*Sheet, error) {
 		}
 		if strings.TrimRight(raw, " \t") == "--" {
 			break // a signature follows (RFC 3676 "-- ")
+		}
+		if isComment(strings.TrimSpace(string(runes))) {
+			continue
+		}
+		if i := commentAt(runes); i >= 0 {
+			runes, cols = runes[:i], cols[:i]
 		}
 		trimmed := strings.TrimSpace(string(runes))
 		if trimmed == "" || isQuoted(trimmed) || isComment(trimmed) || isAttribution(trimmed) {
@@ -127,6 +138,34 @@ func isComment(t string) bool {
 	return strings.HasPrefix(t, "//") || (strings.HasPrefix(t, "#") && markerKind(t) == 0)
 }
 
+// commentAt finds a trailing comment in a line that is not a comment as a whole: the
+// index of a "#" that follows a space and is not followed by a digit ("P490   # register
+// 1", "power down # to be safe"), or -1. A "#" inside a word ("C#", "tango#42") is not a
+// comment, and neither is "#490" after a space, a priority written the old way ("M1
+// #490"). A line that starts with "#" is a comment as a whole (isComment), unless it is a
+// marker.
+func commentAt(line []rune) int {
+	for i := 1; i < len(line); i++ {
+		if line[i] != '#' || !unicode.IsSpace(line[i-1]) {
+			continue
+		}
+		if i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// cutComment is the line without its trailing comment (commentAt), for markers.
+func cutComment(l string) string {
+	t := strings.TrimSpace(l)
+	if i := commentAt([]rune(t)); i >= 0 {
+		return string([]rune(t)[:i])
+	}
+	return t
+}
+
 // markedBlock finds the lines to read: after a start marker up to an end marker, or
 // the whole text up to an end marker. Quoted lines never count as markers.
 func markedBlock(lines []string) (first, last int) {
@@ -152,6 +191,9 @@ func markedBlock(lines []string) (first, last int) {
 // 2 for an end marker ("#end", "--- end ---", "end of orders"), 0 otherwise.
 func markerKind(l string) int {
 	t := strings.TrimSpace(l)
+	if strings.IndexByte(t, '#') > 0 {
+		t = cutComment(t) // "#end   # that's all"
+	}
 	if len(t) > 40 {
 		return 0
 	}
