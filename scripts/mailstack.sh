@@ -63,8 +63,8 @@ install_pkgs() {
   export DEBIAN_FRONTEND=noninteractive
   # keep postfix's postinst from writing /etc/postfix/main.cf; we use our own config dir
   echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends dovecot-imapd postfix openssl >/dev/null
+  apt-get -o DPkg::Lock::Timeout=300 update -qq
+  apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends dovecot-imapd postfix openssl >/dev/null
   log "apt install took $((SECONDS - t0))s"
 }
 
