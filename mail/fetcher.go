@@ -66,6 +66,7 @@ type Fetcher struct {
 
 	mu      sync.Mutex
 	pos     Position
+	kwOK    bool            // the selected mailbox keeps custom keywords (else \Seen marks done)
 	pending map[uint32]bool // handled, not yet flagged or moved (under pos.UIDValidity)
 	retry   map[uint32]bool // handler failed; offered again at the next check
 }
@@ -230,9 +231,10 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 	}
 	keywords := slices.Contains(sel.PermanentFlags, imap.FlagWildcard) || slices.Contains(sel.PermanentFlags, imap.Flag(f.cfg.Keyword))
 	if f.cfg.After == "flag" && !keywords {
-		f.log.Warn("server keeps no custom keywords here; only \\Seen and the UID position mark handled mail", "keyword", f.cfg.Keyword)
+		f.log.Warn("server keeps no custom keywords here; \\Seen and the UID position mark handled mail", "keyword", f.cfg.Keyword)
 	}
 	f.mu.Lock()
+	f.kwOK = keywords
 	if f.pos.UIDValidity != sel.UIDValidity {
 		if f.pos.UIDValidity != 0 {
 			f.log.Warn("UIDVALIDITY changed: the mailbox was rebuilt; offering everything not marked done again",
@@ -319,6 +321,9 @@ func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle Handle
 		// everything left in the mailbox is unhandled
 	case full && keywords:
 		crit.NotFlag = append(crit.NotFlag, imap.Flag(f.cfg.Keyword))
+	case full:
+		// no custom keywords here: \Seen is the only mark we can leave
+		crit.NotFlag = append(crit.NotFlag, imap.FlagSeen)
 	default:
 		var set imap.UIDSet
 		set.AddRange(imap.UID(pos.UID+1), 0) // pos.UID+1:*
@@ -482,7 +487,12 @@ func (f *Fetcher) mark(c *imapclient.Client, uids []imap.UID) error {
 			return fmt.Errorf("move to %s: %w", f.cfg.MoveTo, err)
 		}
 	} else {
-		flags := []imap.Flag{imap.FlagSeen, imap.Flag(f.cfg.Keyword)}
+		flags := []imap.Flag{imap.FlagSeen}
+		f.mu.Lock()
+		if f.kwOK {
+			flags = append(flags, imap.Flag(f.cfg.Keyword))
+		}
+		f.mu.Unlock()
 		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close(); err != nil {
 			return fmt.Errorf("store flags: %w", err)
 		}

@@ -54,6 +54,20 @@ var fetcherScenarios = []struct {
 	{"uidvalidity change", scenarioUIDValidity},
 	{"connection cut mid-fetch", scenarioCutMidFetch},
 	{"connection lost before flagging", scenarioKillBeforeFlag},
+	{"idle wakes on new mail", scenarioIdleWakes},
+}
+
+func scenarioIdleWakes(t *testing.T, s *testStack) {
+	rec := newRecorder()
+	cfg := s.config()
+	cfg.IdleTimeout = time.Minute // only the server's EXISTS can wake it in time
+	_, stop := startFetcher(t, cfg, rec.handle)
+	defer stop()
+	time.Sleep(300 * time.Millisecond) // let it reach IDLE
+	start := time.Now()
+	s.deliver(t, mails(t.Name(), 1, 0)...)
+	rec.wait(t, 1, 8*time.Second)
+	t.Logf("new mail handled %v after delivery", time.Since(start).Round(time.Millisecond))
 }
 
 func scenarioFlag(t *testing.T, s *testStack) {
