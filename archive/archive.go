@@ -1,0 +1,415 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
+)
+
+// Magic is the first line of every archive, with the format version after it.
+const Magic = "rallyjudge-archive"
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// Limits on what Read accepts (docs/archive.md).
+const (
+	MaxHeaderBytes = 8 << 20   // the header line: the course and its boards inline
+	MaxTurnBytes   = 256 << 10 // one turn line
+	MaxTurns       = 100000    // turn lines, turn 0 included
+	MaxBoards      = 16        // boards carried
+	MaxOptions     = 256       // option deck cards
+	MaxRules       = 200       // standing and conditional orders on one robot's sheet
+	MaxCondDepth   = 8         // nesting of all/any in a condition
+	MaxCondNodes   = 256       // tests in one order's conditions
+	maxNameBytes   = 64
+)
+
+// Archive is one game: how it was set up and every turn's orders, with the hash of the
+// state after each turn.
+type Archive struct {
+	Game    string          `json:"game"` // the game's tag, for the record
+	Name    string          `json:"name,omitempty"`
+	Course  Course          `json:"course"`
+	Rules   json.RawMessage `json:"rules"`   // adjudicator.Rules as JSON
+	Options []string        `json:"options"` // the option deck before shuffling
+	Seed    int64           `json:"seed"`
+	Robots  []string        `json:"robots"` // in seating order
+	// Turns counts the turn lines that follow the header (turn 0 included); Write fills
+	// it in, Read checks it (a truncated archive is an error).
+	Count int    `json:"turns"`
+	Turns []Turn `json:"-"`
+}
+
+// Turn is one turn line. Turn 0 is the set-up: no orders, the hash of the starting
+// state. Turn n≥1 is the orders played (one per robot, in seating order) and the hash
+// of the state after the turn.
+type Turn struct {
+	Turn   int      `json:"turn"`
+	Orders []Played `json:"orders,omitempty"`
+	// Before is the state given to the engine, only when it is not the state after the
+	// previous turn with the missed-orders policy applied (say, a game master changed
+	// it between turns). Usually absent.
+	Before json.RawMessage `json:"before,omitempty"`
+	Hash   string          `json:"hash"`
+}
+
+// Played is one robot's orders as the engine played them: the judge's record
+// (judge.Played), field for field. Sheet carries the standing and conditional orders
+// that answered the robot's decisions (never a program or secret); Missed is the
+// missed-orders policy applied, if any: "powerdown" (the robot was powered down for the
+// turn before the engine saw the state) or "random".
+type Played struct {
+	Robot   string                     `json:"robot"`
+	Program [adjudicator.Registers]int `json:"program"`
+	Sheet   *orders.Sheet              `json:"sheet,omitempty"`
+	Missed  string                     `json:"missed,omitempty"`
+}
+
+// Orders are the engine orders the record stands for.
+func (p Played) Orders() adjudicator.Orders {
+	o := adjudicator.Orders{Program: p.Program}
+	if p.Sheet != nil {
+		o.Decider = orders.Compile(p.Sheet)
+	}
+	return o
+}
+
+// Write writes a in the archive format: the magic line, the header, one line per turn.
+// The same archive always gives the same bytes.
+func Write(w io.Writer, a Archive) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d\n", Magic, Version)
+	a.Count = len(a.Turns)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if len(a.Rules) == 0 {
+		a.Rules = json.RawMessage("{}")
+	}
+	if a.Options == nil {
+		a.Options = []string{}
+	}
+	var rules bytes.Buffer
+	if err := json.Compact(&rules, a.Rules); err != nil {
+		return fmt.Errorf("archive: write: rules: %w", err)
+	}
+	a.Rules = rules.Bytes()
+	if err := enc.Encode(a); err != nil {
+		return fmt.Errorf("archive: write: header: %w", err)
+	}
+	for _, t := range a.Turns {
+		if len(t.Before) > 0 {
+			var b bytes.Buffer
+			if err := json.Compact(&b, t.Before); err != nil {
+				return fmt.Errorf("archive: write: turn %d: before: %w", t.Turn, err)
+			}
+			t.Before = b.Bytes()
+		}
+		if err := enc.Encode(t); err != nil {
+			return fmt.Errorf("archive: write: turn %d: %w", t.Turn, err)
+		}
+	}
+	return bw.Flush()
+}
+
+// Error is a problem reading an archive: where (File may be set by the caller; Line
+// counts from 1, Col from 1 and is 0 for the whole line) and what.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	var where string
+	switch {
+	case e.File != "" && e.Col > 0:
+		where = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+	case e.File != "":
+		where = fmt.Sprintf("%s:%d", e.File, e.Line)
+	case e.Col > 0:
+		where = fmt.Sprintf("line %d:%d", e.Line, e.Col)
+	default:
+		where = fmt.Sprintf("line %d", e.Line)
+	}
+	return where + ": " + e.Msg
+}
+
+// Read reads an archive, checking its structure (not its hashes: Replay does that).
+func Read(r io.Reader) (Archive, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	line := 0
+	next := func(limit int) ([]byte, error) {
+		line++
+		var buf []byte
+		for {
+			chunk, err := br.ReadSlice('\n')
+			buf = append(buf, chunk...)
+			if len(buf) > limit+1 {
+				return nil, &Error{Line: line, Msg: fmt.Sprintf("line longer than %d bytes", limit)}
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				if len(buf) == 0 {
+					return nil, io.EOF
+				}
+				return nil, &Error{Line: line, Msg: "last line does not end in a newline (the archive is cut short)"}
+			}
+			if err != nil {
+				return nil, &Error{Line: line, Msg: err.Error()}
+			}
+			return buf[:len(buf)-1], nil
+		}
+	}
+	magic, err := next(64)
+	if err == io.EOF {
+		return Archive{}, &Error{Line: 1, Msg: "empty file (want the line: " + Magic + " 1)"}
+	}
+	if err != nil {
+		return Archive{}, err
+	}
+	name, ver, ok := strings.Cut(string(magic), " ")
+	if !ok || name != Magic {
+		return Archive{}, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("not a rallyjudge archive (want the line: %s %d)", Magic, Version)}
+	}
+	if v, err := strconv.Atoi(ver); err != nil || v != Version {
+		return Archive{}, &Error{Line: 1, Col: len(Magic) + 2, Msg: fmt.Sprintf("archive version %q (this rallyjudge reads version %d)", clip(ver), Version)}
+	}
+	hdr, err := next(MaxHeaderBytes)
+	if err == io.EOF {
+		return Archive{}, &Error{Line: 2, Msg: "no header line"}
+	}
+	if err != nil {
+		return Archive{}, err
+	}
+	var a Archive
+	if err := decode(hdr, &a); err != nil {
+		return Archive{}, &Error{Line: line, Col: err.col, Msg: "header: " + err.msg}
+	}
+	if msg := checkHeader(&a); msg != "" {
+		return Archive{}, &Error{Line: line, Msg: "header: " + msg}
+	}
+	for {
+		b, err := next(MaxTurnBytes)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Archive{}, err
+		}
+		if len(a.Turns) >= a.Count {
+			return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
+		}
+		var t Turn
+		if err := decode(b, &t); err != nil {
+			return Archive{}, &Error{Line: line, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.msg)}
+		}
+		if msg := checkTurn(&a, &t, len(a.Turns)); msg != "" {
+			return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
+		}
+		a.Turns = append(a.Turns, t)
+	}
+	if len(a.Turns) != a.Count {
+		return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
+	}
+	return a, nil
+}
+
+type decodeError struct {
+	col int
+	msg string
+}
+
+// decode reads one JSON line strictly: unknown fields are errors (a newer writer would
+// have changed the version), and so is anything after the value.
+func decode(b []byte, v any) *decodeError {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return &decodeError{int(se.Offset), "bad JSON: " + se.Error()}
+		case errors.As(err, &te):
+			return &decodeError{int(te.Offset), fmt.Sprintf("%s: want %s, found JSON %s", te.Field, te.Type, te.Value)}
+		case err == io.EOF:
+			return &decodeError{0, "empty line (want a JSON object)"}
+		}
+		return &decodeError{0, clip(err.Error())}
+	}
+	if dec.More() {
+		return &decodeError{int(dec.InputOffset()) + 1, "more after the JSON object"}
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// checkName refuses empty, long or odd names (robots, boards, options, tags).
+func checkName(s string) string {
+	if s == "" {
+		return "empty"
+	}
+	if len(s) > maxNameBytes {
+		return fmt.Sprintf("longer than %d bytes", maxNameBytes)
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || r == '\uFFFD' {
+			return "has a control character or invalid UTF-8"
+		}
+	}
+	return ""
+}
+
+func checkHeader(a *Archive) string {
+	if a.Game != "" {
+		if m := checkName(a.Game); m != "" {
+			return "game: " + m
+		}
+	}
+	if len(a.Name) > 200 {
+		return "name: longer than 200 bytes"
+	}
+	if m := checkName(a.Course.Name); m != "" {
+		return "course name: " + m
+	}
+	if a.Course.Text == "" {
+		return "course: no course file text"
+	}
+	if len(a.Course.Boards) == 0 || len(a.Course.Boards) > MaxBoards {
+		return fmt.Sprintf("course: %d boards (want 1 to %d)", len(a.Course.Boards), MaxBoards)
+	}
+	seen := map[string]bool{}
+	for i, b := range a.Course.Boards {
+		if m := checkName(b.Name); m != "" {
+			return fmt.Sprintf("course: board %d: name: %s", i+1, m)
+		}
+		if seen[b.Name] {
+			return fmt.Sprintf("course: board %q twice", b.Name)
+		}
+		seen[b.Name] = true
+	}
+	if len(a.Rules) == 0 || a.Rules[0] != '{' {
+		return "rules: want a JSON object"
+	}
+	if len(a.Options) > MaxOptions {
+		return fmt.Sprintf("options: %d cards (at most %d)", len(a.Options), MaxOptions)
+	}
+	for i, o := range a.Options {
+		if m := checkName(o); m != "" {
+			return fmt.Sprintf("options: card %d: %s", i+1, m)
+		}
+	}
+	if len(a.Robots) == 0 || len(a.Robots) > adjudicator.MaxRobots {
+		return fmt.Sprintf("robots: %d (want 1 to %d)", len(a.Robots), adjudicator.MaxRobots)
+	}
+	names := map[string]bool{}
+	for i, r := range a.Robots {
+		if m := checkName(r); m != "" {
+			return fmt.Sprintf("robot %d: name: %s", i+1, m)
+		}
+		if names[r] {
+			return fmt.Sprintf("robot %q twice", r)
+		}
+		names[r] = true
+	}
+	if a.Count < 1 || a.Count > MaxTurns {
+		return fmt.Sprintf("turns: %d (want 1 to %d: turn 0, the set-up, is always there)", a.Count, MaxTurns)
+	}
+	return ""
+}
+
+func checkTurn(a *Archive, t *Turn, want int) string {
+	if t.Turn != want {
+		return fmt.Sprintf("numbered %d (turns run 0, 1, 2, … without gaps)", t.Turn)
+	}
+	if len(t.Hash) != 64 || strings.Trim(t.Hash, "0123456789abcdef") != "" {
+		return "hash: want 64 lower-case hex digits (SHA-256)"
+	}
+	if want == 0 {
+		if len(t.Orders) > 0 || len(t.Before) > 0 {
+			return "the set-up (turn 0) has no orders and no state before"
+		}
+		return ""
+	}
+	if len(t.Orders) != len(a.Robots) {
+		return fmt.Sprintf("%d orders for %d robots", len(t.Orders), len(a.Robots))
+	}
+	for i, p := range t.Orders {
+		if p.Robot != a.Robots[i] {
+			return fmt.Sprintf("orders %d are for %q, want robot %q (seating order)", i+1, clip(p.Robot), a.Robots[i])
+		}
+		switch p.Missed {
+		case "", "powerdown", "random":
+		default:
+			return fmt.Sprintf("%s: missed: %q (want powerdown or random)", p.Robot, clip(p.Missed))
+		}
+		for reg, c := range p.Program {
+			if c < 0 || c > 10000 {
+				return fmt.Sprintf("%s: register %d: card %d", p.Robot, reg+1, c)
+			}
+		}
+		if p.Sheet != nil {
+			if m := checkSheet(p.Sheet); m != "" {
+				return p.Robot + ": orders: " + m
+			}
+		}
+	}
+	if len(t.Before) > 0 && t.Before[0] != '{' {
+		return "before: want a JSON object (a state)"
+	}
+	return ""
+}
+
+func checkSheet(s *orders.Sheet) string {
+	if s.Secret != "" {
+		return "carries a secret (an archive never does)"
+	}
+	if len(s.Program) > 0 {
+		return "carries a program (it is in the program field)"
+	}
+	if len(s.Rules) > MaxRules {
+		return fmt.Sprintf("%d orders (at most %d)", len(s.Rules), MaxRules)
+	}
+	for i, r := range s.Rules {
+		n := 0
+		if r.If != nil && !condOK(r.If, 1, &n) {
+			return fmt.Sprintf("order %d: condition nested deeper than %d or with more than %d tests", i+1, MaxCondDepth, MaxCondNodes)
+		}
+	}
+	return ""
+}
+
+func condOK(c *orders.Cond, depth int, n *int) bool {
+	*n++
+	if depth > MaxCondDepth || *n > MaxCondNodes {
+		return false
+	}
+	for i := range c.All {
+		if !condOK(&c.All[i], depth+1, n) {
+			return false
+		}
+	}
+	for i := range c.Any {
+		if !condOK(&c.Any[i], depth+1, n) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,88 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// FromStore builds the archive of a stored game: its live (not void) turns from the
+// set-up to the latest, the course (a shipped one, by the game's course name) inline,
+// and the hash of every stored state after. The players' addresses and secrets are not
+// read.
+func FromStore(tx *store.Tx, gameID int64) (Archive, error) {
+	return FromStoreWith(tx, gameID, adjudicator.LoadCourse, adjudicator.LoadBoard)
+}
+
+// FromStoreWith is FromStore with the course and its boards looked up by the given
+// functions (the judge's Course hook).
+func FromStoreWith(tx *store.Tx, gameID int64, course func(string) (*adjudicator.Course, error),
+	boards func(string) (*adjudicator.BoardFile, error)) (Archive, error) {
+	g, err := tx.Game(gameID)
+	if err != nil {
+		return Archive{}, fmt.Errorf("archive: %w", err)
+	}
+	what := "archive: game " + g.Tag
+	c, err := course(g.Course)
+	if err != nil {
+		return Archive{}, fmt.Errorf("%s: course %q: %w", what, g.Course, err)
+	}
+	inline, err := Inline(c, boards)
+	if err != nil {
+		return Archive{}, fmt.Errorf("%s: %w", what, err)
+	}
+	a := Archive{Game: g.Tag, Name: g.Name, Course: inline, Rules: g.Rules, Options: adjudicator.OptionNames(), Seed: g.Seed}
+	last, err := tx.LatestTurn(g.ID)
+	if err != nil {
+		return Archive{}, fmt.Errorf("%s: %w", what, err)
+	}
+	var prev *adjudicator.State
+	for n := 0; n <= last.Number; n++ {
+		tn, err := tx.Turn(g.ID, n)
+		if err != nil {
+			return Archive{}, fmt.Errorf("%s: %w", what, err)
+		}
+		var after adjudicator.State
+		if err := json.Unmarshal(tn.After, &after); err != nil {
+			return Archive{}, fmt.Errorf("%s: turn %d: state after: %w", what, n, err)
+		}
+		t := Turn{Turn: n, Hash: hashBytes(tn.After)}
+		if n == 0 {
+			for _, r := range after.Robots {
+				a.Robots = append(a.Robots, r.Name)
+			}
+		} else {
+			if err := json.Unmarshal(tn.Orders, &t.Orders); err != nil {
+				return Archive{}, fmt.Errorf("%s: turn %d: played orders: %w", what, n, err)
+			}
+			if len(t.Orders) != len(prev.Robots) {
+				return Archive{}, fmt.Errorf("%s: turn %d: %d played orders for %d robots (a turn resolved before the judge kept its orders?)",
+					what, n, len(t.Orders), len(prev.Robots))
+			}
+			for i := range t.Orders {
+				if s := t.Orders[i].Sheet; s != nil {
+					clean := *s
+					clean.Secret, clean.Program = "", nil
+					t.Orders[i].Sheet = &clean
+				}
+			}
+			// Carry the state given to the engine only when it is not the state
+			// before with the missed-orders policy applied.
+			derived, err := beforeOf(prev, &t)
+			var db []byte
+			if err == nil {
+				db, _ = json.Marshal(derived)
+			}
+			if err != nil || !bytes.Equal(db, tn.Before) {
+				t.Before = append(json.RawMessage(nil), tn.Before...)
+			}
+		}
+		a.Turns = append(a.Turns, t)
+		prev = &after
+	}
+	a.Count = len(a.Turns)
+	return a, nil
+}
