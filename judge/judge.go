@@ -132,6 +132,11 @@ type GameSpec struct {
 	List     string // a mailing list for public reports; "" for none
 	GMEmail  string
 	Players  []PlayerSpec
+	// Rules are the rules options (nil: adjudicator.PostalRules).
+	Rules *adjudicator.Rules
+	// Options are the game's further settings (player limit, missed-turns limit,
+	// reminders, the autopilot policy).
+	Options Options
 }
 
 // PlayerSpec is a seat in a new game.
@@ -144,87 +149,26 @@ var tagRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // CreateGame sets up and starts a game: the players with fresh secrets (returned, by
 // robot, and mailed to each player with their first hand), turn 0's state, the first
-// deadline. Everything commits in one transaction with the mail it produces.
+// deadline. Everything commits in one transaction with the mail it produces. It is
+// createGameIn (an open game with its players) followed by startGameIn (lifecycle.go);
+// the CREATE/JOIN/START mail commands take the same two steps apart.
 func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]string, error) {
-	if !tagRE.MatchString(spec.Tag) {
-		return nil, fmt.Errorf("game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
-	}
 	if len(spec.Players) == 0 || len(spec.Players) > adjudicator.MaxRobots {
 		return nil, fmt.Errorf("game %s: %d players (want 1 to %d)", spec.Tag, len(spec.Players), adjudicator.MaxRobots)
 	}
-	if spec.Missed == "" {
-		spec.Missed = store.MissedPowerDown
-	}
-	if spec.Deadline.Kind == "" {
-		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
-	}
-	now := j.now()
-	g := store.Game{
-		Tag: spec.Tag, Name: spec.Name, Course: spec.Course, Seed: spec.Seed, Deadline: spec.Deadline,
-		Grace: spec.Grace, Missed: spec.Missed, Status: store.GameRunning, ListAddress: spec.List, Created: now,
-	}
-	setup, err := j.setupFor(g)
-	if err != nil {
-		return nil, err
-	}
-	rulesJSON, _ := json.Marshal(setup.Rules)
-	g.Rules = rulesJSON
-	names := make([]string, len(spec.Players))
-	for i, p := range spec.Players {
-		names[i] = p.Robot
-	}
-	st, _, err := adjudicator.NewGame(setup, names)
-	if err != nil {
-		return nil, err
-	}
-	after, _ := json.Marshal(st)
-	deadline, err := spec.Deadline.Next(now)
-	if err != nil {
-		return nil, err
-	}
-	g.DeadlineAt = deadline
-	secrets := map[string]string{}
-	err = j.Store.Tx(ctx, func(tx *store.Tx) error {
-		id, err := tx.CreateGame(g)
+	var secrets map[string]string
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		g, sec, err := j.createGameIn(tx, spec)
 		if err != nil {
 			return err
 		}
-		g.ID = id
-		if spec.GMEmail != "" {
-			sec, hash, err := newSecret()
-			if err != nil {
-				return err
-			}
-			if _, err := tx.AddGM(store.GM{GameID: id, Email: spec.GMEmail, SecretHash: hash, Created: now}); err != nil {
-				return err
-			}
-			secrets[""] = sec
-		}
-		for i, p := range spec.Players {
-			sec, hash, err := newSecret()
-			if err != nil {
-				return err
-			}
-			if _, err := tx.AddPlayer(store.Player{GameID: id, Robot: p.Robot, Seat: i, Email: p.Email, SecretHash: hash, Created: now}); err != nil {
-				return err
-			}
-			secrets[p.Robot] = sec
-		}
-		if _, err := tx.SaveTurn(store.Turn{GameID: id, Number: 0, After: after, Events: []byte("[]"), Resolved: now}); err != nil {
-			return err
-		}
-		if err := tx.SetDeadline(id, deadline); err != nil {
-			return err
-		}
-		if _, err := tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "create", Detail: fmt.Sprintf("course %s, %d players", g.Course, len(spec.Players))}); err != nil {
-			return err
-		}
-		return j.enqueueWelcome(tx, g, setup, st, secrets)
+		secrets = sec
+		return j.startGameIn(tx, g, secrets)
 	})
 	if err != nil {
 		return nil, err
 	}
-	j.Log.Info("game created", "game", g.Tag, "course", g.Course, "players", len(spec.Players))
+	j.Log.Info("game created", "game", spec.Tag, "course", spec.Course, "players", len(spec.Players))
 	return secrets, nil
 }
 

@@ -100,7 +100,8 @@ func (j *Judge) tellGMs(ctx context.Context, m store.OutboxMail, sendErr error) 
 	})
 }
 
-// Tick resolves every turn whose deadline (plus grace) has passed.
+// Tick resolves every turn whose deadline (plus grace) has passed, then sends the
+// reminders that are due and the final summary of games just over (lifecycle.go).
 func (j *Judge) Tick(ctx context.Context) (int, error) {
 	var due []store.Game
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
@@ -120,6 +121,9 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 		if ok {
 			n++
 		}
+	}
+	if _, err := j.Lifecycle(ctx); err != nil {
+		j.Log.Error("reminders and final summaries failed", "err", err)
 	}
 	return n, nil
 }

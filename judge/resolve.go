@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/autopilot"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -144,7 +145,23 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 	resolved := false
 	var tag string
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		resolved = false
+		var err error
+		resolved, tag, err = j.resolveIn(tx, gameID, force)
+		return err
+	})
+	if err != nil {
+		j.folds.reset()
+	}
+	if err == nil && resolved {
+		j.Log.Info("turn resolved", "game", tag)
+	}
+	return resolved, err
+}
+
+// resolveIn resolves the game's current turn inside tx (see resolve); a game master's
+// PROCESS runs it in the transaction of the command mail.
+func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool, tag string, err error) {
+	err = func() error {
 		g, err := tx.Game(gameID)
 		if err != nil {
 			return err
@@ -179,10 +196,16 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		if err != nil {
 			return err
 		}
+		opts, err := j.optionsOf(tx, g)
+		if err != nil {
+			return err
+		}
 		ords := make([]adjudicator.Orders, len(st.Robots))
 		played := make([]Played, len(st.Robots))
-		var notes []string
+		// Withdrawn players' robots leave the race (lifecycle.go, removeWithdrawn).
+		notes := removeWithdrawn(st, players)
 		missedBy := map[string]bool{}
+		private := map[string]string{} // robot → what was played for it, told to its player alone
 		for i := range st.Robots {
 			r := &st.Robots[i]
 			sheet := effectiveSheet(standing[r.Name], valid, r.Name)
@@ -197,11 +220,18 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 				continue
 			}
 			missedBy[r.Name] = true
-			switch g.Missed {
-			case store.MissedRandom:
+			switch opts.policy(g) {
+			case MissedAutopilot:
+				plan := autopilot.Choose(setup, st, i)
+				ords[i].Program = plan.Program
+				played[i].Missed = MissedAutopilot
+				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, programText(ords[i].Program)))
+				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", programText(ords[i].Program), plan.Why)
+			case string(store.MissedRandom):
 				ords[i].Program = RandomProgram(setup, st, i, g.Seed, g.CurrentTurn)
 				played[i].Missed = string(store.MissedRandom)
 				notes = append(notes, fmt.Sprintf("%s sent no orders: a random program was played (%s).", r.Name, programText(ords[i].Program)))
+				private[r.Name] = fmt.Sprintf("a random program was played for you: %s.", programText(ords[i].Program))
 			default:
 				// Ruling (missed orders, power down): the robot sits the turn out powered
 				// down, as if it had announced it; unlike an announced power down it is
@@ -210,6 +240,7 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 				ords[i].Program = [adjudicator.Registers]int{}
 				played[i].Missed = string(store.MissedPowerDown)
 				notes = append(notes, fmt.Sprintf("%s sent no orders: it is powered down this turn.", r.Name))
+				private[r.Name] = "your robot was powered down for the turn (no program, no repair)."
 			}
 		}
 		for i := range played {
@@ -240,7 +271,7 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 			}
 		}
 		deadline := time.Time{}
-		if next.Over {
+		if next.Over || !inRace(next) {
 			if err := tx.SetGameStatus(g.ID, store.GameOver); err != nil {
 				return err
 			}
@@ -259,15 +290,12 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 			return err
 		}
 		resolved = true
-		return j.enqueueReports(tx, g, setup, next, events, players, standing, deadline, notes)
-	})
-	if err != nil {
-		j.folds.reset()
-	}
-	if err == nil && resolved {
-		j.Log.Info("turn resolved", "game", tag)
-	}
-	return resolved, err
+		if err := j.enqueueReports(tx, g, setup, next, events, players, standing, deadline, notes); err != nil {
+			return err
+		}
+		return j.afterTurn(tx, g, opts, players, missedBy, private, next)
+	}()
+	return resolved, tag, err
 }
 
 // Played is one robot's orders as the engine played them in a turn, kept with the

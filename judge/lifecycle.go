@@ -1,0 +1,591 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// The people's side of the turn lifecycle: reminders before the deadline, what a
+// player is told after missing a turn, what happens after too many missed turns in a
+// row, and the final summary when a game is over. Tick runs reminders and the final
+// summary; resolveIn calls afterTurn.
+//
+// Decisions (docs/commands.md, "Deadlines and missing players"):
+//   - Reminders go to players whose robot needs a program and who have no valid one for
+//     the turn, at each lead time before the deadline (default 24h and 2h), once each:
+//     the Message-ID names the game, turn, seat, deadline and lead, so a tick that
+//     comes again enqueues nothing new, and a moved deadline (EXTEND) arms them again.
+//     A lead time that had already passed when the turn opened is skipped.
+//   - A player who missed a turn gets a private note of what was played for the robot
+//     (the public report says it too).
+//   - After MissedLimit turns in a row (0: never) the game masters are asked to REPLACE
+//     the player ("ask", the default), or ("remove") the player is withdrawn.
+//   - A withdrawn player's robot (WITHDRAW, KICK, or "remove") leaves the race at the
+//     next resolution: it is set Out in the state given to the engine, so the turn's
+//     record (state before) says so and replays bit for bit. It cannot come back.
+//   - Game over: every player and game master gets one final mail with the standings
+//     and a turn-by-turn summary of the whole game.
+
+// MissedAutopilot is the missed-orders policy that plays autopilot.Choose's program;
+// the games table's CHECK predates it, so it lives in Options.Missed.
+const MissedAutopilot = "autopilot"
+
+// Options are a game's settings beyond the games table's columns (store
+// GameOptions JSON).
+type Options struct {
+	MaxPlayers    int    `json:"max_players,omitempty"`     // 0: adjudicator.MaxRobots
+	Missed        string `json:"missed,omitempty"`          // "autopilot" overrides the column
+	MissedLimit   int    `json:"missed_limit,omitempty"`    // missed turns in a row before OnMissedLimit; 0: never
+	OnMissedLimit string `json:"on_missed_limit,omitempty"` // "ask" (default) or "remove"
+	// Reminders are the lead times before the deadline, in seconds; nil: 24h and 2h;
+	// empty: none.
+	Reminders []int64 `json:"reminders"`
+	// PausedLeft is what was left of the deadline when the game was paused, in seconds.
+	PausedLeft int64 `json:"paused_left,omitempty"`
+}
+
+func (o Options) policy(g store.Game) string {
+	if o.Missed != "" {
+		return o.Missed
+	}
+	if g.Missed == "" {
+		return string(store.MissedPowerDown)
+	}
+	return string(g.Missed)
+}
+
+func (o Options) maxPlayers() int {
+	if o.MaxPlayers <= 0 || o.MaxPlayers > adjudicator.MaxRobots {
+		return adjudicator.MaxRobots
+	}
+	return o.MaxPlayers
+}
+
+func (o Options) leads() []time.Duration {
+	if o.Reminders == nil {
+		return []time.Duration{24 * time.Hour, 2 * time.Hour}
+	}
+	out := make([]time.Duration, 0, len(o.Reminders))
+	for _, s := range o.Reminders {
+		out = append(out, time.Duration(s)*time.Second)
+	}
+	return out
+}
+
+func (j *Judge) optionsOf(tx *store.Tx, g store.Game) (Options, error) {
+	var o Options
+	raw, err := tx.GameOptions(g.ID)
+	if err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return o, fmt.Errorf("game %s: options: %w", g.Tag, err)
+	}
+	return o, nil
+}
+
+func setOptions(tx *store.Tx, gameID int64, o Options) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	return tx.SetGameOptions(gameID, b)
+}
+
+// policyText says what happens to a robot without orders.
+func policyText(p string) string {
+	switch p {
+	case MissedAutopilot:
+		return "the autopilot chooses a program for your robot"
+	case string(store.MissedRandom):
+		return "a random program from your hand is played"
+	}
+	return "your robot is powered down for the turn (and not repaired)"
+}
+
+// removeWithdrawn takes withdrawn players' robots out of the race in st (the state
+// about to be given to the engine) and returns a note for each robot newly out.
+func removeWithdrawn(st *adjudicator.State, players []store.Player) []string {
+	var notes []string
+	for _, p := range players {
+		if !p.Withdrawn || p.Seat < 0 || p.Seat >= len(st.Robots) {
+			continue
+		}
+		r := &st.Robots[p.Seat]
+		if r.Out {
+			continue
+		}
+		r.Out, r.Virtual = true, false
+		notes = append(notes, fmt.Sprintf("%s has left the race (its player withdrew).", r.Name))
+	}
+	return notes
+}
+
+// inRace reports whether any robot is still in the race.
+func inRace(st *adjudicator.State) bool {
+	for _, r := range st.Robots {
+		if !r.Out {
+			return true
+		}
+	}
+	return false
+}
+
+// afterTurn tells players what was played for them, and applies the missed-turns limit.
+func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store.Player, missedBy map[string]bool,
+	private map[string]string, next *adjudicator.State) error {
+	gms, err := tx.GMs(g.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range players {
+		if !missedBy[p.Robot] || p.Withdrawn {
+			continue
+		}
+		n := p.Missed + 1
+		text := fmt.Sprintf("No valid orders for %s arrived for turn %d of game %s, so %s\n\n"+
+			"That is %d missed turn(s) in a row. The turn's report follows separately.\n",
+			p.Robot, g.CurrentTurn, g.Tag, private[p.Robot], n)
+		limit := o.MissedLimit > 0 && n == o.MissedLimit && !next.Over
+		if limit && o.OnMissedLimit == "remove" {
+			text += fmt.Sprintf("\nAfter %d missed turns your robot leaves the race; you are withdrawn from the game.\n", n)
+		} else if o.MissedLimit > 0 && !next.Over && n < o.MissedLimit {
+			text += fmt.Sprintf("\nAfter %d missed turns in a row the game master is asked to replace you.\n", o.MissedLimit)
+		}
+		if err := j.enqueue(tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no orders from %s", g.CurrentTurn, p.Robot)),
+			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d.s%d", g.Tag, g.CurrentTurn, p.Seat)),
+			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
+			return err
+		}
+		if !limit {
+			continue
+		}
+		action := fmt.Sprintf("Please REPLACE %s with a new player (REPLACE %s new@address), or KICK %s.", p.Robot, p.Robot, p.Robot)
+		if o.OnMissedLimit == "remove" {
+			if err := tx.SetWithdrawn(p.ID, true); err != nil {
+				return err
+			}
+			if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: "judge", Action: "withdraw",
+				Detail: fmt.Sprintf("%s after %d missed turns", p.Robot, n)}); err != nil {
+				return err
+			}
+			action = fmt.Sprintf("As the game's options say, %s is withdrawn: the robot leaves the race next turn.", p.Robot)
+		}
+		for _, gm := range gms {
+			if err := j.enqueue(tx, outMail{kind: "gm-notice", gameID: g.ID, turn: g.CurrentTurn, to: gm.Email,
+				subject:   subject(g.Tag, fmt.Sprintf("%s missed %d turns in a row", p.Robot, n)),
+				messageID: j.noticeID("limit", fmt.Sprintf("%s.%d.s%d.%d", g.Tag, g.CurrentTurn, p.Seat, gm.ID)),
+				text: fmt.Sprintf("%s (%s) in game %s sent no orders for %d turns in a row (up to turn %d).\n\n%s\n",
+					p.Robot, p.Email, g.Tag, n, g.CurrentTurn, action), generated: true}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Lifecycle runs the clock-driven people's side for every game: reminders and final
+// summaries. Tick calls it; it returns how many mails it enqueued.
+func (j *Judge) Lifecycle(ctx context.Context) (int, error) {
+	n := 0
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		n = 0
+		running, err := tx.Games(store.GameRunning)
+		if err != nil {
+			return err
+		}
+		for _, g := range running {
+			k, err := j.remind(tx, g)
+			if err != nil {
+				return err
+			}
+			n += k
+		}
+		over, err := tx.Games(store.GameOver)
+		if err != nil {
+			return err
+		}
+		for _, g := range over {
+			k, err := j.finalSummary(tx, g)
+			if err != nil {
+				return err
+			}
+			n += k
+		}
+		return nil
+	})
+	return n, err
+}
+
+// remind enqueues the reminders due in game g.
+func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
+	now := j.now()
+	if g.DeadlineAt.IsZero() || !now.Before(g.DeadlineAt) {
+		return 0, nil
+	}
+	o, err := j.optionsOf(tx, g)
+	if err != nil {
+		return 0, err
+	}
+	// The smallest lead time that has passed: one reminder per threshold crossed.
+	var lead time.Duration
+	for _, l := range o.leads() {
+		if l > 0 && !now.Before(g.DeadlineAt.Add(-l)) && (lead == 0 || l < lead) {
+			lead = l
+		}
+	}
+	if lead == 0 {
+		return 0, nil
+	}
+	st, last, err := stateOf(tx, g)
+	if err != nil {
+		return 0, err
+	}
+	if last.Resolved.After(g.DeadlineAt.Add(-lead)) {
+		return 0, nil // the turn opened inside the lead time: its report said the deadline
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return 0, err
+	}
+	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return 0, err
+	}
+	missing := map[string]bool{}
+	for _, r := range readiness(st, valid, players) {
+		missing[r] = true
+	}
+	n := 0
+	for _, p := range players {
+		if !missing[p.Robot] {
+			continue
+		}
+		id := j.noticeID("remind", fmt.Sprintf("%s.%d.s%d.%d.%d", g.Tag, g.CurrentTurn, p.Seat, g.DeadlineAt.Unix(), int64(lead/time.Second)))
+		if has, err := tx.OutboxHas(id); err != nil || has {
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		text := fmt.Sprintf("This is a reminder: no valid orders for %s, turn %d of game %s, have arrived yet.\n\n"+
+			"The deadline is %s (in about %s).\nIf no valid orders arrive by then, %s.\n\n"+
+			"Send your sheet to %s with [RR %s] in the subject; send RESEND for your latest report.\n",
+			p.Robot, g.CurrentTurn, g.Tag, deadlineText(g.DeadlineAt), roughly(g.DeadlineAt.Sub(now)), policyText(o.policy(g)), j.Address, g.Tag)
+		if err := j.enqueue(tx, outMail{kind: "reminder", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Reminder: orders for %s, turn %d", p.Robot, g.CurrentTurn)),
+			messageID: id, inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func roughly(d time.Duration) string {
+	switch {
+	case d >= 2*time.Hour:
+		return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
+	case d >= time.Hour:
+		return "an hour"
+	default:
+		return fmt.Sprintf("%d minutes", int(d.Round(time.Minute)/time.Minute))
+	}
+}
+
+// finalSummary enqueues the game-over mail to every player and game master, once.
+func (j *Judge) finalSummary(tx *store.Tx, g store.Game) (int, error) {
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return 0, err
+	}
+	gms, err := tx.GMs(g.ID)
+	if err != nil {
+		return 0, err
+	}
+	type to struct{ addr, key string }
+	var rcpt []to
+	for _, p := range players {
+		rcpt = append(rcpt, to{p.Email, fmt.Sprintf("s%d", p.Seat)})
+	}
+	for _, gm := range gms {
+		if gm.GameID != 0 {
+			rcpt = append(rcpt, to{gm.Email, fmt.Sprintf("gm%d", gm.ID)})
+		}
+	}
+	var pending []to
+	for _, r := range rcpt {
+		has, err := tx.OutboxHas(j.noticeID("final", g.Tag+"."+r.key))
+		if err != nil {
+			return 0, err
+		}
+		if !has {
+			pending = append(pending, r)
+		}
+	}
+	if len(pending) == 0 {
+		return 0, nil
+	}
+	text, err := j.summaryText(tx, g)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range pending {
+		if err := j.enqueue(tx, outMail{kind: "final", gameID: g.ID, turn: g.CurrentTurn, to: r.addr,
+			subject:   subject(g.Tag, "Game over: final standings"),
+			messageID: j.noticeID("final", g.Tag+"."+r.key), inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)},
+			text: text, generated: true}); err != nil {
+			return 0, err
+		}
+	}
+	return len(pending), nil
+}
+
+// summaryText is the final mail: standings and the game turn by turn.
+func (j *Judge) summaryText(tx *store.Tx, g store.Game) (string, error) {
+	turns, err := tx.LiveTurns(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(turns) == 0 {
+		return "", fmt.Errorf("game %s: no turns", g.Tag)
+	}
+	var st adjudicator.State
+	if err := json.Unmarshal(turns[len(turns)-1].After, &st); err != nil {
+		return "", err
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s", g.Tag)
+	if g.Name != "" {
+		fmt.Fprintf(&b, " (%s)", g.Name)
+	}
+	fmt.Fprintf(&b, " on %s is over after %d turn(s).\n", g.Course, len(turns)-1)
+	if st.Winner != "" {
+		fmt.Fprintf(&b, "The winner is %s, first to touch the last flag.\n", st.Winner)
+	} else {
+		b.WriteString("No robot reached the last flag.\n")
+	}
+	b.WriteString("\nStandings\n")
+	for i, line := range standings(&st, players) {
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, line)
+	}
+	b.WriteString("\nThe game turn by turn\n")
+	for _, tn := range turns[1:] {
+		fmt.Fprintf(&b, "  Turn %d: %s\n", tn.Number, turnSummary(tn))
+	}
+	b.WriteString("\nThank you for playing. Send HISTORY for this log, RESEND N for the report of turn N.\n")
+	return b.String(), nil
+}
+
+// standings orders the robots: the winner, then by flags touched, robots still in the
+// race before those out, then lives, then less damage.
+func standings(st *adjudicator.State, players []store.Player) []string {
+	idx := make([]int, len(st.Robots))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ra, rb := st.Robots[idx[a]], st.Robots[idx[b]]
+		if (ra.Name == st.Winner) != (rb.Name == st.Winner) {
+			return ra.Name == st.Winner
+		}
+		if ra.Flags != rb.Flags {
+			return ra.Flags > rb.Flags
+		}
+		if ra.Out != rb.Out {
+			return !ra.Out
+		}
+		if ra.Lives != rb.Lives {
+			return ra.Lives > rb.Lives
+		}
+		return ra.Damage < rb.Damage
+	})
+	var out []string
+	for _, i := range idx {
+		r := st.Robots[i]
+		line := fmt.Sprintf("%-12s %d flag(s), %d lives, %d damage", r.Name, r.Flags, r.Lives, r.Damage)
+		switch {
+		case r.Name == st.Winner:
+			line += " — winner"
+		case r.Out:
+			line += " — out of the race"
+		}
+		if p := playerAt(players, i); p != nil && p.Withdrawn {
+			line += " (withdrew)"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// turnSummary is one line about a resolved turn: flags, losses, missed orders.
+func turnSummary(tn store.Turn) string {
+	var events []adjudicator.Event
+	_ = json.Unmarshal(tn.Events, &events)
+	var parts []string
+	for _, e := range events {
+		switch e.Kind {
+		case adjudicator.EvFlag:
+			parts = append(parts, fmt.Sprintf("%s touched flag %d", e.Robot, e.Amount))
+		case adjudicator.EvDestroyed:
+			parts = append(parts, fmt.Sprintf("%s was destroyed (%s)", e.Robot, e.Cause))
+		case adjudicator.EvOut:
+			parts = append(parts, fmt.Sprintf("%s is out of the race", e.Robot))
+		case adjudicator.EvWin:
+			parts = append(parts, fmt.Sprintf("%s wins", e.Robot))
+		}
+	}
+	var played []Played
+	_ = json.Unmarshal(tn.Orders, &played)
+	for _, p := range played {
+		if p.Missed != "" {
+			parts = append(parts, fmt.Sprintf("%s sent no orders (%s)", p.Robot, p.Missed))
+		}
+	}
+	if len(parts) == 0 {
+		return "the robots raced on; no flags, no losses."
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// createGameIn inserts a game that is open (taking players) with the spec's players
+// and game master, each with a fresh secret (returned by robot; the game master's under
+// ""). Nothing is mailed: startGameIn mails the welcomes.
+func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[string]string, error) {
+	if !tagRE.MatchString(spec.Tag) {
+		return store.Game{}, nil, fmt.Errorf("game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
+	}
+	if spec.Missed == "" {
+		spec.Missed = store.MissedPowerDown
+	}
+	if spec.Deadline.Kind == "" {
+		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
+	}
+	now := j.now()
+	if _, err := spec.Deadline.Next(now); err != nil {
+		return store.Game{}, nil, err
+	}
+	if max := spec.Options.maxPlayers(); len(spec.Players) > max {
+		return store.Game{}, nil, fmt.Errorf("game %s: %d players, the limit is %d", spec.Tag, len(spec.Players), max)
+	}
+	g := store.Game{
+		Tag: spec.Tag, Name: spec.Name, Course: spec.Course, Seed: spec.Seed, Deadline: spec.Deadline,
+		Grace: spec.Grace, Missed: spec.Missed, Status: store.GameOpen, ListAddress: spec.List, Created: now,
+	}
+	if spec.Rules != nil {
+		g.Rules, _ = json.Marshal(spec.Rules)
+	}
+	setup, err := j.buildSetup(g) // checks the course and rules before anything is stored
+	if err != nil {
+		return g, nil, err
+	}
+	g.Rules, _ = json.Marshal(setup.Rules)
+	id, err := tx.CreateGame(g)
+	if err != nil {
+		return g, nil, err
+	}
+	g.ID = id
+	if err := setOptions(tx, id, spec.Options); err != nil {
+		return g, nil, err
+	}
+	secrets := map[string]string{}
+	if spec.GMEmail != "" {
+		sec, hash, err := newSecret()
+		if err != nil {
+			return g, nil, err
+		}
+		if _, err := tx.AddGM(store.GM{GameID: id, Email: spec.GMEmail, SecretHash: hash, Created: now}); err != nil {
+			return g, nil, err
+		}
+		secrets[""] = sec
+	}
+	for i, p := range spec.Players {
+		sec, hash, err := newSecret()
+		if err != nil {
+			return g, nil, err
+		}
+		if _, err := tx.AddPlayer(store.Player{GameID: id, Robot: p.Robot, Seat: i, Email: p.Email, SecretHash: hash, Created: now}); err != nil {
+			return g, nil, err
+		}
+		secrets[p.Robot] = sec
+	}
+	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "create",
+		Detail: fmt.Sprintf("course %s, %d players", g.Course, len(spec.Players))}); err != nil {
+		return g, nil, err
+	}
+	return g, secrets, nil
+}
+
+// joinedSecret stands in the welcome for a secret the player was given when joining.
+const joinedSecret = "(the secret sent to you when you joined; it is unchanged)"
+
+// startGameIn deals turn 0 of an open game with the players it has, sets the first
+// deadline, and mails each player the welcome: with the secret from secrets when the
+// player has just been given one, else a pointer to the JOIN reply.
+func (j *Judge) startGameIn(tx *store.Tx, g store.Game, secrets map[string]string) error {
+	if g.Status != store.GameOpen {
+		return fmt.Errorf("game %s is %s, not open", g.Tag, g.Status)
+	}
+	if err := tx.RenumberSeats(g.ID); err != nil {
+		return err
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return err
+	}
+	if len(players) == 0 {
+		return fmt.Errorf("game %s has no players yet", g.Tag)
+	}
+	setup, err := j.setupFor(g)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.Robot
+	}
+	st, _, err := adjudicator.NewGame(setup, names)
+	if err != nil {
+		return err
+	}
+	after, _ := json.Marshal(st)
+	now := j.now()
+	deadline, err := g.Deadline.Next(now)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: 0, After: after, Events: []byte("[]"), Resolved: now}); err != nil {
+		return err
+	}
+	if err := tx.SetDeadline(g.ID, deadline); err != nil {
+		return err
+	}
+	if err := tx.SetGameStatus(g.ID, store.GameRunning); err != nil {
+		return err
+	}
+	g.DeadlineAt, g.Status, g.CurrentTurn = deadline, store.GameRunning, 1
+	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: g.ID, Actor: "gm", Action: "start",
+		Detail: fmt.Sprintf("%d players", len(players))}); err != nil {
+		return err
+	}
+	sec := map[string]string{}
+	for _, p := range players {
+		sec[p.Robot] = joinedSecret
+		if s, ok := secrets[p.Robot]; ok {
+			sec[p.Robot] = s
+		}
+	}
+	return j.enqueueWelcome(tx, g, setup, st, sec)
+}
