@@ -596,6 +596,9 @@ var stopWords = []string{"if", "when", "unless", "else", "otherwise", "then", "a
 // parseOptionName reads an option card's name (any case, with or without spaces and
 // hyphens, or a known alias), the longest match first.
 func (p *langParser) parseOptionName() (string, bool) {
+	if name, ok := p.optionNameHere(); ok {
+		return name, true // before skipping "option": "Option Damping Field"
+	}
 	p.skip("option", "card", "the")
 	if p.i > 0 && p.toks[p.i-1].text == "the" {
 		p.i-- // "The Big One"
@@ -642,6 +645,27 @@ func (p *langParser) parseOptionName() (string, bool) {
 		p.fail("%q is not an option card; did you mean %s?", w, near)
 	} else {
 		p.fail("%q is not an option card (the cards are listed in docs/orders.md)", w)
+	}
+	return "", false
+}
+
+// optionNameHere reads an option card's name starting at the next word, the longest
+// match first.
+func (p *langParser) optionNameHere() (string, bool) {
+	var words []string
+	for k := 0; k < p.v.maxWords+1; k++ {
+		t := p.peek(k)
+		if t.kind != 'w' && t.kind != 'n' {
+			break
+		}
+		words = append(words, t.text)
+	}
+	for n := len(words); n > 0; n-- {
+		if name, ok := p.v.options[squash(strings.Join(words[:n], ""))]; ok {
+			p.i += n
+			p.skip("option", "card")
+			return name, true
+		}
 	}
 	return "", false
 }
