@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -85,8 +84,7 @@ func standingLines(s *orders.Sheet) []string {
 }
 
 func ruleText(r orders.Rule) string {
-	b, _ := json.Marshal(r)
-	return string(b)
+	return r.String()
 }
 
 // enqueueWelcome mails each player their secret, their robot and the first hand.
