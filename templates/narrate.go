@@ -7,156 +7,458 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
-// Section is the narration of one part of a turn: register 1–5, or 0 for the end of the
-// turn (repairs, re-entry, power, deal).
+// Section is the narration of one part of a turn: register 1–5, or 0 before and after
+// the registers (power, repairs, re-entry).
 type Section struct {
 	Register int
 	Title    string
 	Lines    []string
 }
 
-// Narrate writes a turn's event log as sentences for people, grouped by register. A
-// card's whole effect is one line ("P790 Zoom plays Move 3: moves 3 to 4,5; pushes
-// Twonky to 4,6"); board elements, lasers and flags get a line each.
+// Narrate writes a turn's event log as sentences for people, grouped by register (rules
+// README, "A turn": cards in priority order, then the board elements, lasers, flags).
+// A card's whole effect is one line:
+//
+//	P790 Zoom plays Move 3: moves 2 to 4,5, pushing Twonky into the pit at 4,6; Twonky is destroyed
+//
+// steps in a row are counted together ("moves 2 to 4,5", not one line a square), pits
+// and board edges are named where a robot falls. A board element's effect on one robot
+// is one line too ("Hulk rides the express belt from 0,2 to 2,2, turning to face
+// south"); lasers, flags and the end of the turn get a line each.
 func Narrate(deck *adjudicator.Deck, events []adjudicator.Event) []Section {
-	var out []Section
-	var cur *Section
-	var line *strings.Builder
-	var lineRobot string
-	steps := 0
-	var lastTo *adjudicator.Pos
-	flush := func() {
-		if line == nil {
-			return
-		}
-		if steps > 0 {
-			fmt.Fprintf(line, "; moves %d to %v", steps, *lastTo)
-		}
-		cur.Lines = append(cur.Lines, line.String())
-		line, lineRobot, steps, lastTo = nil, "", 0, nil
+	n := narrator{deck: deck}
+	for _, e := range events {
+		n.event(e)
 	}
-	section := func(reg int) {
-		if cur != nil && cur.Register == reg {
-			return
-		}
-		flush()
-		title := fmt.Sprintf("Register %d", reg)
-		if reg == 0 {
+	n.flush()
+	return n.out
+}
+
+type narrator struct {
+	deck    *adjudicator.Deck
+	out     []Section
+	cur     *Section
+	regSeen bool
+	card    *cardLine  // the card being played, while its events come
+	elem    *elemLine  // a board element's effect on one robot, while its events come
+	flag    *flagState // the last flag line, to fold the archive marker into it
+}
+
+// cardLine gathers the events of one card played.
+type cardLine struct {
+	head    string
+	robot   string
+	back    bool // a Back Up card
+	clauses []string
+	steps   int
+	to      adjudicator.Pos
+	dir     string // the direction of the last step
+	pushes  []*push
+	after   []string // said after the moves: destructions of pushed robots
+}
+
+type push struct {
+	robot string
+	n     int
+	to    adjudicator.Pos
+	dir   string // the direction of the last push, for an edge
+	fell  string // "into the pit at 4,6", "off the board (east edge)"
+}
+
+type elemLine struct {
+	robot, phase string
+	parts        []string
+	lastTo       *adjudicator.Pos
+	lastDir      string
+}
+
+type flagState struct {
+	line  int // index into cur.Lines
+	robot string
+	at    adjudicator.Pos
+}
+
+func (n *narrator) section(e adjudicator.Event) {
+	reg := e.Register
+	if n.cur != nil && n.cur.Register == reg {
+		return
+	}
+	n.flush()
+	title := fmt.Sprintf("Register %d", reg)
+	if reg == 0 {
+		title = "Before the registers"
+		if n.regSeen {
 			title = "End of turn"
 		}
-		out = append(out, Section{Register: reg, Title: title})
-		cur = &out[len(out)-1]
+	} else {
+		n.regSeen = true
 	}
-	add := func(s string) {
-		flush()
-		cur.Lines = append(cur.Lines, s)
+	n.out = append(n.out, Section{Register: reg, Title: title})
+	n.cur = &n.out[len(n.out)-1]
+}
+
+// flush ends the open card or element line.
+func (n *narrator) flush() {
+	n.flushCard()
+	n.flushElem()
+}
+
+func (n *narrator) flushCard() {
+	c := n.card
+	if c == nil {
+		return
 	}
-	for _, e := range events {
-		if e.Phase == "deal" {
-			continue // hands are private; each report shows its own
+	n.flushMoves()
+	line := c.head
+	if len(c.clauses) > 0 {
+		line += ": " + strings.Join(c.clauses, "; ")
+	}
+	n.cur.Lines = append(n.cur.Lines, line)
+	n.card = nil
+}
+
+// flushMoves turns the steps and pushes counted so far into a clause.
+func (n *narrator) flushMoves() {
+	c := n.card
+	if c == nil || (c.steps == 0 && len(c.pushes) == 0) {
+		return
+	}
+	var s string
+	if c.steps > 0 {
+		if c.back {
+			s = fmt.Sprintf("backs up %s to %v", squares(c.steps), c.to)
+		} else {
+			s = fmt.Sprintf("moves %d to %v", c.steps, c.to)
 		}
-		section(e.Register)
-		switch e.Kind {
-		case adjudicator.EvCard:
-			flush()
-			line = &strings.Builder{}
-			lineRobot = e.Robot
-			fmt.Fprintf(line, "P%d %s plays %s", e.Card, e.Robot, deck.Kind(e.Card).Title())
-		case adjudicator.EvTurn:
-			if line != nil && e.Robot == lineRobot {
-				fmt.Fprintf(line, "; now faces %s", dirName(e.Facing))
-			} else {
-				add(fmt.Sprintf("%s turns to face %s", e.Robot, dirName(e.Facing)))
+	}
+	var ps []string
+	for _, p := range c.pushes {
+		if p.fell != "" {
+			ps = append(ps, fmt.Sprintf("%s %s", p.robot, p.fell))
+		} else if p.n > 1 {
+			ps = append(ps, fmt.Sprintf("%s %s to %v", p.robot, squares(p.n), p.to))
+		} else {
+			ps = append(ps, fmt.Sprintf("%s to %v", p.robot, p.to))
+		}
+	}
+	if len(ps) > 0 {
+		if s == "" {
+			s = "pushes " + strings.Join(ps, " and ")
+		} else {
+			s += ", pushing " + strings.Join(ps, " and ")
+		}
+	}
+	c.clauses = append(c.clauses, s)
+	c.clauses = append(c.clauses, c.after...)
+	c.steps, c.pushes, c.after = 0, nil, nil
+}
+
+func (n *narrator) flushElem() {
+	if n.elem == nil {
+		return
+	}
+	n.add(strings.Join(n.elem.parts, ", "))
+	n.elem = nil
+}
+
+func (n *narrator) add(s string) {
+	n.cur.Lines = append(n.cur.Lines, s)
+	n.flag = nil
+}
+
+func (n *narrator) event(e adjudicator.Event) {
+	if e.Phase == "deal" || e.Kind == adjudicator.EvDeal {
+		return // hands are private; each report shows its own
+	}
+	n.section(e)
+	if n.card != nil && !n.cardEvent(e) {
+		n.flushCard()
+	}
+	if n.card != nil {
+		return
+	}
+	if n.elem != nil && !n.elemEvent(e) {
+		n.flushElem()
+	}
+	if n.elem != nil {
+		return
+	}
+	switch e.Kind {
+	case adjudicator.EvCard:
+		k := n.deck.Kind(e.Card)
+		n.card = &cardLine{head: fmt.Sprintf("P%d %s plays %s", e.Card, e.Robot, k.Title()), robot: e.Robot, back: k.Steps() < 0}
+		n.flag = nil
+	case adjudicator.EvConveyed, adjudicator.EvPushed, adjudicator.EvRotated:
+		n.elem = &elemLine{robot: e.Robot, phase: e.Phase}
+		n.flag = nil
+		n.elemEvent(e)
+	default:
+		n.single(e)
+	}
+}
+
+// cardEvent adds e to the open card line and reports whether it belonged there.
+func (n *narrator) cardEvent(e adjudicator.Event) bool {
+	c := n.card
+	if e.Phase != "move" || e.Kind == adjudicator.EvCard {
+		return false
+	}
+	switch e.Kind {
+	case adjudicator.EvMove:
+		if e.Robot != c.robot || e.To == nil {
+			return false
+		}
+		c.steps++
+		c.to, c.dir = *e.To, stepDir(e.From, e.To)
+		return true
+	case adjudicator.EvTurn:
+		if e.Robot != c.robot {
+			return false
+		}
+		n.flushMoves()
+		c.clauses = append(c.clauses, "turns to face "+dirName(e.Facing))
+		return true
+	case adjudicator.EvPush:
+		if e.To == nil {
+			return false
+		}
+		for _, p := range c.pushes {
+			if p.robot == e.Robot && p.fell == "" {
+				p.n++
+				p.to, p.dir = *e.To, stepDir(e.From, e.To)
+				return true
 			}
-		case adjudicator.EvMove:
-			if line != nil && e.Robot == lineRobot {
-				steps++
-				lastTo = e.To
-			} else {
-				add(fmt.Sprintf("%s moves from %v to %v", e.Robot, *e.From, *e.To))
+		}
+		c.pushes = append(c.pushes, &push{robot: e.Robot, n: 1, to: *e.To, dir: stepDir(e.From, e.To)})
+		return true
+	case adjudicator.EvBlocked:
+		if e.Robot != c.robot {
+			return false
+		}
+		n.flushMoves()
+		c.clauses = append(c.clauses, blockedText(e, len(c.clauses) == 0))
+		return true
+	case adjudicator.EvDestroyed:
+		if e.Robot == c.robot {
+			n.flushMoves()
+			c.clauses = append(c.clauses, fmt.Sprintf("%s %s", e.Robot, fallText(e, c.lastDir())))
+			return true
+		}
+		for _, p := range c.pushes {
+			if p.robot == e.Robot && p.fell == "" {
+				p.fell = fellWhere(e, p.dir)
+				c.after = append(c.after, fmt.Sprintf("%s is destroyed", e.Robot))
+				return true
 			}
-		case adjudicator.EvPush:
-			s := fmt.Sprintf("pushes %s to %v", e.Robot, *e.To)
-			if line != nil {
-				if steps > 0 {
-					fmt.Fprintf(line, "; moves %d to %v", steps, *lastTo)
-					steps, lastTo = 0, nil
-				}
-				fmt.Fprintf(line, "; %s", s)
-			} else {
-				add(fmt.Sprintf("%s %s", e.Other, s))
-			}
-		case adjudicator.EvBlocked:
-			what := "a wall"
-			if e.Other != "" {
-				what = fmt.Sprintf("a wall behind %s", e.Other)
-			}
-			if line != nil && e.Robot == lineRobot {
-				if steps > 0 {
-					fmt.Fprintf(line, "; moves %d to %v", steps, *lastTo)
-					steps, lastTo = 0, nil
-				}
-				fmt.Fprintf(line, "; is stopped by %s", what)
-			} else {
-				add(fmt.Sprintf("%s is stopped by %s", e.Robot, what))
-			}
-		case adjudicator.EvDestroyed:
-			s := fmt.Sprintf("%s is destroyed (%s)", e.Robot, causeName(e.Cause))
-			if line != nil && e.Phase == "move" {
-				if e.Robot == lineRobot && steps > 0 {
-					fmt.Fprintf(line, "; moves %d to %v", steps, *lastTo)
-					steps, lastTo = 0, nil
-				}
-				fmt.Fprintf(line, "; %s", s)
-			} else {
-				add(s)
-			}
-		case adjudicator.EvConveyed:
-			add(fmt.Sprintf("%s is carried by the %s from %v to %v", e.Robot, beltName(e.Phase), *e.From, *e.To))
-		case adjudicator.EvRotated:
-			add(fmt.Sprintf("%s is turned by the %s to face %s", e.Robot, e.Cause, dirName(e.Facing)))
-		case adjudicator.EvPushed:
-			add(fmt.Sprintf("%s is pushed by a %s from %v to %v", e.Robot, e.Cause, *e.From, *e.To))
-		case adjudicator.EvDamage:
-			if e.Other != "" {
-				add(fmt.Sprintf("%s shoots %s: %s", e.Other, e.Robot, points(e.Amount, "damage")))
-			} else {
-				add(fmt.Sprintf("a board laser hits %s: %s", e.Robot, points(e.Amount, "damage")))
-			}
-		case adjudicator.EvPrevented:
-			add(fmt.Sprintf("%s discards %s to prevent a point of damage", e.Robot, e.Option))
-		case adjudicator.EvFlag:
-			add(fmt.Sprintf("%s touches flag %d", e.Robot, e.Amount))
-		case adjudicator.EvArchive:
-			add(fmt.Sprintf("%s's archive moves to %v", e.Robot, *e.To))
-		case adjudicator.EvWin:
-			add(fmt.Sprintf("%s touches the last flag and WINS THE RACE", e.Robot))
-		case adjudicator.EvRepair:
-			add(fmt.Sprintf("%s repairs %s", e.Robot, points(e.Amount, "damage")))
-		case adjudicator.EvOptionGain:
-			add(fmt.Sprintf("%s takes an option card: %s", e.Robot, e.Option))
-		case adjudicator.EvOptionLose:
-			add(fmt.Sprintf("%s loses option %s", e.Robot, e.Option))
-		case adjudicator.EvLifeLost:
-			add(fmt.Sprintf("%s has %s left", e.Robot, points(e.Amount, "life")))
-		case adjudicator.EvOut:
-			add(fmt.Sprintf("%s has no lives left and is out of the race", e.Robot))
-		case adjudicator.EvReenter:
-			add(fmt.Sprintf("%s re-enters at %v facing %s with %s", e.Robot, *e.To, dirName(e.Facing), points(e.Amount, "damage")))
-		case adjudicator.EvReal:
-			add(fmt.Sprintf("%s is alone on its square and becomes real", e.Robot))
-		case adjudicator.EvAnnounce:
-			add(fmt.Sprintf("%s powers down for the next turn (all damage repaired)", e.Robot))
-		case adjudicator.EvStayDown:
-			add(fmt.Sprintf("%s stays powered down", e.Robot))
-		case adjudicator.EvPoweredUp:
-			add(fmt.Sprintf("%s powers up again", e.Robot))
+		}
+		return false
+	}
+	return false
+}
+
+func (c *cardLine) lastDir() string { return c.dir }
+
+// elemEvent adds e to the open board-element line and reports whether it belonged there.
+func (n *narrator) elemEvent(e adjudicator.Event) bool {
+	l := n.elem
+	if e.Robot != l.robot || e.Phase != l.phase {
+		return false
+	}
+	switch e.Kind {
+	case adjudicator.EvConveyed:
+		if e.From == nil || e.To == nil {
+			return false
+		}
+		l.parts = append(l.parts, fmt.Sprintf("%s rides the %s from %v to %v", e.Robot, beltName(e.Phase), *e.From, *e.To))
+		l.lastTo, l.lastDir = e.To, stepDir(e.From, e.To)
+	case adjudicator.EvPushed:
+		if e.From == nil || e.To == nil {
+			return false
+		}
+		l.parts = append(l.parts, fmt.Sprintf("%s is pushed by a %s from %v to %v", e.Robot, nonEmpty(e.Cause, "pusher"), *e.From, *e.To))
+		l.lastTo, l.lastDir = e.To, stepDir(e.From, e.To)
+	case adjudicator.EvRotated:
+		what := "turning"
+		if len(l.parts) == 0 {
+			l.parts = append(l.parts, fmt.Sprintf("%s is turned by the %s to face %s", e.Robot, nonEmpty(e.Cause, "gear"), dirName(e.Facing)))
+		} else {
+			l.parts = append(l.parts, fmt.Sprintf("%s to face %s", what, dirName(e.Facing)))
+		}
+	case adjudicator.EvDestroyed:
+		if len(l.parts) == 0 {
+			return false
+		}
+		l.parts[len(l.parts)-1] += "; " + e.Robot + " " + fallText(e, l.lastDir)
+	default:
+		return false
+	}
+	return true
+}
+
+// single narrates an event that is a line of its own.
+func (n *narrator) single(e adjudicator.Event) {
+	switch e.Kind {
+	case adjudicator.EvTurn:
+		n.add(fmt.Sprintf("%s turns to face %s", e.Robot, dirName(e.Facing)))
+	case adjudicator.EvMove:
+		n.add(fmt.Sprintf("%s moves from %v to %v", e.Robot, pos(e.From), pos(e.To)))
+	case adjudicator.EvPush:
+		n.add(fmt.Sprintf("%s pushes %s to %v", nonEmpty(e.Other, "a robot"), e.Robot, pos(e.To)))
+	case adjudicator.EvBlocked:
+		n.add(e.Robot + " " + blockedText(e, false))
+	case adjudicator.EvDestroyed:
+		n.add(fmt.Sprintf("%s %s", e.Robot, fallText(e, "")))
+	case adjudicator.EvDamage:
+		switch {
+		case e.Other != "":
+			n.add(fmt.Sprintf("%s shoots %s: %s", e.Other, e.Robot, points(e.Amount, "damage")))
 		default:
-			add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
+			n.add(fmt.Sprintf("a board laser hits %s: %s", e.Robot, points(e.Amount, "damage")))
+		}
+	case adjudicator.EvPrevented:
+		n.add(fmt.Sprintf("%s discards %s to prevent a point of damage", e.Robot, e.Option))
+	case adjudicator.EvFlag:
+		at := ""
+		if e.To != nil {
+			at = fmt.Sprintf(" at %v", *e.To)
+		}
+		n.add(fmt.Sprintf("%s touches flag %d%s", e.Robot, e.Amount, at))
+		if e.To != nil {
+			n.flag = &flagState{line: len(n.cur.Lines) - 1, robot: e.Robot, at: *e.To}
+		}
+	case adjudicator.EvArchive:
+		if f := n.flag; f != nil && f.robot == e.Robot && e.To != nil && f.at == *e.To {
+			n.cur.Lines[f.line] += " and moves its archive marker there"
+			n.flag = nil
+			return
+		}
+		n.add(fmt.Sprintf("%s's archive marker moves to %v", e.Robot, pos(e.To)))
+	case adjudicator.EvWin:
+		n.add(fmt.Sprintf("%s has touched the last flag and WINS THE RACE", e.Robot))
+	case adjudicator.EvRepair:
+		n.add(fmt.Sprintf("%s repairs %s", e.Robot, points(e.Amount, "damage")))
+	case adjudicator.EvOptionGain:
+		n.add(fmt.Sprintf("%s draws an option card: %s", e.Robot, e.Option))
+	case adjudicator.EvOptionLose:
+		n.add(fmt.Sprintf("%s loses its option %s", e.Robot, e.Option))
+	case adjudicator.EvLifeLost:
+		n.add(fmt.Sprintf("%s loses a life: %s left", e.Robot, points(e.Amount, "life")))
+	case adjudicator.EvOut:
+		n.add(fmt.Sprintf("%s has no lives left and is out of the race", e.Robot))
+	case adjudicator.EvReenter:
+		s := fmt.Sprintf("%s re-enters at %v facing %s with %s", e.Robot, pos(e.To), dirName(e.Facing), points(e.Amount, "damage"))
+		n.add(s)
+	case adjudicator.EvReal:
+		n.add(fmt.Sprintf("%s is alone on its square and becomes real", e.Robot))
+	case adjudicator.EvAnnounce:
+		n.add(fmt.Sprintf("%s announces a power down: it sits out the next turn and all its damage is repaired", e.Robot))
+	case adjudicator.EvPowerDown:
+		n.add(fmt.Sprintf("%s is powered down this turn", e.Robot))
+	case adjudicator.EvStayDown:
+		n.add(fmt.Sprintf("%s stays powered down for another turn", e.Robot))
+	case adjudicator.EvPoweredUp:
+		n.add(fmt.Sprintf("%s powers up again", e.Robot))
+	default:
+		n.add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
+	}
+}
+
+func blockedText(e adjudicator.Event, first bool) string {
+	var why string
+	switch {
+	case e.Other == "":
+		if !first {
+			return "is stopped by a wall"
+		}
+		why = "a wall is in the way"
+	case e.Cause == "robot":
+		why = e.Other + " cannot be pushed"
+	default:
+		why = e.Other + " is against a wall"
+	}
+	if first {
+		return "cannot move: " + why
+	}
+	return "is stopped: " + why
+}
+
+// fallText is how a robot was destroyed: "falls into the pit at 5,2 and is destroyed".
+func fallText(e adjudicator.Event, dir string) string {
+	switch e.Cause {
+	case "pit", "off-board":
+		return "falls " + fellWhere(e, dir) + " and is destroyed"
+	case "crusher":
+		return fmt.Sprintf("is crushed%s and destroyed", at(e.From))
+	case "damage":
+		return "has taken too much damage and is destroyed"
+	}
+	return fmt.Sprintf("is destroyed (%s)", e.Cause)
+}
+
+// fellWhere names the pit or the edge a robot fell into or off: "into the pit at 5,2",
+// "off the board (east edge)".
+func fellWhere(e adjudicator.Event, dir string) string {
+	if e.Cause == "pit" {
+		return "into the pit" + at(e.From)
+	}
+	if e.From != nil {
+		switch {
+		case e.From.X < 0:
+			dir = "west"
+		case e.From.Y < 0:
+			dir = "north"
 		}
 	}
-	flush()
-	return out
+	if dir != "" {
+		return "off the board (" + dir + " edge)"
+	}
+	return "off the board"
+}
+
+func at(p *adjudicator.Pos) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf(" at %v", *p)
+}
+
+func pos(p *adjudicator.Pos) string {
+	if p == nil {
+		return "?"
+	}
+	return p.String()
+}
+
+// stepDir is the compass direction of a one-square step.
+func stepDir(from, to *adjudicator.Pos) string {
+	if from == nil || to == nil {
+		return ""
+	}
+	switch {
+	case to.X > from.X:
+		return "east"
+	case to.X < from.X:
+		return "west"
+	case to.Y > from.Y:
+		return "south"
+	case to.Y < from.Y:
+		return "north"
+	}
+	return ""
+}
+
+func squares(n int) string {
+	if n == 1 {
+		return "1 square"
+	}
+	return fmt.Sprintf("%d squares", n)
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func dirName(d *adjudicator.Dir) string {
@@ -171,20 +473,6 @@ func beltName(phase string) string {
 		return "express belt"
 	}
 	return "belt"
-}
-
-func causeName(c string) string {
-	switch c {
-	case "pit":
-		return "fell into a pit"
-	case "off-board":
-		return "fell off the board"
-	case "crusher":
-		return "crushed"
-	case "damage":
-		return "too much damage"
-	}
-	return c
 }
 
 func points(n int, what string) string {

@@ -2,32 +2,63 @@ package templates
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
-// Report is everything one player's turn report shows.
+// Which part of a turn report a mail carries. A player of an ordinary game gets the
+// whole report; in a mailing-list game the public part goes once to the list and each
+// player gets the private part by direct mail.
+const (
+	PartFull    = ""        // public and private: one player's whole report
+	PartPublic  = "public"  // the board, the events, every robot's status: for the list
+	PartPrivate = "private" // the hand, the standing orders, the sheet: for one player
+)
+
+// Report is everything a turn report shows.
 type Report struct {
 	Game     string // the game's tag, e.g. spring-open
 	Course   string
 	Turn     int // the turn just played
 	NextTurn int
-	Player   string // the robot this report is for
+	Part     string // PartFull, PartPublic or PartPrivate
+	List     string // the list address the public part went to (mailing-list games)
+	Player   string // the robot this report is for; "" for the public part
 	// PlayerOut: the player's robot has left the race (no hand, no sheet).
 	PlayerOut bool
 	Board     string // the floor at the end of the turn, as text
 	Legend    string
 	Sections  []Section
 	Robots    []RobotStatus
-	Deadline  string // the next deadline, written for people ("" when the game is over)
+	Deadline  string // the next deadline, written for people
 	Winner    string
 	Over      bool
-	Hand      []Card // the player's new hand (private)
-	Locked    []Card // the player's locked registers (private)
-	Standing  []string
-	Sheet     string // a ready-to-edit order sheet for the next turn
+	Standings []Standing // when the game is over
+	Hand      []Card     // the player's new hand (private)
+	Locked    []Card     // the player's locked registers (private)
+	Down      bool       // the player's robot is powered down next turn: no program
+	Standing  []string   // the standing orders in force, in the order language
+	Sheet     string     // a ready-to-edit order sheet for the next turn
+	// Pictures, when not nil, are shown in the HTML part (cid: references to inline
+	// parts of the same mail).
+	Pictures *Pictures
 }
+
+// Pictures names the inline pictures of a report's HTML part.
+type Pictures struct {
+	BoardCID string // the floor at the end of the turn (PNG)
+	TurnCID  string // the turn, step by step (animated GIF); "" when there is none
+	Width    int    // the board picture's size in pixels
+	Height   int
+}
+
+// Public reports whether the report carries the public part.
+func (r Report) Public() bool { return r.Part != PartPrivate }
+
+// Private reports whether the report carries a player's private part.
+func (r Report) Private() bool { return r.Part != PartPublic && r.Player != "" }
 
 // RobotStatus is one robot's public status.
 type RobotStatus struct {
@@ -35,7 +66,50 @@ type RobotStatus struct {
 	Damage, Lives, Flags        int
 	Locked                      string
 	Options                     string
-	Virtual, Out                bool
+	Virtual, Out, Destroyed     bool
+}
+
+// Summary is the status in one line: "at 2,5 facing north, damage 0, lives 3, flags 0".
+func (s RobotStatus) Summary() string {
+	if s.Out {
+		return fmt.Sprintf("out of the race (%s touched)", plural(s.Flags, "flag"))
+	}
+	parts := []string{fmt.Sprintf("at %s facing %s", s.Square, s.Facing),
+		fmt.Sprintf("damage %d", s.Damage), fmt.Sprintf("lives %d", s.Lives), fmt.Sprintf("flags %d", s.Flags)}
+	if s.Locked != "" {
+		parts = append(parts, "locked "+s.Locked)
+	}
+	if s.Options != "" {
+		parts = append(parts, "options: "+s.Options)
+	}
+	switch s.Power {
+	case "down":
+		parts = append(parts, "POWERED DOWN")
+	case "announced":
+		parts = append(parts, "powers down next turn")
+	}
+	if s.Virtual {
+		parts = append(parts, "virtual")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Standing is one robot's place when the game is over.
+type Standing struct {
+	Place  int
+	Name   string
+	Flags  int
+	Lives  int
+	Damage int
+	Out    bool
+	Winner bool
 }
 
 // Card is a program card as players read it.
@@ -51,16 +125,43 @@ func StatusOf(deck *adjudicator.Deck, st *adjudicator.State) []RobotStatus {
 	for _, r := range st.Robots {
 		var locked []string
 		for reg := 1; reg <= adjudicator.Registers; reg++ {
-			if r.Registers[reg-1] != 0 {
-				locked = append(locked, fmt.Sprintf("R%d=P%d", reg, r.Registers[reg-1]))
+			if p := r.Registers[reg-1]; p != 0 && r.IsLocked(reg) {
+				locked = append(locked, fmt.Sprintf("R%d=P%d", reg, p))
 			}
 		}
 		out = append(out, RobotStatus{
 			Name: r.Name, Square: r.Pos.String(), Facing: dirName(&r.Facing), Power: r.Power.String(),
 			Damage: r.Damage, Lives: r.Lives, Flags: r.Flags,
 			Locked: strings.Join(locked, " "), Options: strings.Join(r.Options, ", "),
-			Virtual: r.Virtual, Out: r.Out,
+			Virtual: r.Virtual, Out: r.Out, Destroyed: r.Destroyed,
 		})
+	}
+	return out
+}
+
+// StandingsOf ranks the robots: the winner first, then by flags touched, lives left and
+// damage (fewer is better); robots out of the race after those still in it with as
+// many flags.
+func StandingsOf(st *adjudicator.State) []Standing {
+	rs := append([]adjudicator.Robot(nil), st.Robots...)
+	sort.SliceStable(rs, func(a, b int) bool {
+		x, y := rs[a], rs[b]
+		switch {
+		case (x.Name == st.Winner) != (y.Name == st.Winner):
+			return x.Name == st.Winner
+		case x.Flags != y.Flags:
+			return x.Flags > y.Flags
+		case x.Out != y.Out:
+			return !x.Out
+		case x.Lives != y.Lives:
+			return x.Lives > y.Lives
+		}
+		return x.Damage < y.Damage
+	})
+	out := make([]Standing, len(rs))
+	for i, r := range rs {
+		out[i] = Standing{Place: i + 1, Name: r.Name, Flags: r.Flags, Lives: r.Lives, Damage: r.Damage,
+			Out: r.Out, Winner: r.Name == st.Winner && st.Winner != ""}
 	}
 	return out
 }
@@ -79,23 +180,41 @@ func HandOf(deck *adjudicator.Deck, r adjudicator.Robot) (hand, locked []Card) {
 }
 
 // SheetFor is a ready-to-edit plain-text order sheet for a robot's next turn: the
-// header, five register lines (locked ones filled in), and the standing orders.
+// header, one line a register ("1: " to fill in with a card; locked registers filled in
+// with their card), and the standing orders in force as comments. Once a card is
+// written after each free register's number, orders.Parse accepts it as it is (a test
+// checks it). Comments stand on lines of their own: a card line holds only cards.
 func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#orders\ngame %s\nrobot %s\nturn %d\nsecret YOUR-SECRET\n", game, r.Name, turn)
 	if r.Power == adjudicator.PowerDown {
-		b.WriteString("# powered down this turn: no program\n")
+		b.WriteString("# You are powered down this turn: no program. Standing orders may follow.\n")
 	} else {
+		free := 0
+		for reg := 1; reg <= adjudicator.Registers; reg++ {
+			if !(r.Registers[reg-1] != 0 && r.IsLocked(reg)) {
+				free++
+			}
+		}
+		fmt.Fprintf(&b, "# Write a card of your hand after each free register's number, e.g. \"1: P490\".\n")
+		if free < adjudicator.Registers {
+			b.WriteString("# Locked registers keep their card: leave them as they are.\n")
+		}
 		for reg := 1; reg <= adjudicator.Registers; reg++ {
 			if p := r.Registers[reg-1]; p != 0 && r.IsLocked(reg) {
-				fmt.Fprintf(&b, "P%d   # register %d is locked\n", p, reg)
+				fmt.Fprintf(&b, "%d: P%d\n", reg, p)
 			} else {
-				fmt.Fprintf(&b, "P     # register %d: a card from your hand\n", reg)
+				fmt.Fprintf(&b, "%d: \n", reg)
 			}
 		}
 	}
-	for _, s := range standing {
-		b.WriteString(s + "\n")
+	if len(standing) > 0 {
+		b.WriteString("# Standing orders in force (they stay until you send new ones):\n")
+		for _, s := range standing {
+			b.WriteString("#   " + s + "\n")
+		}
+	} else {
+		b.WriteString("# Standing orders, one a line, e.g.: power down if damage > 5\n")
 	}
 	b.WriteString("#end\n")
 	return b.String()

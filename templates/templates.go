@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	htmltemplate "html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/template"
 )
 
@@ -14,14 +16,47 @@ import (
 var embedded embed.FS
 
 // Set is a loaded set of templates: the embedded ones, each replaced by a file of the
-// same name in the game master's override directory when there is one.
+// same name in the game master's override directory when there is one. Files ending in
+// .txt.tmpl are text/template, files ending in .html.tmpl are html/template (every value
+// escaped for HTML by context).
 type Set struct {
 	text *template.Template
+	html *htmltemplate.Template
+}
+
+// funcs are the helpers every template may call.
+func funcs() map[string]any {
+	return map[string]any{
+		"pad": func(n int, s string) string {
+			if len(s) >= n {
+				return s
+			}
+			return s + strings.Repeat(" ", n-len(s))
+		},
+	}
+}
+
+// htmlFuncs are the helpers of the HTML templates.
+func htmlFuncs() map[string]any {
+	return map[string]any{
+		// cid is the URL of an inline part of the same mail (RFC 2392). html/template
+		// refuses URL schemes it does not know, so the reference is built here, from a
+		// Content-ID of safe characters only.
+		"cid": func(id string) (htmltemplate.URL, error) {
+			for _, r := range id {
+				if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_@+", r)) {
+					return "", fmt.Errorf("content-id %q: only letters, digits and .-_@+", id)
+				}
+			}
+			return htmltemplate.URL("cid:" + id), nil
+		},
+	}
 }
 
 // Load reads the embedded templates and, when dir is not "", the overrides in dir.
 func Load(dir string) (*Set, error) {
-	t := template.New("").Option("missingkey=error")
+	t := template.New("").Option("missingkey=error").Funcs(funcs())
+	h := htmltemplate.New("").Option("missingkey=error").Funcs(funcs()).Funcs(htmlFuncs())
 	names, err := fs.Glob(embedded, "files/*.tmpl")
 	if err != nil {
 		return nil, err
@@ -39,11 +74,16 @@ func Load(dir string) (*Set, error) {
 				return nil, fmt.Errorf("templates: override %s: %w", base, err)
 			}
 		}
-		if _, err := t.New(base).Parse(string(b)); err != nil {
+		if strings.HasSuffix(base, ".html.tmpl") {
+			_, err = h.New(base).Parse(string(b))
+		} else {
+			_, err = t.New(base).Parse(string(b))
+		}
+		if err != nil {
 			return nil, fmt.Errorf("templates: %s: %w", base, err)
 		}
 	}
-	return &Set{text: t}, nil
+	return &Set{text: t, html: h}, nil
 }
 
 // Text renders the named text template ("report.txt.tmpl") with data.
@@ -54,3 +94,15 @@ func (s *Set) Text(name string, data any) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// HTML renders the named HTML template ("report.html.tmpl") with data.
+func (s *Set) HTML(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := s.html.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: %s: %w", name, err)
+	}
+	return b.String(), nil
+}
+
+// HasHTML reports whether the set has the named HTML template.
+func (s *Set) HasHTML(name string) bool { return s.html.Lookup(name) != nil }

@@ -1,7 +1,12 @@
 package templates
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -26,7 +32,7 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%v (run with -update)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+		t.Errorf("%s differs from golden file (go test -run %s -update to accept):\n--- got\n%s\n--- want\n%s", name, t.Name(), got, want)
 	}
 }
 
@@ -55,44 +61,384 @@ func smallGame(t *testing.T) (*adjudicator.Setup, *adjudicator.State) {
 	return s, st
 }
 
-func TestReportGolden(t *testing.T) {
-	s, st := smallGame(t)
-	orders := make([]adjudicator.Orders, len(st.Robots))
-	for i, r := range st.Robots {
-		copy(orders[i].Program[:], r.Hand[:5])
-	}
-	next, events, err := adjudicator.Resolve(s, st, orders)
+// sprintGame plays turns of a seeded 4-robot game on the shipped course "sprint", each
+// robot playing a seeded random program, and returns the setup, the state before the
+// last turn, the state after it and its events.
+func sprintGame(t testing.TB, turns int) (*adjudicator.Setup, *adjudicator.State, *adjudicator.State, []adjudicator.Event) {
+	t.Helper()
+	c, err := adjudicator.LoadCourse("sprint")
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 11, adjudicator.OptionNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(s, []string{"Zoom", "Twonky", "Hulk", "Spinbot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var before *adjudicator.State
+	var events []adjudicator.Event
+	for turn := 1; turn <= turns; turn++ {
+		ords := make([]adjudicator.Orders, len(st.Robots))
+		for i := range st.Robots {
+			ords[i].Program = randomProgram(st.Robots[i], rng)
+		}
+		before = st
+		st, events, err = adjudicator.Resolve(s, st, ords)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, before, st, events
+}
+
+func randomProgram(r adjudicator.Robot, rng *rand.Rand) [adjudicator.Registers]int {
+	var p [adjudicator.Registers]int
+	if r.Out || r.Power == adjudicator.PowerDown {
+		return p
+	}
+	hand := append([]int(nil), r.Hand...)
+	rng.Shuffle(len(hand), func(a, b int) { hand[a], hand[b] = hand[b], hand[a] })
+	k := 0
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		if r.IsLocked(reg) || k >= len(hand) {
+			continue
+		}
+		p[reg-1] = hand[k]
+		k++
+	}
+	return p
+}
+
+// reportFor builds robot i's whole report of the turn.
+func reportFor(s *adjudicator.Setup, next *adjudicator.State, events []adjudicator.Event, i int, standing []string) Report {
+	r := next.Robots[i]
+	hand, locked := HandOf(s.Deck, r)
+	rep := Report{
+		Game: "test-game", Course: s.Course.Name, Turn: next.Turn - 1, NextTurn: next.Turn, Player: r.Name, PlayerOut: r.Out,
+		Board: adjudicator.RenderText(s.Course, next.Robots), Legend: adjudicator.RenderLegend(next.Robots...),
+		Sections: Narrate(s.Deck, events), Robots: StatusOf(s.Deck, next), Deadline: "Mon 2 Mar 2026 18:00 UTC",
+		Winner: next.Winner, Over: next.Over, Hand: hand, Locked: locked, Down: r.Power == adjudicator.PowerDown,
+		Standing: standing, Sheet: SheetFor("test-game", r, next.Turn, standing),
+	}
+	if next.Over {
+		rep.Standings = StandingsOf(next)
+	}
+	return rep
+}
+
+func loadSet(t *testing.T) *Set {
+	t.Helper()
 	set, err := Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hand, locked := HandOf(s.Deck, next.Robots[0])
-	rep := Report{
-		Game: "test-game", Course: "tiny", Turn: 1, NextTurn: 2, Player: "Zoom",
-		Board: "(board)", Legend: "(legend)", Sections: Narrate(s.Deck, events),
-		Robots: StatusOf(s.Deck, next), Deadline: "Mon 2 Mar 2026 18:00 UTC",
-		Hand: hand, Locked: locked, Standing: []string{"if damage > 3 then power down"},
-		Sheet: SheetFor("test-game", next.Robots[0], 2, nil),
+	return set
+}
+
+// TestReportGolden renders every kind of report, text and HTML, against golden files.
+func TestReportGolden(t *testing.T) {
+	set := loadSet(t)
+	s, _, next, events := sprintGame(t, 3)
+	full := reportFor(s, next, events, 0, []string{"if damage > 3 then power down", "reenter facing toward the next flag"})
+	public := full
+	public.Part, public.Player, public.Hand, public.Locked, public.Standing, public.Sheet = PartPublic, "", nil, nil, nil, ""
+	private := full
+	private.Part, private.List = PartPrivate, "sprint-players@lists.example.org"
+	pictures := full
+	pictures.Pictures = &Pictures{BoardCID: "board.test-game.3@example.org", TurnCID: "turn.test-game.3@example.org", Width: 400, Height: 300}
+	over := full
+	over.Over, over.Winner, over.Standings = true, "Twonky", StandingsOf(next)
+	over.Standings[0].Winner = true
+	out := reportFor(s, next, events, 0, nil)
+	out.PlayerOut = true
+	out.Robots = append([]RobotStatus(nil), out.Robots...)
+	out.Robots[0].Out = true
+
+	for _, c := range []struct {
+		name string
+		rep  Report
+	}{
+		{"report", full}, {"report-public", public}, {"report-private", private}, {"report-pictures", pictures},
+		{"report-over", over}, {"report-out", out},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text, err := set.Text("report.txt.tmpl", c.rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+".txt.golden", text)
+			html, err := set.HTML("report.html.tmpl", c.rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wellFormed(t, html)
+			golden(t, c.name+".html.golden", html)
+
+			own := next.Robots[0].Hand
+			for _, out := range []string{text, html} {
+				if c.rep.Private() && !c.rep.PlayerOut && !c.rep.Over {
+					for _, p := range own {
+						if !strings.Contains(out, fmt.Sprintf("P%d", p)) {
+							t.Errorf("the report lacks its own card P%d", p)
+						}
+					}
+				}
+				if !c.rep.Private() && strings.Contains(out, "YOUR HAND") || strings.Contains(out, "Your hand") && !c.rep.Private() {
+					t.Errorf("a report without the private part shows a hand")
+				}
+				if c.rep.Public() != strings.Contains(strings.ToLower(out), "what happened in turn") {
+					t.Errorf("public part shown: %v, want %v", !c.rep.Public(), c.rep.Public())
+				}
+			}
+			if c.rep.Pictures != nil {
+				for _, id := range []string{c.rep.Pictures.BoardCID, c.rep.Pictures.TurnCID} {
+					if !strings.Contains(html, `src="cid:`+id+`"`) {
+						t.Errorf("the HTML does not show cid:%s", id)
+					}
+				}
+			}
+		})
 	}
-	out, err := set.Text("report.txt.tmpl", rep)
+}
+
+// TestReportShowsOnlyOwnHand: each robot's report lists its own hand and no card of
+// another robot's hand (cards of the hand section only: the events name played cards).
+func TestReportShowsOnlyOwnHand(t *testing.T) {
+	set := loadSet(t)
+	s, _, next, events := sprintGame(t, 2)
+	for i, r := range next.Robots {
+		rep := reportFor(s, next, events, i, nil)
+		for _, kind := range []string{"txt", "html"} {
+			var out string
+			var err error
+			if kind == "txt" {
+				out, err = set.Text("report.txt.tmpl", rep)
+			} else {
+				out, err = set.HTML("report.html.tmpl", rep)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			hand := handPart(out)
+			if hand == "" {
+				t.Fatalf("%s %s: no hand section", r.Name, kind)
+			}
+			for _, p := range r.Hand {
+				if !strings.Contains(hand, "P"+strconv.Itoa(p)) {
+					t.Errorf("%s %s: own card P%d missing", r.Name, kind, p)
+				}
+			}
+			for j, q := range next.Robots {
+				if j == i {
+					continue
+				}
+				for _, p := range q.Hand {
+					if !contains(r.Hand, p) && strings.Contains(hand, "P"+strconv.Itoa(p)+" ") || strings.Contains(hand, "P"+strconv.Itoa(p)+"</strong>") && !contains(r.Hand, p) {
+						t.Errorf("%s %s: shows %s's card P%d", r.Name, kind, q.Name, p)
+					}
+				}
+			}
+		}
+	}
+}
+
+// handPart is the report from the hand's heading to the standing orders.
+func handPart(s string) string {
+	i := strings.Index(strings.ToLower(s), "your hand for turn")
+	if i < 0 {
+		return ""
+	}
+	s = s[i:]
+	if k := strings.Index(strings.ToLower(s), "standing orders in force"); k >= 0 {
+		s = s[:k]
+	}
+	return s
+}
+
+// wellFormed checks that every element opened is closed in order (HTML void elements
+// and optional end tags aside), with encoding/xml in its HTML mode.
+func wellFormed(t *testing.T, doc string) {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(doc))
+	d.Strict = false
+	d.AutoClose = xml.HTMLAutoClose
+	d.Entity = xml.HTMLEntity
+	var stack []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("HTML does not parse: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, e.Name.Local)
+		case xml.EndElement:
+			if len(stack) == 0 || stack[len(stack)-1] != e.Name.Local {
+				t.Fatalf("HTML: </%s> closes %v", e.Name.Local, stack)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) != 0 {
+		t.Fatalf("HTML: elements never closed: %v", stack)
+	}
+}
+
+func TestHTMLEscapes(t *testing.T) {
+	set := loadSet(t)
+	rep := Report{Game: "g", Course: "c", Turn: 1, NextTurn: 2, Player: `<script>alert(1)</script>`,
+		Sections: []Section{{Title: "Register 1", Lines: []string{`a & b <b>`}}}, Deadline: "soon",
+		Board: "A> <", Sheet: "#orders\n#end\n"}
+	out, err := set.HTML("report.html.tmpl", rep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The report shows Zoom's hand and never Twonky's.
-	for _, p := range next.Robots[1].Hand {
-		if strings.Contains(out, "P"+strconv.Itoa(p)+" ") && !contains(next.Robots[0].Hand, p) {
-			t.Errorf("Zoom's report shows Twonky's card P%d", p)
+	if strings.Contains(out, "<script>") || strings.Contains(out, "<b>") || !strings.Contains(out, "a &amp; b &lt;b&gt;") {
+		t.Fatalf("values are not escaped:\n%s", out)
+	}
+	wellFormed(t, out)
+	rep.Pictures = &Pictures{BoardCID: `x" onerror="alert(1)`}
+	if _, err := set.HTML("report.html.tmpl", rep); err == nil {
+		t.Fatal("a Content-ID with quotes was accepted")
+	}
+}
+
+// TestSheetParses: the order sheet of a report, with cards of the real hand written in,
+// is read by orders.Parse as it is and validated against the real state, for robots
+// with free, locked and powered-down registers.
+func TestSheetParses(t *testing.T) {
+	s, _, next, _ := sprintGame(t, 1)
+	cases := []struct {
+		name   string
+		damage int
+		down   bool
+	}{{"free", 0, false}, {"two locked", 6, false}, {"all locked", 9, false}, {"powered down", 0, true}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := next.Clone()
+			r := &st.Robots[1]
+			r.Damage = c.damage
+			r.Hand = r.Hand[:min(len(r.Hand), 9-c.damage)]
+			for reg := 1; reg <= adjudicator.Registers; reg++ {
+				if r.IsLocked(reg) {
+					r.Registers[reg-1] = lockedCard(st, reg)
+				}
+			}
+			if c.down {
+				r.Power = adjudicator.PowerDown
+				r.Hand = nil
+			}
+			standing := []string{"if damage > 3 then power down", "reenter facing toward the next flag"}
+			sheet := SheetFor("test-game", *r, st.Turn, standing)
+			filled := fillSheet(sheet, r.Hand)
+			sh, err := orders.Parse([]byte(filled))
+			if err != nil {
+				t.Fatalf("the filled-in sheet does not parse: %v\n%s", err, filled)
+			}
+			if sh.Robot != r.Name || sh.Turn != st.Turn || sh.Game != "test-game" {
+				t.Errorf("header read as %q %q %d", sh.Game, sh.Robot, sh.Turn)
+			}
+			rep := orders.Validate(s, st, r.Name, sh)
+			if !rep.OK() {
+				t.Fatalf("the filled-in sheet is not valid: %v\n%s", rep, filled)
+			}
+			if !c.down && len(sh.Program) == 0 {
+				t.Errorf("no program read")
+			}
+		})
+	}
+}
+
+// lockedCard is a card no robot holds, to sit in a locked register.
+func lockedCard(st *adjudicator.State, reg int) int {
+	used := map[int]bool{}
+	for _, r := range st.Robots {
+		for _, p := range r.Hand {
+			used[p] = true
+		}
+		for _, p := range r.Registers {
+			used[p] = true
 		}
 	}
-	golden(t, "report.txt", out)
+	for p := 10 + reg*10; ; p += 10 {
+		if !used[p] {
+			return p
+		}
+	}
+}
+
+// fillSheet writes the first cards of hand into the sheet's empty register lines, as a
+// player would.
+func fillSheet(sheet string, hand []int) string {
+	lines := strings.Split(sheet, "\n")
+	k := 0
+	for i, l := range lines {
+		if len(l) == 3 && l[1] == ':' && l[2] == ' ' && k < len(hand) {
+			lines[i] = l + "P" + strconv.Itoa(hand[k])
+			k++
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestRuleTextRoundTrip: every standing order written back by RuleText reads to the
+// same structured order.
+func TestRuleTextRoundTrip(t *testing.T) {
+	for _, src := range []string{
+		"if lives < 2 or damage at least 6 power down, else come back up",
+		"if on a flag and damage > 0 then repair",
+		"if (damage > 2 or lives = 1) and on a double repair site take option",
+		"unless I hold Brakes take option",
+		"when destroyed lose Brakes",
+		"reenter facing toward the next flag",
+		"if next to a pit reenter facing north",
+		"discard any option to prevent damage when damage > 7",
+		"discard Turret to prevent damage",
+		"use Turret left in register 2",
+		"use Mine Layer in register 3",
+		"if target would fall into a pit use Tractor Beam on Twonky",
+		"if I would end on a laser and not powered down then power down",
+		"stay down if damage >= 3",
+		"don't use Brakes",
+		"keep options",
+		"if not (on a belt or on an express belt) then do nothing, else power down",
+		"if facing W and flags >= 1 and options < 2 and register 3 then use Fourth Gear",
+		"if on a single repair site or on a crusher or on a start square or on a gear or on a pusher then lose any option",
+		"if I would be destroyed or I would fall into a pit or target would be destroyed then use Fourth Gear",
+		"if on a laser then use Conditional Command P500",
+	} {
+		r1, err := orders.ParseRule(src, 1)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		text := RuleText(r1)
+		r2, err := orders.ParseRule(text, 1)
+		if err != nil {
+			t.Errorf("%q written as %q, which does not parse: %v", src, text, err)
+			continue
+		}
+		j1, _ := json.Marshal(r1)
+		j2, _ := json.Marshal(r2)
+		if string(j1) != string(j2) {
+			t.Errorf("%q written as %q reads differently:\n %s\n %s", src, text, j1, j2)
+		}
+	}
 }
 
 func TestTemplatesOverride(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "rejected.txt.tmpl"), []byte("custom: {{.Summary}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.html.tmpl"), []byte("<p>{{.Player}}</p>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	set, err := Load(dir)
@@ -103,6 +449,10 @@ func TestTemplatesOverride(t *testing.T) {
 	if err != nil || out != "custom: no" {
 		t.Fatalf("override not used: %q, %v", out, err)
 	}
+	out, err = set.HTML("report.html.tmpl", Report{Player: "<Zoom>"})
+	if err != nil || out != "<p>&lt;Zoom&gt;</p>" {
+		t.Fatalf("HTML override not used or not escaped: %q, %v", out, err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "ack.txt.tmpl"), []byte("{{.Broken"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -111,21 +461,34 @@ func TestTemplatesOverride(t *testing.T) {
 	}
 }
 
-func TestNarrateMoveLine(t *testing.T) {
-	deck := adjudicator.StandardDeck()
-	from, mid, to := adjudicator.Pos{X: 1, Y: 1}, adjudicator.Pos{X: 1, Y: 2}, adjudicator.Pos{X: 1, Y: 3}
-	push := adjudicator.Pos{X: 1, Y: 4}
-	ev := []adjudicator.Event{
-		{Register: 1, Phase: "move", Kind: adjudicator.EvCard, Robot: "Zoom", Card: 790},
-		{Register: 1, Phase: "move", Kind: adjudicator.EvMove, Robot: "Zoom", From: &from, To: &mid},
-		{Register: 1, Phase: "move", Kind: adjudicator.EvPush, Robot: "Twonky", Other: "Zoom", From: &to, To: &push},
-		{Register: 1, Phase: "move", Kind: adjudicator.EvDestroyed, Robot: "Twonky", Cause: "pit"},
-		{Register: 1, Phase: "move", Kind: adjudicator.EvMove, Robot: "Zoom", From: &mid, To: &to},
-	}
-	got := Narrate(deck, ev)
-	want := "P790 Zoom plays Move 3; moves 1 to 1,2; pushes Twonky to 1,4; Twonky is destroyed (fell into a pit); moves 1 to 1,3"
-	if len(got) != 1 || len(got[0].Lines) != 1 || got[0].Lines[0] != want {
-		t.Fatalf("narration:\n got %+v\nwant %q", got, want)
+// TestOtherTemplatesGolden renders the acknowledgement, the rejection and the welcome.
+func TestOtherTemplatesGolden(t *testing.T) {
+	set := loadSet(t)
+	s, st := smallGame(t)
+	hand, locked := HandOf(s.Deck, st.Robots[0])
+	for _, c := range []struct {
+		name, tmpl string
+		data       any
+	}{
+		{"ack", "ack.txt.tmpl", Ack{Game: "test-game", Robot: "Zoom", Turn: 2,
+			Program:  []Card{{1, 490, "Move 1"}, {2, 670, "Move 2"}, {3, 70, "Rotate Left"}, {4, 80, "Rotate Right"}, {5, 430, "Back Up"}},
+			Standing: []string{"if damage > 3 then power down"}, Warnings: []string{"line 3: you hold no Brakes"},
+			Forecast: "Forecast for Zoom, turn 2:\n  register 1  Move 1 P490  at 2,4", Deadline: "Mon 2 Mar 2026 18:00 UTC",
+			Waiting: "1 of 2 robots have orders in."}},
+		{"rejected", "rejected.txt.tmpl", Rejected{Summary: "Your sheet for Zoom, turn 2, was not accepted.",
+			Errors: []string{"line 6, column 4: P495 is not a card; did you mean P490?"}, Hint: "Send the whole sheet again."}},
+		{"welcome", "welcome.txt.tmpl", Welcome{Game: "test-game", Course: "tiny", Robot: "Zoom", Secret: "tango-42-secret",
+			Board: adjudicator.RenderText(s.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
+			Hand: hand, Locked: locked, Deadline: "Mon 2 Mar 2026 18:00 UTC",
+			Sheet: SheetFor("test-game", st.Robots[0], 1, nil), Judge: "judge@example.org"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := set.Text(c.tmpl, c.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+".txt.golden", out)
+		})
 	}
 }
 
