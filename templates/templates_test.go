@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -386,51 +385,6 @@ func fillSheet(sheet string, hand []int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// TestRuleTextRoundTrip: every standing order written back by RuleText reads to the
-// same structured order.
-func TestRuleTextRoundTrip(t *testing.T) {
-	for _, src := range []string{
-		"if lives < 2 or damage at least 6 power down, else come back up",
-		"if on a flag and damage > 0 then repair",
-		"if (damage > 2 or lives = 1) and on a double repair site take option",
-		"unless I hold Brakes take option",
-		"when destroyed lose Brakes",
-		"reenter facing toward the next flag",
-		"if next to a pit reenter facing north",
-		"discard any option to prevent damage when damage > 7",
-		"discard Turret to prevent damage",
-		"use Turret left in register 2",
-		"use Mine Layer in register 3",
-		"if target would fall into a pit use Tractor Beam on Twonky",
-		"if I would end on a laser and not powered down then power down",
-		"stay down if damage >= 3",
-		"don't use Brakes",
-		"keep options",
-		"if not (on a belt or on an express belt) then do nothing, else power down",
-		"if facing W and flags >= 1 and options < 2 and register 3 then use Fourth Gear",
-		"if on a single repair site or on a crusher or on a start square or on a gear or on a pusher then lose any option",
-		"if I would be destroyed or I would fall into a pit or target would be destroyed then use Fourth Gear",
-		"if on a laser then use Conditional Command P500",
-	} {
-		r1, err := orders.ParseRule(src, 1)
-		if err != nil {
-			t.Errorf("%q: %v", src, err)
-			continue
-		}
-		text := RuleText(r1)
-		r2, err := orders.ParseRule(text, 1)
-		if err != nil {
-			t.Errorf("%q written as %q, which does not parse: %v", src, text, err)
-			continue
-		}
-		j1, _ := json.Marshal(r1)
-		j2, _ := json.Marshal(r2)
-		if string(j1) != string(j2) {
-			t.Errorf("%q written as %q reads differently:\n %s\n %s", src, text, j1, j2)
-		}
-	}
 }
 
 func TestTemplatesOverride(t *testing.T) {
