@@ -42,15 +42,18 @@ type Decider interface {
 	ReentryFacing(v View) Dir
 	// PreventDamage: discard one held option (index into View.Robot().Options) to
 	// prevent one point of damage as it arrives, or -1 not to. Asked once per point while
-	// options remain. Default: -1, never.
+	// options remain; View.PendingDamage and View.Predict(Self, WouldBeDestroyed) say
+	// what the rest of the hit would do. Default: -1, never.
 	PreventDamage(v View, source string) int
 	// LoseOption: which held option to discard (index) when one must go. Default: the
 	// oldest, 0.
 	LoseOption(v View, why Loss) int
 	// Option: a run-time choice an option card asks for ("may" cards, targets,
 	// directions). The question names the option and what it asks; the answer is the
-	// chosen parameter, "" to decline. Default: "". Option effects arrive with their own
-	// issue; the engine asks nothing here yet.
+	// chosen parameter, "" to decline. A question about another robot carries it
+	// (View.Target) and what the option would do to it (View.Predict(TheTarget, ...)).
+	// Default: "". Option effects arrive with their own issue and ask through
+	// View.AskOption; the base game asks nothing here.
 	Option(v View, option, question string) string
 }
 
@@ -66,9 +69,19 @@ func (Defaults) LoseOption(View, Loss) int          { return 0 }
 func (Defaults) Option(View, string, string) string { return "" }
 
 // View is a read-only look at the game at a decision point, from one robot's side.
+// Some decisions carry more: the damage on its way (PreventDamage, PendingDamage) and
+// the robot an option question is about (Option, Target); Predict answers from them.
 type View struct {
 	t     *turn
 	robot int
+	// taken and left describe the hit being dealt at a PreventDamage decision: points of
+	// it already taken (they land together when the hit is done) and points still to
+	// come, counting the one being decided. Both 0 elsewhere.
+	taken, left int
+	// target is the robot an option question is about, index+1 (0: none), and impact
+	// what the option would do to it (View.AskOption).
+	target int
+	impact Impact
 }
 
 // Robot is a copy of the deciding robot.

@@ -123,15 +123,19 @@ func (t *turn) anyRobotAt(p Pos, not int) bool {
 }
 
 // damage deals amount points to robot i. Each point may be prevented by discarding an
-// option card, decided as the damage arrives (rules README, Option cards). Reaching
-// Rules.DestroyAt destroys the robot.
+// option card, decided as the damage arrives (rules README, Option cards); the decider's
+// View carries the rest of the hit (View.PendingDamage), so "discard an option if I
+// would be destroyed" can be judged. The points taken land together at the end of the
+// hit. Reaching Rules.DestroyAt destroys the robot.
 func (t *turn) damage(i, amount int, cause, shooter string) {
 	r := &t.st.Robots[i]
 	amount = t.effectDamage(i, amount, cause)
 	taken := 0
 	for k := 0; k < amount; k++ {
 		if len(r.Options) > 0 {
-			if idx := t.decider(i).PreventDamage(t.view(i), cause); idx >= 0 && idx < len(r.Options) {
+			v := t.view(i)
+			v.taken, v.left = taken, amount-k
+			if idx := t.decider(i).PreventDamage(v, cause); idx >= 0 && idx < len(r.Options) {
 				opt := t.removeOption(i, idx)
 				t.emit(Event{Kind: EvPrevented, Robot: r.Name, Option: opt, Cause: cause})
 				continue

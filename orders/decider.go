@@ -16,10 +16,13 @@ import (
 // engine's documented default applies (adjudicator.Defaults).
 //
 // Conditions are judged through the View at the moment of the decision, never on the
-// state when the sheet was written. Predicted outcomes the View cannot yet answer
-// ("target would be destroyed", "target would fall into a pit", "I would be destroyed",
-// "I would fall") evaluate to false, so an order that depends on them is not carried
-// out; "I would end on a laser" is answered as "a board laser reaches my square now".
+// state when the sheet was written. Predicted outcomes come from View.Predict: "I would
+// be destroyed" at a damage-prevention decision (the damage plus the rest of the hit
+// reach the limit), "target would be destroyed" and "target would fall" at an option
+// question about a target; where the engine cannot tell (any other decision, "I would
+// fall" always) they are false, so an order that depends on them is not carried out and
+// its "else" is. "I would end on a laser" is exact at the end of the turn and judged as
+// "a board laser reaches my square now" during the registers.
 
 // Compile makes the Decider for a sheet. The sheet must not change afterwards.
 func Compile(s *Sheet) adjudicator.Decider {
@@ -121,11 +124,14 @@ func (d *decider) LoseOption(v adjudicator.View, why adjudicator.Loss) int {
 
 // Option answers an option card's run-time question with the parameter of the first
 // "use OPTION ..." that applies: its direction, "register N", the target robot, "PNNN",
-// or "yes" when it has none; "" to decline.
+// or "yes" when it has none; "" to decline. When the question is about a target robot
+// (View.Target), a "use" naming another target does not apply.
 func (d *decider) Option(v adjudicator.View, option, question string) string {
+	target, hasTarget := v.Target()
 	a, ok := d.decide(v, func(a Action) bool {
 		return (a.Do == DoUse || a.Do == DoDecline) && strings.EqualFold(squash(a.Option), squash(option)) &&
-			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0)
+			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0) &&
+			(a.Target == "" || !hasTarget || strings.EqualFold(a.Target, target.Name))
 	})
 	if !ok || a.Do == DoDecline {
 		return ""
@@ -225,8 +231,23 @@ func (e *evalEnv) test(c *Cond) bool {
 		return squareIs(e.square(), c.Arg)
 	case TestNextPit:
 		return e.v.NextToPit()
-	case TestOnLaser, TestIEndOnLaser:
+	case TestOnLaser:
 		return e.r.Active() && e.v.OnLaser()
+	case TestIEndOnLaser:
+		if yes, known := e.v.Predict(adjudicator.Self, adjudicator.WouldEndOnLaser); known {
+			return yes
+		}
+		// During the registers the engine cannot see the end of the turn: judged as
+		// "a board laser reaches my square now".
+		return e.r.Active() && e.v.OnLaser()
+	case TestIDestroyed:
+		return e.predict(adjudicator.Self, adjudicator.WouldBeDestroyed)
+	case TestIFall:
+		return e.predict(adjudicator.Self, adjudicator.WouldFall)
+	case TestTargetDestroyed:
+		return e.predict(adjudicator.TheTarget, adjudicator.WouldBeDestroyed)
+	case TestTargetFalls:
+		return e.predict(adjudicator.TheTarget, adjudicator.WouldFall)
 	case TestHolds:
 		return optionIndex(e.r.Options, c.Arg) >= 0
 	case TestDown:
@@ -234,8 +255,14 @@ func (e *evalEnv) test(c *Cond) bool {
 	case TestDead:
 		return e.r.Destroyed
 	}
-	// Predictions the View cannot answer yet (docs/orders.md, "Predictions").
 	return false
+}
+
+// predict is a prediction the engine makes at this decision (adjudicator.View.Predict);
+// what it cannot tell is false (docs/orders.md, "Predicted outcomes").
+func (e *evalEnv) predict(who adjudicator.Subject, what adjudicator.Outcome) bool {
+	yes, known := e.v.Predict(who, what)
+	return known && yes
 }
 
 func compare(x int, op string, n int) bool {
