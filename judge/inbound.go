@@ -161,6 +161,23 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
 	}
 
+	if cm, ok := parseCommandMail(msg.Text); ok {
+		return j.judgeCommands(tx, row, msg, from, cm) // commands.go
+	}
+	return j.judgeSheet(tx, row, msg, from)
+}
+
+// judgeSheet judges a mail that is an order sheet (a plain mail, or the part after a
+// command mail's ORDERS).
+func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string) (store.InboxStatus, string, int64, error) {
+	reply := func(summary string, errs []string, hint string) error {
+		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
+		if err != nil {
+			return err
+		}
+		return j.enqueue(tx, outMail{kind: "reject", to: from, subject: replySubject(msg.Subject),
+			messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+	}
 	sheet, sheetErr := orders.Parse([]byte(msg.Text))
 	if sheet == nil {
 		sheet = &orders.Sheet{}

@@ -143,7 +143,7 @@ func (t *Tx) LiveOutboxByGame(gameID int64, turn int) ([]OutboxMail, error) {
 
 // VoidOutbox marks the mails of a game's turn of the given kinds void (a rolled-back
 // turn's reports): pending ones are never sent (failed, "void"), sent ones are kept for
-// the record but no longer re-sent. It returns how many mails it marked.
+// the record but no longer re-sent, and the Message-ID is freed (see below). It returns how many mails it marked.
 func (t *Tx) VoidOutbox(gameID int64, turn int, kinds []string, now time.Time) (int, error) {
 	what := fmt.Sprintf("void mail of game %d turn %d", gameID, turn)
 	if err := needTime(what, "now", now); err != nil {
@@ -157,7 +157,11 @@ func (t *Tx) VoidOutbox(gameID int64, turn int, kinds []string, now time.Time) (
 		args = append(args, k)
 	}
 	in := `(?` + strings.Repeat(",?", len(kinds)-1) + `)`
-	res, err := t.exec(`UPDATE outbox SET void_at = ? WHERE game_id = ? AND turn = ? AND void_at IS NULL AND kind IN `+in, args...)
+	// A void mail's message_id gets a "voidID." prefix (its raw keeps the header it was
+	// sent with), so that the turn resolved again can enqueue its mails under the same
+	// deterministic Message-IDs.
+	res, err := t.exec(`UPDATE outbox SET void_at = ?, message_id = 'void' || id || '.' || message_id
+		WHERE game_id = ? AND turn = ? AND void_at IS NULL AND kind IN `+in, args...)
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
@@ -193,3 +197,4 @@ func noRows(err error) error {
 	}
 	return err
 }
+
