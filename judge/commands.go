@@ -1376,7 +1376,7 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	if !strings.EqualFold(p.Email, addr) {
 		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject: subject(g.Tag, fmt.Sprintf("%s has a new player", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.old", e.key, p.Seat)),
-			text: fmt.Sprintf("The game master has given your robot %s in game %s to another player.\nYour secret no longer counts. Thank you for playing.\n", p.Robot, g.Tag),
+			text:      fmt.Sprintf("The game master has given your robot %s in game %s to another player.\nYour secret no longer counts. Thank you for playing.\n", p.Robot, g.Tag),
 			generated: true}); err != nil {
 			return "", err
 		}

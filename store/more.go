@@ -197,4 +197,3 @@ func noRows(err error) error {
 	}
 	return err
 }
-
