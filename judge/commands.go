@@ -389,7 +389,7 @@ func (j *Judge) loadGame(e *cmdEnv, tag string) error {
 // authorize checks that the sender may run c.
 func (j *Judge) authorize(e *cmdEnv, c Command) error {
 	info, known := verbs[c.Verb]
-	if !known || info.who == "anyone" || e.cli {
+	if !known || info.who == "anyone" || e.cli || c.Verb == "ORDERS" { // the sheet is checked as a sheet
 		return nil
 	}
 	if info.who == "server" {

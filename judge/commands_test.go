@@ -1,0 +1,444 @@
+package judge
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+var secretInText = regexp.MustCompile(`secret is: (\S+)`)
+
+// reply is the answer to the mail last delivered (by its inbox row): the command reply,
+// or the sheet's reply.
+func (f *fixture) reply(uid uint32) (store.OutboxMail, string) {
+	f.t.Helper()
+	row := f.inboxStatus(uid)
+	for _, m := range f.outbox() {
+		if m.MessageID == f.j.replyID(row.ID) || m.MessageID == f.j.noticeID("cmd", row.ID) {
+			x, err := mail.Extract(m.Raw)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			return m, x.Text
+		}
+	}
+	f.t.Fatalf("no reply to uid %d (inbox %s: %s)", uid, row.Status, row.Note)
+	return store.OutboxMail{}, ""
+}
+
+func (f *fixture) game(tag string) (store.Game, Options) {
+	f.t.Helper()
+	var g store.Game
+	var o Options
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.GameByTag(tag); err != nil {
+			return err
+		}
+		o, err = f.j.optionsOf(tx, g)
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return g, o
+}
+
+func (f *fixture) player(tag, robot string) store.Player {
+	f.t.Helper()
+	g, _ := f.game(tag)
+	var p store.Player
+	_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		p, err = tx.PlayerByRobot(g.ID, robot)
+		return err
+	})
+	return p
+}
+
+func textOf(t *testing.T, m store.OutboxMail) string {
+	t.Helper()
+	x, err := mail.Extract(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x.Text
+}
+
+// addServerGM makes boss@example.test a server game master and returns the secret it
+// was mailed.
+func (f *fixture) addServerGM(addr string) string {
+	f.t.Helper()
+	if err := f.j.AddGM(context.Background(), "", addr); err != nil {
+		f.t.Fatal(err)
+	}
+	for _, m := range f.mailsTo(addr, "gm-notice") {
+		if s := secretInText.FindStringSubmatch(textOf(f.t, m)); s != nil {
+			return s[1]
+		}
+	}
+	f.t.Fatal("no secret mailed to the new game master")
+	return ""
+}
+
+// TestCommands drives every command through HandleMessage, in the order a game's
+// life takes them, and checks each reply and the change it made.
+func TestCommands(t *testing.T) {
+	f := newFixture(t)
+	boss := f.addServerGM("boss@example.test")
+	gm := f.secrets[""]
+	joined := map[string]string{} // robot → secret from its JOIN reply
+	var deadlineBefore time.Time
+
+	type step struct {
+		name    string
+		from    string
+		subject string
+		body    func() string
+		want    []string // in the reply
+		kind    string   // the reply's kind: command (default), reject, ack
+		check   func(t *testing.T, text string)
+	}
+	steps := []step{
+		{name: "help", from: "stranger@example.test", subject: "help", body: func() string { return "HELP\n" },
+			want: []string{"JOIN [GAME] ROBOT", "ROLLBACK", "BROADCAST TEXT"}},
+		{name: "unknown", from: "stranger@example.test", subject: "hi", body: func() string { return "SIGNON\n" },
+			want: []string{`Unknown command "SIGNON"`, "RESEND [TURN]"}},
+		{name: "list", from: "stranger@example.test", subject: "list", body: func() string { return "list\n" },
+			want: []string{"spring", "running", "3/8 players"}},
+		{name: "create", from: "boss@example.test", subject: "new game",
+			body: func() string {
+				return "secret " + boss + "\nCREATE autumn course=sprint name=\"Autumn Cup\" players=2 missed=autopilot deadline=24h missed-limit=2 on-missed-limit=remove reminders=24h,2h rules.max_options=2\n"
+			},
+			want: []string{"Game autumn is created", "autopilot", "at most 2", "Autumn Cup"},
+			check: func(t *testing.T, _ string) {
+				g, o := f.game("autumn")
+				if g.Status != store.GameOpen || o.MaxPlayers != 2 || o.Missed != MissedAutopilot || o.MissedLimit != 2 || o.OnMissedLimit != "remove" {
+					t.Errorf("autumn: %+v %+v", g, o)
+				}
+				if !strings.Contains(string(g.Rules), `"max_options":2`) {
+					t.Errorf("rules %s", g.Rules)
+				}
+			}},
+		{name: "create wrong secret", from: "boss@example.test", subject: "new game",
+			body: func() string { return "secret nope-nope\nCREATE winter course=sprint\n" },
+			kind: "reject", want: []string{"did not match"}},
+		{name: "create by a player", from: "twonky@example.test", subject: "new game",
+			body: func() string { return "secret " + f.secrets["Twonky"] + "\nCREATE winter course=sprint\n" },
+			kind: "reject", want: []string{"did not match"}},
+		{name: "join", from: "dave@example.test", subject: "join", body: func() string { return "JOIN autumn Robo1\n" },
+			want: []string{"You have joined game autumn", "Your secret is: "},
+			check: func(t *testing.T, text string) { joined["Robo1"] = secretInText.FindStringSubmatch(text)[1] }},
+		{name: "join by subject", from: "erin@example.test", subject: "[RR autumn] join", body: func() string { return "join Robo2\n" },
+			want: []string{"You have joined game autumn", "2 of 2 seats"},
+			check: func(t *testing.T, text string) { joined["Robo2"] = secretInText.FindStringSubmatch(text)[1] }},
+		{name: "join full", from: "frank@example.test", subject: "join", body: func() string { return "JOIN autumn Robo3\n" },
+			want: []string{"Not done: game autumn is full"}},
+		{name: "join running", from: "frank@example.test", subject: "join", body: func() string { return "JOIN spring Robo3\n" },
+			want: []string{"Not done: game spring is running"}},
+		{name: "status open", from: "dave@example.test", subject: "[RR autumn] status",
+			body: func() string { return "secret " + joined["Robo1"] + "\nSTATUS\n" },
+			want: []string{"open", "2 of 2 players", "Robo1", "Robo2"}},
+		{name: "withdraw open", from: "erin@example.test", subject: "[RR autumn] bye",
+			body: func() string { return "secret " + joined["Robo2"] + "\nWITHDRAW\n" },
+			want: []string{"Robo2 withdrew", "free again"}},
+		{name: "join again", from: "frank@example.test", subject: "join", body: func() string { return "JOIN autumn Robo3\n" },
+			want: []string{"You have joined"},
+			check: func(t *testing.T, text string) { joined["Robo3"] = secretInText.FindStringSubmatch(text)[1] }},
+		{name: "start", from: "boss@example.test", subject: "[RR autumn] go",
+			body: func() string { return "secret " + boss + "\nSTART\n" },
+			want: []string{"Game autumn has started with 2 robots (Robo1, Robo3)"},
+			check: func(t *testing.T, _ string) {
+				g, _ := f.game("autumn")
+				if g.Status != store.GameRunning || g.CurrentTurn != 1 || g.DeadlineAt.IsZero() {
+					t.Errorf("autumn after START: %+v", g)
+				}
+				for _, a := range []string{"dave@example.test", "frank@example.test"} {
+					w := f.mailsTo(a, "welcome")
+					if len(w) != 1 || !strings.Contains(textOf(t, w[0]), joinedSecret) {
+						t.Errorf("%s: %d welcomes", a, len(w))
+					}
+				}
+			}},
+		{name: "status running", from: "twonky@example.test", subject: "[RR spring] status",
+			body: func() string { return "Secret: " + f.secrets["Twonky"] + "\nstatus\n" },
+			want: []string{"Turn 1", "Twonky       waiting for orders", "Hulk         waiting for orders"}},
+		{name: "orders", from: "twonky@example.test", subject: "[RR spring] orders",
+			body: func() string { return "ORDERS\n" + f.sheet("Twonky", "") },
+			kind: "ack", want: []string{"Twonky"}},
+		{name: "status shows orders in, no program", from: "zoombot@example.test", subject: "[RR spring] status",
+			body: func() string { return "secret " + f.secrets["Zoombot"] + "\nSTATUS\n" },
+			want: []string{"Twonky       orders in", "Zoombot      waiting for orders"},
+			check: func(t *testing.T, text string) {
+				if regexp.MustCompile(`P\d{2,3}`).MatchString(text) {
+					t.Errorf("STATUS shows a card:\n%s", text)
+				}
+			}},
+		{name: "gm-only command by a player", from: "twonky@example.test", subject: "[RR spring] x",
+			body: func() string { return "secret " + f.secrets["Twonky"] + "\nPROCESS\n" },
+			kind: "reject", want: []string{"did not match"}},
+		{name: "spoofed", from: "mallory@example.test", subject: "[RR spring] x",
+			body: func() string { return "robot Twonky\nsecret guess\nWITHDRAW\n" },
+			kind: "", want: nil,
+			check: func(t *testing.T, _ string) {
+				if ms := f.mailsTo("twonky@example.test", "notice"); len(ms) == 0 || !strings.Contains(textOf(t, ms[len(ms)-1]), "mallory@example.test") {
+					t.Error("the registered address was not told of the spoofed mail")
+				}
+				if p := f.player("spring", "Twonky"); p.Withdrawn {
+					t.Error("a spoofed WITHDRAW withdrew Twonky")
+				}
+			}},
+		{name: "deadline", from: "gm@example.test", subject: "[RR spring] dl",
+			body: func() string { return "secret " + gm + "\nDEADLINE 2026-03-04 18:00\n" },
+			want: []string{"Wed 4 Mar 2026 18:00 UTC", "players are told"},
+			check: func(t *testing.T, _ string) {
+				g, _ := f.game("spring")
+				if !g.DeadlineAt.Equal(time.Date(2026, 3, 4, 18, 0, 0, 0, time.UTC)) {
+					t.Errorf("deadline %v", g.DeadlineAt)
+				}
+				deadlineBefore = g.DeadlineAt
+				if n := len(f.mailsTo("hulk@example.test", "notice")); n != 1 {
+					t.Errorf("hulk got %d notices", n)
+				}
+			}},
+		{name: "deadline past", from: "gm@example.test", subject: "[RR spring] dl",
+			body: func() string { return "secret " + gm + "\nDEADLINE 2020-01-01 10:00\n" },
+			want: []string{"Not done:", "has passed"}},
+		{name: "extend", from: "gm@example.test", subject: "[RR spring] ext",
+			body: func() string { return "secret " + gm + "\nEXTEND 1d\n" },
+			want: []string{"Thu 5 Mar 2026 18:00 UTC"},
+			check: func(t *testing.T, _ string) {
+				if g, _ := f.game("spring"); !g.DeadlineAt.Equal(deadlineBefore.Add(24 * time.Hour)) {
+					t.Errorf("deadline %v", g.DeadlineAt)
+				}
+			}},
+		{name: "pause", from: "gm@example.test", subject: "[RR spring] p",
+			body: func() string { return "secret " + gm + "\nPAUSE\n" },
+			want: []string{"paused with 102h0m0s left"},
+			check: func(t *testing.T, _ string) {
+				if g, o := f.game("spring"); g.Status != store.GamePaused || !g.DeadlineAt.IsZero() || o.PausedLeft != 102*3600 {
+					t.Errorf("after PAUSE: %+v %+v", g, o)
+				}
+				f.now = f.now.Add(200 * time.Hour) // the clock is stopped: no deadline passes
+				f.j.Tick(context.Background())
+				if g, _ := f.game("spring"); g.CurrentTurn != 1 {
+					t.Errorf("a paused game resolved its turn")
+				}
+			}},
+		{name: "resume", from: "gm@example.test", subject: "[RR spring] r",
+			body: func() string { return "secret " + gm + "\nRESUME\n" },
+			want: []string{"goes on"},
+			check: func(t *testing.T, _ string) {
+				if g, _ := f.game("spring"); g.Status != store.GameRunning || !g.DeadlineAt.Equal(f.now.Add(102*time.Hour)) {
+					t.Errorf("after RESUME: %+v", g)
+				}
+			}},
+		{name: "set", from: "gm@example.test", subject: "[RR spring] s",
+			body: func() string { return "secret " + gm + "\nSET missed autopilot\nSET reminders none\nSET bogus 1\n" },
+			want: []string{"missed orders:   autopilot", "reminders:       none", `Not done: unknown option "bogus"`},
+			check: func(t *testing.T, _ string) {
+				if _, o := f.game("spring"); o.Missed != MissedAutopilot || o.Reminders == nil || len(o.Reminders) != 0 {
+					t.Errorf("options %+v", o)
+				}
+			}},
+		{name: "process", from: "gm@example.test", subject: "[RR spring] go",
+			body: func() string { return "secret " + gm + "\nPROCESS\n" },
+			want: []string{"Turn 1 is resolved"},
+			check: func(t *testing.T, _ string) {
+				if g, _ := f.game("spring"); g.CurrentTurn != 2 {
+					t.Errorf("turn %d after PROCESS", g.CurrentTurn)
+				}
+				ms := f.mailsTo("zoombot@example.test", "notice")
+				if len(ms) == 0 || !strings.Contains(textOf(t, ms[len(ms)-1]), "the autopilot played") || !strings.Contains(textOf(t, ms[len(ms)-1]), "Why: ") {
+					t.Error("Zoombot was not told what the autopilot played and why")
+				}
+			}},
+		{name: "resend", from: "zoombot@example.test", subject: "[RR spring] again",
+			body: func() string { return "secret " + f.secrets["Zoombot"] + "\nRESEND 1\n" },
+			want: []string{"report of turn 1", "sent again"},
+			check: func(t *testing.T, _ string) {
+				rs := f.mailsTo("zoombot@example.test", "resend")
+				reps := f.mailsTo("zoombot@example.test", "report")
+				if len(rs) != 1 || len(reps) != 1 || rs[0].MessageID == reps[0].MessageID || textOf(t, rs[0]) != textOf(t, reps[0]) {
+					t.Fatalf("resend %d, reports %d", len(rs), len(reps))
+				}
+				if !strings.Contains(string(rs[0].Raw), "Message-Id: <"+rs[0].MessageID+">") {
+					t.Error("the re-sent mail does not carry its new Message-ID")
+				}
+			}},
+		{name: "resend future", from: "zoombot@example.test", subject: "[RR spring] again",
+			body: func() string { return "secret " + f.secrets["Zoombot"] + "\nRESEND 7\n" },
+			want: []string{"Not done: there is no report of turn 7"}},
+		{name: "history", from: "hulk@example.test", subject: "[RR spring] h",
+			body: func() string { return "secret " + f.secrets["Hulk"] + "\nHISTORY\n" },
+			want: []string{"Turn 0: the robots were placed", "Turn 1 (", "Zoombot sent no orders (autopilot)", "Turn 2 is being played"}},
+		{name: "rollback", from: "gm@example.test", subject: "[RR spring] undo",
+			body: func() string { return "secret " + gm + "\nROLLBACK\n" },
+			want: []string{"Turn 1 is rolled back", "orders are kept"},
+			check: func(t *testing.T, _ string) {
+				if g, _ := f.game("spring"); g.CurrentTurn != 1 || g.Status != store.GameRunning {
+					t.Errorf("after ROLLBACK: %+v", g)
+				}
+				ms := f.mailsTo("hulk@example.test", "notice")
+				if len(ms) == 0 || !strings.Contains(textOf(t, ms[len(ms)-1]), "rolled back turn 1") {
+					t.Error("Hulk was not told of the rollback")
+				}
+				if p := f.player("spring", "Zoombot"); p.Missed != 0 {
+					t.Errorf("Zoombot's missed count %d after the rollback", p.Missed)
+				}
+			}},
+		{name: "process again keeps orders", from: "gm@example.test", subject: "[RR spring] go",
+			body: func() string { return "secret " + gm + "\nPROCESS\n" },
+			want: []string{"Turn 1 is resolved"},
+			check: func(t *testing.T, _ string) {
+				reps := f.mailsTo("twonky@example.test", "report")
+				if len(reps) != 1 { // the void one is failed/sent, not pending; the new one is pending
+					t.Errorf("twonky has %d pending reports", len(reps))
+				}
+				var tn store.Turn
+				_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+					g, _ := tx.GameByTag("spring")
+					tn, _ = tx.Turn(g.ID, 1)
+					return nil
+				})
+				var played []Played
+				mustJSON(t, tn.Orders, &played)
+				if len(played) != 3 || played[0].Robot != "Twonky" || played[0].Missed != "" || played[0].Program[0] == 0 {
+					t.Errorf("Twonky's orders were not kept through the rollback: %+v", played)
+				}
+			}},
+		{name: "replace", from: "gm@example.test", subject: "[RR spring] r",
+			body: func() string { return "secret " + gm + "\nREPLACE Hulk hulk2@example.test\n" },
+			want: []string{"Hulk is now played from hulk2@example.test"},
+			check: func(t *testing.T, _ string) {
+				w := f.mailsTo("hulk2@example.test", "welcome")
+				if len(w) != 1 || secretInText.FindStringSubmatch(textOf(t, w[0])) == nil {
+					t.Fatal("the new player got no secret")
+				}
+				sec := secretInText.FindStringSubmatch(textOf(t, w[0]))[1]
+				p := f.player("spring", "Hulk")
+				if p.Email != "hulk2@example.test" || !store.CheckSecret(p.SecretHash, sec) || store.CheckSecret(p.SecretHash, f.secrets["Hulk"]) {
+					t.Error("Hulk's address or secret did not change")
+				}
+				f.secrets["Hulk2"] = sec
+			}},
+		{name: "kick", from: "gm@example.test", subject: "[RR spring] k",
+			body: func() string { return "secret " + gm + "\nKICK Zoombot\n" },
+			want: []string{"Zoombot was removed by the game master"},
+			check: func(t *testing.T, _ string) {
+				if !f.player("spring", "Zoombot").Withdrawn {
+					t.Error("Zoombot is not withdrawn")
+				}
+			}},
+		{name: "broadcast", from: "gm@example.test", subject: "[RR spring] news",
+			body: func() string {
+				return "secret " + gm + "\nBROADCAST Hello racers,\nthe board is wet today.\nsecret " + gm + "\n"
+			},
+			want: []string{"went to 2 player(s)"},
+			check: func(t *testing.T, _ string) {
+				ms := f.mailsTo("twonky@example.test", "broadcast")
+				if len(ms) != 1 || !strings.Contains(textOf(t, ms[0]), "the board is wet today.") || strings.Contains(textOf(t, ms[0]), gm) {
+					t.Error("broadcast missing, or carries the secret")
+				}
+				if len(f.mailsTo("zoombot@example.test", "broadcast")) != 0 {
+					t.Error("a withdrawn player got the broadcast")
+				}
+			}},
+		{name: "withdraw running", from: "twonky@example.test", subject: "[RR spring] bye",
+			body: func() string { return "secret " + f.secrets["Twonky"] + "\nWITHDRAW\n" },
+			want: []string{"Twonky withdrew", "leaves the race"}},
+	}
+	for _, s := range steps {
+		body := s.body()
+		f.deliver(rawMail(s.from, s.subject, body))
+		if s.want == nil && s.kind == "" {
+			if s.check != nil {
+				s.check(t, "")
+			}
+			continue
+		}
+		m, text := f.reply(f.uid)
+		kind := s.kind
+		if kind == "" {
+			kind = "command"
+		}
+		if m.Kind != kind {
+			t.Errorf("%s: reply kind %s, want %s:\n%s", s.name, m.Kind, kind, text)
+		}
+		for _, w := range s.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: reply lacks %q:\n%s", s.name, w, text)
+			}
+		}
+		// Nothing secret: no reply quotes a secret, but a JOIN reply carries its own new one.
+		all := map[string]string{"boss": boss}
+		for k, v := range f.secrets {
+			all["p"+k] = v
+		}
+		for k, v := range joined {
+			all["j"+k] = v
+		}
+		for k, v := range all {
+			if v != "" && strings.Contains(text, v) && !(strings.HasPrefix(s.name, "join") && strings.Contains(text, "Your secret is: "+v) && joined[strings.TrimPrefix(k, "j")] == v) {
+				t.Errorf("%s: the reply quotes secret %s", s.name, k)
+			}
+		}
+		if s.check != nil {
+			s.check(t, text)
+		}
+	}
+}
+
+func TestParseCommandMail(t *testing.T) {
+	tests := []struct {
+		body  string
+		cmd   bool
+		verbs string
+		game  string
+	}{
+		{"HELP", true, "HELP", ""},
+		{"game spring\nsecret x\nstatus\nresend 2\n-- \nsig STATUS", true, "STATUS RESEND", "spring"},
+		{"> quoted HELP\nOn Mon, X wrote:\nlist", true, "LIST", ""},
+		{"robot Twonky\nturn 1\nsecret x\nP490 M2 670 L70 R80", false, "", ""},
+		{"Twonky Turn 3\nP490 M2 670 L70 R80 B430", false, "", ""},
+		{"Thanks!", true, "?Thanks!", ""},
+		{"#orders\nrobot X\nP490\n#end", true, "ORDERS", ""},
+		{"STATUS\nORDERS\nrobot X\nP490", true, "STATUS ORDERS", ""},
+		{"BROADCAST hi\nthere\nsecret s\nbye", true, "BROADCAST", ""},
+		{"", false, "", ""},
+	}
+	for _, tt := range tests {
+		cm, ok := parseCommandMail(tt.body)
+		if ok != tt.cmd {
+			t.Errorf("%q: command mail %v, want %v", tt.body, ok, tt.cmd)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var vs []string
+		for _, c := range cm.cmds {
+			vs = append(vs, c.Verb)
+			if c.Verb == "BROADCAST" && (c.Text != "hi\nthere\nbye") {
+				t.Errorf("broadcast text %q", c.Text)
+			}
+		}
+		if strings.Join(vs, " ") != tt.verbs || cm.game != tt.game {
+			t.Errorf("%q: verbs %q game %q, want %q %q", tt.body, strings.Join(vs, " "), cm.game, tt.verbs, tt.game)
+		}
+	}
+}
+
+func TestRewriteHeaders(t *testing.T) {
+	raw := []byte("Message-Id: <a@b>\r\nSubject: x\r\nTo: <old@x>,\r\n <other@x>\r\n\r\nbody\r\n")
+	got := string(rewriteHeaders(raw, map[string]string{"Message-Id": "<n@b>", "To": "<new@x>", "Date": "now"}))
+	want := "Date: now\r\nMessage-Id: <n@b>\r\nSubject: x\r\nTo: <new@x>\r\n\r\nbody\r\n"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
