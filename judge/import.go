@@ -1,0 +1,189 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// ImportSpec is a game to make from an archive (ImportGame).
+type ImportSpec struct {
+	Tag  string // the new game's tag
+	Name string
+	// From is the last turn of the archive kept (a fork: "what if" from there); a
+	// negative From keeps every turn (to continue the game).
+	From int
+	// Emails gives robots' player addresses, by robot name. A robot without one gets a
+	// placeholder (seatN@unassigned.invalid) and no welcome mail: a game master sets
+	// its address and secret later.
+	Emails   map[string]string
+	Deadline store.DeadlineRule
+	Grace    time.Duration
+	Missed   store.MissedPolicy
+	List     string
+}
+
+// PlaceholderDomain is the domain of the addresses given to imported robots nobody
+// plays yet (RFC 2606: .invalid never delivers).
+const PlaceholderDomain = "unassigned.invalid"
+
+// ImportGame makes a new game from an archive: it replays the archive through turn
+// spec.From (every hash checked: an archive that does not replay exactly is refused
+// with the turn that differs), stores the game, its players with fresh secrets
+// (returned by robot), and turns 0 to From with their states, events and played
+// orders, so the game goes on at turn From+1 (running, or over if the game ended
+// there). Each robot's standing orders in force at turn From carry over, stored as an
+// order sheet of turn From. Players with an address are mailed their secret and hand
+// (the welcome mail). The course must be the judge's course of that name, exactly
+// (the judge looks courses up by name).
+func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportSpec) (map[string]string, error) {
+	if !tagRE.MatchString(spec.Tag) {
+		return nil, fmt.Errorf("import: game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
+	}
+	last := len(a.Turns) - 1
+	if spec.From < 0 {
+		spec.From = last
+	}
+	if spec.From > last {
+		return nil, fmt.Errorf("import: turn %d: the archive ends at turn %d", spec.From, last)
+	}
+	for robot := range spec.Emails {
+		if !slices.Contains(a.Robots, robot) {
+			return nil, fmt.Errorf("import: no robot %q in the archive (it has %s)", robot, strings.Join(a.Robots, ", "))
+		}
+	}
+	if spec.Missed == "" {
+		spec.Missed = store.MissedPowerDown
+	}
+	if spec.Deadline.Kind == "" {
+		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
+	}
+	// The judge will rebuild the setup from the course name: it must be this course.
+	inline, err := a.Course.Build()
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	ours, err := j.Course(a.Course.Name)
+	if err != nil {
+		return nil, fmt.Errorf("import: course %q: %w (the judge plays only courses it has)", a.Course.Name, err)
+	}
+	if d := archive.SameCourse(inline, ours); d != "" {
+		return nil, fmt.Errorf("import: course %q: the archive's differs from the judge's in %s", a.Course.Name, d)
+	}
+	if !slices.Equal(a.Options, adjudicator.OptionNames()) {
+		return nil, fmt.Errorf("import: the archive's option deck differs from this judge's")
+	}
+	setup, err := a.Setup()
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	var steps []archive.Step
+	if err := archive.Replay(a, setup, spec.From, func(s archive.Step) error {
+		steps = append(steps, s)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("import: the archive does not replay: %w", err)
+	}
+	final := steps[len(steps)-1].After
+	now := j.now()
+	rulesJSON, _ := json.Marshal(setup.Rules)
+	g := store.Game{
+		Tag: spec.Tag, Name: spec.Name, Course: a.Course.Name, Rules: rulesJSON, Seed: a.Seed,
+		Deadline: spec.Deadline, Grace: spec.Grace, Missed: spec.Missed, Status: store.GameRunning,
+		ListAddress: spec.List, Created: now,
+	}
+	if final.Over {
+		g.Status = store.GameOver
+	} else if g.DeadlineAt, err = spec.Deadline.Next(now); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	secrets := map[string]string{}
+	err = j.Store.Tx(ctx, func(tx *store.Tx) error {
+		id, err := tx.CreateGame(g)
+		if err != nil {
+			return err
+		}
+		g.ID = id
+		for _, s := range steps {
+			tn := store.Turn{GameID: id, Number: s.Turn, Resolved: now}
+			tn.After, _ = json.Marshal(s.After)
+			tn.Events, _ = json.Marshal(s.Events)
+			if s.Turn > 0 {
+				tn.Before, _ = json.Marshal(s.Before)
+				tn.Orders, _ = json.Marshal(s.Played)
+			}
+			if s.Turn == 0 {
+				tn.Events = []byte("[]") // as CreateGame stores it
+			}
+			if _, err := tx.SaveTurn(tn); err != nil {
+				return err
+			}
+		}
+		// Standing orders in force: what answered each robot's decisions in the last
+		// turn kept, stored as that turn's sheet, so the judge folds them in.
+		if spec.From > 0 {
+			for _, p := range steps[len(steps)-1].Played {
+				if p.Sheet == nil || len(p.Sheet.Rules) == 0 {
+					continue
+				}
+				sheet := orders.Sheet{Game: spec.Tag, Robot: p.Robot, Turn: spec.From, Rules: p.Sheet.Rules}
+				parsed, _ := json.Marshal(&sheet)
+				if _, err := tx.AddOrders(store.OrderSheet{GameID: id, Turn: spec.From, Robot: p.Robot,
+					Raw: "(standing orders imported from archive " + a.Game + ")", Parsed: parsed, Valid: true, Received: now}); err != nil {
+					return err
+				}
+			}
+		}
+		// Players with an address first: the welcome mail goes to the players stored
+		// so far; placeholders are added after it.
+		add := func(seat int, robot, email string) error {
+			sec, hash, err := newSecret()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.AddPlayer(store.Player{GameID: id, Robot: robot, Seat: seat, Email: email, SecretHash: hash, Created: now}); err != nil {
+				return err
+			}
+			secrets[robot] = sec
+			return nil
+		}
+		for seat, robot := range a.Robots {
+			if e := spec.Emails[robot]; e != "" {
+				if err := add(seat, robot, e); err != nil {
+					return err
+				}
+			}
+		}
+		if g.Status == store.GameRunning {
+			if err := tx.SetDeadline(id, g.DeadlineAt); err != nil {
+				return err
+			}
+			if err := j.enqueueWelcome(tx, g, setup, final, secrets); err != nil {
+				return err
+			}
+		}
+		for seat, robot := range a.Robots {
+			if spec.Emails[robot] == "" {
+				if err := add(seat, robot, fmt.Sprintf("seat%d@%s", seat+1, PlaceholderDomain)); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "import",
+			Detail: fmt.Sprintf("from archive of %s, turns 0-%d, course %s, %d players", a.Game, spec.From, g.Course, len(a.Robots))})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	j.Log.Info("game imported", "game", g.Tag, "from", a.Game, "turn", spec.From)
+	return secrets, nil
+}
