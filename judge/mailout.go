@@ -16,7 +16,11 @@ import (
 //
 //	game.TAG@domain               the root every mail of a game threads under
 //	welcome.TAG.sN@domain         the welcome to seat N
-//	report.TAG.T.sN@domain        seat N's report of turn T
+//	report.TAG.T.sN@domain        seat N's report of turn T (in a mailing-list game: its
+//	                              private part, a reply to the public part)
+//	report.TAG.T.list@domain      the public part of turn T, to the game's mailing list
+//	board.TAG.T@domain            Content-IDs of a report's inline pictures: the floor at
+//	turn.TAG.T@domain             the end of turn T, and the turn step by step
 //	reply.ID@domain               the answer to inbox message ID
 //	notice.KIND.KEY@domain        notices (to a game master, a registered address)
 
@@ -30,7 +34,9 @@ type outMail struct {
 	inReplyTo string
 	refs      []string
 	text      string
-	generated bool // auto-generated (reports) rather than auto-replied
+	html      string        // optional: an HTML alternative of text
+	inline    []mail.Inline // optional, with html: pictures it shows (cid:)
+	generated bool          // auto-generated (reports) rather than auto-replied
 }
 
 func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
@@ -41,7 +47,7 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	raw, err := mail.Compose(mail.Outgoing{
 		From: j.Address, FromName: j.Name, To: []string{m.to}, Subject: m.subject,
 		MessageID: m.messageID, InReplyTo: m.inReplyTo, References: m.refs,
-		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text,
+		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline,
 	})
 	if err != nil {
 		return fmt.Errorf("compose %s: %w", m.messageID, err)
@@ -61,6 +67,14 @@ func (j *Judge) gameRoot(tag string) string { return fmt.Sprintf("game.%s@%s", t
 
 func (j *Judge) reportID(tag string, turn, seat int) string {
 	return fmt.Sprintf("report.%s.%d.s%d@%s", tag, turn, seat, j.domainOf())
+}
+
+func (j *Judge) listReportID(tag string, turn int) string {
+	return fmt.Sprintf("report.%s.%d.list@%s", tag, turn, j.domainOf())
+}
+
+func (j *Judge) pictureID(what, tag string, turn int) string {
+	return fmt.Sprintf("%s.%s.%d@%s", what, tag, turn, j.domainOf())
 }
 
 func (j *Judge) replyID(inboxID int64) string {

@@ -1,58 +1,164 @@
 package judge
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/picture"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // The mails a turn produces: every player's report, and the welcome that opens a game.
+//
+// A report is multipart/alternative: the text part (templates/files/report.txt.tmpl)
+// with the board as text, and an HTML part (report.html.tmpl) showing the same and, for
+// players who have not switched pictures off (store.Tx.SetPlayerPictures), the floor at
+// the end of the turn (PNG) and the turn step by step (animated GIF) as inline parts.
+// In a game with a mailing list the public part (board, events, robots) goes once to
+// the list and each player gets only the private part (hand, standing orders, sheet),
+// as a reply to it. Every report threads under the game's root Message-ID.
 
-// enqueueReports writes every player's report of the turn just resolved.
+// reportPictures are one turn's pictures, drawn once for all its reports.
+type reportPictures struct {
+	inline []mail.Inline
+	refs   *templates.Pictures
+}
+
+// turnPictures draws the floor at the end of the turn and the turn's GIF (from the
+// robots as the turn began, replayed from the event log). A picture that cannot be
+// drawn is left out and logged: a report is never held up by its pictures.
+func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
+	events []adjudicator.Event, turn int) *reportPictures {
+	opt := picture.Options{Cell: 24, Deck: setup.Deck, Turn: turn}
+	board := picture.Course(setup.Course, next.Robots, opt)
+	var png bytes.Buffer
+	if err := picture.PNG(&png, board); err != nil {
+		j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "err", err)
+		return nil
+	}
+	p := &reportPictures{refs: &templates.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
+		Width: board.Rect.Dx(), Height: board.Rect.Dy()}}
+	p.inline = append(p.inline, mail.Inline{ContentID: p.refs.BoardCID, ContentType: "image/png",
+		Filename: fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), Data: png.Bytes()})
+	if tn, err := tx.LatestTurn(g.ID); err == nil && tn.Number == turn && len(tn.Before) > 0 {
+		var before adjudicator.State
+		if err := json.Unmarshal(tn.Before, &before); err == nil {
+			var gif bytes.Buffer
+			if err := picture.TurnGIF(&gif, setup.Course, before.Robots, events, opt); err == nil {
+				p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
+				p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
+					Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: gif.Bytes()})
+			} else {
+				j.Log.Warn("report animation", "game", g.Tag, "turn", turn, "err", err)
+			}
+		}
+	}
+	return p
+}
+
+// enqueueReports writes every player's report of the turn just resolved (and, in a
+// mailing-list game, the public report to the list).
 func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
 	events []adjudicator.Event, players []store.Player, standing map[string]*orders.Sheet, deadline time.Time, notes []string) error {
 	turn := g.CurrentTurn // the turn just resolved (a won game stops before next.Turn moves on)
+	over := next.Over || !inRace(next)
 	sections := templates.Narrate(setup.Deck, events)
 	if len(notes) > 0 {
 		sections = append([]templates.Section{{Title: "Missed orders", Lines: notes}}, sections...)
 	}
-	board := adjudicator.RenderText(setup.Course, next.Robots)
-	legend := adjudicator.RenderLegend(next.Robots...)
-	status := templates.StatusOf(setup.Deck, next)
+	base := templates.Report{
+		Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1,
+		Board: adjudicator.RenderText(setup.Course, next.Robots), Legend: adjudicator.RenderLegend(next.Robots...),
+		Sections: sections, Robots: templates.StatusOf(setup.Deck, next),
+		Deadline: deadlineText(deadline), Winner: next.Winner, Over: over,
+	}
+	if over {
+		base.Standings = templates.StandingsOf(next)
+	}
+	pics := j.turnPictures(tx, g, setup, next, events, turn)
+	picturesOff, err := tx.PicturesOff(g.ID)
+	if err != nil {
+		return err
+	}
+	root := j.gameRoot(g.Tag)
+	what := func(name string) string {
+		if over {
+			return fmt.Sprintf("Turn %d: game over", turn)
+		}
+		if name == "" {
+			return fmt.Sprintf("Turn %d report", turn)
+		}
+		return fmt.Sprintf("Turn %d report for %s", turn, name)
+	}
+	parent, refs := root, []string{root}
+	if g.ListAddress != "" {
+		rep := base
+		rep.Part = templates.PartPublic
+		m, err := j.reportMail(rep, pics)
+		if err != nil {
+			return err
+		}
+		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, turn, g.ListAddress, subject(g.Tag, what(""))
+		m.messageID, m.inReplyTo, m.refs = j.listReportID(g.Tag, turn), root, refs
+		if err := j.enqueue(tx, m); err != nil {
+			return err
+		}
+		parent, refs = m.messageID, []string{root, m.messageID}
+	}
 	for _, p := range players {
 		if p.Seat < 0 || p.Seat >= len(next.Robots) {
 			continue
 		}
 		r := next.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
-		rep := templates.Report{
-			Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1, Player: r.Name, PlayerOut: r.Out,
-			Board: board, Legend: legend, Sections: sections, Robots: status,
-			Deadline: deadlineText(deadline), Winner: next.Winner, Over: next.Over,
-			Hand: hand, Locked: locked, Standing: standingLines(standing[r.Name]),
-			Sheet: templates.SheetFor(g.Tag, r, turn+1, nil),
+		lines := standingLines(standing[r.Name])
+		rep := base
+		rep.Player, rep.PlayerOut = r.Name, r.Out
+		rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
+		rep.Sheet = templates.SheetFor(g.Tag, r, turn+1, lines)
+		pp := pics
+		if g.ListAddress != "" {
+			rep.Part, rep.List = templates.PartPrivate, g.ListAddress
+			pp = nil // the pictures went to the list
+		} else if picturesOff[p.ID] {
+			pp = nil
 		}
-		text, err := j.Templates.Text("report.txt.tmpl", rep)
+		m, err := j.reportMail(rep, pp)
 		if err != nil {
 			return err
 		}
-		what := fmt.Sprintf("Turn %d report for %s", turn, r.Name)
-		if next.Over {
-			what = fmt.Sprintf("Turn %d: game over", turn)
-		}
-		if err := j.enqueue(tx, outMail{
-			kind: "report", gameID: g.ID, turn: turn, to: p.Email, subject: subject(g.Tag, what),
-			messageID: j.reportID(g.Tag, turn, p.Seat), inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)},
-			text: text, generated: true,
-		}); err != nil {
+		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, turn, p.Email, subject(g.Tag, what(r.Name))
+		m.messageID, m.inReplyTo, m.refs = j.reportID(g.Tag, turn, p.Seat), parent, refs
+		if err := j.enqueue(tx, m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// reportMail renders a report's text and HTML parts, with the pictures when pics is
+// not nil.
+func (j *Judge) reportMail(rep templates.Report, pics *reportPictures) (outMail, error) {
+	var m outMail
+	if pics != nil {
+		rep.Pictures = pics.refs
+		m.inline = pics.inline
+	}
+	var err error
+	if m.text, err = j.Templates.Text("report.txt.tmpl", rep); err != nil {
+		return m, err
+	}
+	if m.html, err = j.Templates.HTML("report.html.tmpl", rep); err != nil {
+		return m, err
+	}
+	m.generated = true
+	return m, nil
 }
 
 // effectiveSheet is what a robot plays this turn: the program of its latest valid
