@@ -223,4 +223,3 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	}
 	return nil
 }
-
