@@ -22,7 +22,8 @@ import (
 //     the turn, at each lead time before the deadline (default 24h and 2h), once each:
 //     the Message-ID names the game, turn, seat, deadline and lead, so a tick that
 //     comes again enqueues nothing new, and a moved deadline (EXTEND) arms them again.
-//     A lead time that had already passed when the turn opened is skipped.
+//     A lead time as long as the turn or longer is skipped (the report that opened
+//     the turn said the deadline).
 //   - A player who missed a turn gets a private note of what was played for the robot
 //     (the public report says it too).
 //   - After MissedLimit turns in a row (0: never) the game masters are asked to REPLACE
@@ -249,7 +250,7 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if last.Resolved.After(g.DeadlineAt.Add(-lead)) {
+	if !last.Resolved.Before(g.DeadlineAt.Add(-lead)) {
 		return 0, nil // the turn opened inside the lead time: its report said the deadline
 	}
 	players, err := tx.Players(g.ID)
