@@ -24,6 +24,7 @@ func commands() map[string]command {
 		"serve":   {"run the judge: serve --config FILE", cmdServe},
 		"demo":    {"play a demo game through embedded mail servers", cmdDemo},
 		"render":  {"draw a course or a game turn as PNG or GIF", cmdRender},
+		"game":    {"a game master's operations: game create|start|list|status|... --db FILE", cmdGame},
 	}
 }
 

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// gameFlags are rallyjudge game's flags, for every operation (each uses some).
+type gameFlags struct {
+	DB      string
+	Config  string
+	Address string
+	Game    string
+	// create
+	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules string
+	Seed                                                                              int64
+	Players, MissedLimit                                                              int
+	// the other operations
+	Robot, Email, At, By, Key, Value, Text string
+}
+
+var gameOps = map[string]string{
+	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules k=v,k=v --gm ADDR]",
+	"start":     "deal turn 1 to the players who joined: --game TAG",
+	"list":      "the open and running games",
+	"status":    "the game now: --game TAG",
+	"history":   "the game's turns: --game TAG",
+	"deadline":  "set this turn's deadline: --game TAG --at 'YYYY-MM-DD HH:MM' (UTC)",
+	"extend":    "move the deadline later: --game TAG --by 24h",
+	"pause":     "stop the clock: --game TAG",
+	"resume":    "start the clock again: --game TAG",
+	"replace":   "give a robot to a new player: --game TAG --robot NAME --email ADDR",
+	"kick":      "withdraw a player: --game TAG --robot NAME",
+	"process":   "resolve the turn now: --game TAG",
+	"rollback":  "undo the last turn: --game TAG",
+	"set":       "change an option: --game TAG --key KEY --value VALUE",
+	"broadcast": "mail every player: --game TAG --text TEXT",
+	"add-gm":    "make ADDR a game master (of --game, or of the server), secret mailed: --email ADDR [--game TAG]",
+}
+
+func gameUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: rallyjudge game OPERATION --db FILE (--address JUDGE@ADDR | --config FILE) [flags]\n\n"+
+		"The game master's operations on the server; mails they produce go into the outbox for the\n"+
+		"running daemon to send (docs/commands.md).\n\noperations:")
+	ops := make([]string, 0, len(gameOps))
+	for o := range gameOps {
+		ops = append(ops, o)
+	}
+	sort.Strings(ops)
+	for _, o := range ops {
+		fmt.Fprintf(w, "  %-10s %s\n", o, gameOps[o])
+	}
+}
+
+// parseGameFlags reads an operation's flags.
+func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, error) {
+	var f gameFlags
+	fs := flag.NewFlagSet("game "+op, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.DB, "db", "", "the SQLite database")
+	fs.StringVar(&f.Config, "config", "", "the serve config file (for the database and judge address)")
+	fs.StringVar(&f.Address, "address", "", "the judge's mail address (From of the mails)")
+	fs.StringVar(&f.Game, "game", "", "the game's tag")
+	fs.StringVar(&f.Course, "course", "", "create: the course")
+	fs.StringVar(&f.Name, "name", "", "create: the game's name")
+	fs.StringVar(&f.Deadline, "deadline", "", "create: the deadline rule (48h, daily 18:00)")
+	fs.StringVar(&f.Grace, "grace", "", "create: grace after the deadline")
+	fs.StringVar(&f.Missed, "missed", "", "create: missed-orders policy")
+	fs.StringVar(&f.Reminders, "reminders", "", "create: reminder lead times")
+	fs.StringVar(&f.List, "list", "", "create: mailing list address")
+	fs.StringVar(&f.OnMissedLimit, "on-missed-limit", "", "create: ask or remove")
+	fs.StringVar(&f.GM, "gm", "", "create: the game master's address (a secret is mailed to it)")
+	fs.StringVar(&f.Rules, "rules", "", "create: rules options, k=v,k=v")
+	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed (0: from the clock)")
+	fs.IntVar(&f.Players, "players", 0, "create: the most players")
+	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit")
+	fs.StringVar(&f.Robot, "robot", "", "replace, kick: the robot")
+	fs.StringVar(&f.Email, "email", "", "replace, add-gm: the address")
+	fs.StringVar(&f.At, "at", "", "deadline: YYYY-MM-DD HH:MM (UTC)")
+	fs.StringVar(&f.By, "by", "", "extend: a duration")
+	fs.StringVar(&f.Key, "key", "", "set: the option")
+	fs.StringVar(&f.Value, "value", "", "set: its value")
+	fs.StringVar(&f.Text, "text", "", "broadcast: the message")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return f, nil
+}
+
+// command turns the flags into the judge's command for op.
+func (f gameFlags) command(op string) (judge.Command, error) {
+	need := func(names ...string) error {
+		vals := map[string]string{"game": f.Game, "course": f.Course, "robot": f.Robot, "email": f.Email, "at": f.At, "by": f.By, "key": f.Key, "value": f.Value, "text": f.Text}
+		for _, n := range names {
+			if vals[n] == "" {
+				return fmt.Errorf("%s needs --%s", op, n)
+			}
+		}
+		return nil
+	}
+	c := judge.Command{Verb: strings.ToUpper(op)}
+	var err error
+	switch op {
+	case "list":
+	case "start", "status", "history", "pause", "resume", "process", "rollback":
+		err = need("game")
+	case "create":
+		if err = need("game", "course"); err != nil {
+			return c, err
+		}
+		c.Args = []string{f.Game, "course=" + f.Course}
+		add := func(k, v string) {
+			if v != "" {
+				c.Args = append(c.Args, k+"="+strconv.Quote(v))
+			}
+		}
+		add("name", f.Name)
+		add("deadline", f.Deadline)
+		add("grace", f.Grace)
+		add("missed", f.Missed)
+		add("reminders", f.Reminders)
+		add("list", f.List)
+		add("on-missed-limit", f.OnMissedLimit)
+		add("gm", f.GM)
+		if f.Seed != 0 {
+			add("seed", strconv.FormatInt(f.Seed, 10))
+		}
+		if f.Players != 0 {
+			add("players", strconv.Itoa(f.Players))
+		}
+		if f.MissedLimit != 0 {
+			add("missed-limit", strconv.Itoa(f.MissedLimit))
+		}
+		if f.Rules != "" {
+			for _, kv := range strings.Split(f.Rules, ",") {
+				c.Args = append(c.Args, "rules."+strings.TrimSpace(kv))
+			}
+		}
+	case "deadline":
+		err = need("game", "at")
+		c.Args = strings.Fields(f.At)
+	case "extend":
+		err = need("game", "by")
+		c.Args = []string{f.By}
+	case "replace":
+		err = need("game", "robot", "email")
+		c.Args = []string{f.Robot, f.Email}
+	case "kick":
+		err = need("game", "robot")
+		c.Args = []string{f.Robot}
+	case "set":
+		err = need("game", "key", "value")
+		c.Args = append([]string{f.Key}, strings.Fields(f.Value)...)
+	case "broadcast":
+		err = need("game", "text")
+		c.Text = f.Text
+	default:
+		return c, fmt.Errorf("unknown operation %q", op)
+	}
+	return c, err
+}
+
+// cmdGame runs a game master's operation on the database.
+func cmdGame(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		gameUsage(stderr)
+		return 2
+	}
+	op := args[0]
+	if _, ok := gameOps[op]; !ok {
+		fmt.Fprintf(stderr, "rallyjudge game: unknown operation %q\n", op)
+		gameUsage(stderr)
+		return 2
+	}
+	f, err := parseGameFlags(op, args[1:], stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+		return 2
+	}
+	if f.Config != "" {
+		cfg, err := judge.LoadConfig(f.Config)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+			return 2
+		}
+		if f.DB == "" {
+			f.DB = cfg.Database
+		}
+		if f.Address == "" {
+			f.Address = cfg.JudgeAddress
+		}
+	}
+	if f.DB == "" || f.Address == "" {
+		fmt.Fprintf(stderr, "rallyjudge game %s: needs --db FILE and --address JUDGE@ADDR (or --config FILE)\n", op)
+		return 2
+	}
+	var c judge.Command
+	if op != "add-gm" {
+		if c, err = f.command(op); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+			return 2
+		}
+	} else if f.Email == "" {
+		fmt.Fprintf(stderr, "rallyjudge game add-gm: needs --email\n")
+		return 2
+	}
+	st, err := store.Open(f.DB)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+		return 1
+	}
+	defer st.Close()
+	j, err := judge.New(st, f.Address, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+		return 1
+	}
+	ctx := context.Background()
+	if op == "add-gm" {
+		if err := j.AddGM(ctx, f.Game, f.Email); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge game add-gm: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s is a game master; the secret is in the outbox, mailed to that address.\n", f.Email)
+		return 0
+	}
+	out, err := j.RunCommand(ctx, f.Game, c)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+		return 1
+	}
+	fmt.Fprint(stdout, out)
+	if strings.HasPrefix(out, "Not done:") {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+func TestGameFlagsToCommand(t *testing.T) {
+	tests := []struct {
+		op, args string
+		verb     string
+		cargs    string
+		err      string
+	}{
+		{"create", "--game g1 --course sprint --players 4 --missed autopilot --rules max_options=2", "CREATE", `g1 course=sprint missed="autopilot" players="4" rules.max_options=2`, ""},
+		{"create", "--course sprint", "", "", "needs --game"},
+		{"deadline", "--game g1 --at 2026-03-04T18:00:00Z", "DEADLINE", "2026-03-04T18:00:00Z", ""},
+		{"extend", "--game g1 --by 24h", "EXTEND", "24h", ""},
+		{"replace", "--game g1 --robot Hulk --email h@x", "REPLACE", "Hulk h@x", ""},
+		{"replace", "--game g1 --robot Hulk", "", "", "needs --email"},
+		{"set", "--game g1 --key deadline --value daily@18:00", "SET", "deadline daily@18:00", ""},
+		{"process", "", "", "", "needs --game"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		f, err := parseGameFlags(tt.op, strings.Fields(tt.args), &stderr)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.op, tt.args, err)
+		}
+		c, err := f.command(tt.op)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s %s: error %v, want %q", tt.op, tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || c.Verb != tt.verb || strings.Join(c.Args, " ") != tt.cargs {
+			t.Errorf("%s %s: %s %q (%v), want %s %q", tt.op, tt.args, c.Verb, strings.Join(c.Args, " "), err, tt.verb, tt.cargs)
+		}
+	}
+}
+
+// TestGameCLI creates and runs a game from the command line: the operations change the
+// database and leave their mails in the outbox.
+func TestGameCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	base := []string{"--db", db, "--address", "judge@example.test"}
+	run := func(want int, op string, args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		code := cmdGame(append(append([]string{op}, base...), args...), &out, &errb)
+		if code != want {
+			t.Fatalf("game %s %v: exit %d, want %d\nstdout: %s\nstderr: %s", op, args, code, want, out.String(), errb.String())
+		}
+		return out.String() + errb.String()
+	}
+	if out := run(0, "create", "--game", "cli", "--course", "sprint", "--players", "3", "--gm", "gm@example.test", "--seed", "5"); !strings.Contains(out, "Game cli is created") {
+		t.Fatalf("create: %s", out)
+	}
+	if out := run(0, "list"); !strings.Contains(out, "cli") || !strings.Contains(out, "open") {
+		t.Errorf("list: %s", out)
+	}
+	if out := run(1, "start", "--game", "cli"); !strings.Contains(out, "nobody has joined") {
+		t.Errorf("start with no players: %s", out)
+	}
+	// Two players join (by mail in real life): add them to the open game directly.
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Tx(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.GameByTag("cli")
+		if err != nil {
+			return err
+		}
+		h, _ := store.HashSecret("s3cret-s3cret")
+		for i, r := range []string{"Ann", "Ben"} {
+			if _, err := tx.AddPlayer(store.Player{GameID: g.ID, Robot: r, Seat: i, Email: strings.ToLower(r) + "@example.test", SecretHash: h, Created: g.Created}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		op   string
+		args []string
+		want string
+	}{
+		{"start", []string{"--game", "cli"}, "has started with 2 robots"},
+		{"status", []string{"--game", "cli"}, "Ann          waiting for orders"},
+		{"extend", []string{"--game", "cli", "--by", "2d"}, "The deadline of turn 1 is now"},
+		{"pause", []string{"--game", "cli"}, "is paused"},
+		{"resume", []string{"--game", "cli"}, "goes on"},
+		{"set", []string{"--game", "cli", "--key", "missed", "--value", "random"}, "missed orders:   random"},
+		{"broadcast", []string{"--game", "cli", "--text", "Good luck!"}, "went to 2 player(s)"},
+		{"process", []string{"--game", "cli"}, "Turn 1 is resolved"},
+		{"history", []string{"--game", "cli"}, "Turn 1 ("},
+		{"rollback", []string{"--game", "cli"}, "Turn 1 is rolled back"},
+		{"replace", []string{"--game", "cli", "--robot", "Ben", "--email", "bea@example.test"}, "Ben is now played from bea@example.test"},
+		{"kick", []string{"--game", "cli", "--robot", "Ann"}, "Ann was removed"},
+		{"deadline", []string{"--game", "cli", "--at", "2099-01-01 12:00"}, "Thu 1 Jan 2099 12:00 UTC"},
+	}
+	for _, s := range steps {
+		if out := run(0, s.op, s.args...); !strings.Contains(out, s.want) {
+			t.Errorf("%s: %q lacks %q", s.op, out, s.want)
+		}
+	}
+	run(0, "add-gm", "--email", "boss@example.test")
+	// The mails wait in the outbox: welcomes, the GM's secret, notices, reports.
+	st, err = store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kinds := map[string]int{}
+	_ = st.View(context.Background(), func(tx *store.Tx) error {
+		g, _ := tx.GameByTag("cli")
+		ms, err := tx.OutboxByGame(g.ID, -1)
+		for _, m := range ms {
+			kinds[m.Kind]++
+		}
+		return err
+	})
+	for _, k := range []string{"welcome", "gm-notice", "notice", "report", "broadcast"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s mail in the outbox: %v", k, kinds)
+		}
+	}
+}
