@@ -1,0 +1,209 @@
+package archive
+
+import (
+	"bytes"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/picture"
+)
+
+//go:embed html/replay.html
+var htmlFiles embed.FS
+
+// The picture package's layout of a course picture without robots: the board's top-left
+// corner (TestHTMLLayoutMatchesPicture keeps these in step with package picture).
+const (
+	pictureLeft = 22
+	pictureTop  = 36
+)
+
+// HTMLOptions set how WriteHTML draws. The zero value is the default.
+type HTMLOptions struct {
+	Cell int // square side in pixels (default 28)
+}
+
+// frame is one step of the page: the robots as the step leaves them, packed as
+// [x, y, facing, damage, lives, flags, bits] (bits: 1 virtual, 2 powered down,
+// 4 destroyed, 8 out), the caption, the robot acting (-1: none) and those hit.
+type frame struct {
+	Caption string   `json:"c"`
+	Robots  [][7]int `json:"r"`
+	Acting  int      `json:"a"`
+	Hit     []int    `json:"h,omitempty"`
+}
+
+type pageTurn struct {
+	N      int     `json:"n"`
+	Frames []frame `json:"f"`
+}
+
+type pageData struct {
+	Game   string     `json:"game"`
+	Course string     `json:"course"`
+	W      int        `json:"w"`
+	H      int        `json:"h"`
+	Cell   int        `json:"cell"`
+	Left   int        `json:"left"`
+	Top    int        `json:"top"`
+	Robots []string   `json:"robots"`
+	Flags  int        `json:"flags"`
+	Turns  []pageTurn `json:"turns"`
+}
+
+// WriteHTML replays the archive (every hash checked, as Replay) and writes one
+// self-contained page that plays the game turn by turn and step by step: the course
+// picture inline as a data: URI, the robots drawn on a canvas from inlined JSON, the
+// player's controls in inline JavaScript. It needs no network. progress, if not nil,
+// is called after each turn replayed.
+func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)) error {
+	setup, err := a.Setup()
+	if err != nil {
+		return err
+	}
+	cell := opt.Cell
+	if cell == 0 {
+		cell = 28
+	}
+	c := setup.Course
+	data := pageData{Game: a.Game, Course: c.Name, W: c.Board.W, H: c.Board.H, Cell: cell,
+		Left: pictureLeft, Top: pictureTop, Robots: a.Robots, Flags: len(c.Flags)}
+	deck := setup.Deck
+	err = Replay(a, setup, -1, func(s Step) error {
+		if progress != nil {
+			progress(s.Turn)
+		}
+		if s.Turn == 0 {
+			data.Turns = append(data.Turns, pageTurn{N: 0, Frames: []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1}}})
+			return nil
+		}
+		data.Turns = append(data.Turns, pageTurn{N: s.Turn, Frames: turnFrames(s, deck)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var png bytes.Buffer
+	img := picture.Course(c, nil, picture.Options{Cell: cell, Caption: fmt.Sprintf("%s — %s", a.Game, c.Name)})
+	if err := picture.PNG(&png, img); err != nil {
+		return err
+	}
+	js, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	t, err := template.ParseFS(htmlFiles, "html/replay.html")
+	if err != nil {
+		return err
+	}
+	return t.Execute(w, map[string]any{
+		"Title":  fmt.Sprintf("%s: %s, %d turns", a.Game, c.Name, len(a.Turns)-1),
+		"Board":  template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png.Bytes())),
+		"Width":  img.Rect.Dx(),
+		"Height": img.Rect.Dy(),
+		"Data":   template.JS(js), // encoding/json escapes <, > and &: safe in a script
+	})
+}
+
+func pack(robots []adjudicator.Robot) [][7]int {
+	out := make([][7]int, len(robots))
+	for i, r := range robots {
+		bits := 0
+		if r.Virtual {
+			bits |= 1
+		}
+		if r.Power == adjudicator.PowerDown {
+			bits |= 2
+		}
+		if r.Destroyed {
+			bits |= 4
+		}
+		if r.Out {
+			bits |= 8
+		}
+		out[i] = [7]int{r.Pos.X, r.Pos.Y, int(r.Facing), r.Damage, r.Lives, r.Flags, bits}
+	}
+	return out
+}
+
+// turnFrames is a turn as the page shows it: the robots before the registers, then one
+// frame per step of the event log (picture.Steps), then the state after the turn.
+func turnFrames(s Step, deck *adjudicator.Deck) []frame {
+	robots := make([]adjudicator.Robot, len(s.Before.Robots))
+	copy(robots, s.Before.Robots)
+	idx := map[string]int{}
+	for i, r := range robots {
+		idx[r.Name] = i
+	}
+	frames := []frame{{Caption: fmt.Sprintf("Turn %d — before the registers", s.Turn), Robots: pack(robots), Acting: -1}}
+	for _, st := range picture.Steps(s.Events, deck) {
+		f := frame{Caption: st.Caption, Acting: -1}
+		if i, ok := idx[st.Robot]; ok && st.Card != 0 {
+			f.Acting = i
+		}
+		for _, e := range st.Events {
+			if e.Kind == adjudicator.EvDamage {
+				if i, ok := idx[e.Robot]; ok {
+					f.Hit = append(f.Hit, i)
+				}
+			}
+			apply(robots, idx, e)
+		}
+		f.Robots = pack(robots)
+		frames = append(frames, f)
+	}
+	frames = append(frames, frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1})
+	return frames
+}
+
+// apply replays one event on the robots, as package picture does: it follows the log
+// and decides nothing.
+func apply(robots []adjudicator.Robot, idx map[string]int, e adjudicator.Event) {
+	i, ok := idx[e.Robot]
+	if !ok {
+		return
+	}
+	r := &robots[i]
+	switch e.Kind {
+	case adjudicator.EvMove, adjudicator.EvPush, adjudicator.EvConveyed, adjudicator.EvPushed:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+	case adjudicator.EvTurn, adjudicator.EvRotated:
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+	case adjudicator.EvDestroyed:
+		r.Destroyed = true
+	case adjudicator.EvOut:
+		r.Out = true
+	case adjudicator.EvReenter:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+		r.Destroyed = false
+		r.Damage = e.Amount
+	case adjudicator.EvReal:
+		r.Virtual = false
+	case adjudicator.EvDamage:
+		r.Damage += e.Amount
+	case adjudicator.EvRepair:
+		r.Damage = max(0, r.Damage-e.Amount)
+	case adjudicator.EvPowerDown, adjudicator.EvAnnounce:
+		r.Power = adjudicator.PowerDown
+	case adjudicator.EvPoweredUp:
+		r.Power = adjudicator.PowerOn
+	case adjudicator.EvFlag:
+		r.Flags = e.Amount
+	case adjudicator.EvLifeLost:
+		r.Lives = e.Amount
+	}
+}
