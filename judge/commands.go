@@ -1444,11 +1444,11 @@ func (j *Judge) cmdRollback(e *cmdEnv) (string, error) {
 	if _, err := e.tx.VoidTurnsFrom(g.ID, n, j.now()); err != nil {
 		return "", err
 	}
-	voided, err := e.tx.VoidOutbox(g.ID, n, []string{"report", "notice", "resend"}, j.now())
+	voided, err := e.tx.VoidOutbox(g.ID, n, []string{"report", "missed", "resend", "gm-notice"}, j.now())
 	if err != nil {
 		return "", err
 	}
-	if _, err := e.tx.VoidOutbox(g.ID, n+1, []string{"final", "reminder", "notice"}, j.now()); err != nil {
+	if _, err := e.tx.VoidOutbox(g.ID, n+1, []string{"final", "reminder"}, j.now()); err != nil {
 		return "", err
 	}
 	deadline, err := g.Deadline.Next(j.now())

@@ -2,6 +2,9 @@ package judge
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -253,7 +256,7 @@ func TestCommands(t *testing.T) {
 				if g, _ := f.game("spring"); g.CurrentTurn != 2 {
 					t.Errorf("turn %d after PROCESS", g.CurrentTurn)
 				}
-				ms := f.mailsTo("zoombot@example.test", "notice")
+				ms := f.mailsTo("zoombot@example.test", "missed")
 				if len(ms) == 0 || !strings.Contains(textOf(t, ms[len(ms)-1]), "the autopilot played") || !strings.Contains(textOf(t, ms[len(ms)-1]), "Why: ") {
 					t.Error("Zoombot was not told what the autopilot played and why")
 				}
@@ -440,5 +443,79 @@ func TestRewriteHeaders(t *testing.T) {
 	want := "Date: now\r\nMessage-Id: <n@b>\r\nSubject: x\r\nTo: <new@x>\r\n\r\nbody\r\n"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestDocsCommandExamples runs every example mail of docs/commands.md, in order, and
+// checks the reply shown under it: its lines appear in the real reply, in order ("..."
+// marks lines left out).
+func TestDocsCommandExamples(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```mail\n(.*?)```\\s*```reply\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	if len(blocks) < 15 {
+		t.Fatalf("%d example mails in docs/commands.md", len(blocks))
+	}
+	f := newFixture(t)
+	boss := f.addServerGM("boss@example.test")
+	seen := map[string]bool{}
+	for i, b := range blocks {
+		head, body, _ := strings.Cut(b[1], "\n\n")
+		var from, subj string
+		for _, l := range strings.Split(head, "\n") {
+			if v, ok := strings.CutPrefix(l, "From: "); ok {
+				from = v
+			}
+			if v, ok := strings.CutPrefix(l, "Subject: "); ok {
+				subj = v
+			}
+		}
+		robot := strings.ToUpper(from[:1]) + from[1:strings.IndexByte(from, '@')]
+		_, st := f.state()
+		hand := ""
+		if k := st.Robot(robot); k >= 0 {
+			for _, c := range st.Robots[k].Hand[:5] {
+				hand += fmt.Sprintf("P%d ", c)
+			}
+		}
+		body = strings.NewReplacer("SERVER-SECRET", boss, "GM-SECRET", f.secrets[""], "PLAYER-SECRET", f.secrets[robot], "HAND", hand).Replace(body)
+		cm, _ := parseCommandMail(body)
+		if cm != nil {
+			for _, c := range cm.cmds {
+				seen[c.Verb] = true
+			}
+		}
+		f.deliver(rawMail(from, subj, body))
+		m, text := f.reply(f.uid)
+		if m.Kind == "reject" {
+			t.Errorf("example %d (%s): refused:\n%s", i+1, subj, text)
+			continue
+		}
+		got := strings.Split(text, "\n")
+		at := 0
+		for _, want := range strings.Split(strings.TrimRight(b[2], "\n"), "\n") {
+			if want == "..." {
+				continue
+			}
+			found := false
+			for ; at < len(got); at++ {
+				if strings.TrimRight(got[at], " ") == want {
+					found = true
+					at++
+					break
+				}
+			}
+			if !found {
+				t.Errorf("example %d (%s): reply lacks the line %q (in order):\n%s", i+1, subj, want, text)
+				break
+			}
+		}
+	}
+	for v := range verbs {
+		if !seen[v] {
+			t.Errorf("docs/commands.md has no example of %s", v)
+		}
 	}
 }

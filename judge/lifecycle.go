@@ -160,7 +160,7 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		} else if o.MissedLimit > 0 && !next.Over && n < o.MissedLimit {
 			text += fmt.Sprintf("\nAfter %d missed turns in a row the game master is asked to replace you.\n", o.MissedLimit)
 		}
-		if err := j.enqueue(tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no orders from %s", g.CurrentTurn, p.Robot)),
 			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d.s%d", g.Tag, g.CurrentTurn, p.Seat)),
 			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {

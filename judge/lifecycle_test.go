@@ -96,7 +96,7 @@ func TestMissedLimit(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			notes := f.mailsTo("hulk@example.test", "notice")
+			notes := f.mailsTo("hulk@example.test", "missed")
 			if len(notes) < 2 || !strings.Contains(textOf(t, notes[0]), "the autopilot played") || !strings.Contains(textOf(t, notes[0]), "Why: ") {
 				t.Fatalf("Hulk's missed-turn notices: %d", len(notes))
 			}
