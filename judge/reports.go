@@ -36,7 +36,9 @@ type reportPictures struct {
 func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
 	events []adjudicator.Event, turn int) *reportPictures {
 	opt := picture.Options{Cell: 24, Deck: setup.Deck, Turn: turn}
-	board := picture.Course(setup.Course, next.Robots, opt)
+	still := opt
+	still.Caption = fmt.Sprintf("%s (%s) after turn %d", g.Tag, g.Course, turn)
+	board := picture.Course(setup.Course, next.Robots, still)
 	var png bytes.Buffer
 	if err := picture.PNG(&png, board); err != nil {
 		j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "err", err)
