@@ -24,6 +24,9 @@ func commands() map[string]command {
 		"serve":   {"run the judge: serve --config FILE", cmdServe},
 		"demo":    {"play a demo game through embedded mail servers", cmdDemo},
 		"render":  {"draw a course or a game turn as PNG or GIF", cmdRender},
+		"export":  {"write a game as an archive: export GAME --db FILE", cmdExport},
+		"replay":  {"check an archive replays bit for bit; --turn N, --html FILE", cmdReplay},
+		"import":  {"make a game from an archive, to continue or fork it", cmdImport},
 		"game":    {"a game master's operations: game create|start|list|status|... --db FILE", cmdGame},
 	}
 }

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
+)
+
+const replayUsage = `usage: rallyjudge replay ARCHIVE [--turn N] [--html OUT.html] [--progress]
+
+Re-runs every turn of an archive (docs/archive.md) from the set-up and checks the hash
+of the state after each: the game replays bit for bit, or the first turn that differs
+is named.
+  --turn N     show the game after turn N: the board, the robots, the turn's events
+  --html FILE  write one self-contained page that plays the game step by step
+  --progress   show a progress bar on standard error (the default when it is a terminal)
+Exit 0: the archive replays exactly; 1: it does not, or cannot be read; 2: usage.`
+
+// cmdReplay checks an archive, shows a turn of it, or writes its replay page.
+func cmdReplay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	turn := fs.Int("turn", -1, "the turn to show")
+	htmlOut := fs.String("html", "", "write the replay page to this file")
+	progress := fs.Bool("progress", false, "show a progress bar")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil || len(pos) != 1 || *turn < -1 {
+		fmt.Fprintln(stderr, replayUsage)
+		return 2
+	}
+	a, err := readArchive(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge replay: %v\n", err)
+		return 1
+	}
+	last := len(a.Turns) - 1
+	if *turn > last {
+		fmt.Fprintf(stderr, "rallyjudge replay: %s: no turn %d (the archive ends at turn %d)\n", pos[0], *turn, last)
+		return 1
+	}
+	bar := newProgressBar(stderr, last, *progress || isTerminal(stderr))
+	if *htmlOut != "" {
+		f, err := os.Create(*htmlOut)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge replay: %v\n", err)
+			return 1
+		}
+		w := bufio.NewWriter(f)
+		err = archive.WriteHTML(w, &a, archive.HTMLOptions{}, bar.set)
+		bar.done()
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*htmlOut)
+			return replayFailed(stderr, pos[0], err)
+		}
+		fmt.Fprintf(stdout, "%s: %d turns replay exactly; wrote %s\n", pos[0], last, *htmlOut)
+		return 0
+	}
+	setup, err := a.Setup()
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge replay: %s: %v\n", pos[0], err)
+		return 1
+	}
+	var shown *archive.Step
+	err = archive.Replay(&a, setup, -1, func(s archive.Step) error {
+		bar.set(s.Turn)
+		if s.Turn == *turn {
+			shown = &s
+		}
+		return nil
+	})
+	bar.done()
+	if err != nil {
+		return replayFailed(stderr, pos[0], err)
+	}
+	if shown != nil {
+		showTurn(stdout, setup, shown)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s: %d turns replay exactly (%s on %s, %d robots)\n", pos[0], last, a.Game, a.Course.Name, len(a.Robots))
+	return 0
+}
+
+func replayFailed(stderr io.Writer, name string, err error) int {
+	var re *archive.ReplayError
+	if errors.As(err, &re) {
+		fmt.Fprintf(stderr, "rallyjudge replay: %s: first difference at turn %d: %v\n", name, re.Turn, err)
+	} else {
+		fmt.Fprintf(stderr, "rallyjudge replay: %s: %v\n", name, err)
+	}
+	return 1
+}
+
+// readArchive reads an archive file; errors name the file with the line.
+func readArchive(path string) (archive.Archive, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return archive.Archive{}, err
+	}
+	defer f.Close()
+	a, err := archive.Read(f)
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		ae.File = path
+	}
+	return a, err
+}
+
+// showTurn prints the game after a turn: the text board, each robot's status, and the
+// turn's events.
+func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
+	st := s.After
+	fmt.Fprintf(w, "After turn %d", s.Turn)
+	if s.Turn == 0 {
+		fmt.Fprint(w, " (the set-up)")
+	}
+	fmt.Fprintf(w, " — state sha256 %s\n\n", s.Hash)
+	fmt.Fprintln(w, adjudicator.RenderText(setup.Course, st.Robots))
+	fmt.Fprintln(w, adjudicator.RenderLegend(st.Robots...))
+	fmt.Fprintln(w, "Robots:")
+	for _, r := range st.Robots {
+		var notes []string
+		if r.Out {
+			notes = append(notes, "out of the race")
+		}
+		if r.Destroyed {
+			notes = append(notes, "destroyed")
+		}
+		if r.Virtual {
+			notes = append(notes, "virtual")
+		}
+		if r.Power == adjudicator.PowerDown {
+			notes = append(notes, "powered down")
+		}
+		fmt.Fprintf(w, "  %-12s at %d,%d facing %s  damage %d  lives %d  flags %d/%d  %s\n",
+			r.Name, r.Pos.X, r.Pos.Y, r.Facing, r.Damage, r.Lives, r.Flags, len(setup.Course.Flags), strings.Join(notes, ", "))
+	}
+	if st.Over {
+		fmt.Fprintf(w, "  The race is over: %s won.\n", st.Winner)
+	}
+	fmt.Fprintf(w, "\nEvents of turn %d:\n", s.Turn)
+	for _, e := range s.Events {
+		fmt.Fprintf(w, "  %s\n", eventLine(setup.Deck, e))
+	}
+}
+
+func eventLine(deck *adjudicator.Deck, e adjudicator.Event) string {
+	var b strings.Builder
+	if e.Register > 0 {
+		fmt.Fprintf(&b, "R%d ", e.Register)
+	}
+	fmt.Fprintf(&b, "%-8s %-11s %s", e.Phase, e.Kind, e.Robot)
+	if e.Card != 0 {
+		fmt.Fprintf(&b, " P%d %s", e.Card, deck.Kind(e.Card).Title())
+	}
+	if e.Other != "" {
+		fmt.Fprintf(&b, " (%s)", e.Other)
+	}
+	if e.From != nil && e.To != nil {
+		fmt.Fprintf(&b, " %d,%d→%d,%d", e.From.X, e.From.Y, e.To.X, e.To.Y)
+	} else if e.To != nil {
+		fmt.Fprintf(&b, " →%d,%d", e.To.X, e.To.Y)
+	}
+	if e.Facing != nil {
+		fmt.Fprintf(&b, " facing %s", *e.Facing)
+	}
+	if e.Amount != 0 {
+		fmt.Fprintf(&b, " %d", e.Amount)
+	}
+	if e.Cause != "" {
+		fmt.Fprintf(&b, " by %s", e.Cause)
+	}
+	if e.Option != "" {
+		fmt.Fprintf(&b, " option %s", e.Option)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar draws "replaying [#####.....] 512/1000" on one line, redrawn when the
+// bar moves by a percent; only for archives of 50 turns or more.
+type progressBar struct {
+	w     io.Writer
+	total int
+	on    bool
+	shown int
+}
+
+func newProgressBar(w io.Writer, total int, on bool) *progressBar {
+	return &progressBar{w: w, total: total, on: on && total >= 50, shown: -1}
+}
+
+func (p *progressBar) set(n int) {
+	if !p.on {
+		return
+	}
+	pct := n * 100 / max(1, p.total)
+	if pct == p.shown {
+		return
+	}
+	p.shown = pct
+	const width = 40
+	fill := pct * width / 100
+	fmt.Fprintf(p.w, "\rreplaying [%s%s] %d/%d turns", strings.Repeat("#", fill), strings.Repeat(".", width-fill), n, p.total)
+}
+
+func (p *progressBar) done() {
+	if p.on && p.shown >= 0 {
+		fmt.Fprintln(p.w)
+	}
+}

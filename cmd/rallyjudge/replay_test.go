@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// judgeDB makes a database holding game "cli" with turns played by the deadline
+// (random programs for every robot).
+func judgeDB(t *testing.T, turns int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "judge.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	j, err := judge.New(st, "judge@example.test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	j.Now = func() time.Time { return now }
+	ctx := context.Background()
+	if _, err := j.CreateGame(ctx, judge.GameSpec{Tag: "cli", Course: "sprint", Seed: 9, Missed: store.MissedRandom,
+		Players: []judge.PlayerSpec{{Robot: "Twonky", Email: "a@example.test"}, {Robot: "Zoombot", Email: "b@example.test"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < turns; i++ {
+		if ok, err := j.ResolveNow(ctx, 1); err != nil || !ok {
+			t.Fatalf("turn %d: %v %v", i+1, ok, err)
+		}
+	}
+	return path
+}
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExportReplayImport(t *testing.T) {
+	db := judgeDB(t, 6)
+	dir := t.TempDir()
+	rja := filepath.Join(dir, "cli.rja")
+
+	code, _, errs := runCmd("export", "cli", "--db", db, "-o", rja)
+	if code != 0 {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	code, out, errs := runCmd("export", "1", "--db", db) // by number, to standard output
+	if code != 0 || !strings.HasPrefix(out, "rallyjudge-archive 1\n") {
+		t.Fatalf("export to stdout: %d %s", code, errs)
+	}
+	if b, _ := os.ReadFile(rja); !bytes.Equal(b, []byte(out)) {
+		t.Fatal("export -o and export to standard output differ")
+	}
+
+	code, out, errs = runCmd("replay", rja)
+	if code != 0 || !strings.Contains(out, "6 turns replay exactly") {
+		t.Fatalf("replay: %d %q %q", code, out, errs)
+	}
+	code, out, _ = runCmd("replay", rja, "--turn", "3")
+	if code != 0 || !strings.Contains(out, "After turn 3") || !strings.Contains(out, "Twonky") || !strings.Contains(out, "Events of turn 3:") || !strings.Contains(out, "R1 move") {
+		t.Fatalf("replay --turn 3: %d\n%s", code, out)
+	}
+	page := filepath.Join(dir, "cli.html")
+	code, _, errs = runCmd("replay", "--html", page, rja)
+	if fi, err := os.Stat(page); code != 0 || err != nil || fi.Size() < 1000 {
+		t.Fatalf("replay --html: %d %s %v", code, errs, err)
+	}
+	code, _, errs = runCmd("replay", rja, "--progress")
+	if code != 0 || strings.Contains(errs, "replaying [") {
+		t.Fatalf("a 6-turn replay drew a progress bar: %q", errs)
+	}
+
+	// One card changed (two registers swapped): exit 1, and the turn changed is named
+	// (a swap of two cards of one kind changes nothing; the next turn is tried).
+	caught := false
+	for k := 2; k <= 6 && !caught; k++ {
+		for r := 0; r < 2 && !caught; r++ {
+			a, err := readArchive(rja)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog := &a.Turns[k].Orders[r].Program
+			prog[0], prog[1] = prog[1], prog[0]
+			bad := filepath.Join(dir, "tampered.rja")
+			var buf bytes.Buffer
+			if err := archive.Write(&buf, a); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(bad, buf.Bytes(), 0o644)
+			code, _, errs = runCmd("replay", bad)
+			if code == 0 {
+				continue
+			}
+			caught = true
+			if code != 1 || !strings.Contains(errs, fmt.Sprintf("first difference at turn %d:", k)) {
+				t.Fatalf("tampered turn %d: %d %q", k, code, errs)
+			}
+		}
+	}
+	if !caught {
+		t.Fatal("no tampered program was caught")
+	}
+
+	// Fork from turn 2.
+	code, out, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test")
+	if code != 0 || !strings.Contains(out, "game cli-what-if: turns 0-2, next turn 3") || !strings.Contains(out, "Zoombot: no player yet") {
+		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	code, _, errs = runCmd("import", rja, "--db", db, "--tag", "cli-what-if")
+	if code != 1 || !strings.Contains(errs, "cli-what-if") {
+		t.Fatalf("import twice under one tag: %d %q", code, errs)
+	}
+	code, out, _ = runCmd("export", "cli-what-if", "--db", db)
+	if code != 0 || strings.Count(out, "\n") != 2+3 {
+		t.Fatalf("export of the fork: %d, %d lines", code, strings.Count(out, "\n"))
+	}
+}
+
+func TestArchiveCommandsExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.rja")
+	os.WriteFile(junk, []byte("rallyjudge-archive 1\n{\"seed\": \"x\"}\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"export"}, 2, "usage: rallyjudge export"},
+		{[]string{"export", "g"}, 2, "usage"},
+		{[]string{"export", "g", "--db", filepath.Join(dir, "none.db")}, 1, "none.db"},
+		{[]string{"replay"}, 2, "usage: rallyjudge replay"},
+		{[]string{"replay", "--turn", "-5", "x.rja"}, 2, "usage"},
+		{[]string{"replay", filepath.Join(dir, "missing.rja")}, 1, "missing.rja"},
+		{[]string{"replay", junk}, 1, "junk.rja:2:"},
+		{[]string{"import", junk}, 2, "usage: rallyjudge import"},
+		{[]string{"import", junk, "--db", "x.db", "--player", "Twonky"}, 2, "ROBOT=EMAIL"},
+		{[]string{"import", junk, "--db", "x.db"}, 1, "junk.rja:2:"},
+	} {
+		code, _, errs := runCmd(tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d %q, want %d with %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+	// Past the end of the archive.
+	db := judgeDB(t, 2)
+	rja := filepath.Join(dir, "g.rja")
+	if code, _, errs := runCmd("export", "cli", "--db", db, "-o", rja); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd("replay", rja, "--turn", "3"); code != 1 || !strings.Contains(errs, "ends at turn 2") {
+		t.Errorf("--turn past the end: %d %q", code, errs)
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgressBar(&b, 200, true)
+	for i := 0; i <= 200; i++ {
+		p.set(i)
+	}
+	p.done()
+	s := b.String()
+	if n := strings.Count(s, "\r"); n != 101 {
+		t.Errorf("bar drawn %d times, want 101 (once a percent)", n)
+	}
+	if !strings.HasSuffix(s, "] 200/200 turns\n") || !strings.Contains(s, "["+strings.Repeat("#", 40)+"]") {
+		t.Errorf("bar ends %q", s[max(0, len(s)-80):])
+	}
+	b.Reset()
+	p = newProgressBar(&b, 200, false)
+	p.set(100)
+	p.done()
+	if b.Len() != 0 {
+		t.Errorf("bar drawn while off: %q", b.String())
+	}
+}
