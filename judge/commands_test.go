@@ -519,3 +519,136 @@ func TestDocsCommandExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsThroughRealMail drives every command through the real mail stack
+// (Postfix in, Dovecot out; RALLYJUDGE_MAILSTACK=1): alice and bob play, carol is the
+// server's and the game's master. Each reply is read from the sender's mailbox, found
+// by In-Reply-To, and checked.
+func TestCommandsThroughRealMail(t *testing.T) {
+	imapAddr, smtpAddr := needMailstack(t)
+	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
+	for u, p := range pw {
+		clearMailbox(t, imapAddr, u, p)
+	}
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), "cmd.db"), store.Options{Sync: store.SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	j, err := New(st, "orders@example.test", testLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := j.AddGM(ctx, "", "carol@example.test"); err != nil {
+		t.Fatal(err)
+	}
+	var boss string
+	_ = st.View(ctx, func(tx *store.Tx) error {
+		ms, _ := tx.DuePending(time.Now().Add(time.Hour), 10)
+		for _, m := range ms {
+			x, _ := mail.Extract(m.Raw)
+			if s := secretInText.FindStringSubmatch(x.Text); s != nil {
+				boss = s[1]
+			}
+		}
+		return nil
+	})
+	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
+		After: "flag", IdleTimeout: 3 * time.Second, PollInterval: time.Second, Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none", Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 300 * time.Millisecond})
+	}()
+	defer func() { stop(); <-done }()
+
+	// send mails body from user and returns the reply's text.
+	send := func(user, subj, body string) string {
+		t.Helper()
+		raw := rawMail(user+"@example.test", subj, body)
+		x, _ := mail.Extract(raw)
+		if err := sender.Send(ctx, user+"@example.test", []string{"orders@example.test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+		end := time.Now().Add(60 * time.Second)
+		for time.Now().Before(end) {
+			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
+				m, err := mail.Extract(r)
+				if err == nil && m.InReplyTo == x.MessageID {
+					return m.Text
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("%s: no reply to %q", user, subj)
+		return ""
+	}
+	mailWith := func(user, subjectPart string) string {
+		t.Helper()
+		end := time.Now().Add(60 * time.Second)
+		for time.Now().Before(end) {
+			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
+				m, err := mail.Extract(r)
+				if err == nil && strings.Contains(m.Subject, subjectPart) {
+					return m.Text
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("%s: no mail with subject %q", user, subjectPart)
+		return ""
+	}
+	expect := func(step, text string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: reply lacks %q:\n%s", step, w, text)
+			}
+		}
+		if boss != "" && strings.Contains(text, boss) {
+			t.Errorf("%s: the reply quotes the game master's secret", step)
+		}
+	}
+	g := "[RR mailgame] "
+	expect("help", send("carol", "help", "HELP\n"), "JOIN [GAME] ROBOT", "BROADCAST TEXT")
+	expect("create", send("carol", "new", "secret "+boss+"\nCREATE mailgame course=sprint players=3 deadline=48h\n"), "Game mailgame is created")
+	sec := map[string]string{}
+	for _, u := range []string{"alice", "bob"} {
+		robot := strings.ToUpper(u[:1]) + u[1:]
+		text := send(u, "join", "JOIN mailgame "+robot+"\n")
+		expect("join "+u, text, "You have joined game mailgame")
+		m := secretInText.FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("join %s: no secret", u)
+		}
+		sec[u] = m[1]
+	}
+	expect("list", send("alice", "list", "LIST\n"), "mailgame", "2/3 players")
+	expect("start", send("carol", g+"start", "secret "+boss+"\nSTART\n"), "has started with 2 robots (Alice, Bob)")
+	hand := handFrom(mailWith("alice", "Welcome, Alice"))
+	expect("status", send("alice", g+"status", "secret "+sec["alice"]+"\nSTATUS\n"), "Alice        waiting for orders")
+	expect("orders", send("alice", g+"orders", "secret "+sec["alice"]+"\nORDERS\nrobot Alice\n"+strings.Join(hand[:5], " ")+"\n"), "Alice")
+	expect("clock", send("carol", g+"clock", "secret "+boss+"\nDEADLINE 2099-01-01 12:00\nEXTEND 1d\nPAUSE\nRESUME\nSET missed autopilot\n"),
+		"Thu 1 Jan 2099 12:00 UTC", "Fri 2 Jan 2099 12:00 UTC", "is paused", "goes on", "missed orders:   autopilot")
+	expect("process", send("carol", g+"go", "secret "+boss+"\nPROCESS\n"), "Turn 1 is resolved")
+	expect("resend", send("bob", g+"again", "secret "+sec["bob"]+"\nRESEND 1\nHISTORY\n"), "Your report of turn 1", "Bob sent no orders (autopilot)")
+	expect("rollback", send("carol", g+"undo", "secret "+boss+"\nROLLBACK\n"), "Turn 1 is rolled back")
+	expect("replace", send("carol", g+"seats", "secret "+boss+"\nREPLACE Bob bob@example.test\nKICK Alice\nBROADCAST Last lap.\n"),
+		"Bob is now played from bob@example.test", "Alice was removed", "went to 1 player(s)")
+	if m := secretInText.FindStringSubmatch(mailWith("bob", "you now play Bob")); m != nil {
+		sec["bob"] = m[1]
+	} else {
+		t.Fatal("bob got no new secret")
+	}
+	mailWith("bob", "A message from the game master")
+	expect("withdraw", send("bob", g+"bye", "secret "+sec["bob"]+"\nWITHDRAW\n"), "Bob withdrew")
+	expect("wrong secret", send("bob", g+"status", "secret not-it\nSTATUS\n"), "did not match")
+}
