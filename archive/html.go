@@ -33,9 +33,31 @@ type HTMLOptions struct {
 // 4 destroyed, 8 out), the caption, the robot acting (-1: none) and those hit.
 type frame struct {
 	Caption string   `json:"c"`
-	Robots  [][7]int `json:"r"`
+	Robots  [][7]int `json:"-"`
 	Acting  int      `json:"a"`
 	Hit     []int    `json:"h,omitempty"`
+	// On the page a turn's first frame carries every robot (R); each later frame only
+	// the robots that changed since the frame before (Delta: [index, the seven values]).
+	R     [][7]int `json:"r,omitempty"`
+	Delta [][8]int `json:"d,omitempty"`
+}
+
+// compact fills R and Delta from Robots.
+func compact(fs []frame) {
+	for k := range fs {
+		if k == 0 {
+			fs[k].R = fs[k].Robots
+			continue
+		}
+		for i, r := range fs[k].Robots {
+			if i < len(fs[k-1].Robots) && r == fs[k-1].Robots[i] {
+				continue
+			}
+			d := [8]int{i}
+			copy(d[1:], r[:])
+			fs[k].Delta = append(fs[k].Delta, d)
+		}
+	}
 }
 
 type pageTurn struct {
@@ -79,10 +101,14 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 			progress(s.Turn)
 		}
 		if s.Turn == 0 {
-			data.Turns = append(data.Turns, pageTurn{N: 0, Frames: []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1}}})
+			fs := []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1}}
+			compact(fs)
+			data.Turns = append(data.Turns, pageTurn{N: 0, Frames: fs})
 			return nil
 		}
-		data.Turns = append(data.Turns, pageTurn{N: s.Turn, Frames: turnFrames(s, deck)})
+		fs := turnFrames(s, deck)
+		compact(fs)
+		data.Turns = append(data.Turns, pageTurn{N: s.Turn, Frames: fs})
 		return nil
 	})
 	if err != nil {
