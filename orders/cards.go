@@ -220,6 +220,9 @@ func (tp *textParser) addCard(c Card) {
 		tp.ps.add(c.At, "a sixth card: a program has five registers")
 		return
 	}
+	if tp.s.Program == nil {
+		tp.s.Program = make([]Card, 0, 5)
+	}
 	tp.s.Program = append(tp.s.Program, c)
 	tp.s.At["program"] = Pos{Line: c.At.Line}
 }

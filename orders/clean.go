@@ -11,12 +11,32 @@ import (
 // dashes. It returns the runes and, for each, its 1-based column in the line as written,
 // so messages point at what the player typed. tooLong reports a line over MaxLine.
 func cleanLine(s string) (out []rune, cols []int, tooLong bool) {
-	if utf8.RuneCountInString(s) > MaxLine {
+	var c cleaner
+	return c.clean(s)
+}
+
+// cleaner is cleanLine with buffers kept from one line to the next (a sheet's lines
+// are read one at a time; what a line yields is copied out before the next).
+type cleaner struct {
+	in, out []rune
+	cols    []int
+}
+
+func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
+	n := utf8.RuneCountInString(s)
+	if n > MaxLine {
 		return nil, nil, true
 	}
-	in := []rune(s)
-	out = make([]rune, 0, len(in))
-	cols = make([]int, 0, len(in))
+	if cap(c.in) < n {
+		k := max(n, 96) // most lines of a sheet fit the first buffers
+		c.in, c.out, c.cols = make([]rune, 0, k), make([]rune, 0, k), make([]int, 0, k)
+	}
+	in := c.in[:0]
+	for _, r := range s {
+		in = append(in, r)
+	}
+	out, cols = c.out[:0], c.cols[:0]
+	defer func() { c.in, c.out, c.cols = in, out, cols }()
 	for i := 0; i < len(in); i++ {
 		r := in[i]
 		col := i + 1

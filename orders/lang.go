@@ -408,11 +408,19 @@ func (p *langParser) parseOp() string {
 }
 
 func (p *langParser) parseNumberTest(subject string) Cond {
-	test := map[string]string{
-		"damage": TestDamage, "damaged": TestDamage, "lives": TestLives, "life": TestLives,
-		"register": TestRegister, "reg": TestRegister, "phase": TestRegister,
-		"flags": TestFlags, "checkpoints": TestFlags, "options": TestOptions,
-	}[subject]
+	var test string
+	switch subject {
+	case "damage", "damaged":
+		test = TestDamage
+	case "lives", "life":
+		test = TestLives
+	case "register", "reg", "phase":
+		test = TestRegister
+	case "flags", "checkpoints":
+		test = TestFlags
+	case "options":
+		test = TestOptions
+	}
 	p.skip("points", "point", "taken", "touched", "left", "count", "held", "number")
 	op := p.parseOp()
 	n, ok := p.number()

@@ -3,6 +3,7 @@ package orders
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // token is one word, number or sign of an order line, lower-cased, with its column.
@@ -14,58 +15,98 @@ type token struct {
 }
 
 // lex splits a cleaned line into tokens; cols[i] is the original column of line[i].
+// Tokens' texts are slices of one string made for the line (no allocation per token
+// but for lower-casing words written with capitals).
 func lex(line []rune, cols []int) []token {
-	var toks []token
+	return lexString(string(line), line, cols)
+}
+
+// lexString is lex with string(line) already made.
+func lexString(str string, line []rune, cols []int) []token {
+	toks := make([]token, 0, len(line)/4+2)
+	// One lower-cased copy of an ASCII line serves every word; other lines lower-case
+	// word by word (a rune's lower case may not be as long as it).
+	lower := ""
+	if isASCII(str) {
+		lower = strings.ToLower(str) // one copy, only when there are capitals
+	}
 	isWord := func(r rune) bool {
 		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '-'
 	}
+	size := func(r rune) int {
+		if n := utf8.RuneLen(r); n > 0 {
+			return n
+		}
+		return 3 // string(line) writes U+FFFD for a rune that cannot be encoded
+	}
+	b := 0 // byte offset of line[i] in str
 	for i := 0; i < len(line); {
 		r := line[i]
 		switch {
 		case unicode.IsSpace(r) || r == '"' || r == '`':
+			b += size(r)
 			i++
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
-			j := i
+			j, bj := i, b
 			for j < len(line) && isWord(line[j]) {
+				bj += size(line[j])
 				j++
 			}
-			// A word does not end in a hyphen or apostrophe ("flag-" "players'").
+			// A word does not end in a hyphen or apostrophe ("flag-" "players'"); those
+			// are read again, as punctuation.
 			for j > i+1 && (line[j-1] == '-' || line[j-1] == '\'') {
 				j--
+				bj--
 			}
-			raw := string(line[i:j])
+			raw := str[b:bj]
 			k := byte('w')
 			if allDigits(raw) {
 				k = 'n'
 			}
-			toks = append(toks, token{text: strings.ToLower(raw), raw: raw, col: cols[i], kind: k})
-			i = j
+			text := ""
+			if lower != "" {
+				text = lower[b:bj]
+			} else {
+				text = strings.ToLower(raw)
+			}
+			toks = append(toks, token{text: text, raw: raw, col: cols[i], kind: k})
+			i, b = j, bj
 		default:
 			op := ""
-			two := ""
-			if i+1 < len(line) {
-				two = string(line[i : i+2])
-			}
-			switch two {
-			case ">=", "<=", "!=", "==", "=>", "=<", "&&", "||", "<>":
-				op = two
+			if i+1 < len(line) && r < utf8.RuneSelf && line[i+1] < utf8.RuneSelf {
+				switch two := str[b : b+2]; two {
+				case ">=", "<=", "!=", "==", "=>", "=<", "&&", "||", "<>":
+					op = two
+				}
 			}
 			if op == "" {
 				switch r {
 				case '>', '<', '=', '&', '|', '≥', '≤', '≠':
-					op = string(r)
+					op = str[b : b+size(r)]
 				}
 			}
 			if op != "" {
 				toks = append(toks, token{text: normOp(op), raw: op, col: cols[i], kind: 'o'})
 				i += len([]rune(op))
+				b += len(op)
 				continue
 			}
-			toks = append(toks, token{text: string(r), raw: string(r), col: cols[i], kind: 'p'})
+			one := str[b : b+size(r)]
+			toks = append(toks, token{text: one, raw: one, col: cols[i], kind: 'p'})
+			b += size(r)
 			i++
 		}
 	}
 	return toks
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func normOp(op string) string {

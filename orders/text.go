@@ -80,10 +80,11 @@ func ParseText(b []byte) (*Sheet, error) {
 
 	first, last := markedBlock(lines)
 	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	var c cleaner
 	for i := first; i < last; i++ {
 		n := i + 1
 		raw := lines[i]
-		runes, cols, tooLong := cleanLine(raw)
+		runes, cols, tooLong := c.clean(raw)
 		if tooLong {
 			tp.ps.add(Pos{n, 0}, "the line is longer than %d characters", MaxLine)
 			continue
@@ -91,20 +92,21 @@ func ParseText(b []byte) (*Sheet, error) {
 		if strings.TrimRight(raw, " \t") == "--" {
 			break // a signature follows (RFC 3676 "-- ")
 		}
-		if isComment(strings.TrimSpace(string(runes))) {
-			continue
-		}
 		if i := commentAt(runes); i >= 0 {
 			runes, cols = runes[:i], cols[:i]
 		}
-		trimmed := strings.TrimSpace(string(runes))
+		str := raw // a line that cleaning did not change is its own string
+		if len(runes) != len(raw) || !sameASCII(runes, raw) {
+			str = string(runes)
+		}
+		trimmed := strings.TrimSpace(str)
 		if trimmed == "" || isQuoted(trimmed) || isComment(trimmed) || isAttribution(trimmed) {
 			continue
 		}
 		if isOriginalMessage(trimmed) {
 			break // the quoted original follows, unmarked (Outlook)
 		}
-		tp.line(n, runes, cols, trimmed)
+		tp.line(n, runes, cols, str)
 	}
 	if len(tp.s.At) == 0 {
 		tp.s.At = nil
@@ -115,11 +117,24 @@ func ParseText(b []byte) (*Sheet, error) {
 	return tp.s, nil
 }
 
+// sameASCII reports whether runes spell s, an ASCII string byte for byte.
+func sameASCII(runes []rune, s string) bool {
+	for i, r := range runes {
+		if r != rune(s[i]) || s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func isQuoted(t string) bool { return strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|>") }
 
 // isAttribution recognises the line a mail client puts above quoted text ("On Tue, 4
 // Mar 2025, Judge <judge@example.org> wrote:").
 func isAttribution(t string) bool {
+	if !strings.HasSuffix(t, ":") {
+		return false // every ending below does
+	}
 	l := strings.ToLower(t)
 	for _, end := range []string{"wrote:", "writes:", "schrieb:", "a écrit :", "a écrit:", "skrev:", "escribió:", "scrisse:", "schreef:"} {
 		if strings.HasSuffix(l, end) {
@@ -191,7 +206,7 @@ func markedBlock(lines []string) (first, last int) {
 // 2 for an end marker ("#end", "--- end ---", "end of orders"), 0 otherwise.
 func markerKind(l string) int {
 	t := strings.TrimSpace(l)
-	if strings.IndexByte(t, '#') > 0 {
+	if strings.LastIndexByte(t, '#') > 0 {
 		t = cutComment(t) // "#end   # that's all"
 	}
 	if len(t) > 40 {
@@ -199,6 +214,9 @@ func markerKind(l string) int {
 	}
 	decorated := strings.TrimLeft(t, "-#=*[<_ ") != t
 	t = strings.Trim(t, "-#=*[]<>_ :")
+	if len(t) < 3 || !strings.ContainsAny(t[:1], "obsemOBSEM") {
+		return 0 // cannot be one of the words below
+	}
 	t = strings.ToLower(strings.Join(strings.Fields(t), " "))
 	switch t {
 	case "orders", "begin orders", "start orders", "orders begin", "orders start", "start of orders", "my orders":
@@ -220,13 +238,14 @@ var headerKeys = map[string]string{
 }
 
 // line reads one line that is not blank, quoted or a comment.
-func (tp *textParser) line(n int, runes []rune, cols []int, trimmed string) {
+// str is string(runes).
+func (tp *textParser) line(n int, runes []rune, cols []int, str string) {
 	// "Key: value" headers.
 	if key, val, vcol, ok := splitHeader(runes, cols); ok {
 		tp.header(n, key, val, vcol)
 		return
 	}
-	toks := lex(runes, cols)
+	toks := lexString(str, runes, cols)
 	if len(toks) == 0 {
 		return
 	}

@@ -102,12 +102,17 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	}
 	checkProgram(&rep, setup, st, idx, s)
 	checkRules(&rep, r, s)
-	// The forecast warns about what a legal program would do.
+	// The forecast warns about what a legal program would do: the engine's Simulator
+	// (no events, no allocations) says whether the robot is destroyed; only then is the
+	// full forecast run, for the register and the cause.
 	if rep.OK() && s.HasProgram() && r.Power != adjudicator.PowerDown {
-		if f, err := Forecast(setup, st, robotName, s); err == nil {
-			for _, w := range f.Warnings {
-				if w.Destroyed {
-					rep.warn(at("program"), "%s", w.Msg)
+		final, err := adjudicator.NewSimulator(setup, st).Run(idx, programOf(s, r), Compile(s))
+		if err == nil && final.Destroyed {
+			if f, err := Forecast(setup, st, robotName, s); err == nil {
+				for _, w := range f.Warnings {
+					if w.Destroyed {
+						rep.warn(at("program"), "%s", w.Msg)
+					}
 				}
 			}
 		}
@@ -165,11 +170,12 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 		kind := setup.Deck.Kind(c.Priority)
 		switch {
 		case kind == adjudicator.NoCard:
-			rep.err(c.At, "P%d is not a card%s", c.Priority, didYouMean(c.Priority, hand))
+			// The wording for every card not in the hand, then why.
+			rep.err(c.At, "P%d is not in your hand%s (there is no card P%d)", c.Priority, didYouMean(c.Priority, hand), c.Priority)
 			continue
 		case !slices.Contains(hand, c.Priority):
 			if held := lockedIn(st, c.Priority); held != "" {
-				rep.err(c.At, "P%d is not in your hand (it is locked in %s)%s", c.Priority, held, didYouMean(c.Priority, hand))
+				rep.err(c.At, "P%d is not in your hand%s (it is locked in %s)", c.Priority, didYouMean(c.Priority, hand), held)
 			} else {
 				rep.err(c.At, "P%d is not in your hand%s", c.Priority, didYouMean(c.Priority, hand))
 			}
