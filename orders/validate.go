@@ -171,7 +171,7 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 		switch {
 		case kind == adjudicator.NoCard:
 			// The wording for every card not in the hand, then why.
-			rep.err(c.At, "P%d is not in your hand%s (there is no card P%d)", c.Priority, didYouMean(c.Priority, hand), c.Priority)
+			rep.err(c.At, "P%d is not in your hand%s (P%d is not a card)", c.Priority, didYouMean(c.Priority, hand), c.Priority)
 			continue
 		case !slices.Contains(hand, c.Priority):
 			if held := lockedIn(st, c.Priority); held != "" {
