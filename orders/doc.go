@@ -7,6 +7,7 @@
 // Three stages, three powers (STYLE.md, "Narrow interfaces per stage"):
 //
 //	text.go, yaml.go, lang.go   parse: text → Sheet; never looks at a game
+//	format.go                   print: Rule → canonical text that parses back
 //	validate.go                 validate: Sheet × game → Report; never changes the game
 //	decider.go, forecast.go     compile for the engine; the adjudicator alone decides
 //	                            what orders do (forecast only asks adjudicator.Simulate)
