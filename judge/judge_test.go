@@ -580,3 +580,39 @@ func TestTimeLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestRolledBackTurnReportsAreNewMails: a turn rolled back and resolved again mails
+// reports with new Message-IDs, so mail clients do not hide them as duplicates.
+func TestRolledBackTurnReportsAreNewMails(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(p)+"@example.test", "[RR spring] orders", f.sheet(p, "")))
+	}
+	first := f.mailsTo("twonky@example.test", "report")
+	if len(first) != 1 {
+		t.Fatalf("%d reports", len(first))
+	}
+	if _, err := f.j.RunCommand(ctx, "spring", Command{Verb: "ROLLBACK"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.j.RunCommand(ctx, "spring", Command{Verb: "PROCESS"}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	_ = f.j.Store.View(ctx, func(tx *store.Tx) error {
+		ms, err := tx.OutboxByGame(1, 1)
+		for _, m := range ms {
+			if m.Kind == "report" && m.To[0] == "twonky@example.test" {
+				ids = append(ids, m.MessageID)
+			}
+		}
+		return err
+	})
+	if len(ids) != 2 {
+		t.Fatalf("reports of turn 1 to Twonky: %v, want the void one and a new one", ids)
+	}
+	if strings.TrimPrefix(ids[0], "void") == ids[1] || !strings.Contains(ids[1], ".g1.") {
+		t.Fatalf("the report of the turn resolved again reuses an id: %v", ids)
+	}
+}

@@ -66,11 +66,16 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 func (j *Judge) gameRoot(tag string) string { return fmt.Sprintf("game.%s@%s", tag, j.domainOf()) }
 
 func (j *Judge) reportID(tag string, turn, seat int) string {
-	return fmt.Sprintf("report.%s.%d.s%d@%s", tag, turn, seat, j.domainOf())
+	return j.reportIDGen(tag, turn, 0, fmt.Sprintf("s%d", seat))
 }
 
-func (j *Judge) listReportID(tag string, turn int) string {
-	return fmt.Sprintf("report.%s.%d.list@%s", tag, turn, j.domainOf())
+// reportIDGen names a report of turn (for a seat, or "list"); gen counts how often the
+// turn was rolled back before, so the reports of a turn resolved again are new mails.
+func (j *Judge) reportIDGen(tag string, turn, gen int, who string) string {
+	if gen == 0 {
+		return fmt.Sprintf("report.%s.%d.%s@%s", tag, turn, who, j.domainOf())
+	}
+	return fmt.Sprintf("report.%s.%d.g%d.%s@%s", tag, turn, gen, who, j.domainOf())
 }
 
 func (j *Judge) pictureID(what, tag string, turn int) string {

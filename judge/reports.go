@@ -83,6 +83,10 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	if over {
 		base.Standings = templates.StandingsOf(next)
 	}
+	gen, err := tx.VoidTurns(g.ID, turn)
+	if err != nil {
+		return err
+	}
 	pics := j.turnPictures(tx, g, setup, next, events, turn)
 	picturesOff, err := tx.PicturesOff(g.ID)
 	if err != nil {
@@ -107,7 +111,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			return err
 		}
 		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, turn, g.ListAddress, subject(g.Tag, what(""))
-		m.messageID, m.inReplyTo, m.refs = j.listReportID(g.Tag, turn), root, refs
+		m.messageID, m.inReplyTo, m.refs = j.reportIDGen(g.Tag, turn, gen, "list"), root, refs
 		if err := j.enqueue(tx, m); err != nil {
 			return err
 		}
@@ -136,7 +140,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			return err
 		}
 		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, turn, p.Email, subject(g.Tag, what(r.Name))
-		m.messageID, m.inReplyTo, m.refs = j.reportID(g.Tag, turn, p.Seat), parent, refs
+		m.messageID, m.inReplyTo, m.refs = j.reportIDGen(g.Tag, turn, gen, fmt.Sprintf("s%d", p.Seat)), parent, refs
 		if err := j.enqueue(tx, m); err != nil {
 			return err
 		}
