@@ -36,6 +36,21 @@ type DemoOptions struct {
 	Log      *slog.Logger
 	// Bot chooses a bot's program and standing orders; nil plays a random legal program.
 	Bot func(setup *adjudicator.Setup, st *adjudicator.State, robot int) (program [adjudicator.Registers]int, standing []string)
+	// Play keeps a seat for a person: the game opens with three bots, waits for a JOIN
+	// by mail from you@example.test, and then waits for that player's orders each turn,
+	// so the player's guide can be followed against the demo's servers.
+	Play bool
+	// Ready, if set, is told the servers' addresses once they are up.
+	Ready func(DemoInfo)
+}
+
+// DemoInfo is how to reach the demo's mail servers.
+type DemoInfo struct {
+	IMAPAddr, SMTPAddr string
+	Judge              string // the judge's address: where orders and commands go
+	User, Password     string // the person's mailbox in play mode (IMAP login)
+	Address            string // the person's address
+	Game               string
 }
 
 // DemoResult is how the demo game ended.
@@ -63,8 +78,12 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	users := map[string]string{"judge": "judgepw", "gm": "gmpw"}
-	for _, n := range demoRobots {
+	users := map[string]string{"judge": "judgepw", "gm": "gmpw", "you": "you"}
+	bots := demoRobots
+	if o.Play {
+		bots = demoRobots[:3]
+	}
+	for _, n := range bots {
 		users[strings.ToLower(n)] = strings.ToLower(n) + "pw"
 	}
 	emb, err := mail.NewEmbedded(mail.EmbeddedConfig{Domain: "example.test", Users: users, Logger: o.Log})
@@ -95,15 +114,37 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
 	}
-	for _, n := range demoRobots {
+	for _, n := range bots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: n, Email: strings.ToLower(n) + "@example.test"})
 	}
-	secrets, err := j.CreateGame(ctx, spec)
+	var secrets map[string]string
+	if o.Play {
+		spec.Options.MaxPlayers = len(bots) + 1
+		err = st.Tx(ctx, func(tx *store.Tx) error {
+			var err error
+			_, secrets, err = j.createGameIn(tx, spec)
+			return err
+		})
+	} else {
+		secrets, err = j.CreateGame(ctx, spec)
+	}
 	if err != nil {
 		return res, err
 	}
-	fmt.Fprintf(o.Out, "rallyjudge demo: game %q on course %s, robots %s\n", spec.Tag, o.Course, strings.Join(demoRobots, ", "))
+	info := DemoInfo{IMAPAddr: emb.IMAPAddr, SMTPAddr: emb.SMTPAddr, Judge: "judge@example.test",
+		User: "you", Password: "you", Address: "you@example.test", Game: spec.Tag}
+	fmt.Fprintf(o.Out, "rallyjudge demo: game %q on course %s, robots %s\n", spec.Tag, o.Course, strings.Join(bots, ", "))
 	fmt.Fprintf(o.Out, "mail servers on 127.0.0.1: IMAP %s, SMTP %s\n\n", emb.IMAPAddr, emb.SMTPAddr)
+	if o.Play {
+		fmt.Fprintf(o.Out, "A seat is free for you. In your mail program, set up the account\n"+
+			"  address  %s\n  IMAP     %s, plain (no TLS), login %q, password %q\n  SMTP     %s, no TLS, no login\n"+
+			"then follow docs/players.md: mail \"JOIN %s YourRobot\" to %s.\n"+
+			"The game starts when you have joined; the bots wait for your orders each turn.\n\n",
+			info.Address, info.IMAPAddr, info.User, info.Password, info.SMTPAddr, spec.Tag, info.Judge)
+	}
+	if o.Ready != nil {
+		o.Ready(info)
+	}
 
 	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: emb.IMAPAddr, TLS: "plain", Username: "judge", Password: "judgepw",
 		After: "flag", IdleTimeout: 2 * time.Second, PollInterval: 500 * time.Millisecond, MinBackoff: 100 * time.Millisecond, Logger: o.Log})
@@ -121,6 +162,16 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	}()
 	defer func() { stop(); <-served }()
 
+	if o.Play {
+		if err := j.demoAwaitJoin(ctx, spec.Tag, len(bots)+1, secrets); err != nil {
+			return res, err
+		}
+		fmt.Fprintf(o.Out, "you have joined: the game starts\n")
+	}
+	turnLimit := 60 * time.Second
+	if o.Play {
+		turnLimit = 24 * time.Hour // a person takes their time
+	}
 	for turn := 1; turn <= o.Turns; turn++ {
 		g, state, setup, err := j.demoState(ctx)
 		if err != nil {
@@ -130,8 +181,8 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			break
 		}
 		for i, r := range state.Robots {
-			if r.Out {
-				continue
+			if _, bot := secrets[r.Name]; r.Out || !bot {
+				continue // out of the race, or the person's robot
 			}
 			var prog [adjudicator.Registers]int
 			var standing []string
@@ -145,7 +196,7 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 				return res, fmt.Errorf("bot %s: %w", r.Name, err)
 			}
 		}
-		if err := waitTurn(ctx, j, turn, 60*time.Second); err != nil {
+		if err := waitTurn(ctx, j, turn, turnLimit); err != nil {
 			return res, err
 		}
 		res.Turns = turn
@@ -212,6 +263,11 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	if o.SaveMail != "" {
 		fmt.Fprintf(o.Out, "mails saved in %s\n", o.SaveMail)
 	}
+	if o.Play && err == nil {
+		// The person may still be reading the last report: keep the servers up.
+		fmt.Fprintf(o.Out, "The mail servers stay up for you to read your mail; interrupt (Ctrl-C) to stop.\n")
+		<-ctx.Done()
+	}
 	return res, err
 }
 
@@ -231,6 +287,38 @@ func (j *Judge) demoState(ctx context.Context) (store.Game, *adjudicator.State, 
 	}
 	setup, err := j.setupFor(g)
 	return g, state, setup, err
+}
+
+// demoAwaitJoin waits for the person's JOIN, then starts the game as its master would.
+func (j *Judge) demoAwaitJoin(ctx context.Context, tag string, seats int, secrets map[string]string) error {
+	for {
+		var n int
+		if err := j.Store.View(ctx, func(tx *store.Tx) error {
+			g, err := tx.GameByTag(tag)
+			if err != nil {
+				return err
+			}
+			ps, err := tx.Players(g.ID)
+			n = len(ps)
+			return err
+		}); err != nil {
+			return err
+		}
+		if n >= seats {
+			return j.Store.Tx(ctx, func(tx *store.Tx) error {
+				g, err := tx.GameByTag(tag)
+				if err != nil {
+					return err
+				}
+				return j.startGameIn(tx, g, secrets)
+			})
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func waitTurn(ctx context.Context, j *Judge, turn int, limit time.Duration) error {
