@@ -47,3 +47,66 @@ const (
 	EvReal       = "real"        // a virtual robot alone on its square became real
 	EvWin        = "win"         // touched the last flag first
 )
+
+// ApplyEvent replays one event on robots (found by name): where it moved or turned,
+// what it took, how its state changed. It follows the log and decides nothing: pictures
+// and the replay page use it to show a turn step by step. Events about robots not in
+// robots are ignored.
+func ApplyEvent(robots []Robot, e Event) {
+	i := -1
+	for k := range robots {
+		if robots[k].Name == e.Robot {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		return
+	}
+	r := &robots[i]
+	switch e.Kind {
+	case EvMove, EvPush, EvConveyed, EvPushed:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+	case EvTurn, EvRotated:
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+	case EvDestroyed:
+		r.Destroyed = true
+	case EvOut:
+		r.Out = true
+	case EvReenter:
+		if e.To != nil {
+			r.Pos = *e.To
+		}
+		if e.Facing != nil {
+			r.Facing = *e.Facing
+		}
+		r.Destroyed = false
+		r.Damage = e.Amount
+		// Re-entering onto a taken square makes a virtual robot (seed 003, Virtual
+		// Robots); a later EvReal says when it becomes real.
+		r.Virtual = false
+		for j := range robots {
+			if j != i && robots[j].Active() && robots[j].Pos == r.Pos {
+				r.Virtual = true
+			}
+		}
+	case EvReal:
+		r.Virtual = false
+	case EvDamage:
+		r.Damage += e.Amount
+	case EvRepair:
+		r.Damage = max(0, r.Damage-e.Amount)
+	case EvPowerDown, EvAnnounce:
+		r.Power = PowerDown
+	case EvPoweredUp:
+		r.Power = PowerOn
+	case EvFlag:
+		r.Flags = e.Amount
+	case EvLifeLost:
+		r.Lives = e.Amount
+	}
+}

@@ -62,26 +62,9 @@ type Turn struct {
 	Hash   string          `json:"hash"`
 }
 
-// Played is one robot's orders as the engine played them: the judge's record
-// (judge.Played), field for field. Sheet carries the standing and conditional orders
-// that answered the robot's decisions (never a program or secret); Missed is the
-// missed-orders policy applied, if any: "powerdown" (the robot was powered down for the
-// turn before the engine saw the state) or "random".
-type Played struct {
-	Robot   string                     `json:"robot"`
-	Program [adjudicator.Registers]int `json:"program"`
-	Sheet   *orders.Sheet              `json:"sheet,omitempty"`
-	Missed  string                     `json:"missed,omitempty"`
-}
-
-// Orders are the engine orders the record stands for.
-func (p Played) Orders() adjudicator.Orders {
-	o := adjudicator.Orders{Program: p.Program}
-	if p.Sheet != nil {
-		o.Decider = orders.Compile(p.Sheet)
-	}
-	return o
-}
+// Played is one robot's orders as the engine played them (orders.Played, the judge's
+// record, field for field).
+type Played = orders.Played
 
 // Write writes a in the archive format: the magic line, the header, one line per turn.
 // The same archive always gives the same bytes.

@@ -178,58 +178,11 @@ func turnFrames(s Step, deck *adjudicator.Deck) []frame {
 					f.Hit = append(f.Hit, i)
 				}
 			}
-			apply(robots, idx, e)
+			adjudicator.ApplyEvent(robots, e)
 		}
 		f.Robots = pack(robots)
 		frames = append(frames, f)
 	}
 	frames = append(frames, frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1})
 	return frames
-}
-
-// apply replays one event on the robots, as package picture does: it follows the log
-// and decides nothing.
-func apply(robots []adjudicator.Robot, idx map[string]int, e adjudicator.Event) {
-	i, ok := idx[e.Robot]
-	if !ok {
-		return
-	}
-	r := &robots[i]
-	switch e.Kind {
-	case adjudicator.EvMove, adjudicator.EvPush, adjudicator.EvConveyed, adjudicator.EvPushed:
-		if e.To != nil {
-			r.Pos = *e.To
-		}
-	case adjudicator.EvTurn, adjudicator.EvRotated:
-		if e.Facing != nil {
-			r.Facing = *e.Facing
-		}
-	case adjudicator.EvDestroyed:
-		r.Destroyed = true
-	case adjudicator.EvOut:
-		r.Out = true
-	case adjudicator.EvReenter:
-		if e.To != nil {
-			r.Pos = *e.To
-		}
-		if e.Facing != nil {
-			r.Facing = *e.Facing
-		}
-		r.Destroyed = false
-		r.Damage = e.Amount
-	case adjudicator.EvReal:
-		r.Virtual = false
-	case adjudicator.EvDamage:
-		r.Damage += e.Amount
-	case adjudicator.EvRepair:
-		r.Damage = max(0, r.Damage-e.Amount)
-	case adjudicator.EvPowerDown, adjudicator.EvAnnounce:
-		r.Power = adjudicator.PowerDown
-	case adjudicator.EvPoweredUp:
-		r.Power = adjudicator.PowerOn
-	case adjudicator.EvFlag:
-		r.Flags = e.Amount
-	case adjudicator.EvLifeLost:
-		r.Lives = e.Amount
-	}
 }

@@ -298,26 +298,8 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 	return resolved, tag, err
 }
 
-// Played is one robot's orders as the engine played them in a turn, kept with the
-// turn (store.Turn.Orders) so that the turn can be replayed bit for bit: the program,
-// the standing and conditional orders that answered its decisions, and the
-// missed-orders policy if one applied ("powerdown": the robot was powered down for the
-// turn in the state given to the engine; "random": the program was drawn for it).
-type Played struct {
-	Robot   string                     `json:"robot"`
-	Program [adjudicator.Registers]int `json:"program"`
-	Sheet   *orders.Sheet              `json:"sheet,omitempty"`
-	Missed  string                     `json:"missed,omitempty"`
-}
-
-// Orders are the engine orders the record stands for.
-func (p Played) Orders() adjudicator.Orders {
-	o := adjudicator.Orders{Program: p.Program}
-	if p.Sheet != nil {
-		o.Decider = orders.Compile(p.Sheet)
-	}
-	return o
-}
+// Played is the record of a robot's orders as the engine played them.
+type Played = orders.Played
 
 func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {
 	return len(s.CheckProgram(st, i, o.Program)) == 0

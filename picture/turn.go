@@ -198,61 +198,6 @@ func dedupe(xs []string) []string {
 	return out
 }
 
-// apply replays one event on the robots (index by name). It follows the log and
-// decides nothing: positions, facings and states are what the events say.
-func apply(robots []adjudicator.Robot, idx map[string]int, e adjudicator.Event) {
-	i, ok := idx[e.Robot]
-	if !ok {
-		return
-	}
-	r := &robots[i]
-	switch e.Kind {
-	case adjudicator.EvMove, adjudicator.EvPush, adjudicator.EvConveyed, adjudicator.EvPushed:
-		if e.To != nil {
-			r.Pos = *e.To
-		}
-	case adjudicator.EvTurn, adjudicator.EvRotated:
-		if e.Facing != nil {
-			r.Facing = *e.Facing
-		}
-	case adjudicator.EvDestroyed:
-		r.Destroyed = true
-	case adjudicator.EvOut:
-		r.Out = true
-	case adjudicator.EvReenter:
-		if e.To != nil {
-			r.Pos = *e.To
-		}
-		if e.Facing != nil {
-			r.Facing = *e.Facing
-		}
-		r.Destroyed = false
-		r.Damage = e.Amount
-		// Re-entering onto a taken square makes a virtual robot (seed 003, Virtual
-		// Robots); a later "real" event says when it becomes real.
-		r.Virtual = false
-		for j := range robots {
-			if j != i && robots[j].Active() && robots[j].Pos == r.Pos {
-				r.Virtual = true
-			}
-		}
-	case adjudicator.EvReal:
-		r.Virtual = false
-	case adjudicator.EvDamage:
-		r.Damage += e.Amount
-	case adjudicator.EvRepair:
-		r.Damage = max(0, r.Damage-e.Amount)
-	case adjudicator.EvPowerDown, adjudicator.EvAnnounce:
-		r.Power = adjudicator.PowerDown
-	case adjudicator.EvPoweredUp:
-		r.Power = adjudicator.PowerOn
-	case adjudicator.EvFlag:
-		r.Flags = e.Amount
-	case adjudicator.EvLifeLost:
-		r.Lives = e.Amount
-	}
-}
-
 // Frame is one picture of a turn and its caption.
 type Frame struct {
 	Image   *image.Paletted
@@ -314,7 +259,7 @@ func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adju
 					m.destroyed = append(m.destroyed, q)
 				}
 			}
-			apply(robots, idx, e)
+			adjudicator.ApplyEvent(robots, e)
 			if e.Kind == adjudicator.EvFlag {
 				if i, ok := idx[e.Robot]; ok {
 					m.flags[i] = true
