@@ -78,9 +78,10 @@ var verbs = map[string]verbInfo{
 	"ROLLBACK":  {"gm", "ROLLBACK", "undo the last turn; its reports are void, orders stay"},
 	"SET":       {"gm", "SET KEY VALUE", "change a game option (see below)"},
 	"BROADCAST": {"gm", "BROADCAST TEXT", "mail the text (to the end of the mail) to every player"},
+	"PICTURES":  {"player", "PICTURES ON|OFF", "pictures in your reports (on unless you say OFF)"},
 }
 
-var playerOrder = []string{"HELP", "LIST", "JOIN", "ORDERS", "STATUS", "RESEND", "HISTORY", "WITHDRAW"}
+var playerOrder = []string{"HELP", "LIST", "JOIN", "ORDERS", "STATUS", "RESEND", "HISTORY", "WITHDRAW", "PICTURES"}
 var gmOrder = []string{"CREATE", "START", "DEADLINE", "EXTEND", "PAUSE", "RESUME", "REPLACE", "KICK", "PROCESS", "ROLLBACK", "SET", "BROADCAST"}
 
 // HelpText is the reply to HELP and to an unknown command.
@@ -246,6 +247,12 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 	if e.tag == "" {
 		if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
 			e.tag = strings.ToLower(m[1])
+		}
+	}
+	// "SET PICTURES OFF" from a player is the player's own setting, PICTURES OFF.
+	for i, c := range cm.cmds {
+		if c.Verb == "SET" && len(c.Args) > 0 && strings.EqualFold(c.Args[0], "PICTURES") {
+			cm.cmds[i].Verb, cm.cmds[i].Args = "PICTURES", c.Args[1:]
 		}
 	}
 	// Authenticate first, for every command: nothing runs unless everything may.
@@ -526,8 +533,36 @@ func (j *Judge) runCommand(e *cmdEnv, c Command) (string, error) {
 		return j.cmdSet(e, c)
 	case "BROADCAST":
 		return j.cmdBroadcast(e, c)
+	case "PICTURES":
+		return j.cmdPictures(e, c)
 	}
 	return fmt.Sprintf("Unknown command %q. The commands:\n\n%s", strings.TrimPrefix(c.Verb, "?"), HelpText(j.Address)), nil
+}
+
+// cmdPictures switches the pictures in a player's reports on or off (issue 6: "A player
+// can switch pictures off"); the text board is always there.
+func (j *Judge) cmdPictures(e *cmdEnv, c Command) (string, error) {
+	if e.player == nil || len(c.Args) != 1 {
+		return "", refuse("write PICTURES ON or PICTURES OFF.")
+	}
+	var on bool
+	switch strings.ToUpper(c.Args[0]) {
+	case "ON":
+		on = true
+	case "OFF":
+	default:
+		return "", refuse("write PICTURES ON or PICTURES OFF, not %q.", c.Args[0])
+	}
+	if err := e.tx.SetPlayerPictures(e.player.ID, on); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "pictures", c.Args[0]); err != nil {
+		return "", err
+	}
+	if on {
+		return "Your reports will show the board and the turn as pictures again.\n", nil
+	}
+	return "Your reports will come without pictures (the text board stays).\n", nil
 }
 
 func (j *Judge) audit(e *cmdEnv, action, detail string) error {

@@ -616,3 +616,29 @@ func TestRolledBackTurnReportsAreNewMails(t *testing.T) {
 		t.Fatalf("the report of the turn resolved again reuses an id: %v", ids)
 	}
 }
+
+// TestPicturesOffByMail: a player who mails PICTURES OFF gets reports without the
+// inline pictures; the others keep them.
+func TestPicturesOffByMail(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(rawMail("twonky@example.test", "[RR spring] no pictures", "secret "+f.secrets["Twonky"]+"\nSET PICTURES OFF\n"))
+	if r := f.mailsTo("twonky@example.test", "command"); len(r) != 1 || !strings.Contains(string(r[0].Raw), "without pictures") {
+		t.Fatalf("no confirmation: %d replies", len(r))
+	}
+	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(p)+"@example.test", "[RR spring] orders", f.sheet(p, "")))
+	}
+	for _, c := range []struct {
+		to   string
+		pics bool
+	}{{"twonky@example.test", false}, {"zoombot@example.test", true}} {
+		reps := f.mailsTo(c.to, "report")
+		if len(reps) != 1 {
+			t.Fatalf("%s: %d reports", c.to, len(reps))
+		}
+		has := strings.Contains(string(reps[0].Raw), "image/png")
+		if has != c.pics {
+			t.Errorf("%s: pictures in the report = %v, want %v", c.to, has, c.pics)
+		}
+	}
+}
