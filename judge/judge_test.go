@@ -642,3 +642,42 @@ func TestPicturesOffByMail(t *testing.T) {
 		}
 	}
 }
+
+// TestAutopilotMissedOrdersReplay: a robot with no orders under the autopilot policy
+// plays the autopilot's program and standing orders, and the record replays.
+func TestAutopilotMissedOrdersReplay(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := f.j.RunCommand(ctx, "spring", Command{Verb: "SET", Args: []string{"missed", "autopilot"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")))
+	f.now = f.now.Add(25 * time.Hour)
+	if n, err := f.j.Tick(ctx); err != nil || n != 1 {
+		t.Fatalf("tick: %d %v", n, err)
+	}
+	var tn store.Turn
+	_ = f.j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		tn, err = tx.Turn(1, 1)
+		return err
+	})
+	var before adjudicator.State
+	var played []Played
+	mustJSON(t, tn.Before, &before)
+	mustJSON(t, tn.Orders, &played)
+	if played[1].Missed != "autopilot" || played[1].Sheet == nil || len(played[1].Sheet.Rules) == 0 {
+		t.Fatalf("Zoombot's autopilot orders not recorded: %+v", played[1])
+	}
+	ords := make([]adjudicator.Orders, len(played))
+	for i, p := range played {
+		ords[i] = p.Orders()
+	}
+	next, _, err := adjudicator.Resolve(f.j.mustSetup(t, "spring"), &before, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(next); !bytes.Equal(got, tn.After) {
+		t.Fatal("the autopilot turn does not replay")
+	}
+}

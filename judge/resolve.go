@@ -225,6 +225,15 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 				plan := autopilot.Choose(setup, st, i)
 				ords[i].Program = plan.Program
 				played[i].Missed = MissedAutopilot
+				// With no orders of its own at all, the robot's decisions follow the
+				// autopilot's suggested standing orders too (kept in the record, so the
+				// turn replays).
+				if sheet == nil || len(sheet.Rules) == 0 {
+					if auto := autopilotSheet(plan.Orders); auto != nil {
+						ords[i].Decider = orders.Compile(auto)
+						played[i].Sheet = auto
+					}
+				}
 				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, programText(ords[i].Program)))
 				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", programText(ords[i].Program), plan.Why)
 			case string(store.MissedRandom):
@@ -300,6 +309,21 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 
 // Played is the record of a robot's orders as the engine played them.
 type Played = orders.Played
+
+// autopilotSheet is the autopilot's suggested standing orders as a sheet; nil when
+// none parse (they always should: autopilot tests parse every line).
+func autopilotSheet(lines []string) *orders.Sheet {
+	s := &orders.Sheet{}
+	for i, l := range lines {
+		if r, err := orders.ParseRule(l, i+1); err == nil {
+			s.Rules = append(s.Rules, r)
+		}
+	}
+	if len(s.Rules) == 0 {
+		return nil
+	}
+	return s
+}
 
 func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {
 	return len(s.CheckProgram(st, i, o.Program)) == 0
