@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -107,6 +108,11 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	}
 	secrets := map[string]string{}
 	err = j.Store.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.GameByTag(g.Tag); err == nil {
+			return fmt.Errorf("import: there is a game %s already; choose another tag (--tag NEW)", g.Tag)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
 		id, err := tx.CreateGame(g)
 		if err != nil {
 			return err

@@ -47,6 +47,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	tag := fs.String("tag", "", "the new game's tag")
 	name := fs.String("name", "", "the new game's name")
 	from := fs.Int("from", -1, "the last turn kept")
+	// -1 (the default) means the archive's last turn; any other negative is a mistake.
 	address := fs.String("address", "judge@localhost", "the judge's mail address")
 	players := playerFlags{}
 	fs.Var(players, "player", "ROBOT=EMAIL")

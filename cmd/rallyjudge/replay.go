@@ -129,24 +129,7 @@ func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
 	fmt.Fprintf(w, " — state sha256 %s\n\n", s.Hash)
 	fmt.Fprintln(w, adjudicator.RenderText(setup.Course, st.Robots))
 	fmt.Fprintln(w, adjudicator.RenderLegend(st.Robots...))
-	fmt.Fprintln(w, "Robots:")
-	for _, r := range st.Robots {
-		var notes []string
-		if r.Out {
-			notes = append(notes, "out of the race")
-		}
-		if r.Destroyed {
-			notes = append(notes, "destroyed")
-		}
-		if r.Virtual {
-			notes = append(notes, "virtual")
-		}
-		if r.Power == adjudicator.PowerDown {
-			notes = append(notes, "powered down")
-		}
-		fmt.Fprintf(w, "  %-12s at %d,%d facing %s  damage %d  lives %d  flags %d/%d  %s\n",
-			r.Name, r.Pos.X, r.Pos.Y, r.Facing, r.Damage, r.Lives, r.Flags, len(setup.Course.Flags), strings.Join(notes, ", "))
-	}
+	// RenderLegend lists every robot's square, damage, lives and flags.
 	if st.Over {
 		fmt.Fprintf(w, "  The race is over: %s won.\n", st.Winner)
 	}
