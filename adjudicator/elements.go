@@ -5,8 +5,14 @@ package adjudicator
 
 // runPushers: "If a robot is in the pusher square when the pusher activates, the robot
 // is pushed into the adjacent square ... a chain of robots could be pushed by one
-// pusher. Pushers only operate on certain phases." Robots are taken in seating order;
-// each push is a single step with chain pushing, stopped by walls like a robot's move.
+// pusher. Pushers only operate on certain phases."
+//
+// Every active pusher fires at the same moment, so each robot moves at most once in
+// this step. Ruling: the pushes are carried out in seating order, each a single step with
+// chain pushing, stopped by walls like a robot's move; a robot that an earlier push has
+// already moved (as part of its chain) is not pushed again by its own pusher, so two
+// robots on neighbouring pushers both move one square whatever their seats; two robots
+// on pushers pushing into each other's squares both stay.
 func (t *turn) runPushers() {
 	b := t.board()
 	var todo [MaxRobots]int
@@ -23,8 +29,24 @@ func (t *turn) runPushers() {
 			n++
 		}
 	}
+	var from [MaxRobots]Pos
+	var held [MaxRobots]bool
 	for k := 0; k < n; k++ {
-		if t.st.Robots[todo[k]].Active() {
+		from[k] = t.st.Robots[todo[k]].Pos
+	}
+	for a := 0; a < n; a++ {
+		for c := a + 1; c < n; c++ {
+			if t.st.Robots[todo[a]].Virtual || t.st.Robots[todo[c]].Virtual {
+				continue
+			}
+			if from[a].Step(dirs[a]) == from[c] && from[c].Step(dirs[c]) == from[a] {
+				held[a], held[c] = true, true
+			}
+		}
+	}
+	for k := 0; k < n; k++ {
+		r := &t.st.Robots[todo[k]]
+		if r.Active() && !held[k] && r.Pos == from[k] {
 			t.step(todo[k], dirs[k], "pusher")
 		}
 	}
