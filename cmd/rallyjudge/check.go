@@ -30,6 +30,11 @@ type savedTurn struct {
 	Seed    uint64             `json:"seed"`
 	Options []string           `json:"options,omitempty"` // the option deck; default every card
 	State   *adjudicator.State `json:"state"`
+	// Orders and Hash are for rallyjudge resolve: every robot's orders for the turn, as
+	// the judge records them (orders.Played), and optionally the SHA-256 (hex) of the
+	// state's JSON the turn must end in.
+	Orders []orders.Played `json:"orders,omitempty"`
+	Hash   string          `json:"hash,omitempty"`
 }
 
 // cmdCheck: rallyjudge check SHEET [--state FILE] [--robot NAME]. It prints the sheet
@@ -162,33 +167,49 @@ func printProblems(w io.Writer, name string, err error) {
 	fmt.Fprintf(w, "%s: error: %v\n", name, err)
 }
 
+// isSavedTurn reports whether a file's bytes are a saved turn (JSON) rather than a
+// scenario.
+func isSavedTurn(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// readSavedTurn reads a saved turn and builds its setup.
+func readSavedTurn(path string, b []byte) (*adjudicator.Setup, *savedTurn, error) {
+	var sv savedTurn
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sv); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if sv.State == nil || sv.Course == "" {
+		return nil, nil, fmt.Errorf("%s: want {\"course\": NAME, \"seed\": N, \"state\": {...}}", path)
+	}
+	c, err := adjudicator.LoadCourse(sv.Course)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	opts := sv.Options
+	if opts == nil {
+		opts = adjudicator.OptionNames()
+	}
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), sv.Seed, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return setup, &sv, nil
+}
+
 // loadState reads a saved turn (JSON) or, failing that, a scenario file.
 func loadState(path string) (*adjudicator.Setup, *adjudicator.State, error) {
 	b, err := readCapped(path, 16<<20)
 	if err != nil {
 		return nil, nil, err
 	}
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
-		var sv savedTurn
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sv); err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", path, err)
-		}
-		if sv.State == nil || sv.Course == "" {
-			return nil, nil, fmt.Errorf("%s: want {\"course\": NAME, \"seed\": N, \"state\": {...}}", path)
-		}
-		c, err := adjudicator.LoadCourse(sv.Course)
+	if isSavedTurn(b) {
+		setup, sv, err := readSavedTurn(path, b)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", path, err)
-		}
-		opts := sv.Options
-		if opts == nil {
-			opts = adjudicator.OptionNames()
-		}
-		setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), sv.Seed, opts)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", path, err)
+			return nil, nil, err
 		}
 		return setup, sv.State, nil
 	}

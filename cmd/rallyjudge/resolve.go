@@ -1,9 +1,16 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 )
@@ -16,7 +23,7 @@ func cmdResolve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rallyjudge resolve FILE.scn\n\nPrints the state after the turn and the event log as JSON (docs/scenarios.md).\nExit 0: expectations hold; 1: they don't; 2: unreadable input.")
+		fmt.Fprintln(stderr, "usage: rallyjudge resolve FILE.scn|TURN.json\n\nPrints the state after the turn and the event log as JSON (docs/scenarios.md).\nExit 0: expectations hold; 1: they don't; 2: unreadable input.")
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -24,6 +31,9 @@ func cmdResolve(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return 2
+	}
+	if b, err := readCapped(fs.Arg(0), 16<<20); err == nil && isSavedTurn(b) {
+		return resolveSavedTurn(fs.Arg(0), b, stdout, stderr)
 	}
 	s, err := scenario.Load(fs.Arg(0))
 	if err != nil {
@@ -49,6 +59,54 @@ func cmdResolve(args []string, stdout, stderr io.Writer) int {
 		for _, d := range diffs {
 			fmt.Fprintln(stderr, d)
 		}
+		return 1
+	}
+	return 0
+}
+
+// resolveSavedTurn plays a saved turn (docs/scenarios.md, "Saved turns"): the state
+// before the turn and every robot's orders as the judge records them. Its output is
+// {"saved_turn", "state", "events", "hash"}; with a "hash" in the file the exit status
+// says whether the state after the turn has it.
+func resolveSavedTurn(path string, b []byte, stdout, stderr io.Writer) int {
+	setup, sv, err := readSavedTurn(path, b)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
+		return 2
+	}
+	if len(sv.Orders) != len(sv.State.Robots) {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %s: %d orders for %d robots (\"orders\": one per robot, in seat order)\n", path, len(sv.Orders), len(sv.State.Robots))
+		return 2
+	}
+	ords := make([]adjudicator.Orders, len(sv.Orders))
+	for i, p := range sv.Orders {
+		ords[i] = p.Orders()
+	}
+	next, events, err := adjudicator.Resolve(setup, sv.State, ords)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %s: %v\n", path, err)
+		return 2
+	}
+	stateJSON, err := json.Marshal(next)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
+		return 2
+	}
+	sum := sha256.Sum256(stateJSON)
+	hash := hex.EncodeToString(sum[:])
+	out, err := json.MarshalIndent(struct {
+		SavedTurn string              `json:"saved_turn"`
+		State     *adjudicator.State  `json:"state"`
+		Events    []adjudicator.Event `json:"events"`
+		Hash      string              `json:"hash"`
+	}{filepath.Base(path), next, events, hash}, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
+		return 2
+	}
+	stdout.Write(append(out, '\n'))
+	if sv.Hash != "" && !strings.EqualFold(sv.Hash, hash) {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %s: the state after the turn has hash %s, the file expects %s\n", path, hash, sv.Hash)
 		return 1
 	}
 	return 0

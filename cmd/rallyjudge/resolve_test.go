@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 const passing = `title: Move 1
@@ -87,5 +92,61 @@ func TestResolveShippedScenario(t *testing.T) {
 	}
 	if !bytes.Contains(out.Bytes(), []byte(`"winner": "A"`)) {
 		t.Errorf("no winner in output:\n%s", out.String())
+	}
+}
+
+// TestResolveSavedTurn: a saved turn (state before, every robot's orders as the judge
+// records them) resolves to the same state as the engine gives, and a wrong expected
+// hash exits 1.
+func TestResolveSavedTurn(t *testing.T) {
+	c, err := adjudicator.LoadCourse("sprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, adjudicator.OptionNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(setup, []string{"Ann", "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := make([]orders.Played, len(st.Robots))
+	ords := make([]adjudicator.Orders, len(st.Robots))
+	for i, r := range st.Robots {
+		played[i].Robot = r.Name
+		copy(played[i].Program[:], r.Hand[:5])
+		ords[i] = played[i].Orders()
+	}
+	next, _, err := adjudicator.Resolve(setup, st, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(next)
+	sum := sha256.Sum256(want)
+	for _, tc := range []struct {
+		hash string
+		code int
+	}{{hex.EncodeToString(sum[:]), 0}, {strings.Repeat("0", 64), 1}} {
+		b, _ := json.Marshal(savedTurn{Course: "sprint", Seed: 9, State: st, Orders: played, Hash: tc.hash})
+		path := filepath.Join(t.TempDir(), "turn.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := cmdResolve([]string{path}, &out, &errb); code != tc.code {
+			t.Fatalf("exit %d, want %d: %s", code, tc.code, errb.String())
+		}
+		var got struct {
+			State json.RawMessage `json:"state"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		var a adjudicator.State
+		json.Unmarshal(got.State, &a)
+		if ga, _ := json.Marshal(a); !bytes.Equal(ga, want) {
+			t.Fatalf("resolve's state differs from the engine's")
+		}
 	}
 }
