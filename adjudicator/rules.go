@@ -163,7 +163,9 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 	for i, c := range prog {
 		reg := i + 1
 		if r.IsLocked(reg) {
-			if c != 0 && c != r.Registers[i] {
+			if c != 0 && c != r.Registers[i] && r.Registers[i] == 0 {
+				errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("register %d is locked and holds no card", reg)})
+			} else if c != 0 && c != r.Registers[i] {
 				errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("register %d is locked with P%d", reg, r.Registers[i])})
 			}
 			continue

@@ -252,9 +252,8 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	if g.Status == store.GameOver {
 		return store.InboxRejected, "game over", 0, reply(fmt.Sprintf("Game %s is over; no more orders are taken.", g.Tag), nil, "")
 	}
-	if sheetErr != nil {
-		return j.storeSheet(tx, g, player, row, msg, sheet, sheetErr, nil)
-	}
+	// A sheet with syntax errors is validated too, as far as it was read, so the reply
+	// lists every error at once ("Every error in one reply, not just the first").
 	setup, err := j.setupFor(g)
 	if err != nil {
 		return "", "", 0, err
@@ -267,7 +266,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		sheet.Turn = g.CurrentTurn // a sheet without a turn line is for the turn being played
 	}
 	rep := orders.Validate(setup, st, player.Robot, sheet)
-	return j.storeSheet(tx, g, player, row, msg, sheet, nil, &rep)
+	return j.storeSheet(tx, g, player, row, msg, sheet, sheetErr, &rep)
 }
 
 // storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.

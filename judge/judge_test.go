@@ -681,3 +681,21 @@ func TestAutopilotMissedOrdersReplay(t *testing.T) {
 		t.Fatal("the autopilot turn does not replay")
 	}
 }
+
+// TestSyntaxAndValidationErrorsInOneReply: a sheet with a line the parser cannot read
+// is still checked against the game, so the one reply names every mistake.
+func TestSyntaxAndValidationErrorsInOneReply(t *testing.T) {
+	f := newFixture(t)
+	bad := fmt.Sprintf("robot Twonky\nturn 1\nsecret %s\nP999\nwibble wobble\n", f.secrets["Twonky"])
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", bad))
+	rej := f.mailsTo("twonky@example.test", "reject")
+	if len(rej) != 1 {
+		t.Fatalf("%d rejections", len(rej))
+	}
+	m, _ := mail.Extract(rej[0].Raw)
+	for _, want := range []string{"wibble", "P999 is not in your hand"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("the reply lacks %q:\n%s", want, m.Text)
+		}
+	}
+}

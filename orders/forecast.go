@@ -44,7 +44,7 @@ type Warning struct {
 // program the robot would run with its locked registers only, which the engine refuses
 // unless all are locked.
 func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string, s *Sheet) (*Prediction, error) {
-	idx := st.Robot(robotName)
+	idx := robotIndex(st, robotName)
 	if idx < 0 {
 		return nil, fmt.Errorf("forecast: there is no robot %q", robotName)
 	}

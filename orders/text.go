@@ -26,7 +26,7 @@ import (
 // problem found is returned in one *SyntaxError.
 func Parse(b []byte) (*Sheet, error) {
 	if len(b) > MaxSize {
-		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is %d bytes; the most a sheet may be is %d", len(b), MaxSize)}}}
+		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is larger than %d bytes, the most a sheet may be", MaxSize)}}}
 	}
 	if looksYAML(b) {
 		return ParseYAML(b)
@@ -67,7 +67,7 @@ type textParser struct {
 // ParseText reads a plain-text sheet.
 func ParseText(b []byte) (*Sheet, error) {
 	if len(b) > MaxSize {
-		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is %d bytes; the most a sheet may be is %d", len(b), MaxSize)}}}
+		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is larger than %d bytes, the most a sheet may be", MaxSize)}}}
 	}
 	text := string(b)
 	if !utf8.ValidString(text) {

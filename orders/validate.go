@@ -74,12 +74,13 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		}
 		return Pos{}
 	}
-	idx := st.Robot(robotName)
+	idx := robotIndex(st, robotName)
 	if idx < 0 {
 		rep.err(Pos{}, "there is no robot %q in this game", robotName)
 		return rep
 	}
 	r := &st.Robots[idx]
+	robotName = r.Name
 	if s.Robot != "" && s.Robot != robotName {
 		if strings.EqualFold(s.Robot, robotName) {
 			rep.warn(at("robot"), "robot %q: your robot is spelt %q", s.Robot, robotName)
@@ -158,7 +159,11 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 		}
 		if r.IsLocked(reg) {
 			lc := r.Registers[reg-1]
-			if !c.Locked && c.Priority != lc {
+			switch {
+			case lc == 0 && !c.Locked && c.Priority != 0:
+				// A register locked while the robot was powered down holds no card.
+				rep.err(c.At, "register %d is locked and holds no card (it runs nothing); write \"locked\" there", reg)
+			case lc != 0 && !c.Locked && c.Priority != lc:
 				rep.err(c.At, "register %d is locked with %s; write %s or \"locked\" there", reg, cardName(setup, lc), cardName(setup, lc))
 			}
 			continue
@@ -367,4 +372,17 @@ func (r Rule) Decisions() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// robotIndex finds a robot by name, exactly or else in another case ("fred" for Fred).
+func robotIndex(st *adjudicator.State, name string) int {
+	if i := st.Robot(name); i >= 0 {
+		return i
+	}
+	for i := range st.Robots {
+		if strings.EqualFold(st.Robots[i].Name, name) {
+			return i
+		}
+	}
+	return -1
 }

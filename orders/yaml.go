@@ -31,7 +31,7 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // ParseYAML reads a YAML sheet.
 func ParseYAML(b []byte) (*Sheet, error) {
 	if len(b) > MaxSize {
-		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is %d bytes; the most a sheet may be is %d", len(b), MaxSize)}}}
+		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is larger than %d bytes, the most a sheet may be", MaxSize)}}}
 	}
 	if p, ok := flowTooDeep(b); ok {
 		return nil, &SyntaxError{Problems: []Problem{p}}

@@ -68,13 +68,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	default:
 		sheet, err = orders.Parse(b)
 	}
-	if err != nil {
-		printProblems(stdout, name, err)
-		return 1
-	}
-	stdout.Write(sheet.JSON())
-	if cfg.state == "" {
-		return 0
+	syntaxErr := err
+	if syntaxErr != nil {
+		printProblems(stdout, name, syntaxErr)
+		if cfg.state == "" || sheet == nil {
+			return 1
+		}
+		// With a game to check against, what was read is validated too: every error at once.
+	} else {
+		stdout.Write(sheet.JSON())
+		if cfg.state == "" {
+			return 0
+		}
 	}
 	setup, st, err := loadState(cfg.state)
 	if err != nil {
@@ -93,11 +98,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stdout, "%s\n", problemLine(name, p))
 	}
-	if !rep.OK() {
+	if syntaxErr != nil || !rep.OK() {
 		return 1
 	}
 	fmt.Fprintln(stdout, "valid")
-	if sheet.HasProgram() && st.Robots[st.Robot(robot)].Power != adjudicator.PowerDown {
+	idx := st.Robot(robot)
+	for i := range st.Robots {
+		if idx < 0 && strings.EqualFold(st.Robots[i].Name, robot) {
+			idx = i
+		}
+	}
+	if sheet.HasProgram() && idx >= 0 && st.Robots[idx].Power != adjudicator.PowerDown {
 		f, err := orders.Forecast(setup, st, robot, sheet)
 		if err != nil {
 			fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
