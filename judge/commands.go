@@ -349,6 +349,9 @@ func (j *Judge) deny(tx *store.Tx, row store.InboxMessage, msg *mail.Message, fr
 	if err := tx.RecordAuthFailure(from, j.now()); err != nil {
 		return "", "", 0, err
 	}
+	if limited, err := j.rateLimited(tx, from); err != nil || limited {
+		return store.InboxRejected, d.note + " (rate-limited: not answered)", 0, err
+	}
 	if d.spoofed != nil {
 		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gameID, Actor: from, Action: "spoofed-from", Detail: "robot " + d.spoofed.Robot}); err != nil {
 			return "", "", 0, err

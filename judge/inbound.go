@@ -99,6 +99,18 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 	}
 }
 
+// rateLimited reports whether an address has had more identity failures than
+// AuthFailures within AuthWindow (the one just recorded included). Rate limiting only
+// silences the judge: failures are no longer answered (no reply floods, no notices to
+// a player), but a mail with the right secret from the registered address is still
+// served, since anyone can forge a From address and must not be able to lock a player
+// out by sending wrong secrets in their name. Guessing stays hopeless: secrets carry
+// about 79 bits and each guess costs a bcrypt check.
+func (j *Judge) rateLimited(tx *store.Tx, from string) (bool, error) {
+	n, err := tx.AuthFailures(from, j.now().Add(-j.AuthWindow))
+	return n > j.AuthFailures, err
+}
+
 // extract reads a raw message within the size limit. An oversized one is read for its
 // header alone (so its sender can be told), with the limit error.
 func (j *Judge) extract(raw []byte) (*mail.Message, error) {
@@ -138,11 +150,6 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 	from := strings.ToLower(strings.TrimSpace(msg.From))
 	if from == "" {
 		return store.InboxRejected, "no From address", 0, nil
-	}
-	if n, err := tx.AuthFailures(from, j.now().Add(-j.AuthWindow)); err != nil {
-		return "", "", 0, err
-	} else if n >= j.AuthFailures {
-		return store.InboxRejected, "sender rate-limited after repeated identity failures", 0, nil
 	}
 	reply := func(summary string, errs []string, hint string) error {
 		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
@@ -224,6 +231,9 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: from, Action: "auth-failure", Detail: note}); err != nil {
 			return "", "", 0, err
 		}
+		if limited, err := j.rateLimited(tx, from); err != nil || limited {
+			return store.InboxRejected, note + " (rate-limited: not answered)", 0, err
+		}
 		// The reply reveals nothing: not which part was wrong, nor the sheet.
 		return store.InboxRejected, note, 0, reply("Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
 	}
@@ -236,6 +246,9 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		}
 		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: from, Action: "spoofed-from", Detail: "robot " + player.Robot}); err != nil {
 			return "", "", 0, err
+		}
+		if limited, err := j.rateLimited(tx, from); err != nil || limited {
+			return store.InboxRejected, "From is not the registered address (rate-limited: not told)", 0, err
 		}
 		text := fmt.Sprintf("A mail about your robot %s in game %s came from another address (%s), not from\n"+
 			"your registered address. Nothing was changed. If it was you, send your orders from\n"+

@@ -353,16 +353,17 @@ func TestWrongSecretsAreRateLimited(t *testing.T) {
 	if replies != f.j.AuthFailures {
 		t.Fatalf("%d replies to %d bad secrets, want %d (then silence)", replies, f.j.AuthFailures+2, f.j.AuthFailures)
 	}
-	// The right secret is refused too while the address is limited...
+	// Anyone can forge From: the right secret is still served while the address is
+	// limited, so wrong secrets in a player's name cannot lock the player out.
 	f.deliver(rawMail("twonky@example.test", "[RR spring] good", f.sheet("Twonky", "")))
-	if row := f.inboxStatus(f.uid); row.Status != store.InboxRejected {
-		t.Fatalf("rate-limited address was served: %s", row.Status)
-	}
-	// ...and served again once the window has passed.
-	f.now = f.now.Add(f.j.AuthWindow + time.Minute)
-	f.deliver(rawMail("twonky@example.test", "[RR spring] good later", f.sheet("Twonky", "")))
 	if row := f.inboxStatus(f.uid); row.Status != store.InboxProcessed {
-		t.Fatalf("after the window: %s (%s)", row.Status, row.Note)
+		t.Fatalf("the right secret from a limited address: %s (%s)", row.Status, row.Note)
+	}
+	// Once the window has passed, failures are answered again.
+	f.now = f.now.Add(f.j.AuthWindow + time.Minute)
+	f.deliver(rawMail("twonky@example.test", "[RR spring] bad later", bad))
+	if got := len(f.mailsTo("twonky@example.test", "reject")); got != f.j.AuthFailures+1 {
+		t.Fatalf("after the window: %d replies, want %d", got, f.j.AuthFailures+1)
 	}
 }
 
@@ -697,5 +698,24 @@ func TestSyntaxAndValidationErrorsInOneReply(t *testing.T) {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("the reply lacks %q:\n%s", want, m.Text)
 		}
+	}
+}
+
+// TestReportShowsStandingOrdersSentThisTurn: standing orders sent with this turn's
+// sheet are in force in this turn's report (not only from the next).
+func TestReportShowsStandingOrdersSentThisTurn(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "power down if damage > 4\n")))
+	for _, p := range []string{"Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(p)+"@example.test", "[RR spring] orders", f.sheet(p, "")))
+	}
+	reps := f.mailsTo("twonky@example.test", "report")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	m, _ := mail.Extract(reps[0].Raw)
+	i := strings.Index(m.Text, "STANDING ORDERS")
+	if i < 0 || !strings.Contains(m.Text[i:], "damage > 4") {
+		t.Fatalf("the report does not show the standing order sent this turn:\n%s", m.Text)
 	}
 }

@@ -146,6 +146,10 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 	if err != nil {
 		return err
 	}
+	gen, err := tx.VoidTurns(g.ID, g.CurrentTurn) // a rolled-back turn's notes were other mails
+	if err != nil {
+		return err
+	}
 	for _, p := range players {
 		if !missedBy[p.Robot] || p.Withdrawn {
 			continue
@@ -162,7 +166,7 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		}
 		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no orders from %s", g.CurrentTurn, p.Robot)),
-			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d.s%d", g.Tag, g.CurrentTurn, p.Seat)),
+			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d%s.s%d", g.Tag, g.CurrentTurn, genTag(gen), p.Seat)),
 			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
 			return err
 		}
@@ -183,7 +187,7 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		for _, gm := range gms {
 			if err := j.enqueue(tx, outMail{kind: "gm-notice", gameID: g.ID, turn: g.CurrentTurn, to: gm.Email,
 				subject:   subject(g.Tag, fmt.Sprintf("%s missed %d turns in a row", p.Robot, n)),
-				messageID: j.noticeID("limit", fmt.Sprintf("%s.%d.s%d.%d", g.Tag, g.CurrentTurn, p.Seat, gm.ID)),
+				messageID: j.noticeID("limit", fmt.Sprintf("%s.%d%s.s%d.%d", g.Tag, g.CurrentTurn, genTag(gen), p.Seat, gm.ID)),
 				text: fmt.Sprintf("%s (%s) in game %s sent no orders for %d turns in a row (up to turn %d).\n\n%s\n",
 					p.Robot, p.Email, g.Tag, n, g.CurrentTurn, action), generated: true}); err != nil {
 				return err
@@ -589,4 +593,13 @@ func (j *Judge) startGameIn(tx *store.Tx, g store.Game, secrets map[string]strin
 		}
 	}
 	return j.enqueueWelcome(tx, g, setup, st, sec)
+}
+
+// genTag marks the notes of a turn resolved again after a rollback (".g1"), so they are
+// new mails and not taken for the void ones.
+func genTag(gen int) string {
+	if gen == 0 {
+		return ""
+	}
+	return fmt.Sprintf(".g%d", gen)
 }

@@ -299,7 +299,15 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 			return err
 		}
 		resolved = true
-		if err := j.enqueueReports(tx, g, setup, next, events, players, standing, deadline, notes); err != nil {
+		// The standing orders in force after this turn: the earlier ones with this turn's
+		// merged over them, as played (played[i].Sheet holds the rules only).
+		inForce := map[string]*orders.Sheet{}
+		for _, p := range played {
+			if p.Sheet != nil {
+				inForce[p.Robot] = p.Sheet
+			}
+		}
+		if err := j.enqueueReports(tx, g, setup, next, events, players, inForce, deadline, notes); err != nil {
 			return err
 		}
 		return j.afterTurn(tx, g, opts, players, missedBy, private, next)
