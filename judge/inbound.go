@@ -82,6 +82,13 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 			return err
 		}
 		gameID = gid
+		if msg != nil {
+			if raw, ok := redactInbound(row.Raw, msg.Text); ok {
+				if err := tx.InboxSetRaw(row.ID, raw); err != nil {
+					return err
+				}
+			}
+		}
 		return tx.InboxSetStatus(row.ID, status, note, j.now())
 	})
 	if err != nil {
@@ -410,6 +417,43 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+var secretLine = regexp.MustCompile(`(?im)^[ \t>]*(?:secret|password|passwd|pass|pw)\b[ \t]*[:=]?[ \t]*(\S+)`)
+
+// redactInbound is a received mail with the secrets it carried removed: every value of
+// a "secret ..." line of its text and everything shaped like a judge-made secret. When a
+// secret cannot be found in the raw bytes (a base64 body), the body is dropped: what
+// was read from it is stored as orders or commands. It reports whether it changed
+// anything; the judge keeps the result once the mail is processed.
+func redactInbound(raw []byte, text string) ([]byte, bool) {
+	var values []string
+	for _, m := range secretLine.FindAllStringSubmatch(text, -1) {
+		if len(m[1]) >= 4 && m[1] != "(secret)" {
+			values = append(values, m[1])
+		}
+	}
+	out, changed := store.RedactSecrets(raw)
+	hidden := false
+	for _, v := range values {
+		if bytes.Contains(out, []byte(v)) {
+			out = bytes.ReplaceAll(out, []byte(v), []byte("(secret)"))
+			changed = true
+		} else if !bytes.Contains(raw, []byte(v)) {
+			hidden = true // encoded: base64, or cut by a quoted-printable soft break
+		}
+	}
+	if hidden {
+		head := out
+		if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
+			head = head[:i+4]
+		} else if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
+			head = head[:i+2]
+		}
+		out = append(bytes.Clone(head), "(body removed by rallyjudge: it carried a secret; what was read from it is stored)\r\n"...)
+		changed = true
+	}
+	return out, changed
 }
 
 // redactSecret removes the secret from a sheet's text before it is stored.

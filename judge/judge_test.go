@@ -719,3 +719,43 @@ func TestReportShowsStandingOrdersSentThisTurn(t *testing.T) {
 		t.Fatalf("the report does not show the standing order sent this turn:\n%s", m.Text)
 	}
 }
+
+// TestNoPlainSecretsKept: once processed and sent, neither the received sheets nor the
+// mails that carried secrets keep them in the database.
+func TestNoPlainSecretsKept(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")))
+	if _, err := f.j.DrainOutbox(context.Background(), &fakeSender{}); err != nil {
+		t.Fatal(err)
+	}
+	var raws [][]byte
+	_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		in, err := tx.InboxByStatus(store.InboxProcessed, 100)
+		for _, m := range in {
+			raws = append(raws, m.Raw)
+		}
+		out, _ := tx.OutboxByGame(1, -1)
+		for _, m := range out {
+			raws = append(raws, m.Raw)
+		}
+		return err
+	})
+	if len(raws) < 4 {
+		t.Fatalf("only %d stored mails", len(raws))
+	}
+	for _, raw := range raws {
+		for who, s := range f.secrets {
+			if bytes.Contains(raw, []byte(s)) {
+				t.Errorf("a stored mail still carries %q's secret", who)
+			}
+		}
+	}
+}
+
+func TestRedactInboundBase64(t *testing.T) {
+	raw := []byte("From: a@b\r\nContent-Transfer-Encoding: base64\r\n\r\nc2VjcmV0IGFiY2QtZWZnaC1qa21uLXBxcnM=\r\n")
+	out, ok := redactInbound(raw, "secret abcd-efgh-jkmn-pqrs\n")
+	if !ok || bytes.Contains(out, []byte("c2VjcmV0")) || !bytes.Contains(out, []byte("From: a@b")) {
+		t.Fatalf("base64 body not dropped: %q", out)
+	}
+}

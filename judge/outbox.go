@@ -38,6 +38,7 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 				if err := j.Store.MarkSent(ctx, m.ID, j.now()); err != nil {
 					return sent, err
 				}
+				j.scrub(ctx, m)
 				sent++
 				progress = true
 			case mail.IsPermanent(err):
@@ -65,10 +66,24 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 	}
 }
 
+// scrub keeps a mail that carried a secret (a welcome, a JOIN or REPLACE reply) with the
+// secret removed, once it is sent or has failed for good: secrets are stored hashed, and
+// the database and its backups hold no plain one.
+func (j *Judge) scrub(ctx context.Context, m store.OutboxMail) {
+	raw, ok := store.RedactSecrets(m.Raw)
+	if !ok {
+		return
+	}
+	if err := j.Store.Tx(ctx, func(tx *store.Tx) error { return tx.OutboxSetRaw(m.ID, raw) }); err != nil {
+		j.Log.Warn("removing a secret from a sent mail failed", "outbox", m.ID, "err", err)
+	}
+}
+
 func (j *Judge) failed(ctx context.Context, m store.OutboxMail, sendErr error) error {
 	if err := j.Store.MarkFailed(ctx, m.ID, sendErr); err != nil {
 		return err
 	}
+	j.scrub(ctx, m)
 	return j.tellGMs(ctx, m, sendErr)
 }
 

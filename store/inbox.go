@@ -195,3 +195,9 @@ func scanInbox(r scanner) (InboxMessage, error) {
 	}
 	return m, nil
 }
+
+// InboxSetRaw replaces a stored message's raw bytes (its size stays the one received):
+// the judge keeps processed mail with the secrets it carried removed.
+func (t *Tx) InboxSetRaw(id int64, raw []byte) error {
+	return t.updateOne(fmt.Sprintf("inbox %d raw", id), `UPDATE inbox SET raw = ? WHERE id = ?`, raw, id)
+}

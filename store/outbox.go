@@ -297,3 +297,9 @@ func (s *Store) MarkRetry(ctx context.Context, id int64, now time.Time, sendErr 
 func (s *Store) MarkFailed(ctx context.Context, id int64, sendErr error) error {
 	return s.Tx(ctx, func(tx *Tx) error { return tx.MarkFailed(id, sendErr) })
 }
+
+// OutboxSetRaw replaces an outgoing mail's raw bytes once it is sent or has failed for
+// good (a mail that carried a secret is kept with the secret removed).
+func (t *Tx) OutboxSetRaw(id int64, raw []byte) error {
+	return t.updateOne(fmt.Sprintf("outbox %d raw", id), `UPDATE outbox SET raw = ? WHERE id = ? AND status != 'pending'`, raw, id)
+}
