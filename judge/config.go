@@ -160,6 +160,8 @@ func Secret(env, file string, getenv func(string) string) (string, error) {
 		return v, nil
 	}
 	if file != "" {
+		// ${VAR} in the path is expanded, for systemd's $CREDENTIALS_DIRECTORY.
+		file = os.Expand(file, getenvOr(getenv))
 		b, err := os.ReadFile(file)
 		if err != nil {
 			return "", fmt.Errorf("password file: %w", err)
@@ -167,4 +169,11 @@ func Secret(env, file string, getenv func(string) string) (string, error) {
 		return strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]), nil
 	}
 	return "", nil
+}
+
+func getenvOr(getenv func(string) string) func(string) string {
+	if getenv == nil {
+		return os.Getenv
+	}
+	return getenv
 }

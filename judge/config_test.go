@@ -67,4 +67,8 @@ func TestSecret(t *testing.T) {
 	if v, err := Secret("", f, nil); err != nil || v != "filepw" {
 		t.Fatalf("file: %q %v", v, err)
 	}
+	dir := filepath.Dir(f)
+	if v, err := Secret("", "${CREDENTIALS_DIRECTORY}/pw", func(k string) string { return map[string]string{"CREDENTIALS_DIRECTORY": dir}[k] }); err != nil || v != "filepw" {
+		t.Fatalf("file with ${CREDENTIALS_DIRECTORY}: %q %v", v, err)
+	}
 }

@@ -209,7 +209,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	}
 	if tag == "" {
 		return store.InboxRejected, "no game named", 0, reply("Your mail names no game, so nothing was done.", nil,
-			"Put the game's tag in the subject, like [RR spring-open], or a line \"game spring-open\" in the sheet.")
+			"Put the game's tag in the subject, like [RR spring-open], or a line \"game spring-open\" in the sheet.\n\n"+HelpText(j.Address))
 	}
 	g, err := tx.GameByTag(tag)
 	if errors.Is(err, store.ErrNotFound) {

@@ -301,6 +301,8 @@ func roughly(d time.Duration) string {
 		return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
 	case d >= time.Hour:
 		return "an hour"
+	case d < 90*time.Second:
+		return "a minute"
 	default:
 		return fmt.Sprintf("%d minutes", int(d.Round(time.Minute)/time.Minute))
 	}

@@ -192,7 +192,7 @@ func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) str
 	} else {
 		free := 0
 		for reg := 1; reg <= adjudicator.Registers; reg++ {
-			if !(r.Registers[reg-1] != 0 && r.IsLocked(reg)) {
+			if !r.IsLocked(reg) {
 				free++
 			}
 		}
@@ -203,6 +203,9 @@ func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) str
 		for reg := 1; reg <= adjudicator.Registers; reg++ {
 			if p := r.Registers[reg-1]; p != 0 && r.IsLocked(reg) {
 				fmt.Fprintf(&b, "%d: P%d\n", reg, p)
+			} else if r.IsLocked(reg) {
+				// Locked while powered down: it holds no card and runs nothing.
+				fmt.Fprintf(&b, "%d: locked\n", reg)
 			} else {
 				fmt.Fprintf(&b, "%d: \n", reg)
 			}
