@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -56,16 +57,23 @@ func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw 
 }
 
 // Recover handles inbox messages stored but not processed (a crash between storing and
-// processing). Serve calls it at start.
+// processing), and those whose processing failed (a bad template override, a full disk):
+// a restart after mending what broke takes them up again. Serve calls it at start.
 func (j *Judge) Recover(ctx context.Context) error {
 	var rows []store.InboxMessage
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
-		var err error
-		rows, err = tx.InboxByStatus(store.InboxNew, 1000)
-		return err
+		for _, s := range []store.InboxStatus{store.InboxNew, store.InboxFailed} {
+			r, err := tx.InboxByStatus(s, 1000)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, r...)
+		}
+		return nil
 	}); err != nil {
 		return err
 	}
+	sort.Slice(rows, func(a, b int) bool { return rows[a].ID < rows[b].ID })
 	for _, row := range rows {
 		msg, perr := j.extract(row.Raw)
 		j.processStored(ctx, row, msg, perr)

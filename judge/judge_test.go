@@ -759,3 +759,26 @@ func TestRedactInboundBase64(t *testing.T) {
 		t.Fatalf("base64 body not dropped: %q", out)
 	}
 }
+
+// TestFailedMessageIsTakenUpAgainAtRestart: a mail whose processing broke is kept as
+// failed, and Recover (at every start) processes it once what broke is mended.
+func TestFailedMessageIsTakenUpAgainAtRestart(t *testing.T) {
+	f := newFixture(t)
+	load := f.j.Course
+	f.j.setups = setupCache{}
+	f.j.Course = func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") }
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")))
+	if row := f.inboxStatus(f.uid); row.Status != store.InboxFailed {
+		t.Fatalf("status %s, want failed", row.Status)
+	}
+	f.j.Course = load
+	if err := f.j.Recover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if row := f.inboxStatus(f.uid); row.Status != store.InboxProcessed {
+		t.Fatalf("after Recover: %s (%s)", row.Status, row.Note)
+	}
+	if acks := f.mailsTo("twonky@example.test", "ack"); len(acks) != 1 {
+		t.Fatalf("%d acks", len(acks))
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/template"
 )
@@ -83,7 +84,65 @@ func Load(dir string) (*Set, error) {
 			return nil, fmt.Errorf("templates: %s: %w", base, err)
 		}
 	}
-	return &Set{text: t, html: h}, nil
+	set := &Set{text: t, html: h}
+	if dir != "" {
+		if err := set.checkOverrides(dir, names); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+// checkOverrides refuses what a game master's directory gets wrong at start, not at the
+// first turn: a .tmpl file that overrides nothing (a misspelt name), and a template that
+// fails on sample data (a misspelt field).
+func (s *Set) checkOverrides(dir string, names []string) error {
+	known := map[string]bool{}
+	for _, n := range names {
+		known[filepath.Base(n)] = true
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.tmpl"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if !known[filepath.Base(f)] {
+			var list []string
+			for n := range known {
+				list = append(list, n)
+			}
+			sort.Strings(list)
+			return fmt.Errorf("templates: %s overrides no template (the templates are %s)", f, strings.Join(list, ", "))
+		}
+	}
+	card := []Card{{Register: 1, P: 490, Title: "Move 1"}}
+	sections := []Section{{Register: 1, Title: "Register 1", Lines: []string{"P490 Zoom plays Move 1"}}}
+	robots := []RobotStatus{{Name: "Zoom", Square: "1,2", Facing: "north", Power: "on"}}
+	report := Report{Game: "g", Course: "c", Turn: 1, NextTurn: 2, Part: PartFull, Player: "Zoom", Board: "b", Legend: "l",
+		Sections: sections, Robots: robots, Deadline: "d", Standings: []Standing{{}}, Hand: card, Locked: card,
+		Standing: []string{"if damage > 4 then power down"}, Sheet: "#orders\n#end\n", Pictures: &Pictures{BoardCID: "b", TurnCID: "t"}}
+	samples := map[string]any{
+		"report.txt.tmpl":   report,
+		"report.html.tmpl":  report,
+		"ack.txt.tmpl":      Ack{Game: "g", Robot: "Zoom", Turn: 1, Program: card, Standing: []string{"x"}, Warnings: []string{"w"}, Forecast: "f", Deadline: "d", Waiting: "w"},
+		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
+		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j"},
+	}
+	for name, data := range samples {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			continue // not overridden: the embedded template is tested
+		}
+		var err error
+		if strings.HasSuffix(name, ".html.tmpl") {
+			_, err = s.HTML(name, data)
+		} else {
+			_, err = s.Text(name, data)
+		}
+		if err != nil {
+			return fmt.Errorf("templates: override %s fails on sample data: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // Text renders the named text template ("report.txt.tmpl") with data.

@@ -454,3 +454,26 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+func TestOverridesCheckedAtLoad(t *testing.T) {
+	for _, tc := range []struct{ file, text, want string }{
+		{"report.txt.tmpl", "Hello {{.Nope}}", "fails on sample data"},
+		{"reprot.txt.tmpl", "Hello", "overrides no template"},
+		{"ack.txt.tmpl", "{{range .Program}}{{.Priority}}{{end}}", "fails on sample data"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.file, err, tc.want)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "rejected.txt.tmpl"), []byte("No: {{.Summary}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err != nil {
+		t.Fatalf("a good override refused: %v", err)
+	}
+}
