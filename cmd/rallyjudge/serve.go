@@ -55,7 +55,7 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("smtp password: %w", err)
 	}
-	st, err := store.Open(cfg.Database)
+	st, err := store.OpenWith(cfg.Database, store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}})
 	if err != nil {
 		return err
 	}
