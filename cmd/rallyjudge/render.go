@@ -12,23 +12,28 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/picture"
 )
 
 const renderUsage = `usage: rallyjudge render COURSE|FILE [-o OUT.png] [--cell N] [--state FILE]
        rallyjudge render COURSE|FILE --demo-turn [-o OUT.gif|OUT.png] [--robots N] [--seed N] [--turn N]
+       rallyjudge render --archive GAME.rja --turn N [-o OUT.gif|OUT.png]
 
 Draws a shipped course (or a .course/.board file) as a PNG (docs/pictures.md).
   --state FILE   draw the robots of a saved game state (JSON with "robots", or {"state": ...})
   --demo-turn    play a seeded demo game with random programs and draw its turn --turn:
                  an animated GIF of the turn step by step when OUT ends in .gif, else the
                  picture after the turn
+  --archive FILE a game at turn --turn, replayed from its archive (rallyjudge export):
+                 the GIF of that turn, or the picture after it
 Without -o the image goes to standard output.
 Exit 0: written; 1: the course or state does not load, or writing failed; 2: usage.`
 
 // renderConfig is the render command's flags.
 type renderConfig struct {
 	out, state       string
+	archive          string
 	cell             int
 	demo             bool
 	robots, turn     int
@@ -49,6 +54,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.robots, "robots", 8, "demo robots (1-8)")
 	fs.IntVar(&cfg.turn, "turn", 3, "demo turn to draw")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "demo game seed")
+	fs.StringVar(&cfg.archive, "archive", "", "draw a game at --turn from its archive")
 	// Flags may come before or after the course.
 	var pos []string
 	for rest := args; ; {
@@ -61,6 +67,13 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 		}
 		pos = append(pos, fs.Arg(0))
 		rest = fs.Args()[1:]
+	}
+	if cfg.archive != "" {
+		if len(pos) != 0 || cfg.demo || cfg.state != "" || cfg.cell < 16 || cfg.cell > 96 || cfg.turn < 0 {
+			fmt.Fprintln(stderr, renderUsage)
+			return 2
+		}
+		return renderArchive(cfg, stdout, stderr)
 	}
 	if len(pos) != 1 || cfg.cell < 16 || cfg.cell > 96 || cfg.robots < 1 || cfg.robots > adjudicator.MaxRobots || cfg.turn < 1 ||
 		(cfg.demo && cfg.state != "") {
@@ -123,6 +136,56 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 		_, err = stdout.Write(buf.Bytes())
 	} else {
 		err = os.WriteFile(cfg.out, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// renderArchive draws a game at a turn from its archive: the turn as an animated GIF,
+// or the floor after it.
+func renderArchive(cfg renderConfig, stdout, stderr io.Writer) int {
+	f, err := os.Open(cfg.archive)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
+		return 1
+	}
+	a, err := archive.Read(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
+		return 1
+	}
+	if cfg.turn >= len(a.Turns) {
+		fmt.Fprintf(stderr, "rallyjudge render: %s has turns 0 to %d, not %d\n", cfg.archive, len(a.Turns)-1, cfg.turn)
+		return 1
+	}
+	setup, err := a.Setup()
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
+		return 1
+	}
+	var step archive.Step
+	if err := archive.Replay(&a, setup, cfg.turn, func(s archive.Step) error { step = s; return nil }); err != nil {
+		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
+		return 1
+	}
+	var buf bytes.Buffer
+	opt := picture.Options{Cell: cfg.cell, Turn: cfg.turn}
+	if strings.EqualFold(filepath.Ext(cfg.out), ".gif") && step.Before != nil {
+		err = picture.TurnGIF(&buf, setup.Course, step.Before.Robots, step.Events, opt)
+	} else {
+		opt.Caption = fmt.Sprintf("%s: %s after turn %d", a.Game, setup.Course.Name, cfg.turn)
+		err = picture.PNG(&buf, picture.Course(setup.Course, step.After.Robots, opt))
+	}
+	if err == nil {
+		if cfg.out == "" || cfg.out == "-" {
+			_, err = stdout.Write(buf.Bytes())
+		} else {
+			err = os.WriteFile(cfg.out, buf.Bytes(), 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)

@@ -89,3 +89,41 @@ func TestRenderStdout(t *testing.T) {
 		t.Errorf("picture of sprint is %v", b)
 	}
 }
+
+// TestRenderArchiveTurn draws a game at a turn from its archive: a GIF of the turn with
+// one frame per step, and the floor after it.
+func TestRenderArchiveTurn(t *testing.T) {
+	dir := t.TempDir()
+	rja := filepath.Join("..", "..", "archive", "testdata", "sprint-3.rja")
+	for _, tc := range []struct {
+		args []string
+		code int
+		gif  bool
+	}{
+		{[]string{"--archive", rja, "--turn", "2", "-o", filepath.Join(dir, "t2.gif")}, 0, true},
+		{[]string{"--archive", rja, "--turn", "2", "-o", filepath.Join(dir, "t2.png")}, 0, false},
+		{[]string{"--archive", rja, "--turn", "99", "-o", filepath.Join(dir, "x.png")}, 1, false},
+		{[]string{"--archive", rja, "sprint"}, 2, false},
+	} {
+		var out, errb bytes.Buffer
+		if code := cmdRender(tc.args, &out, &errb); code != tc.code {
+			t.Fatalf("%v: exit %d, want %d: %s", tc.args, code, tc.code, errb.String())
+		}
+		if tc.code != 0 {
+			continue
+		}
+		f, err := os.Open(tc.args[len(tc.args)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.gif {
+			g, err := gif.DecodeAll(f)
+			if err != nil || len(g.Image) < 3 {
+				t.Fatalf("%v: not an animated GIF (%v)", tc.args, err)
+			}
+		} else if _, err := png.Decode(f); err != nil {
+			t.Fatalf("%v: not a PNG: %v", tc.args, err)
+		}
+		f.Close()
+	}
+}
