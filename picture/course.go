@@ -181,6 +181,26 @@ func (p *painter) drawStatic(cv canvas) {
 		}
 	}
 	p.walls(cv)
+	// Register digits over the walls, in a corner no wall of the square covers.
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			q := adjudicator.Pos{X: x, Y: y}
+			s := b.At(q)
+			if s.Floor == adjudicator.FloorPit {
+				continue
+			}
+			switch {
+			case s.Pusher.Registers != 0:
+				p.registers(cv, q, s.Pusher.Registers, s.Pusher.Dir)
+			case s.Crusher != 0:
+				d := adjudicator.East // ahead-right of east: the box goes bottom right
+				if s.Belt.Kind != adjudicator.NoBelt {
+					d = s.Belt.Dir.Back()
+				}
+				p.registers(cv, q, s.Crusher, d)
+			}
+		}
+	}
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
 			q := adjudicator.Pos{X: x, Y: y}
@@ -388,12 +408,14 @@ func (p *painter) pusher(cv canvas, q adjudicator.Pos, ps adjudicator.Pusher) {
 	cv.poly(cPusher, [2]float64{cx + ux*tip, cy + uy*tip},
 		[2]float64{cx + px*h, cy + py*h}, [2]float64{cx - px*h, cy - py*h})
 	cv.line(bx+px*half, by+py*half, bx-px*half, by-py*half, 2, cInk)
-	p.registers(cv, q, ps.Registers, ps.Dir)
 }
 
-// registers prints a register set ("135") as small digits on a white box in a corner
-// of the square: the corner behind and to the right of direction d.
-func (p *painter) registers(cv canvas, q adjudicator.Pos, set adjudicator.RegisterSet, d adjudicator.Dir) {
+// registers prints a register set ("135") as small digits on a white box with a dark
+// rim in a corner of the square, drawn after the walls: the first corner, in order
+// ahead-right, ahead-left, behind-right, behind-left of direction d (for a pusher, the
+// way it pushes: away from the wall its plate stands on), whose two sides carry no
+// wall, and kept clear of the wall bars' width in any case.
+func (p *painter) registers(cv canvas, q adjudicator.Pos, set adjudicator.RegisterSet, d adjudicator.Dir) image.Rectangle {
 	s := ""
 	for r := 1; r <= adjudicator.Registers; r++ {
 		if set.Has(r) {
@@ -406,19 +428,29 @@ func (p *painter) registers(cv canvas, q adjudicator.Pos, set adjudicator.Regist
 	}
 	w, h := tinyWidth(s, k), 5*k
 	x0, y0, x1, y1 := p.l.cellRect(q)
-	ux, uy := unit(d)
-	px, py := -uy, ux // to the right of d
-	// Which corner: behind (-u) and right (+p).
-	sx, sy := -ux+px, -uy+py
-	x, y := x0+2, y0+2
-	if sx > 0 {
-		x = x1 - w - 2
+	right := d.Right()
+	corners := [][2]adjudicator.Dir{{d, right}, {d, right.Back()}, {d.Back(), right}, {d.Back(), right.Back()}}
+	pick := corners[0]
+	for _, c := range corners {
+		if !p.b.Blocked(q, c[0]) && !p.b.Blocked(q, c[1]) {
+			pick = c
+			break
+		}
 	}
-	if sy > 0 {
-		y = y1 - h - 2
+	inset := p.wallWidth() - p.wallWidth()/2 + 2
+	x, y := x0+inset, y0+inset
+	for _, side := range pick {
+		switch side {
+		case adjudicator.East:
+			x = x1 - w - inset
+		case adjudicator.South:
+			y = y1 - h - inset
+		}
 	}
+	cv.rect(x-2, y-2, x+w+2, y+h+2, cInk)
 	cv.rect(x-1, y-1, x+w+1, y+h+1, cWhite)
 	cv.tiny(x, y, s, k, cInk)
+	return image.Rect(x-1, y-1, x+w+1, y+h+1)
 }
 
 // crusher draws a crusher's teeth along two sides and its registers (seed 003,
@@ -445,11 +477,6 @@ func (p *painter) crusher(cv canvas, q adjudicator.Pos, set adjudicator.Register
 			cv.poly(cCrusher, [2]float64{fx0 + a, fy1}, [2]float64{fx0 + a + t/2, fy1 - depth}, [2]float64{fx0 + a + t, fy1})
 		}
 	}
-	d := adjudicator.North // the box goes bottom right
-	if bt.Kind != adjudicator.NoBelt {
-		d = bt.Dir
-	}
-	p.registers(cv, q, set, d)
 }
 
 // beamPath is the squares a board laser's beam covers on an empty board: the emitter's
@@ -530,9 +557,12 @@ func (p *painter) emitter(cv canvas, q adjudicator.Pos, l adjudicator.Laser) {
 	}
 }
 
+// wallWidth is the thickness of a wall bar, centred on its edge.
+func (p *painter) wallWidth() int { return max(4, p.l.cs/6) }
+
 // walls draws every wall as a thick orange bar along its edge.
 func (p *painter) walls(cv canvas) {
-	t := max(4, p.l.cs/6)
+	t := p.wallWidth()
 	for y := 0; y < p.b.H; y++ {
 		for x := 0; x < p.b.W; x++ {
 			q := adjudicator.Pos{X: x, Y: y}

@@ -439,3 +439,57 @@ func TestOddInputs(t *testing.T) {
 		t.Error("no frames encoded without an error")
 	}
 }
+
+// TestRegisterDigitsClearOfWalls: a pusher's register digits sit on their white box in
+// full, away from the walls of the square (the wall bars once hid "2" of "24").
+func TestRegisterDigitsClearOfWalls(t *testing.T) {
+	b := adjudicator.NewBoard(4, 4)
+	type pusher struct {
+		at   adjudicator.Pos
+		dir  adjudicator.Dir
+		regs []int
+	}
+	ps := []pusher{
+		{adjudicator.Pos{X: 1, Y: 1}, adjudicator.East, []int{2, 4}},
+		{adjudicator.Pos{X: 2, Y: 2}, adjudicator.West, []int{1, 3, 5}},
+		{adjudicator.Pos{X: 1, Y: 3}, adjudicator.North, []int{1, 3, 5}},
+	}
+	for _, pu := range ps {
+		s := b.At(pu.at)
+		s.Pusher.Dir = pu.dir
+		for _, r := range pu.regs {
+			s.Pusher.Registers = s.Pusher.Registers.With(r)
+		}
+		s.Walls = s.Walls.With(pu.dir.Back())
+	}
+	b.NormalizeWalls()
+	c := &adjudicator.Course{Name: "t", Board: b}
+	for _, cs := range []int{24, 28, 48} {
+		p := newPainter(c, nil, Options{Cell: cs})
+		img := p.base()
+		for _, pu := range ps {
+			box := p.registers(canvas{image.NewPaletted(img.Rect, img.Palette)}, pu.at, b.At(pu.at).Pusher.Registers, pu.dir)
+			x0, y0, x1, y1 := p.l.cellRect(pu.at)
+			clear := p.wallWidth() - p.wallWidth()/2
+			inner := image.Rect(x0+clear, y0+clear, x1-clear, y1-clear)
+			if !box.In(inner) {
+				t.Errorf("cell %d: pusher at %v: digits box %v not inside the square clear of walls %v", cs, pu.at, box, inner)
+			}
+			ink := 0
+			for y := box.Min.Y; y < box.Max.Y; y++ {
+				for x := box.Min.X; x < box.Max.X; x++ {
+					switch img.ColorIndexAt(x, y) {
+					case cInk:
+						ink++
+					case cWhite:
+					default:
+						t.Fatalf("cell %d: pusher at %v: colour %d over the digits at %d,%d", cs, pu.at, img.ColorIndexAt(x, y), x, y)
+					}
+				}
+			}
+			if ink < 4*len(pu.regs) {
+				t.Errorf("cell %d: pusher at %v: %d ink pixels in the digits box, want the digits", cs, pu.at, ink)
+			}
+		}
+	}
+}
