@@ -141,6 +141,12 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		}
 		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, turn, p.Email, subject(g.Tag, what(r.Name))
 		m.messageID, m.inReplyTo, m.refs = j.reportIDGen(g.Tag, turn, gen, fmt.Sprintf("s%d", p.Seat)), parent, refs
+		if g.ListAddress == "" {
+			// Each player's reports thread under the welcome that player received (the
+			// game's root id is never sent itself, so it cannot be the visible parent).
+			welcome := j.reportID(g.Tag, 0, p.Seat)
+			m.inReplyTo, m.refs = welcome, []string{root, welcome}
+		}
 		if err := j.enqueue(tx, m); err != nil {
 			return err
 		}

@@ -271,7 +271,8 @@ func TestListGameReports(t *testing.T) {
 				if len(r.inline) != wantPics || strings.Count(r.html, "cid:") != wantPics {
 					t.Errorf("%s: %d inline pictures, %d cid references; want %d", robot, len(r.inline), strings.Count(r.html, "cid:"), wantPics)
 				}
-				parent := root
+				// Without a list each player's reports thread under that player's welcome.
+				parent := "<report.spring.0.s" + map[string]string{"twonky": "0", "zoombot": "1", "hulk": "2"}[robot] + "@example.test>"
 				if list != "" {
 					parent = toList[0].messageID
 				}
