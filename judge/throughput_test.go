@@ -25,7 +25,7 @@ func TestThroughput(t *testing.T) {
 	}
 	const n = 1000
 	clearMailbox(t, imapAddr, "orders", "orderspw")
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "tp.db"), store.Options{Sync: store.SyncNormal})
+	st, err := store.Open(filepath.Join(t.TempDir(), "tp.db")) // the production default: synchronous=FULL
 	if err != nil {
 		t.Fatal(err)
 	}
