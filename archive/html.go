@@ -25,7 +25,7 @@ const (
 
 // HTMLOptions set how WriteHTML draws. The zero value is the default.
 type HTMLOptions struct {
-	Cell int // square side in pixels (default 28)
+	Cell int // square side in pixels (default 36)
 }
 
 // frame is one step of the page: the robots as the step leaves them, packed as
@@ -36,6 +36,11 @@ type frame struct {
 	Robots  [][7]int `json:"-"`
 	Acting  int      `json:"a"`
 	Hit     []int    `json:"h,omitempty"`
+	// Beams are the lasers firing in a lasers step, each [x0, y0, x1, y1, dir, beams,
+	// kind]: kind 0 a board laser from its emitter's square to the far edge of the last
+	// square (a wall or the board's edge), kind 1 a board laser stopped by the robot on
+	// the last square, kind 2 a robot's shot from the shooter's square to the target's.
+	Beams [][7]int `json:"b,omitempty"`
 	// On the page a turn's first frame carries every robot (R); each later frame only
 	// the robots that changed since the frame before (Delta: [index, the seven values]).
 	R     [][7]int `json:"r,omitempty"`
@@ -90,7 +95,7 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 	}
 	cell := opt.Cell
 	if cell == 0 {
-		cell = 28
+		cell = 36
 	}
 	c := setup.Course
 	data := pageData{Game: a.Game, Course: c.Name, W: c.Board.W, H: c.Board.H, Cell: cell,
@@ -106,7 +111,7 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 			data.Turns = append(data.Turns, pageTurn{N: 0, Frames: fs})
 			return nil
 		}
-		fs := turnFrames(s, deck)
+		fs := turnFrames(c.Board, s, deck)
 		compact(fs)
 		data.Turns = append(data.Turns, pageTurn{N: s.Turn, Frames: fs})
 		return nil
@@ -159,7 +164,7 @@ func pack(robots []adjudicator.Robot) [][7]int {
 
 // turnFrames is a turn as the page shows it: the robots before the registers, then one
 // frame per step of the event log (picture.Steps), then the state after the turn.
-func turnFrames(s Step, deck *adjudicator.Deck) []frame {
+func turnFrames(b *adjudicator.Board, s Step, deck *adjudicator.Deck) []frame {
 	robots := make([]adjudicator.Robot, len(s.Before.Robots))
 	copy(robots, s.Before.Robots)
 	idx := map[string]int{}
@@ -171,6 +176,21 @@ func turnFrames(s Step, deck *adjudicator.Deck) []frame {
 		f := frame{Caption: st.Caption, Acting: -1}
 		if i, ok := idx[st.Robot]; ok && st.Card != 0 {
 			f.Acting = i
+		}
+		if st.Phase == "lasers" {
+			// From where the robots stood when they fired, before this step's damage.
+			f.Beams = boardBeams(b, robots)
+			for _, e := range st.Events {
+				if e.Kind != adjudicator.EvDamage || e.Other == "" {
+					continue
+				}
+				t, ok1 := idx[e.Robot]
+				sh, ok2 := idx[e.Other]
+				if ok1 && ok2 {
+					from, to := robots[sh].Pos, robots[t].Pos
+					f.Beams = append(f.Beams, [7]int{from.X, from.Y, to.X, to.Y, int(robots[sh].Facing), 1, 2})
+				}
+			}
 		}
 		for _, e := range st.Events {
 			if e.Kind == adjudicator.EvDamage {
@@ -185,4 +205,39 @@ func turnFrames(s Step, deck *adjudicator.Deck) []frame {
 	}
 	frames = append(frames, frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1})
 	return frames
+}
+
+// boardBeams is every board laser's beams as they fire with the robots where they
+// stand: from the emitter's square to the first robot, wall or the board's edge (seed
+// 003, Lasers; adjudicator/lasers.go).
+func boardBeams(b *adjudicator.Board, robots []adjudicator.Robot) [][7]int {
+	occupied := map[adjudicator.Pos]bool{}
+	for i := range robots {
+		if robots[i].Active() {
+			occupied[robots[i].Pos] = true
+		}
+	}
+	var out [][7]int
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			e := adjudicator.Pos{X: x, Y: y}
+			l := b.At(e).Laser
+			if l.Beams <= 0 || l.Dir > adjudicator.West {
+				continue
+			}
+			last, kind := e, 0
+			for q := e; b.In(q); q = q.Step(l.Dir) {
+				last = q
+				if occupied[q] {
+					kind = 1
+					break
+				}
+				if b.Blocked(q, l.Dir) {
+					break
+				}
+			}
+			out = append(out, [7]int{e.X, e.Y, last.X, last.Y, int(l.Dir), l.Beams, kind})
+		}
+	}
+	return out
 }

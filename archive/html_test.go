@@ -71,6 +71,9 @@ func htmlGame(t *testing.T) (Archive, string) {
 		t.Fatal("the board picture is not inline")
 	}
 	path := filepath.Join(t.TempDir(), "game.html")
+	if dir := os.Getenv("RALLYJUDGE_KEEP_SCREENSHOT"); dir != "" {
+		path = filepath.Join(dir, "game.html")
+	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +90,7 @@ func expected(t *testing.T, a Archive, n, k int) string {
 	var fs []frame
 	_ = Replay(&a, setup, n, func(s Step) error {
 		if s.Turn == n && n > 0 {
-			fs = turnFrames(s, setup.Deck)
+			fs = turnFrames(setup.Course.Board, s, setup.Deck)
 		} else if s.Turn == n {
 			fs = []frame{{Caption: "The start"}}
 		}
@@ -226,4 +229,75 @@ func near(colours map[color.RGBA]int, want color.RGBA) bool {
 		}
 	}
 	return n >= 10
+}
+
+// TestHTMLBeams: every lasers step carries the board lasers' beams, stopped at the
+// first robot, and each robot's shot from the shooter to the target it hit.
+func TestHTMLBeams(t *testing.T) {
+	a := playGame(t, "stampede", 8, 12, 3, 50)
+	setup, err := a.Setup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lasers, shots, board := 0, 0, 0
+	err = Replay(&a, setup, -1, func(s Step) error {
+		if s.Turn == 0 {
+			return nil
+		}
+		fs := turnFrames(setup.Course.Board, s, setup.Deck)
+		for _, st := range fs {
+			if !strings.Contains(st.Caption, "lasers") {
+				if len(st.Beams) > 0 {
+					t.Errorf("turn %d: beams in step %q", s.Turn, st.Caption)
+				}
+				continue
+			}
+			lasers++
+			if len(st.Beams) == 0 {
+				t.Errorf("turn %d: no beams in step %q", s.Turn, st.Caption)
+			}
+			for _, b := range st.Beams {
+				switch b[6] {
+				case 0, 1:
+					board++
+				case 2:
+					shots++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lasers == 0 || shots == 0 || board == 0 {
+		t.Errorf("%d lasers steps, %d robot shots, %d board beams: want some of each", lasers, shots, board)
+	}
+	if dir := os.Getenv("RALLYJUDGE_KEEP_SCREENSHOT"); dir != "" {
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, &a, HTMLOptions{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "stampede.html"), buf.Bytes(), 0o644)
+	}
+}
+
+func TestBoardBeamsStopAtRobots(t *testing.T) {
+	b := adjudicator.NewBoard(5, 5)
+	b.At(adjudicator.Pos{X: 0, Y: 2}).Laser = adjudicator.Laser{Dir: adjudicator.East, Beams: 2}
+	b.At(adjudicator.Pos{X: 4, Y: 4}).Laser = adjudicator.Laser{Dir: adjudicator.North, Beams: 1}
+	b.At(adjudicator.Pos{X: 4, Y: 1}).Walls = b.At(adjudicator.Pos{X: 4, Y: 1}).Walls.With(adjudicator.North)
+	robots := []adjudicator.Robot{
+		{Name: "A", Pos: adjudicator.Pos{X: 3, Y: 2}},
+		{Name: "B", Pos: adjudicator.Pos{X: 2, Y: 4}},
+		{Name: "C", Pos: adjudicator.Pos{X: 1, Y: 2}, Destroyed: true}, // no longer in the way
+	}
+	got := boardBeams(b, robots)
+	want := [][7]int{
+		{0, 2, 3, 2, int(adjudicator.East), 2, 1},  // stopped by A
+		{4, 4, 4, 1, int(adjudicator.North), 1, 0}, // to the wall
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("beams %v, want %v", got, want)
+	}
 }
