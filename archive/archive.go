@@ -43,6 +43,11 @@ type Archive struct {
 	Options []string        `json:"options"` // the option deck before shuffling
 	Seed    int64           `json:"seed"`
 	Robots  []string        `json:"robots"` // in seating order
+	// Sums are the SHA-256 of each part of the set-up above as Write wrote it, so that
+	// an edit to the header (a pit turned into floor in the course text) is named when
+	// the game is replayed or imported, not taken for the game. Write fills it in;
+	// archives written before it was added have none.
+	Sums *Sums `json:"sums,omitempty"`
 	// Turns counts the turn lines that follow the header (turn 0 included); Write fills
 	// it in, Read checks it (a truncated archive is an error).
 	Count int    `json:"turns"`
@@ -85,6 +90,8 @@ func Write(w io.Writer, a Archive) error {
 		return fmt.Errorf("archive: write: rules: %w", err)
 	}
 	a.Rules = rules.Bytes()
+	sums := a.sums()
+	a.Sums = &sums
 	if err := enc.Encode(a); err != nil {
 		return fmt.Errorf("archive: write: header: %w", err)
 	}
@@ -312,6 +319,13 @@ func checkHeader(a *Archive) string {
 		}
 		names[r] = true
 	}
+	if a.Sums != nil {
+		for _, f := range a.Sums.fields() {
+			if !isHash(f.sum) {
+				return "sums: " + f.name + ": want 64 lower-case hex digits (SHA-256)"
+			}
+		}
+	}
 	if a.Count < 1 || a.Count > MaxTurns {
 		return fmt.Sprintf("turns: %d (want 1 to %d: turn 0, the set-up, is always there)", a.Count, MaxTurns)
 	}
@@ -322,7 +336,7 @@ func checkTurn(a *Archive, t *Turn, want int) string {
 	if t.Turn != want {
 		return fmt.Sprintf("numbered %d (turns run 0, 1, 2, … without gaps)", t.Turn)
 	}
-	if len(t.Hash) != 64 || strings.Trim(t.Hash, "0123456789abcdef") != "" {
+	if !isHash(t.Hash) {
 		return "hash: want 64 lower-case hex digits (SHA-256)"
 	}
 	if want == 0 {
@@ -395,4 +409,94 @@ func condOK(c *orders.Cond, depth int, n *int) bool {
 		}
 	}
 	return true
+}
+
+func isHash(s string) bool {
+	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// Sums are the SHA-256, lower-case hex, of each part of an archive's set-up: the
+// course (its JSON in the header: name, course file, boards), the rules (compact
+// JSON), the option deck (JSON array), the seed (decimal) and the robots (JSON array).
+type Sums struct {
+	Course  string `json:"course"`
+	Rules   string `json:"rules"`
+	Options string `json:"options"`
+	Seed    string `json:"seed"`
+	Robots  string `json:"robots"`
+}
+
+type sumField struct{ name, sum, what string }
+
+func (s *Sums) fields() []sumField {
+	return []sumField{
+		{"course", s.Course, "the course differs from the one the turns were played on"},
+		{"rules", s.Rules, "the rules differ from those the turns were played under"},
+		{"options", s.Options, "the option deck differs from the one the turns were played with"},
+		{"seed", s.Seed, "the seed differs from the one the turns were played with"},
+		{"robots", s.Robots, "the robots differ from those that played the turns"},
+	}
+}
+
+// sums computes the set-up's sums as they stand.
+func (a *Archive) sums() Sums {
+	js := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(fmt.Sprintf("archive: sums: %v", err)) // plain data: cannot fail
+		}
+		return hashBytes(b)
+	}
+	var rules bytes.Buffer
+	if len(a.Rules) == 0 || json.Compact(&rules, a.Rules) != nil {
+		rules.Reset()
+		rules.Write(a.Rules)
+	}
+	if rules.Len() == 0 {
+		rules.WriteString("{}")
+	}
+	opts := a.Options
+	if opts == nil {
+		opts = []string{}
+	}
+	return Sums{
+		Course:  js(a.Course),
+		Rules:   hashBytes(rules.Bytes()),
+		Options: js(opts),
+		Seed:    hashBytes([]byte(strconv.FormatInt(a.Seed, 10))),
+		Robots:  js(a.Robots),
+	}
+}
+
+// SetupError is an archive whose set-up (the header) is not the one its turns were
+// played on: Parts names each part whose sum differs (course, rules, options, seed,
+// robots).
+type SetupError struct {
+	Parts []string
+	msgs  []string
+}
+
+func (e *SetupError) Error() string {
+	return "header: " + strings.Join(e.msgs, "; ") + " (its sums differ: the header was edited after the game was written)"
+}
+
+// CheckSums compares the header with its sums, if it has them (an archive written
+// before sums were added has none, and passes). Replay calls it first.
+func (a *Archive) CheckSums() error {
+	if a.Sums == nil {
+		return nil
+	}
+	now := a.sums()
+	want, got := a.Sums.fields(), now.fields()
+	e := &SetupError{}
+	for i := range want {
+		if want[i].sum != got[i].sum {
+			e.Parts = append(e.Parts, want[i].name)
+			e.msgs = append(e.msgs, want[i].what)
+		}
+	}
+	if len(e.Parts) > 0 {
+		return e
+	}
+	return nil
 }

@@ -129,15 +129,26 @@ func TestTamperedHashAndSetup(t *testing.T) {
 		turn int
 	}{
 		{"hash of turn 4", func(a *Archive) { a.Turns[4].Hash = strings.Repeat("0", 64) }, 4},
-		{"seed", func(a *Archive) { a.Seed++ }, 0},
-		{"robot renamed", func(a *Archive) { a.Robots[1] = "Impostor" }, 0},
+		{"seed", func(a *Archive) { a.Seed++ }, -1},
+		{"robot renamed", func(a *Archive) { a.Robots[1] = "Impostor" }, -1},
+		{"seed, no sums", func(a *Archive) { a.Seed++; a.Sums = nil }, 0},
+		{"robot renamed, no sums", func(a *Archive) { a.Robots[1] = "Impostor"; a.Sums = nil }, 0},
 		{"missed policy", func(a *Archive) { a.Turns[2].Orders[0].Missed = "powerdown" }, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := Read2(t, encode(t, a))
 			tc.edit(&b)
+			err := Replay(&b, nil, -1, nil)
+			if tc.turn < 0 {
+				// The header's sums catch it before any turn is played.
+				var se *SetupError
+				if !errors.As(err, &se) {
+					t.Fatalf("got %v, want a *SetupError", err)
+				}
+				return
+			}
 			var re *ReplayError
-			if err := Replay(&b, nil, -1, nil); !errors.As(err, &re) || re.Turn != tc.turn {
+			if !errors.As(err, &re) || re.Turn != tc.turn {
 				t.Fatalf("got %v, want a failure at turn %d", err, tc.turn)
 			}
 		})

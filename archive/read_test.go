@@ -2,7 +2,11 @@ package archive
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,6 +91,86 @@ func FuzzRead(f *testing.F) {
 		// Replaying hostile input fails cleanly (no panic); only short ones, to keep it fast.
 		if len(a.Turns) <= 8 {
 			_ = Replay(&a, nil, -1, nil)
+		}
+	})
+}
+
+// TestHeaderEdits: an archive whose header was edited after it was written (a pit
+// turned into floor, other rules, another seed…) is refused on replay, naming what
+// differs; one written before sums were added still reads and replays.
+func TestHeaderEdits(t *testing.T) {
+	read := func(path string) Archive {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Read(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	pitToFloor := func(a *Archive) {
+		for i, b := range a.Course.Boards {
+			if j := strings.Index(b.Text, "\nX "); j >= 0 {
+				a.Course.Boards[i].Text = b.Text[:j+1] + "." + b.Text[j+2:]
+				return
+			}
+		}
+		t.Fatal("no pit at the start of a row to turn into floor")
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Archive)
+		parts string
+		want  string
+	}{
+		{"pit into floor", pitToFloor, "[course]", "the course differs from the one the turns were played on"},
+		{"course file", func(a *Archive) { a.Course.Text = strings.Replace(a.Course.Text, "flag 2 at 0,7", "flag 2 at 1,7", 1) }, "[course]", "the course differs"},
+		{"rules", func(a *Archive) { a.Rules = json.RawMessage(`{"BaseLives":9}`) }, "[rules]", "the rules differ"},
+		{"seed and robots", func(a *Archive) { a.Seed++; a.Robots[0], a.Robots[1] = a.Robots[1], a.Robots[0] }, "[seed robots]", "the seed differs from the one the turns were played with; the robots differ"},
+		{"options", func(a *Archive) { a.Options = a.Options[1:] }, "[options]", "the option deck differs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := read(filepath.Join("testdata", "sprint-3.rja"))
+			if err := Replay(&a, nil, -1, nil); err != nil {
+				t.Fatalf("unedited: %v", err)
+			}
+			tc.edit(&a)
+			err := Replay(&a, nil, -1, nil)
+			var se *SetupError
+			if !errors.As(err, &se) {
+				t.Fatalf("replay after the edit: %v, want a *SetupError", err)
+			}
+			if fmt.Sprint(se.Parts) != tc.parts || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q (parts %v), want %s and %q", err, se.Parts, tc.parts, tc.want)
+			}
+		})
+	}
+	t.Run("without sums", func(t *testing.T) {
+		a := read(filepath.Join("testdata", "sprint-3-nosums.rja"))
+		if a.Sums != nil {
+			t.Fatal("sums read from an archive that has none")
+		}
+		if err := Replay(&a, nil, -1, nil); err != nil {
+			t.Fatalf("an archive without sums: %v", err)
+		}
+		// Written again, it gets its sums, and they hold.
+		b := encode(t, a)
+		a2, err := Read(bytes.NewReader(b))
+		if err != nil || a2.Sums == nil {
+			t.Fatalf("rewritten: sums %v, %v", a2.Sums, err)
+		}
+		if err := a2.CheckSums(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("bad sum", func(t *testing.T) {
+		b, _ := os.ReadFile(filepath.Join("testdata", "sprint-3.rja"))
+		b = bytes.Replace(b, []byte(`"sums":{"course":"`), []byte(`"sums":{"course":"Z`), 1)
+		if _, err := Read(bytes.NewReader(b)); err == nil || !strings.Contains(err.Error(), "line 2: header: sums: course: want 64") {
+			t.Fatalf("read: %v", err)
 		}
 	})
 }

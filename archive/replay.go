@@ -85,8 +85,12 @@ func (e *ReplayError) Unwrap() error { return e.Err }
 // Replay re-runs the game from the set-up through turn upto (a negative upto: every
 // turn), checking every turn's hash, and calls each with every turn replayed (each may
 // be nil; an error from it stops the replay and is returned). The first turn that does
-// not replay exactly is returned as a *ReplayError. setup may be nil (a.Setup is used).
+// not replay exactly is returned as a *ReplayError. A header that is not the one the
+// turns were played on (Archive.CheckSums) is a *SetupError, before any turn is played. setup may be nil (a.Setup is used).
 func Replay(a *Archive, setup *adjudicator.Setup, upto int, each func(Step) error) error {
+	if err := a.CheckSums(); err != nil {
+		return err
+	}
 	if setup == nil {
 		var err error
 		if setup, err = a.Setup(); err != nil {
