@@ -171,7 +171,13 @@ func (p *painter) drawStatic(cv canvas) {
 			p.square(cv, adjudicator.Pos{X: x, Y: y})
 		}
 	}
+	// The beams over the floor and belts, under the gears, pushers, crushers and flags.
 	p.beams(cv)
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			p.machine(cv, adjudicator.Pos{X: x, Y: y})
+		}
+	}
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
 			q := adjudicator.Pos{X: x, Y: y}
@@ -249,6 +255,14 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 	}
 	if s.Belt.Kind != adjudicator.NoBelt {
 		p.belt(cv, q, s.Belt)
+	}
+}
+
+// machine draws the elements that stand over a laser's beam: gears, pushers, crushers.
+func (p *painter) machine(cv canvas, q adjudicator.Pos) {
+	s := p.b.At(q)
+	if s.Floor == adjudicator.FloorPit {
+		return
 	}
 	if s.Gear != adjudicator.NoRotation {
 		p.gear(cv, q, s.Gear)
@@ -347,7 +361,8 @@ func (p *painter) belt(cv canvas, q adjudicator.Pos, bt adjudicator.Belt) {
 }
 
 // gear draws a cog, red turning left, green turning right, with a white arc arrow
-// showing the way it turns (seed 003, Gears).
+// showing the way it turns (from 40-pixel squares up) and the letter L or R in the middle
+// (seed 003, Gears).
 func (p *painter) gear(cv canvas, q adjudicator.Pos, g adjudicator.Rotation) {
 	cx, cy := p.l.centre(q)
 	cs := float64(p.l.cs)
@@ -367,7 +382,19 @@ func (p *painter) gear(cv canvas, q adjudicator.Pos, g adjudicator.Rotation) {
 		a := math.Atan2(y-cy, x-cx) + math.Pi
 		return math.Mod(a*8/(2*math.Pi), 1) < 0.5
 	})
-	r := cs * 0.24
+	// The way it turns as a letter in the middle, bold: L or R; from 40-pixel squares
+	// up, inside a 270° arc arrow (smaller, the arc crowds the letter).
+	letter := "R"
+	if g == adjudicator.TurnLeft {
+		letter = "L"
+	}
+	lx, ly := int(math.Round(cx-3.5)), int(math.Round(cy-6.5))
+	cv.text(lx, ly, letter, cWhite, 0)
+	cv.text(lx+1, ly, letter, cWhite, 0)
+	if cs < 40 {
+		return
+	}
+	r := cs * 0.29
 	w := math.Max(2, cs/12)
 	// 270° of arc; the head at the arc's end, pointing along the turn.
 	var end float64
@@ -378,15 +405,15 @@ func (p *painter) gear(cv canvas, q adjudicator.Pos, g adjudicator.Rotation) {
 		cv.arc(cx, cy, r, w, 0, 3*math.Pi/2, cWhite) // from east clockwise to north, drawn as left
 		end = 0
 	}
-	ex, ey := cx+math.Cos(end)*(r-w/2), cy+math.Sin(end)*(r-w/2)
+	ex, ey := cx+math.Cos(end)*r, cy+math.Sin(end)*r
 	// Tangent in the direction of travel.
 	tx, ty := -math.Sin(end), math.Cos(end)
 	if g == adjudicator.TurnLeft {
 		tx, ty = -tx, -ty
 	}
-	h := cs * 0.16
+	h := cs * 0.17
 	nx, ny := -ty, tx
-	cv.poly(cWhite, [2]float64{ex + tx*h, ey + ty*h}, [2]float64{ex + nx*h, ey + ny*h}, [2]float64{ex - nx*h, ey - ny*h})
+	cv.poly(cWhite, [2]float64{ex + tx*h*1.3, ey + ty*h*1.3}, [2]float64{ex + nx*h, ey + ny*h}, [2]float64{ex - nx*h, ey - ny*h})
 }
 
 // pusher draws a pusher's plate on the side it pushes from, with the registers it is

@@ -101,12 +101,18 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 			cv.line(fx, fy, tx, ty, 1.5, cHit)
 		}
 		for _, q := range m.destroyed {
-			// Off the board: the cross goes on the edge square it fell from.
-			q.X, q.Y = min(max(q.X, 0), p.b.W-1), min(max(q.Y, 0), p.b.H-1)
-			x0, y0, x1, y1 := p.l.cellRect(q)
-			f := func(v int) float64 { return float64(v) }
-			cv.line(f(x0)+4, f(y0)+4, f(x1)-4, f(y1)-4, 4, cDestroyed)
-			cv.line(f(x1)-4, f(y0)+4, f(x0)+4, f(y1)-4, 4, cDestroyed)
+			// Off the board: the cross goes on the board's edge where it went over,
+			// half on the edge square and half in the margin.
+			in := adjudicator.Pos{X: min(max(q.X, 0), p.b.W-1), Y: min(max(q.Y, 0), p.b.H-1)}
+			cx, cy := p.l.centre(in)
+			half := cs/2 - 4
+			if in != q {
+				cx += float64(sign(q.X-in.X)) * cs / 2
+				cy += float64(sign(q.Y-in.Y)) * cs / 2
+				half = cs * 0.3
+			}
+			cv.line(cx-half, cy-half, cx+half, cy+half, 4, cDestroyed)
+			cv.line(cx+half, cy-half, cx-half, cy+half, 4, cDestroyed)
 		}
 	}
 }
@@ -118,6 +124,9 @@ func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *mar
 func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robot, m *marks) {
 	seat := i % seats
 	R := s * 0.36
+	if s < float64(p.l.cs)*0.9 {
+		R = s * 0.44 // sharing a square: as big as the quarter allows
+	}
 	if m != nil && (m.acting[i] || m.flags[i]) {
 		cv.disc(cx, cy, s*0.5, cHalo)
 	}
@@ -141,11 +150,13 @@ func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robo
 		cv.disc(cx, cy, R-math.Max(2, R/4), uint8(cTint0+seat))
 		ink = uint8(cRobot0 + seat)
 	case r.Power == adjudicator.PowerDown:
-		nose(cInk, 1)
-		nose(cGrey, 0)
+		// A black nose with a white rim, which reads on the grey body and the floor.
+		nose(cWhite, 2)
+		nose(cInk, 0.5)
 		cv.disc(cx, cy, R+1, cInk)
 		cv.disc(cx, cy, R, uint8(cRobot0+seat))
 		cv.disc(cx, cy, R-math.Max(2, R/4), cGrey)
+		nose(cInk, -0.5)
 		ink = cWhite
 	default:
 		nose(cInk, 1)
@@ -154,7 +165,7 @@ func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robo
 		// The nose again over the body's edge, so the facing reads at a glance.
 		nose(cInk, 0)
 	}
-	if R >= 7 && p.labels[i] != "" {
+	if R >= 6 && p.labels[i] != "" {
 		cv.text(int(math.Round(cx-3.5)), int(math.Round(cy-6.5)), p.labels[i], ink, 0)
 	}
 }
@@ -193,6 +204,18 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
 				}
 			}
 			p.beam(cv, q, last, l, true, stop)
+			// The gears and flags the beam crosses stay on top of it.
+			for _, s := range path {
+				if g := p.b.At(s).Gear; g != adjudicator.NoRotation && p.b.At(s).Floor != adjudicator.FloorPit {
+					p.gear(cv, s, g)
+				}
+				if n := p.flagAt(s); n > 0 {
+					p.flag(cv, s, n)
+				}
+				if s == last {
+					break
+				}
+			}
 		}
 	}
 }
@@ -232,4 +255,14 @@ func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 		}
 		cv.text(x+19, y+2, s, cInk, colW-22)
 	}
+}
+
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
 }
