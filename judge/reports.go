@@ -35,7 +35,7 @@ type reportPictures struct {
 // drawn is left out and logged: a report is never held up by its pictures.
 func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
 	events []adjudicator.Event, turn int) *reportPictures {
-	opt := picture.Options{Cell: 24, Deck: setup.Deck, Turn: turn}
+	opt := picture.Options{Cell: 28, Deck: setup.Deck, Turn: turn}
 	still := opt
 	still.Caption = fmt.Sprintf("%s (%s) after turn %d", g.Tag, g.Course, turn)
 	board := picture.Course(setup.Course, next.Robots, still)

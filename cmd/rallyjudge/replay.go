@@ -45,7 +45,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rallyjudge replay: %s: no turn %d (the archive ends at turn %d)\n", pos[0], *turn, last)
 		return 1
 	}
-	bar := newProgressBar(stderr, last, *progress || isTerminal(stderr))
+	bar := newProgressBar(stderr, last, *progress, isTerminal(stderr))
 	if *htmlOut != "" {
 		f, err := os.Create(*htmlOut)
 		if err != nil {
@@ -182,7 +182,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progressBar draws "replaying [#####.....] 512/1000" on one line, redrawn when the
-// bar moves by a percent; only for archives of 50 turns or more.
+// bar moves by a percent.
 type progressBar struct {
 	w     io.Writer
 	total int
@@ -190,8 +190,10 @@ type progressBar struct {
 	shown int
 }
 
-func newProgressBar(w io.Writer, total int, on bool) *progressBar {
-	return &progressBar{w: w, total: total, on: on && total >= 50, shown: -1}
+// newProgressBar shows the bar when asked for (--progress), or on a terminal for an
+// archive of 50 turns or more.
+func newProgressBar(w io.Writer, total int, asked, tty bool) *progressBar {
+	return &progressBar{w: w, total: total, on: asked || (tty && total >= 50), shown: -1}
 }
 
 func (p *progressBar) set(n int) {

@@ -81,8 +81,12 @@ func TestExportReplayImport(t *testing.T) {
 		t.Fatalf("replay --html: %d %s %v", code, errs, err)
 	}
 	code, _, errs = runCmd("replay", rja, "--progress")
+	if code != 0 || !strings.Contains(errs, "replaying [") {
+		t.Fatalf("--progress asked for and no bar drawn: %q", errs)
+	}
+	code, _, errs = runCmd("replay", rja)
 	if code != 0 || strings.Contains(errs, "replaying [") {
-		t.Fatalf("a 6-turn replay drew a progress bar: %q", errs)
+		t.Fatalf("a bar drawn when not asked for (not a terminal): %q", errs)
 	}
 
 	// One card changed (two registers swapped): exit 1, and the turn changed is named
@@ -169,7 +173,7 @@ func TestArchiveCommandsExitCodes(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
-	p := newProgressBar(&b, 200, true)
+	p := newProgressBar(&b, 200, true, false)
 	for i := 0; i <= 200; i++ {
 		p.set(i)
 	}
@@ -182,7 +186,7 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("bar ends %q", s[max(0, len(s)-80):])
 	}
 	b.Reset()
-	p = newProgressBar(&b, 200, false)
+	p = newProgressBar(&b, 200, false, false)
 	p.set(100)
 	p.done()
 	if b.Len() != 0 {
