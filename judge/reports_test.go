@@ -134,8 +134,10 @@ func TestDemoMail(t *testing.T) {
 		}
 		r := parseReport(t, filepath.Base(n), raw)
 		sizes = append(sizes, r.size)
-		if r.inReplyTo != root || !strings.Contains(r.references, root) {
-			t.Errorf("%s: In-Reply-To %q References %q; want the game's root %s", r.name, r.inReplyTo, r.references, root)
+		// Each player's reports reply to that player's welcome, under the game's root.
+		welcome := regexp.MustCompile(`^<report\.demo\.0\.s\d@example\.test>$`)
+		if !welcome.MatchString(r.inReplyTo) || !strings.Contains(r.references, root) || !strings.Contains(r.references, r.inReplyTo) {
+			t.Errorf("%s: In-Reply-To %q References %q; want a reply to the player's welcome under %s", r.name, r.inReplyTo, r.references, root)
 		}
 		if !strings.HasPrefix(r.subject, "[RR demo] Turn ") {
 			t.Errorf("%s: subject %q lacks the game tag and turn", r.name, r.subject)
