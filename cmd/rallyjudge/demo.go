@@ -41,9 +41,9 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
 		Bot: demoBot, Play: *play,
 	})
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)
 		return 1
 	}
-	return 0
+	return 0 // an interrupt is the way out of --play
 }
