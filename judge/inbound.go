@@ -167,12 +167,7 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 		return store.InboxRejected, "no From address", 0, nil
 	}
 	reply := func(summary string, errs []string, hint string) error {
-		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
-		if err != nil {
-			return err
-		}
-		return j.enqueue(tx, outMail{kind: "reject", to: from, subject: replySubject(msg.Subject),
-			messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
 	if perr != nil {
 		if errors.Is(perr, mail.ErrLimit) {
@@ -189,16 +184,21 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 	return j.judgeSheet(tx, row, msg, from)
 }
 
+// reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it.
+func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string) error {
+	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
+	if err != nil {
+		return err
+	}
+	return j.enqueue(tx, outMail{kind: "reject", to: to, subject: replySubject(msg.Subject),
+		messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+}
+
 // judgeSheet judges a mail that is an order sheet (a plain mail, or the part after a
 // command mail's ORDERS).
 func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string) (store.InboxStatus, string, int64, error) {
 	reply := func(summary string, errs []string, hint string) error {
-		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
-		if err != nil {
-			return err
-		}
-		return j.enqueue(tx, outMail{kind: "reject", to: from, subject: replySubject(msg.Subject),
-			messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
 	sheet, sheetErr := orders.Parse([]byte(msg.Text))
 	if sheet == nil {
