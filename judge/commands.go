@@ -16,7 +16,6 @@ import (
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Commands by mail (docs/commands.md, "Mail commands").
@@ -366,12 +365,7 @@ func (j *Judge) deny(tx *store.Tx, row store.InboxMessage, msg *mail.Message, fr
 	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gameID, Actor: from, Action: "auth-failure", Detail: d.note}); err != nil {
 		return "", "", 0, err
 	}
-	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: "Your mail was not accepted: the game, robot, address and secret did not match."})
-	if err != nil {
-		return "", "", 0, err
-	}
-	return store.InboxRejected, d.note, 0, j.enqueue(tx, outMail{kind: "reject", to: from, subject: replySubject(msg.Subject),
-		messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+	return store.InboxRejected, d.note, 0, j.reject(tx, row, msg, from, "Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
 }
 
 // loadGame finds the named game (JOIN may name it as its first argument).
