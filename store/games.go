@@ -166,20 +166,7 @@ func (t *Tx) GamesDue(now time.Time) ([]Game, error) {
 }
 
 func (t *Tx) games(q string, args ...any) ([]Game, error) {
-	rows, err := t.query(q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: games: %w", err)
-	}
-	defer rows.Close()
-	var gs []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: games: %w", err)
-		}
-		gs = append(gs, g)
-	}
-	return gs, rows.Err()
+	return queryAll(t, "games", scanGame, q, args...)
 }
 
 // SetGameStatus changes a game's status.

@@ -109,20 +109,8 @@ func (t *Tx) InboxGet(id int64) (InboxMessage, error) {
 // InboxByStatus lists up to limit messages with the status, oldest first —
 // with InboxNew, the messages stored but not yet handled (after a crash, say).
 func (t *Tx) InboxByStatus(s InboxStatus, limit int) ([]InboxMessage, error) {
-	rows, err := t.query(`SELECT `+inboxColumns+` FROM inbox WHERE status = ? ORDER BY id LIMIT ?`, string(s), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: inbox %s: %w", s, err)
-	}
-	defer rows.Close()
-	var ms []InboxMessage
-	for rows.Next() {
-		m, err := scanInbox(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: inbox %s: %w", s, err)
-		}
-		ms = append(ms, m)
-	}
-	return ms, rows.Err()
+	return queryAll(t, "inbox "+string(s), scanInbox,
+		`SELECT `+inboxColumns+` FROM inbox WHERE status = ? ORDER BY id LIMIT ?`, string(s), limit)
 }
 
 // InboxMaxUID is the highest UID stored under uidvalidity (0 when none).

@@ -175,20 +175,8 @@ func (t *Tx) VoidOutbox(gameID int64, turn int, kinds []string, now time.Time) (
 
 // LiveTurns lists the game's live (not void) turns, turn 0 first.
 func (t *Tx) LiveTurns(gameID int64) ([]Turn, error) {
-	rows, err := t.query(`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND void = 0 ORDER BY number`, gameID)
-	if err != nil {
-		return nil, fmt.Errorf("store: turns of game %d: %w", gameID, err)
-	}
-	defer rows.Close()
-	var ts []Turn
-	for rows.Next() {
-		tn, err := scanTurn(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: turns of game %d: %w", gameID, err)
-		}
-		ts = append(ts, tn)
-	}
-	return ts, rows.Err()
+	return queryAll(t, fmt.Sprintf("turns of game %d", gameID), scanTurn,
+		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND void = 0 ORDER BY number`, gameID)
 }
 
 func noRows(err error) error {

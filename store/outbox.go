@@ -221,20 +221,7 @@ func errText(err error) string {
 }
 
 func (t *Tx) outbox(q string, args ...any) ([]OutboxMail, error) {
-	rows, err := t.query(q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: outbox: %w", err)
-	}
-	defer rows.Close()
-	var ms []OutboxMail
-	for rows.Next() {
-		m, err := scanOutbox(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: outbox: %w", err)
-		}
-		ms = append(ms, m)
-	}
-	return ms, rows.Err()
+	return queryAll(t, "outbox", scanOutbox, q, args...)
 }
 
 func scanOutbox(r scanner) (OutboxMail, error) {

@@ -235,3 +235,22 @@ func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 	return t.tx.QueryRowContext(t.ctx, query, args...)
 }
+
+// queryAll runs a query and scans every row it returns with scan; what names the rows
+// in errors ("games", "outbox").
+func queryAll[T any](t *Tx, what string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: %s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
