@@ -611,29 +611,16 @@ func (p *langParser) parseOptionName() (string, bool) {
 	if p.i > 0 && p.toks[p.i-1].text == "the" {
 		p.i-- // "The Big One"
 	}
-	var words []string
-	for k := 0; k < p.v.maxWords+1; k++ {
-		t := p.peek(k)
-		if t.kind != 'w' && t.kind != 'n' {
-			break
-		}
-		words = append(words, t.text)
+	if name, ok := p.optionNameHere(); ok {
+		return name, true
 	}
-	for n := len(words); n > 0; n-- {
-		if name, ok := p.v.options[squash(strings.Join(words[:n], ""))]; ok {
-			p.i += n
-			p.skip("option", "card")
-			return name, true
-		}
-	}
+	words := p.wordsAhead()
 	if len(words) > 0 && words[0] == "the" {
 		p.i++
 		words = words[1:]
-		for n := len(words); n > 0; n-- {
-			if name, ok := p.v.options[squash(strings.Join(words[:n], ""))]; ok {
-				p.i += n
-				return name, true
-			}
+		if name, n, ok := p.matchOption(words); ok {
+			p.i += n
+			return name, true
 		}
 	}
 	// Not found: name the words written, up to a keyword, and the nearest card.
@@ -660,6 +647,18 @@ func (p *langParser) parseOptionName() (string, bool) {
 // optionNameHere reads an option card's name starting at the next word, the longest
 // match first.
 func (p *langParser) optionNameHere() (string, bool) {
+	name, n, ok := p.matchOption(p.wordsAhead())
+	if !ok {
+		return "", false
+	}
+	p.i += n
+	p.skip("option", "card")
+	return name, true
+}
+
+// wordsAhead are the words (and numbers) from the next token on, as many as the longest
+// option name has, and one more.
+func (p *langParser) wordsAhead() []string {
 	var words []string
 	for k := 0; k < p.v.maxWords+1; k++ {
 		t := p.peek(k)
@@ -668,14 +667,18 @@ func (p *langParser) optionNameHere() (string, bool) {
 		}
 		words = append(words, t.text)
 	}
+	return words
+}
+
+// matchOption is the option card the longest run of words from the start names, and
+// how many words it takes.
+func (p *langParser) matchOption(words []string) (string, int, bool) {
 	for n := len(words); n > 0; n-- {
 		if name, ok := p.v.options[squash(strings.Join(words[:n], ""))]; ok {
-			p.i += n
-			p.skip("option", "card")
-			return name, true
+			return name, n, true
 		}
 	}
-	return "", false
+	return "", 0, false
 }
 
 func nearestOption(w string, v *vocab) (string, bool) {
