@@ -534,7 +534,7 @@ func TestCommandsThroughRealMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() }) // after the judge stops (cleanups run last first)
 	j, err := New(st, "orders@example.test", testLog(t))
 	if err != nil {
 		t.Fatal(err)
@@ -554,21 +554,7 @@ func TestCommandsThroughRealMail(t *testing.T) {
 		}
 		return nil
 	})
-	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
-		After: "flag", IdleTimeout: 3 * time.Second, PollInterval: time.Second, Logger: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none", Logger: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 300 * time.Millisecond})
-	}()
-	defer func() { stop(); <-done }()
+	sender := serveOnMailstack(t, j, imapAddr, smtpAddr)
 
 	// send mails body from user and returns the reply's text.
 	send := func(user, subj, body string) string {

@@ -32,7 +32,7 @@ func TestEndToEndWithDovecotAndPostfix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() }) // after the judge stops (cleanups run last first)
 	j, err := New(st, "orders@example.test", testLog(t))
 	if err != nil {
 		t.Fatal(err)
@@ -47,21 +47,7 @@ func TestEndToEndWithDovecotAndPostfix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
-		After: "flag", IdleTimeout: 3 * time.Second, PollInterval: time.Second, Logger: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none", Logger: testLog(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 300 * time.Millisecond})
-	}()
-	defer func() { stop(); <-done }()
+	sender := serveOnMailstack(t, j, imapAddr, smtpAddr)
 
 	const turns = 3
 	for turn := 1; turn <= turns; turn++ {

@@ -1,11 +1,15 @@
 package judge
 
 import (
+	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"github.com/rallyjudge/rallyjudge/mail"
 )
 
 // The real mail stack (scripts/mailstack.sh): Dovecot IMAP and Postfix SMTP on
@@ -85,4 +89,26 @@ func imapLogin(t *testing.T, addr, user, pass string) *imapclient.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// serveOnMailstack runs j.Serve on the real stack's "orders" mailbox until the test ends,
+// and returns an SMTP sender for the players' mail.
+func serveOnMailstack(t *testing.T, j *Judge, imapAddr, smtpAddr string) *mail.Sender {
+	t.Helper()
+	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
+		After: "flag", IdleTimeout: 3 * time.Second, PollInterval: time.Second, Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none", Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- j.Serve(ctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 300 * time.Millisecond})
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	return sender
 }
