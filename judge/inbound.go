@@ -108,6 +108,9 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		return
 	}
 	if gameID != 0 {
+		if j.stopAt("after-sheet-commit") {
+			return
+		}
 		if _, err := j.ResolveIfReady(ctx, gameID); err != nil {
 			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
 		}

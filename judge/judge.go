@@ -39,6 +39,10 @@ type Judge struct {
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
 
+	// crashAt, when set (tests only), is asked at each named point that follows a
+	// commit; true stops the work there, as if the process had died (see stopAt).
+	crashAt func(point string) bool
+
 	verified secretCache
 	folds    foldCache
 	setups   setupCache
@@ -207,6 +211,12 @@ func newSecret() (plain, hash string, err error) {
 	}
 	hash, err = store.HashSecret(plain)
 	return plain, hash, err
+}
+
+// stopAt reports whether a test asked the judge to stop at the named point, as a crash
+// would. Points: "after-sheet-commit".
+func (j *Judge) stopAt(point string) bool {
+	return j.crashAt != nil && j.crashAt(point)
 }
 
 // errRejected marks a message refused for a reason told to its sender (the reply is

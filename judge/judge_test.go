@@ -782,3 +782,33 @@ func TestFailedMessageIsTakenUpAgainAtRestart(t *testing.T) {
 		t.Fatalf("%d acks", len(acks))
 	}
 }
+
+// TestTurnStuckAfterCrashIsResolvedByTheClock: the process dies after the last sheet
+// commits and before the turn resolves (the acknowledgement already said "resolved
+// now"). The next tick, long before the deadline, resolves it (issue 14, item 1).
+func TestTurnStuckAfterCrashIsResolvedByTheClock(t *testing.T) {
+	f := newFixture(t)
+	f.j.crashAt = func(p string) bool { return p == "after-sheet-commit" }
+	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(p)+"@example.test", "[RR spring] orders", f.sheet(p, "")))
+	}
+	if g, _ := f.state(); g.CurrentTurn != 1 {
+		t.Fatalf("the crash point did not stop the resolution: turn %d", g.CurrentTurn)
+	}
+	f.j.crashAt = nil
+	n, err := f.j.Tick(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := f.state()
+	if n != 1 || g.CurrentTurn != 2 {
+		t.Fatalf("tick resolved %d turns, game at turn %d; want 1 and turn 2", n, g.CurrentTurn)
+	}
+	if reps := f.mailsTo("hulk@example.test", "report"); len(reps) != 1 {
+		t.Fatalf("hulk got %d reports, want 1", len(reps))
+	}
+	// A second tick finds nothing to do.
+	if n, err := f.j.Tick(context.Background()); err != nil || n != 0 {
+		t.Fatalf("second tick: %d, %v", n, err)
+	}
+}

@@ -115,25 +115,48 @@ func (j *Judge) tellGMs(ctx context.Context, m store.OutboxMail, sendErr error) 
 	})
 }
 
-// Tick resolves every turn whose deadline (plus grace) has passed, then sends the
-// reminders that are due and the final summary of games just over (lifecycle.go).
+// Tick finishes whatever the state says is due, whatever happened before: every turn
+// whose deadline (plus grace) has passed is resolved, and so is every running game whose
+// programs are all in. The second matters after a crash: a sheet that completed the turn
+// may have committed just before the process died, before the turn was resolved, and
+// nothing else would take it up until the deadline (issue 14, liveness). Then it sends
+// the reminders that are due and the final summary of games just over (lifecycle.go).
 func (j *Judge) Tick(ctx context.Context) (int, error) {
-	var due []store.Game
+	var due, running []store.Game
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		due, err = tx.GamesDue(j.now())
+		if due, err = tx.GamesDue(j.now()); err != nil {
+			return err
+		}
+		running, err = tx.Games(store.GameRunning)
 		return err
 	}); err != nil {
 		return 0, err
 	}
 	n := 0
+	isDue := map[int64]bool{}
 	for _, g := range due {
+		isDue[g.ID] = true
 		ok, err := j.ResolveNow(ctx, g.ID)
 		if err != nil {
 			j.Log.Error("deadline resolution failed", "game", g.Tag, "err", err)
 			continue
 		}
 		if ok {
+			n++
+		}
+	}
+	for _, g := range running {
+		if isDue[g.ID] {
+			continue
+		}
+		ok, err := j.ResolveIfReady(ctx, g.ID)
+		if err != nil {
+			j.Log.Error("resolving a complete turn failed", "game", g.Tag, "err", err)
+			continue
+		}
+		if ok {
+			j.Log.Info("a turn whose orders were all in was resolved by the clock", "game", g.Tag)
 			n++
 		}
 	}
