@@ -226,3 +226,42 @@ func scanGame(r scanner) (Game, error) {
 	}
 	return g, nil
 }
+
+// GameOptions returns the game's options JSON ("{}" when none were set).
+func (t *Tx) GameOptions(gameID int64) (json.RawMessage, error) {
+	var s string
+	if err := t.queryRow(`SELECT options_json FROM games WHERE id = ?`, gameID).Scan(&s); err != nil {
+		return nil, fmt.Errorf("store: options of game %d: %w", gameID, noRows(err))
+	}
+	return json.RawMessage(s), nil
+}
+
+// SetGameOptions replaces the game's options JSON.
+func (t *Tx) SetGameOptions(gameID int64, opts json.RawMessage) error {
+	if len(opts) == 0 {
+		opts = json.RawMessage("{}")
+	}
+	if !json.Valid(opts) {
+		return fmt.Errorf("store: set options of game %d: not JSON", gameID)
+	}
+	return t.updateOne(fmt.Sprintf("set options of game %d", gameID), `UPDATE games SET options_json = ? WHERE id = ?`, string(opts), gameID)
+}
+
+// GameSettings are the columns of a game a game master may change while it runs.
+type GameSettings struct {
+	Name        string
+	Deadline    DeadlineRule
+	Grace       time.Duration
+	Missed      MissedPolicy
+	ListAddress string
+}
+
+// SetGameSettings changes a game's name, deadline rule, grace, missed-orders policy and
+// list address.
+func (t *Tx) SetGameSettings(gameID int64, s GameSettings) error {
+	return t.updateOne(fmt.Sprintf("set settings of game %d", gameID),
+		`UPDATE games SET name = ?, deadline_kind = ?, deadline_hours = ?, deadline_clock = ?, grace_seconds = ?,
+		missed_policy = ?, list_address = ? WHERE id = ?`,
+		s.Name, string(s.Deadline.Kind), s.Deadline.Hours, s.Deadline.Clock, int64(s.Grace/time.Second),
+		string(s.Missed), s.ListAddress, gameID)
+}

@@ -290,3 +290,50 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, sendErr error) error {
 func (t *Tx) OutboxSetRaw(id int64, raw []byte) error {
 	return t.updateOne(fmt.Sprintf("outbox %d raw", id), `UPDATE outbox SET raw = ? WHERE id = ? AND status != 'pending'`, raw, id)
 }
+
+// OutboxHas reports whether a mail with the Message-ID was ever enqueued.
+func (t *Tx) OutboxHas(messageID string) (bool, error) {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM outbox WHERE message_id = ?`, messageID).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: outbox has %s: %w", messageID, err)
+	}
+	return n > 0, nil
+}
+
+// LiveOutboxByGame lists the mails about one game and turn that are not void, in the
+// order they were enqueued.
+func (t *Tx) LiveOutboxByGame(gameID int64, turn int) ([]OutboxMail, error) {
+	return t.outbox(`SELECT `+outboxColumns+` FROM outbox WHERE game_id = ? AND turn = ? AND void_at IS NULL ORDER BY id`, gameID, turn)
+}
+
+// VoidOutbox marks the mails of a game's turn of the given kinds void (a rolled-back
+// turn's reports): pending ones are never sent (failed, "void"), sent ones are kept for
+// the record but no longer re-sent, and the Message-ID is freed (see below). It returns how many mails it marked.
+func (t *Tx) VoidOutbox(gameID int64, turn int, kinds []string, now time.Time) (int, error) {
+	what := fmt.Sprintf("void mail of game %d turn %d", gameID, turn)
+	if err := needTime(what, "now", now); err != nil {
+		return 0, err
+	}
+	if len(kinds) == 0 {
+		return 0, nil
+	}
+	args := []any{fmtTime(now), gameID, turn}
+	for _, k := range kinds {
+		args = append(args, k)
+	}
+	in := `(?` + strings.Repeat(",?", len(kinds)-1) + `)`
+	// A void mail's message_id gets a "voidID." prefix (its raw keeps the header it was
+	// sent with), so that the turn resolved again can enqueue its mails under the same
+	// deterministic Message-IDs.
+	res, err := t.exec(`UPDATE outbox SET void_at = ?, message_id = 'void' || id || '.' || message_id
+		WHERE game_id = ? AND turn = ? AND void_at IS NULL AND kind IN `+in, args...)
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	n, _ := res.RowsAffected()
+	if _, err := t.exec(`UPDATE outbox SET status = 'failed', last_error = 'void: the turn was rolled back'
+		WHERE game_id = ? AND turn = ? AND status = 'pending' AND void_at IS NOT NULL`, gameID, turn); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return int(n), nil
+}

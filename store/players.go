@@ -179,3 +179,77 @@ func (t *Tx) GMs(gameID int64) ([]GM, error) {
 	}
 	return gs, rows.Err()
 }
+
+// DeletePlayer removes a player from a game that has no turns yet (a game still
+// taking players). Once turn 0 exists the seat is part of the record and the
+// player can only be withdrawn.
+func (t *Tx) DeletePlayer(playerID int64) error {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM turns WHERE game_id = (SELECT game_id FROM players WHERE id = ?)`, playerID).Scan(&n); err != nil {
+		return fmt.Errorf("store: delete player %d: %w", playerID, err)
+	}
+	if n > 0 {
+		return fmt.Errorf("store: delete player %d: the game has started; withdraw the player instead", playerID)
+	}
+	return t.updateOne(fmt.Sprintf("delete player %d", playerID), `DELETE FROM players WHERE id = ?`, playerID)
+}
+
+// RenumberSeats gives a game's players the seats 0, 1, 2 … in their present seat order
+// (after players left a game that had not started).
+func (t *Tx) RenumberSeats(gameID int64) error {
+	ps, err := t.Players(gameID)
+	if err != nil {
+		return err
+	}
+	for i, p := range ps { // two passes: (game, seat) is unique
+		if _, err := t.exec(`UPDATE players SET seat = ? WHERE id = ?`, -1-i, p.ID); err != nil {
+			return fmt.Errorf("store: renumber seats of game %d: %w", gameID, err)
+		}
+	}
+	for i, p := range ps {
+		if _, err := t.exec(`UPDATE players SET seat = ? WHERE id = ?`, i, p.ID); err != nil {
+			return fmt.Errorf("store: renumber seats of game %d: %w", gameID, err)
+		}
+	}
+	return nil
+}
+
+// GMByEmail lists the game masters registered with the address: of the game, and
+// server-wide ones (GameID 0).
+func (t *Tx) GMByEmail(gameID int64, email string) ([]GM, error) {
+	all, err := t.GMs(gameID)
+	if err != nil {
+		return nil, err
+	}
+	var out []GM
+	for _, g := range all {
+		if strings.EqualFold(g.Email, email) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// ServerGMs lists the server-wide game masters (GameID 0) with the address.
+func (t *Tx) ServerGMs(email string) ([]GM, error) {
+	rows, err := t.query(`SELECT id, email, secret_hash, created_at FROM gms WHERE game_id IS NULL AND email = ? COLLATE NOCASE ORDER BY id`, email)
+	if err != nil {
+		return nil, fmt.Errorf("store: server game masters: %w", err)
+	}
+	defer rows.Close()
+	var gs []GM
+	for rows.Next() {
+		var (
+			g       GM
+			created string
+		)
+		if err := rows.Scan(&g.ID, &g.Email, &g.SecretHash, &created); err != nil {
+			return nil, fmt.Errorf("store: server game masters: %w", err)
+		}
+		if g.Created, err = parseTime(created); err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}

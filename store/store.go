@@ -254,3 +254,11 @@ func queryAll[T any](t *Tx, what string, scan func(scanner) (T, error), q string
 	}
 	return out, rows.Err()
 }
+
+// noRows turns sql.ErrNoRows into ErrNotFound.
+func noRows(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}

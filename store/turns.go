@@ -155,3 +155,20 @@ func scanTurn(r scanner) (Turn, error) {
 	}
 	return tn, nil
 }
+
+// LiveTurns lists the game's live (not void) turns, turn 0 first.
+func (t *Tx) LiveTurns(gameID int64) ([]Turn, error) {
+	return queryAll(t, fmt.Sprintf("turns of game %d", gameID), scanTurn,
+		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND void = 0 ORDER BY number`, gameID)
+}
+
+// VoidTurns counts a game's void (rolled-back) versions of turn number n: the
+// generation of the live one, which report Message-IDs carry so a re-resolved turn's
+// reports are new mails.
+func (t *Tx) VoidTurns(gameID int64, n int) (int, error) {
+	var c int
+	if err := t.queryRow(`SELECT count(*) FROM turns WHERE game_id = ? AND number = ? AND void = 1`, gameID, n).Scan(&c); err != nil {
+		return 0, fmt.Errorf("store: void turns %d of game %d: %w", n, gameID, err)
+	}
+	return c, nil
+}

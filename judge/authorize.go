@@ -1,0 +1,172 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// Who may run a command: the game a mail names, the player or game master its secret
+// and From prove, and the denial that refuses a whole mail (shared by every command).
+
+// denial is an identity failure: the whole mail is refused.
+type denial struct {
+	note    string
+	spoofed *store.Player // From is not the named robot's registered address
+}
+
+func (d *denial) Error() string { return d.note }
+
+// deny refuses the whole mail exactly as the sheet path does.
+func (j *Judge) deny(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, e *cmdEnv, d *denial) (store.InboxStatus, string, int64, error) {
+	var gameID int64
+	if e.game != nil {
+		gameID = e.game.ID
+	}
+	if err := tx.RecordAuthFailure(from, j.now()); err != nil {
+		return "", "", 0, err
+	}
+	if limited, err := j.rateLimited(tx, from); err != nil || limited {
+		return store.InboxRejected, d.note + " (rate-limited: not answered)", 0, err
+	}
+	if d.spoofed != nil {
+		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gameID, Actor: from, Action: "spoofed-from", Detail: "robot " + d.spoofed.Robot}); err != nil {
+			return "", "", 0, err
+		}
+		text := fmt.Sprintf("A mail about your robot %s in game %s came from another address (%s), not from\n"+
+			"your registered address. Nothing was changed. If it was you, send your orders from\n"+
+			"this address; if it was not, you need do nothing.\n", d.spoofed.Robot, e.game.Tag, from)
+		return store.InboxRejected, "From is not the registered address", 0, j.enqueue(tx, outMail{
+			kind: "notice", gameID: gameID, turn: e.game.CurrentTurn, to: d.spoofed.Email,
+			subject: subject(e.game.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
+	}
+	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gameID, Actor: from, Action: "auth-failure", Detail: d.note}); err != nil {
+		return "", "", 0, err
+	}
+	return store.InboxRejected, d.note, 0, j.reject(tx, row, msg, from, "Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
+}
+
+// loadGame finds the named game (JOIN may name it as its first argument).
+func (j *Judge) loadGame(e *cmdEnv, tag string) error {
+	if tag == "" {
+		tag = e.tag
+	}
+	if tag == "" {
+		return refuse("no game named: put [RR GAME] in the subject or a line \"game GAME\" in the mail.")
+	}
+	if e.game != nil && strings.EqualFold(e.game.Tag, tag) {
+		return nil
+	}
+	g, err := e.tx.GameByTag(tag)
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse("there is no game %q here.", tag)
+	}
+	if err != nil {
+		return err
+	}
+	e.game = &g
+	return nil
+}
+
+// authorize checks that the sender may run c.
+func (j *Judge) authorize(e *cmdEnv, c Command) error {
+	info, known := verbs[c.Verb]
+	if !known || info.who == "anyone" || e.cli || c.Verb == "ORDERS" { // the sheet is checked as a sheet
+		return nil
+	}
+	if info.who == "server" {
+		if e.cm.secret == "" {
+			return &denial{note: "missing secret"}
+		}
+		gms, err := e.tx.ServerGMs(e.from)
+		if err != nil {
+			return err
+		}
+		for i := range gms {
+			if j.verified.check(gms[i].SecretHash, e.cm.secret) {
+				e.gm = &gms[i]
+				return nil
+			}
+		}
+		return &denial{note: "not a server game master"}
+	}
+	if err := j.loadGame(e, ""); err != nil {
+		return err
+	}
+	if info.who == "player" || info.who == "member" {
+		if e.player != nil {
+			return nil
+		}
+		p, err := j.findPlayer(e)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			e.player = p
+			return nil
+		}
+		if info.who == "player" {
+			return &denial{note: "robot not in this game"}
+		}
+	}
+	if e.gm != nil {
+		return nil
+	}
+	gms, err := e.tx.GMByEmail(e.game.ID, e.from)
+	if err != nil {
+		return err
+	}
+	for i := range gms {
+		if e.cm.secret != "" && j.verified.check(gms[i].SecretHash, e.cm.secret) {
+			e.gm = &gms[i]
+			return nil
+		}
+	}
+	if len(gms) == 0 {
+		return &denial{note: "not a game master of this game"}
+	}
+	return &denial{note: "wrong or missing secret"}
+}
+
+// findPlayer is the sender's player in the game, checked like a sheet: the robot named
+// (or the one registered with From), its address, its secret. It returns nil, nil when
+// From plays no robot here and none was named (the sender may be a game master).
+func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
+	players, err := e.tx.Players(e.game.ID)
+	if err != nil {
+		return nil, err
+	}
+	var p *store.Player
+	for i := range players {
+		q := &players[i]
+		if e.cm.robot != "" && strings.EqualFold(q.Robot, e.cm.robot) || e.cm.robot == "" && strings.EqualFold(q.Email, e.from) {
+			p = q
+			break
+		}
+	}
+	if p == nil {
+		if e.cm.robot != "" {
+			return nil, &denial{note: "robot not in this game"}
+		}
+		return nil, nil
+	}
+	if !strings.EqualFold(p.Email, e.from) {
+		return nil, &denial{note: "From is not the registered address", spoofed: p}
+	}
+	if e.cm.secret == "" || !j.verified.check(p.SecretHash, e.cm.secret) {
+		return nil, &denial{note: "wrong or missing secret"}
+	}
+	return p, nil
+}
+
+// robot is the player of a robot named in a game master's command.
+func (j *Judge) robot(e *cmdEnv, name string) (store.Player, error) {
+	p, err := e.tx.PlayerByRobot(e.game.ID, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return p, refuse("game %s has no robot %q.", e.game.Tag, name)
+	}
+	return p, err
+}

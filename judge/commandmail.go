@@ -1,0 +1,118 @@
+package judge
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/orders"
+)
+
+// Reading a mail body as a command mail: its header lines (game, robot, secret), its
+// command lines, and where an ORDERS sheet or a BROADCAST text begins.
+
+// commandMail is a mail's commands and header lines.
+type commandMail struct {
+	game, secret, robot string
+	headers             []string // the header lines as written, to go before an ORDERS sheet
+	cmds                []Command
+	sheet               *string // after ORDERS
+}
+
+var headerWord = map[string]string{"game": "game", "robot": "robot", "bot": "robot", "secret": "secret",
+	"password": "secret", "passwd": "secret", "pw": "secret", "pass": "secret"}
+
+// header reads "key value" or "key: value" for a header key.
+func header(line string) (key, val string, ok bool) {
+	f := strings.Fields(strings.Replace(line, ":", " ", 1))
+	if len(f) != 2 {
+		return "", "", false
+	}
+	key, ok = headerWord[strings.ToLower(f[0])]
+	return key, f[1], ok
+}
+
+var bareWord = regexp.MustCompile(`^[A-Za-z]+[!.?]?$`)
+
+// parseCommandMail reads a mail body as a command mail; ok is false when it is not one.
+func parseCommandMail(text string) (cm *commandMail, ok bool) {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(text, "\n")
+	cm = &commandMail{}
+	for i := 0; i < len(lines); i++ {
+		raw := lines[i]
+		t := strings.TrimSpace(raw)
+		if strings.TrimRight(raw, " \t") == "--" {
+			break
+		}
+		l := strings.ToLower(strings.Trim(t, "-_ "))
+		if l == "original message" || l == "forwarded message" {
+			break
+		}
+		if t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "//") || (strings.HasPrefix(t, "#") && !isOrdersMarker(t)) ||
+			strings.HasSuffix(strings.ToLower(t), "wrote:") {
+			continue
+		}
+		if k, v, hok := header(t); hok {
+			switch k {
+			case "game":
+				cm.game = strings.ToLower(v)
+			case "robot":
+				cm.robot = v
+			case "secret":
+				cm.secret = v
+			}
+			cm.headers = append(cm.headers, t)
+			continue
+		}
+		f := strings.Fields(t)
+		verb := strings.ToUpper(strings.TrimRight(f[0], ":"))
+		if isOrdersMarker(t) {
+			verb = "ORDERS"
+		}
+		if _, known := verbs[verb]; !known {
+			if len(cm.cmds) == 0 && !(len(f) == 1 && bareWord.MatchString(t) && notOrders(t)) {
+				return nil, false // the mail is an order sheet
+			}
+			cm.cmds = append(cm.cmds, Command{Verb: "?" + f[0], Line: t})
+			continue
+		}
+		c := Command{Verb: verb, Args: f[1:], Line: t}
+		switch verb {
+		case "ORDERS":
+			rest := strings.Join(lines[i+1:], "\n")
+			cm.sheet = &rest
+			cm.cmds = append(cm.cmds, c)
+			return cm, true
+		case "BROADCAST":
+			var body []string
+			if first := strings.TrimSpace(t[len(f[0]):]); first != "" {
+				body = append(body, first)
+			}
+			for _, l := range lines[i+1:] {
+				if strings.TrimRight(l, " \t") == "--" {
+					break
+				}
+				if k, _, hok := header(strings.TrimSpace(l)); hok && k == "secret" {
+					continue
+				}
+				body = append(body, strings.TrimRight(l, " \t"))
+			}
+			c.Text = strings.TrimSpace(strings.Join(body, "\n"))
+			c.Line = "BROADCAST"
+			cm.cmds = append(cm.cmds, c)
+			return cm, true
+		}
+		cm.cmds = append(cm.cmds, c)
+	}
+	return cm, len(cm.cmds) > 0
+}
+
+func isOrdersMarker(t string) bool {
+	l := strings.ToLower(strings.Trim(t, "-#=*[]<>_ :"))
+	return l == "orders" && strings.TrimLeft(t, "-#=*[<_ ") != t
+}
+
+func notOrders(line string) bool {
+	_, err := orders.ParseText([]byte(line))
+	return err != nil
+}

@@ -1,0 +1,581 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// The game master's commands: CREATE, START, DEADLINE, EXTEND, PAUSE, RESUME, REPLACE,
+// KICK, PROCESS, ROLLBACK, SET, BROADCAST, and AddGM for the command line.
+
+func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
+	if len(c.Args) < 1 {
+		return "", refuse("write CREATE GAME course=NAME [key=value ...].")
+	}
+	tag := strings.ToLower(c.Args[0])
+	if !tagRE.MatchString(tag) {
+		return "", refuse("game tag %q: use 1–40 lower-case letters, digits and dashes.", c.Args[0])
+	}
+	if _, err := e.tx.GameByTag(tag); err == nil {
+		return "", refuse("there is a game %s already.", tag)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	kv, err := parseKV(c.Args[1:])
+	if err != nil {
+		return "", err
+	}
+	spec := GameSpec{Tag: tag, Course: kv["course"], Seed: j.now().Unix(),
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
+	if spec.Course == "" {
+		return "", refuse("CREATE needs course=NAME.")
+	}
+	if _, err := j.Course(spec.Course); err != nil {
+		return "", refuse("course %q: %v.", spec.Course, err)
+	}
+	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
+	rules := adjudicator.PostalRules()
+	rulesMap := map[string]any{}
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := kv[k]
+		switch {
+		case k == "course" || k == "gm":
+		case k == "seed":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return "", refuse("seed %q: want a number.", v)
+			}
+			spec.Seed = n
+		case strings.HasPrefix(k, "rules."):
+			rulesMap[strings.TrimPrefix(k, "rules.")] = v
+		default:
+			if err := applySetting(&set, &spec.Options, k, v); err != nil {
+				return "", err
+			}
+		}
+	}
+	if len(rulesMap) > 0 {
+		if err := setRules(&rules, rulesMap); err != nil {
+			return "", err
+		}
+	}
+	spec.Rules = &rules
+	spec.Name, spec.Deadline, spec.Grace, spec.Missed, spec.List = set.Name, set.Deadline, set.Grace, set.Missed, set.ListAddress
+	if e.cli {
+		spec.GMEmail = kv["gm"]
+	}
+	g, secrets, err := j.createGameIn(e.tx, spec)
+	if err != nil {
+		return "", refuse("%v", err)
+	}
+	e.game = &g
+	if e.gm != nil { // the server game master who created it masters it, with the same secret
+		if _, err := e.tx.AddGM(store.GM{GameID: g.ID, Email: e.gm.Email, SecretHash: e.gm.SecretHash, Created: j.now()}); err != nil {
+			return "", err
+		}
+	}
+	if sec := secrets[""]; sec != "" {
+		if err := j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: spec.GMEmail,
+			subject:   subject(g.Tag, "You are the game master"),
+			messageID: j.noticeID("gm", fmt.Sprintf("%s.%s", g.Tag, e.key)),
+			text: fmt.Sprintf("You are the game master of game %s (course %s).\n\nYour game master secret is: %s\n\n"+
+				"Send it on a line \"secret ...\" with every game master command; HELP lists them.\n", g.Tag, g.Course, sec),
+			generated: true}); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
+		g.Tag, g.Course, settingsText(set, spec.Options, g), g.Tag), nil
+}
+
+// setRules sets rules options by their JSON names.
+func setRules(r *adjudicator.Rules, kv map[string]any) error {
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	for k, v := range kv {
+		old, ok := m[k]
+		if !ok {
+			return refuse("unknown rules option %q.", k)
+		}
+		s := v.(string)
+		switch old.(type) {
+		case bool:
+			bv, err := strconv.ParseBool(s)
+			if err != nil {
+				return refuse("rules.%s %q: want true or false.", k, s)
+			}
+			m[k] = bv
+		case float64:
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return refuse("rules.%s %q: want a number.", k, s)
+			}
+			m[k] = n
+		case string:
+			m[k] = s
+		default:
+			return refuse("rules.%s cannot be set here.", k)
+		}
+	}
+	b, _ = json.Marshal(m)
+	return json.Unmarshal(b, r)
+}
+
+func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status != store.GameOpen {
+		return "", refuse("game %s is %s: only an open game can START.", g.Tag, g.Status)
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(ps) == 0 {
+		return "", refuse("nobody has joined game %s yet.", g.Tag)
+	}
+	if err := j.startGameIn(e.tx, g, nil); err != nil {
+		return "", refuse("%v", err)
+	}
+	ng, err := e.tx.Game(g.ID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &ng
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Robot)
+	}
+	return fmt.Sprintf("Game %s has started with %d robots (%s). Each player has the first hand;\nthe deadline for turn 1 is %s.\n",
+		g.Tag, len(ps), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+}
+
+// tellPlayers mails a notice to every player still in the game.
+func (j *Judge) tellPlayers(e *cmdEnv, kind, what, text string) error {
+	g := *e.game
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if p.Withdrawn {
+			continue
+		}
+		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email, subject: subject(g.Tag, what),
+			messageID: j.noticeID(kind, fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)),
+			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *Judge) cmdDeadline(e *cmdEnv, c Command) (string, error) {
+	g := *e.game
+	if g.Status != store.GameRunning {
+		return "", refuse("game %s is %s: it has no deadline to move.", g.Tag, g.Status)
+	}
+	var at time.Time
+	if c.Verb == "EXTEND" {
+		if len(c.Args) != 1 {
+			return "", refuse("write EXTEND DURATION, like EXTEND 24h.")
+		}
+		d, err := parseDuration(c.Args[0])
+		if err != nil {
+			return "", err
+		}
+		if d <= 0 {
+			return "", refuse("EXTEND takes a duration above zero.")
+		}
+		base := g.DeadlineAt
+		if base.IsZero() {
+			base = j.now()
+		}
+		at = base.Add(d)
+	} else {
+		v := strings.TrimSuffix(strings.Join(c.Args, " "), " UTC")
+		var err error
+		if at, err = time.Parse("2006-01-02 15:04", v); err != nil {
+			if at, err = time.Parse(time.RFC3339, v); err != nil {
+				return "", refuse("write DEADLINE YYYY-MM-DD HH:MM (UTC), not %q.", v)
+			}
+		}
+	}
+	at = at.UTC()
+	if !at.After(j.now()) {
+		return "", refuse("%s has passed; use PROCESS to resolve the turn now.", deadlineText(at))
+	}
+	if err := e.tx.SetDeadline(g.ID, at); err != nil {
+		return "", err
+	}
+	e.game.DeadlineAt = at
+	if err := j.audit(e, strings.ToLower(c.Verb), deadlineText(at)); err != nil {
+		return "", err
+	}
+	text := fmt.Sprintf("The game master has moved the deadline of turn %d of game %s.\nThe deadline is now %s.\n", g.CurrentTurn, g.Tag, deadlineText(at))
+	if err := j.tellPlayers(e, "deadline", fmt.Sprintf("Turn %d: new deadline", g.CurrentTurn), text); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("The deadline of turn %d is now %s; the players are told.\n", g.CurrentTurn, deadlineText(at)), nil
+}
+
+func (j *Judge) cmdPause(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status != store.GameRunning {
+		return "", refuse("game %s is %s: only a running game can PAUSE.", g.Tag, g.Status)
+	}
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	o.PausedLeft = 0
+	if !g.DeadlineAt.IsZero() {
+		o.PausedLeft = int64(max(0, g.DeadlineAt.Sub(j.now())) / time.Second)
+	}
+	if err := setOptions(e.tx, g.ID, o); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetGameStatus(g.ID, store.GamePaused); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetDeadline(g.ID, time.Time{}); err != nil {
+		return "", err
+	}
+	e.game.Status = store.GamePaused
+	if err := j.audit(e, "pause", ""); err != nil {
+		return "", err
+	}
+	left := time.Duration(o.PausedLeft) * time.Second
+	if err := j.tellPlayers(e, "pause", "The game is paused",
+		fmt.Sprintf("The game master has paused game %s: the clock is stopped with %s left for turn %d.\n"+
+			"Orders are still taken. You will be told when the game goes on.\n", g.Tag, left, g.CurrentTurn)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Game %s is paused with %s left on the clock; the players are told.\n", g.Tag, left), nil
+}
+
+func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status != store.GamePaused {
+		return "", refuse("game %s is %s, not paused.", g.Tag, g.Status)
+	}
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	at := j.now().Add(time.Duration(o.PausedLeft) * time.Second)
+	if o.PausedLeft <= 0 {
+		if at, err = g.Deadline.Next(j.now()); err != nil {
+			return "", err
+		}
+	}
+	o.PausedLeft = 0
+	if err := setOptions(e.tx, g.ID, o); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetGameStatus(g.ID, store.GameRunning); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetDeadline(g.ID, at); err != nil {
+		return "", err
+	}
+	e.game.Status, e.game.DeadlineAt = store.GameRunning, at
+	e.touched = g.ID
+	if err := j.audit(e, "resume", deadlineText(at)); err != nil {
+		return "", err
+	}
+	if err := j.tellPlayers(e, "resume", "The game goes on",
+		fmt.Sprintf("Game %s goes on. The deadline of turn %d is %s.\n", g.Tag, g.CurrentTurn, deadlineText(at))); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Game %s goes on; the deadline of turn %d is %s. The players are told.\n", g.Tag, g.CurrentTurn, deadlineText(at)), nil
+}
+
+func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
+	g := *e.game
+	if len(c.Args) != 2 || !strings.Contains(c.Args[1], "@") {
+		return "", refuse("write REPLACE ROBOT NEW-ADDRESS.")
+	}
+	if g.Status == store.GameOver {
+		return "", refuse("game %s is over.", g.Tag)
+	}
+	p, err := j.robot(e, c.Args[0])
+	if err != nil {
+		return "", err
+	}
+	addr := strings.ToLower(strings.Trim(c.Args[1], "<>"))
+	if g.Status != store.GameOpen {
+		st, _, err := stateOf(e.tx, g)
+		if err != nil {
+			return "", err
+		}
+		if p.Seat < len(st.Robots) && st.Robots[p.Seat].Out {
+			return "", refuse("%s is out of the race; it cannot be given to a new player.", p.Robot)
+		}
+	}
+	sec, hash, err := newSecret()
+	if err != nil {
+		return "", err
+	}
+	if err := e.tx.SetPlayerEmail(p.ID, addr); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetPlayerSecret(p.ID, hash); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetMissed(p.ID, 0); err != nil {
+		return "", err
+	}
+	if err := e.tx.SetWithdrawn(p.ID, false); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "replace", fmt.Sprintf("%s: %s → %s", p.Robot, p.Email, addr)); err != nil {
+		return "", err
+	}
+	welcome := fmt.Sprintf("You take over the robot %s in game %s (course %s), now at turn %d.\n\n"+
+		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
+		"Send RESEND (with [RR %s] in the subject and your secret) for the latest report and your hand.\n"+
+		"The deadline is %s.\n", p.Robot, g.Tag, g.Course, g.CurrentTurn, sec, g.Tag, deadlineText(g.DeadlineAt))
+	if err := j.enqueue(e.tx, outMail{kind: "welcome", gameID: g.ID, turn: g.CurrentTurn, to: addr,
+		subject: subject(g.Tag, fmt.Sprintf("Welcome: you now play %s", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.new", e.key, p.Seat)),
+		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, generated: true}); err != nil {
+		return "", err
+	}
+	if !strings.EqualFold(p.Email, addr) {
+		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject: subject(g.Tag, fmt.Sprintf("%s has a new player", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.old", e.key, p.Seat)),
+			text:      fmt.Sprintf("The game master has given your robot %s in game %s to another player.\nYour secret no longer counts. Thank you for playing.\n", p.Robot, g.Tag),
+			generated: true}); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("%s is now played from %s; the new player has been mailed a new secret.\n", p.Robot, addr), nil
+}
+
+func (j *Judge) cmdProcess(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status != store.GameRunning {
+		return "", refuse("game %s is %s: only a running game's turn can be resolved.", g.Tag, g.Status)
+	}
+	ok, _, err := j.resolveIn(e.tx, g.ID, true)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", refuse("turn %d could not be resolved now.", g.CurrentTurn)
+	}
+	if err := j.audit(e, "process", fmt.Sprintf("turn %d", g.CurrentTurn)); err != nil {
+		return "", err
+	}
+	ng, err := e.tx.Game(g.ID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &ng
+	if ng.Status == store.GameOver {
+		return fmt.Sprintf("Turn %d is resolved and the game is over; the reports are on their way.\n", g.CurrentTurn), nil
+	}
+	return fmt.Sprintf("Turn %d is resolved; the reports are on their way. Turn %d's deadline is %s.\n", g.CurrentTurn, ng.CurrentTurn, deadlineText(ng.DeadlineAt)), nil
+}
+
+func (j *Judge) cmdRollback(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status == store.GameOpen {
+		return "", refuse("game %s has not started.", g.Tag)
+	}
+	last, err := e.tx.LatestTurn(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if last.Number < 1 {
+		return "", refuse("no turn of game %s has been resolved yet.", g.Tag)
+	}
+	n := last.Number
+	var played []Played
+	_ = json.Unmarshal(last.Orders, &played)
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, pl := range played { // the missed count goes back to what it was before the turn
+		if pl.Missed == "" {
+			continue
+		}
+		for _, p := range ps {
+			if strings.EqualFold(p.Robot, pl.Robot) && p.Missed > 0 {
+				if err := e.tx.SetMissed(p.ID, p.Missed-1); err != nil {
+					return "", err
+				}
+			}
+		}
+	}
+	if _, err := e.tx.VoidTurnsFrom(g.ID, n, j.now()); err != nil {
+		return "", err
+	}
+	voided, err := e.tx.VoidOutbox(g.ID, n, []string{"report", "missed", "resend", "gm-notice"}, j.now())
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.tx.VoidOutbox(g.ID, n+1, []string{"final", "reminder"}, j.now()); err != nil {
+		return "", err
+	}
+	deadline, err := g.Deadline.Next(j.now())
+	if err != nil {
+		return "", err
+	}
+	status := g.Status
+	if status == store.GameOver {
+		status = store.GameRunning
+	}
+	if err := e.tx.SetGameStatus(g.ID, status); err != nil {
+		return "", err
+	}
+	if status == store.GameRunning {
+		if err := e.tx.SetDeadline(g.ID, deadline); err != nil {
+			return "", err
+		}
+	}
+	if err := j.audit(e, "rollback", fmt.Sprintf("turn %d", n)); err != nil {
+		return "", err
+	}
+	ng, err := e.tx.Game(g.ID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &ng
+	e.touched = g.ID
+	j.folds.reset()
+	text := fmt.Sprintf("The game master has rolled back turn %d of game %s: its report is void.\n\n"+
+		"Orders sent for turn %d still count, and you may send new ones; the turn will be\n"+
+		"resolved again. The deadline is %s. Send RESEND %d for the report you\nshould play from.\n",
+		n, g.Tag, n, deadlineText(ng.DeadlineAt), n-1)
+	if err := j.tellPlayers(e, "rollback", fmt.Sprintf("Turn %d is rolled back", n), text); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Turn %d is rolled back: %d mail(s) of it are void, orders are kept, and the players are told.\n"+
+		"The deadline of turn %d is %s.\n", n, voided, n, deadlineText(ng.DeadlineAt)), nil
+}
+
+func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
+	g := *e.game
+	var key, val string
+	switch {
+	case len(c.Args) == 1 && strings.Contains(c.Args[0], "="):
+		key, val, _ = strings.Cut(c.Args[0], "=")
+	case len(c.Args) >= 2:
+		key, val = c.Args[0], strings.Join(c.Args[1:], " ")
+	default:
+		return "", refuse("write SET KEY VALUE.")
+	}
+	key = strings.ToLower(key)
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	s := store.GameSettings{Name: g.Name, Deadline: g.Deadline, Grace: g.Grace, Missed: g.Missed, ListAddress: g.ListAddress}
+	if err := applySetting(&s, &o, key, strings.Trim(val, "\"")); err != nil {
+		return "", err
+	}
+	if (key == "players" || key == "max-players") && g.Status == store.GameOpen {
+		ps, err := e.tx.Players(g.ID)
+		if err != nil {
+			return "", err
+		}
+		if len(ps) > o.maxPlayers() {
+			return "", refuse("%d players have joined already.", len(ps))
+		}
+	}
+	if err := e.tx.SetGameSettings(g.ID, s); err != nil {
+		return "", err
+	}
+	if err := setOptions(e.tx, g.ID, o); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "set", key+" "+val); err != nil {
+		return "", err
+	}
+	ng, err := e.tx.Game(g.ID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &ng
+	return fmt.Sprintf("Game %s's %s is set. Its settings now:\n%s", g.Tag, key, settingsText(s, o, ng)), nil
+}
+
+func (j *Judge) cmdBroadcast(e *cmdEnv, c Command) (string, error) {
+	g := *e.game
+	text := c.Text
+	if e.cm != nil && e.cm.secret != "" {
+		text = strings.ReplaceAll(text, e.cm.secret, "(secret)")
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", refuse("BROADCAST needs a message: the text after it, to the end of the mail.")
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	body := fmt.Sprintf("A message from the game master of %s:\n\n%s\n", g.Tag, text)
+	for _, p := range ps {
+		if p.Withdrawn {
+			continue
+		}
+		if err := j.enqueue(e.tx, outMail{kind: "broadcast", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject: subject(g.Tag, "A message from the game master"), messageID: j.noticeID("broadcast", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)),
+			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: body, generated: true}); err != nil {
+			return "", err
+		}
+		n++
+	}
+	if err := j.audit(e, "broadcast", fmt.Sprintf("%d players", n)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Your message went to %d player(s) of game %s.\n", n, g.Tag), nil
+}
+
+// AddGM makes addr a game master of the game (tag "" for the whole server) with a new
+// secret, mailed to addr through the outbox.
+func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
+	return j.Store.Tx(ctx, func(tx *store.Tx) error {
+		var gid int64
+		what := "this rallyjudge server (you may CREATE games)"
+		if tag != "" {
+			g, err := tx.GameByTag(tag)
+			if err != nil {
+				return err
+			}
+			gid, what = g.ID, "game "+g.Tag
+		}
+		sec, hash, err := newSecret()
+		if err != nil {
+			return err
+		}
+		id, err := tx.AddGM(store.GM{GameID: gid, Email: addr, SecretHash: hash, Created: j.now()})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gid, Actor: "gm (command line)", Action: "add-gm", Detail: addr}); err != nil {
+			return err
+		}
+		return j.enqueue(tx, outMail{kind: "gm-notice", gameID: gid, turn: -1, to: addr, subject: "rallyjudge: you are a game master",
+			messageID: j.noticeID("addgm", id),
+			text: fmt.Sprintf("You are a game master of %s.\n\nYour game master secret is: %s\n\n"+
+				"Send it on a line \"secret ...\" with every game master command; send HELP for the commands.\n", what, sec),
+			generated: true})
+	})
+}

@@ -1,0 +1,355 @@
+package judge
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// The commands a player (or anyone) sends: LIST, JOIN, STATUS, RESEND, HISTORY,
+// WITHDRAW, PICTURES.
+
+// cmdPictures switches the pictures in a player's reports on or off (issue 6: "A player
+// can switch pictures off"); the text board is always there.
+func (j *Judge) cmdPictures(e *cmdEnv, c Command) (string, error) {
+	if e.player == nil || len(c.Args) != 1 {
+		return "", refuse("write PICTURES ON or PICTURES OFF.")
+	}
+	var on bool
+	switch strings.ToUpper(c.Args[0]) {
+	case "ON":
+		on = true
+	case "OFF":
+	default:
+		return "", refuse("write PICTURES ON or PICTURES OFF, not %q.", c.Args[0])
+	}
+	if err := e.tx.SetPlayerPictures(e.player.ID, on); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "pictures", c.Args[0]); err != nil {
+		return "", err
+	}
+	if on {
+		return "Your reports will show the board and the turn as pictures again.\n", nil
+	}
+	return "Your reports will come without pictures (the text board stays).\n", nil
+}
+
+func (j *Judge) cmdList(e *cmdEnv) (string, error) {
+	gs, err := e.tx.Games(store.GameOpen, store.GameRunning, store.GamePaused)
+	if err != nil {
+		return "", err
+	}
+	if len(gs) == 0 {
+		return "No games are open or running. A game master can CREATE one.\n", nil
+	}
+	var b strings.Builder
+	for _, g := range gs {
+		o, err := j.optionsOf(e.tx, g)
+		if err != nil {
+			return "", err
+		}
+		ps, err := e.tx.Players(g.ID)
+		if err != nil {
+			return "", err
+		}
+		what := fmt.Sprintf("turn %d", g.CurrentTurn)
+		if g.Status == store.GameOpen {
+			what = fmt.Sprintf("JOIN %s ROBOT", g.Tag)
+			if len(ps) >= o.maxPlayers() {
+				what = "full"
+			}
+		}
+		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, g.Course, len(ps), o.maxPlayers(), what)
+	}
+	return b.String(), nil
+}
+
+var robotName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,19}$`)
+
+func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
+	var tag, robot string
+	switch len(c.Args) {
+	case 1:
+		robot = c.Args[0]
+	case 2:
+		tag, robot = strings.ToLower(c.Args[0]), c.Args[1]
+	default:
+		return "", refuse("write JOIN GAME ROBOT.")
+	}
+	if err := j.loadGame(e, tag); err != nil {
+		return "", err
+	}
+	g := e.game
+	if !robotName.MatchString(robot) {
+		return "", refuse("a robot's name is a letter and up to 19 letters, digits, - or _ (not %q).", robot)
+	}
+	if g.Status != store.GameOpen {
+		return "", refuse("game %s is %s: it takes no new players.", g.Tag, g.Status)
+	}
+	o, err := j.optionsOf(e.tx, *g)
+	if err != nil {
+		return "", err
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(ps) >= o.maxPlayers() {
+		return "", refuse("game %s is full (%d players).", g.Tag, len(ps))
+	}
+	seat := 0
+	for _, p := range ps {
+		if strings.EqualFold(p.Robot, robot) {
+			return "", refuse("game %s has a robot called %s already; choose another name.", g.Tag, p.Robot)
+		}
+		if e.from != "" && strings.EqualFold(p.Email, e.from) {
+			return "", refuse("you play %s in game %s already.", p.Robot, g.Tag)
+		}
+		seat = max(seat, p.Seat+1)
+	}
+	if e.from == "" {
+		return "", refuse("JOIN is by mail: the player's address is the one the mail comes from.")
+	}
+	sec, hash, err := newSecret()
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.tx.AddPlayer(store.Player{GameID: g.ID, Robot: robot, Seat: seat, Email: e.from, SecretHash: hash, Created: j.now()}); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "join", robot); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("You have joined game %s (course %s) with the robot %s; %d of %d seats are taken.\n\n"+
+		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
+		"It is in this mail only. When the game master STARTs the game you get your robot's\nfirst hand.\n",
+		g.Tag, g.Course, robot, len(ps)+1, o.maxPlayers(), sec), nil
+}
+
+func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
+	g := *e.game
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s", g.Tag)
+	if g.Name != "" {
+		fmt.Fprintf(&b, " (%s)", g.Name)
+	}
+	fmt.Fprintf(&b, ", course %s: %s.\n", g.Course, g.Status)
+	if g.Status == store.GameOpen {
+		fmt.Fprintf(&b, "%d of %d players have joined:\n", len(ps), o.maxPlayers())
+		for _, p := range ps {
+			fmt.Fprintf(&b, "  %s\n", p.Robot)
+		}
+		return b.String(), nil
+	}
+	st, _, err := stateOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	if g.Status != store.GameOver {
+		fmt.Fprintf(&b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineText(g.DeadlineAt))
+		if g.Grace > 0 {
+			fmt.Fprintf(&b, " (grace %s)", g.Grace)
+		}
+		if g.Status == store.GamePaused {
+			fmt.Fprintf(&b, "; the clock is stopped, %s left", time.Duration(o.PausedLeft)*time.Second)
+		}
+		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", policyText(o.policy(g)))
+	} else {
+		fmt.Fprintf(&b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
+	}
+	valid, err := j.turnSheets(e.tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return "", err
+	}
+	for i, r := range st.Robots {
+		p := playerAt(ps, i)
+		var what string
+		switch {
+		case p != nil && p.Withdrawn:
+			what = "withdrawn"
+		case r.Out:
+			what = "out of the race"
+		case g.Status == store.GameOver:
+			what = fmt.Sprintf("%d flag(s)", r.Flags)
+		case !needsProgram(r):
+			what = "powered down: no program needed"
+		case valid[r.Name] != nil && valid[r.Name].HasProgram():
+			what = "orders in"
+		default:
+			what = "waiting for orders"
+		}
+		if p != nil && p.Missed > 0 && !p.Withdrawn {
+			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
+		}
+		fmt.Fprintf(&b, "  %-12s %s\n", r.Name, what)
+	}
+	return b.String(), nil
+}
+
+var seatInID = regexp.MustCompile(`\.s(\d+)@`)
+
+func (j *Judge) cmdResend(e *cmdEnv, c Command) (string, error) {
+	g, p := *e.game, *e.player
+	turn := g.CurrentTurn - 1
+	if len(c.Args) > 1 {
+		return "", refuse("write RESEND or RESEND TURN.")
+	}
+	if len(c.Args) == 1 {
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(c.Args[0]), "turn"))
+		if err != nil || n < 0 {
+			return "", refuse("%q is not a turn number.", c.Args[0])
+		}
+		turn = n
+	}
+	if g.Status == store.GameOpen || turn < 0 || turn >= g.CurrentTurn {
+		return "", refuse("there is no report of turn %d yet.", turn)
+	}
+	ms, err := e.tx.LiveOutboxByGame(g.ID, turn)
+	if err != nil {
+		return "", err
+	}
+	var orig *store.OutboxMail
+	for i := range ms {
+		m := &ms[i]
+		if sm := seatInID.FindStringSubmatch(m.MessageID); (m.Kind == "report" || m.Kind == "welcome") && sm != nil && sm[1] == strconv.Itoa(p.Seat) {
+			orig = m
+		}
+	}
+	if orig == nil {
+		return "", refuse("no report of turn %d for %s is on file.", turn, p.Robot)
+	}
+	id := j.noticeID("resend", fmt.Sprintf("%s.%d.s%d", e.key, turn, p.Seat))
+	raw := rewriteHeaders(orig.Raw, map[string]string{"Message-Id": "<" + id + ">", "To": "<" + p.Email + ">",
+		"Date": j.now().Format(time.RFC1123Z)})
+	if _, _, err := e.tx.Enqueue(store.OutboxMail{MessageID: id, To: []string{p.Email}, From: j.Address, Subject: orig.Subject,
+		Raw: raw, Kind: "resend", GameID: g.ID, Turn: turn, Created: j.now()}); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Your report of turn %d (%q) is sent again, as a new mail.\n", turn, orig.Subject), nil
+}
+
+// rewriteHeaders replaces the named header fields of a raw message (folded lines
+// included); fields it lacks are added at the top.
+func rewriteHeaders(raw []byte, set map[string]string) []byte {
+	end := bytes.Index(raw, []byte("\r\n\r\n"))
+	nl := "\r\n"
+	if end < 0 {
+		end = bytes.Index(raw, []byte("\n\n"))
+		nl = "\n"
+	}
+	if end < 0 {
+		return raw
+	}
+	head, body := string(raw[:end]), raw[end:]
+	lines := strings.Split(head, nl)
+	done := map[string]bool{}
+	var out []string
+	skip := false
+	for _, l := range lines {
+		if skip && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) {
+			continue
+		}
+		skip = false
+		if i := strings.IndexByte(l, ':'); i > 0 {
+			name := l[:i]
+			for k, v := range set {
+				if strings.EqualFold(k, name) {
+					out = append(out, k+": "+v)
+					done[k] = true
+					skip = true
+				}
+			}
+			if skip {
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !done[k] {
+			out = append([]string{k + ": " + set[k]}, out...)
+		}
+	}
+	return append([]byte(strings.Join(out, nl)), body...)
+}
+
+func (j *Judge) cmdHistory(e *cmdEnv) (string, error) {
+	g := *e.game
+	turns, err := e.tx.LiveTurns(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(turns) == 0 {
+		return fmt.Sprintf("Game %s has not started.\n", g.Tag), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s, course %s.\n  Turn 0: the robots were placed (%s).\n", g.Tag, g.Course, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
+	for _, tn := range turns[1:] {
+		fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), turnSummary(tn))
+	}
+	if g.Status != store.GameOver {
+		fmt.Fprintf(&b, "Turn %d is being played.\n", g.CurrentTurn)
+	}
+	return b.String(), nil
+}
+
+// withdraw takes a player out: from an open game the seat is freed; from a running one
+// the player is withdrawn and the robot leaves the race at the next resolution.
+func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) {
+	g := *e.game
+	switch g.Status {
+	case store.GameOver:
+		return "", refuse("game %s is over.", g.Tag)
+	case store.GameOpen:
+		if err := e.tx.DeletePlayer(p.ID); err != nil {
+			return "", err
+		}
+		if err := e.tx.RenumberSeats(g.ID); err != nil {
+			return "", err
+		}
+	default:
+		if p.Withdrawn {
+			return "", refuse("%s is withdrawn already.", p.Robot)
+		}
+		if err := e.tx.SetWithdrawn(p.ID, true); err != nil {
+			return "", err
+		}
+		e.touched = g.ID
+	}
+	if err := j.audit(e, "withdraw", p.Robot+" "+how); err != nil {
+		return "", err
+	}
+	if e.player == nil || e.player.ID != p.ID {
+		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("%s has left the game", p.Robot)),
+			messageID: j.noticeID("kick", fmt.Sprintf("%s.s%d", e.key, p.Seat)),
+			text: fmt.Sprintf("The game master has taken you out of game %s: your robot %s leaves the race.\n"+
+				"Your secret no longer counts for anything. Thank you for playing.\n", g.Tag, p.Robot), generated: true}); err != nil {
+			return "", err
+		}
+	}
+	if g.Status == store.GameOpen {
+		return fmt.Sprintf("%s %s: the seat in game %s is free again.\n", p.Robot, how, g.Tag), nil
+	}
+	return fmt.Sprintf("%s %s: the robot leaves the race when turn %d is resolved.\n", p.Robot, how, g.CurrentTurn), nil
+}
