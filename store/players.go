@@ -19,6 +19,11 @@ type Player struct {
 	Missed     int    // turns in a row without valid orders
 	Withdrawn  bool
 	Created    time.Time
+	// A player's own settings (migration 005; prefs.go).
+	Timezone    string // IANA zone name; "" for UTC
+	WaitTurn    int    // the turn the player asked to WAIT in; 0 for none
+	AbsentFrom  string // an announced absence, "YYYY-MM-DD"; "" for none
+	AbsentUntil string
 }
 
 // GM is a game master: of one game, or of the whole server when GameID is 0.
@@ -30,7 +35,7 @@ type GM struct {
 	Created    time.Time
 }
 
-const playerColumns = `id, game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at`
+const playerColumns = `id, game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at, timezone, wait_turn, absent_from, absent_until`
 
 // checkHash refuses anything that is not a bcrypt hash, so that a plain secret
 // can never reach the database by mistake (the schema checks it too).
@@ -121,7 +126,8 @@ func (t *Tx) players(q string, args ...any) ([]Player, error) {
 			withdrawn int
 			created   string
 		)
-		if err := rows.Scan(&p.ID, &p.GameID, &p.Robot, &p.Seat, &p.Email, &p.SecretHash, &p.Missed, &withdrawn, &created); err != nil {
+		if err := rows.Scan(&p.ID, &p.GameID, &p.Robot, &p.Seat, &p.Email, &p.SecretHash, &p.Missed, &withdrawn, &created,
+			&p.Timezone, &p.WaitTurn, &p.AbsentFrom, &p.AbsentUntil); err != nil {
 			return nil, fmt.Errorf("store: players: %w", err)
 		}
 		p.Withdrawn = withdrawn != 0
@@ -252,4 +258,67 @@ func (t *Tx) ServerGMs(email string) ([]GM, error) {
 		gs = append(gs, g)
 	}
 	return gs, rows.Err()
+}
+
+// AddressChange is a player's change of address waiting for the new address to confirm.
+type AddressChange struct {
+	ID       int64
+	PlayerID int64
+	NewEmail string
+	CodeHash string // bcrypt of the code mailed to NewEmail
+	Created  time.Time
+}
+
+// AddAddressChange stores a pending change of address (an earlier pending one of the
+// same player is dropped: the newest request counts).
+func (t *Tx) AddAddressChange(c AddressChange) (int64, error) {
+	what := fmt.Sprintf("address change of player %d", c.PlayerID)
+	if err := needTime(what, "created", c.Created); err != nil {
+		return 0, err
+	}
+	if err := checkHash(c.CodeHash); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if _, err := t.exec(`DELETE FROM address_changes WHERE player_id = ? AND done_at IS NULL`, c.PlayerID); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	res, err := t.exec(`INSERT INTO address_changes (player_id, new_email, code_hash, created_at) VALUES (?,?,?,?)`,
+		c.PlayerID, c.NewEmail, c.CodeHash, fmtTime(c.Created))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return res.LastInsertId()
+}
+
+// PendingAddressChanges lists the changes of address not yet confirmed to email,
+// made since the given time.
+func (t *Tx) PendingAddressChanges(email string, since time.Time) ([]AddressChange, error) {
+	return queryAll(t, "pending address changes", func(r scanner) (AddressChange, error) {
+		var c AddressChange
+		var created string
+		if err := r.Scan(&c.ID, &c.PlayerID, &c.NewEmail, &c.CodeHash, &created); err != nil {
+			return c, err
+		}
+		var err error
+		c.Created, err = parseTime(created)
+		return c, err
+	}, `SELECT id, player_id, new_email, code_hash, created_at FROM address_changes
+		WHERE new_email = ? COLLATE NOCASE AND done_at IS NULL AND created_at >= ? ORDER BY id`, email, fmtTime(since))
+}
+
+// FinishAddressChange marks a change of address done.
+func (t *Tx) FinishAddressChange(id int64, now time.Time) error {
+	return t.updateOne(fmt.Sprintf("finish address change %d", id), `UPDATE address_changes SET done_at = ? WHERE id = ?`, fmtTime(now), id)
+}
+
+// PlayerByID returns one player.
+func (t *Tx) PlayerByID(id int64) (Player, error) {
+	ps, err := t.players(`SELECT `+playerColumns+` FROM players WHERE id = ?`, id)
+	if err != nil {
+		return Player{}, err
+	}
+	if len(ps) == 0 {
+		return Player{}, fmt.Errorf("store: player %d: %w", id, ErrNotFound)
+	}
+	return ps[0], nil
 }

@@ -6,7 +6,8 @@ import (
 	"fmt"
 )
 
-// A player's preferences (migration 004): whether turn reports carry pictures.
+// A player's preferences: whether turn reports carry pictures (migration 004); the time
+// zone deadlines are shown in, a WAIT for the turn, an announced absence (migration 005).
 
 // SetPlayerPictures sets whether the player's turn reports show the board picture and
 // the turn's animation in their HTML part (true, the default) or not.
@@ -44,4 +45,24 @@ func (t *Tx) PicturesOff(gameID int64) (map[int64]bool, error) {
 		off[id] = true
 	}
 	return off, rows.Err()
+}
+
+// SetPlayerTimezone sets the zone a player's deadlines are shown in ("" for UTC only).
+// The judge checks the name; the store keeps what it is given.
+func (t *Tx) SetPlayerTimezone(playerID int64, zone string) error {
+	return t.updateOne(fmt.Sprintf("set timezone of player %d", playerID),
+		`UPDATE players SET timezone = ? WHERE id = ?`, zone, playerID)
+}
+
+// SetPlayerWait sets the turn the player asked to WAIT in (0: no wait).
+func (t *Tx) SetPlayerWait(playerID int64, turn int) error {
+	return t.updateOne(fmt.Sprintf("set wait of player %d", playerID),
+		`UPDATE players SET wait_turn = ? WHERE id = ?`, turn, playerID)
+}
+
+// SetPlayerAbsence records an announced absence, dates "YYYY-MM-DD" ("" and "" to
+// clear it).
+func (t *Tx) SetPlayerAbsence(playerID int64, from, until string) error {
+	return t.updateOne(fmt.Sprintf("set absence of player %d", playerID),
+		`UPDATE players SET absent_from = ?, absent_until = ? WHERE id = ?`, from, until, playerID)
 }
