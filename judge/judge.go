@@ -43,9 +43,10 @@ type Judge struct {
 	// commit; true stops the work there, as if the process had died (see stopAt).
 	crashAt func(point string) bool
 
-	verified secretCache
-	folds    foldCache
-	setups   setupCache
+	sendState unrecorded
+	verified  secretCache
+	folds     foldCache
+	setups    setupCache
 }
 
 // New makes a Judge with defaults for everything optional.
@@ -213,8 +214,23 @@ func newSecret() (plain, hash string, err error) {
 	return plain, hash, err
 }
 
+// CrashPoints are the named points that follow a commit, where a crash leaves a step
+// half done: the crash test stops the judge at each and checks the next start (or tick)
+// finishes what was left.
+//
+//	after-sheet-commit  a sheet is stored and acknowledged; the turn it completed is not resolved
+//	after-turn-commit   a turn is resolved and its reports are in the outbox, none sent
+//	after-outbox-row    an outbox mail is due and about to be handed to SMTP
+//	mid-send            the SMTP server accepted a mail; the judge has not recorded it as sent
+var CrashPoints = []string{"after-sheet-commit", "after-turn-commit", "after-outbox-row", "mid-send"}
+
+// SetCrashHook installs a test hook asked at each of CrashPoints. It is for tests only
+// (the binary installs it from RALLYJUDGE_TEST_CRASH_AT, see cmd/rallyjudge/crashhook.go);
+// a hook that returns true makes the judge stop the work in hand there, as a crash would.
+func (j *Judge) SetCrashHook(f func(point string) bool) { j.crashAt = f }
+
 // stopAt reports whether a test asked the judge to stop at the named point, as a crash
-// would. Points: "after-sheet-commit".
+// would (see CrashPoints).
 func (j *Judge) stopAt(point string) bool {
 	return j.crashAt != nil && j.crashAt(point)
 }

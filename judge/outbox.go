@@ -2,7 +2,9 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -13,11 +15,31 @@ type Sender interface {
 	Send(ctx context.Context, from string, to []string, raw []byte) error
 }
 
+// commitSender is a Sender that can call back just before the end of DATA
+// (*mail.Sender): the outbox records the attempt there (see DrainOutbox).
+type commitSender interface {
+	SendCommit(ctx context.Context, from string, to []string, raw []byte, beforeEnd func() error) error
+}
+
 // DrainOutbox sends every outbox mail that is due: the only place mail leaves
 // rallyjudge. A temporary failure (4xx, network) is retried later with exponential
 // backoff; a permanent one (5xx), or too many attempts, marks the mail failed and tells
 // the game's masters. It returns how many mails were sent.
+//
+// Exactly once where it can be, at most twice where it cannot (docs/gamemasters.md):
+// each attempt is recorded (MarkSending) and committed after the message is written to
+// the SMTP server and before the "." that ends it, so a database that cannot be written
+// sends nothing, a crash before that point delivered nothing, and a mail whose attempt
+// was cut off by a crash after it is known to be uncertain. It gets one more attempt, with the
+// same bytes and Message-ID (mail clients fold the copies); after two uncertain
+// attempts it is recorded as sent, never tried a third time. A mail the SMTP server
+// took but the database would not record as sent is remembered in memory and recorded
+// before anything else is sent (unrecorded), so a full or read-only disk makes no
+// resend storm.
 func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
+	if err := j.recordUnrecorded(ctx); err != nil {
+		return 0, err
+	}
 	sent := 0
 	for {
 		due, err := j.Store.DuePending(ctx, j.now(), 50)
@@ -32,23 +54,72 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
-			err := s.Send(ctx, m.From, m.To, m.Raw)
-			switch {
-			case err == nil:
-				if err := j.Store.MarkSent(ctx, m.ID, j.now()); err != nil {
+			if m.Inflight >= 2 {
+				note := fmt.Sprintf("not sent again: %d attempts were cut off mid-send and may have arrived", m.Inflight)
+				j.Log.Warn("mail recorded as sent after two attempts cut off mid-send", "outbox", m.ID, "kind", m.Kind)
+				if err := j.writeOrStop(ctx, func(tx *store.Tx) error {
+					if err := tx.MarkSentUncertain(m.ID, j.now(), note); err != nil {
+						return err
+					}
+					if raw, ok := store.RedactSecrets(m.Raw); ok {
+						return tx.OutboxSetRaw(m.ID, raw)
+					}
+					return nil
+				}); err != nil && !errors.Is(err, store.ErrNotFound) {
 					return sent, err
 				}
-				j.scrub(ctx, m)
+				progress = true
+				continue
+			}
+			if j.stopAt("after-outbox-row") {
+				return sent, nil
+			}
+			var markErr error
+			mark := func() error {
+				markErr = j.writeOrStop(ctx, func(tx *store.Tx) error { return tx.MarkSending(m.ID) })
+				return markErr
+			}
+			var err error
+			if sc, ok := s.(commitSender); ok {
+				err = sc.SendCommit(ctx, m.From, m.To, m.Raw, mark)
+			} else if err = mark(); err == nil {
+				err = s.Send(ctx, m.From, m.To, m.Raw)
+			}
+			if markErr != nil {
+				if errors.Is(markErr, store.ErrNotFound) {
+					continue // voided meanwhile: not sent
+				}
+				return sent, markErr // the database cannot be written: nothing was sent
+			}
+			switch {
+			case err == nil:
+				if j.stopAt("mid-send") {
+					return sent, nil
+				}
 				sent++
 				progress = true
+				if err := j.markSent(ctx, m); err != nil {
+					j.rememberUnrecorded(m)
+					return sent, j.cannotWrite(err)
+				}
 			case mail.IsPermanent(err):
 				j.Log.Warn("mail refused for good", "outbox", m.ID, "kind", m.Kind, "err", err)
 				if err := j.failed(ctx, m, err); err != nil {
-					return sent, err
+					return sent, j.cannotWrite(err)
 				}
 				progress = true
 			default:
-				status, merr := j.Store.MarkRetry(ctx, m.ID, j.now(), err)
+				var status store.OutboxStatus
+				merr := j.writeOrStop(ctx, func(tx *store.Tx) error {
+					var err2 error
+					if status, err2 = tx.MarkRetry(m.ID, j.now(), err); err2 != nil || status != store.OutboxFailed {
+						return err2
+					}
+					if raw, ok := store.RedactSecrets(m.Raw); ok {
+						return tx.OutboxSetRaw(m.ID, raw)
+					}
+					return nil
+				})
 				if merr != nil {
 					return sent, merr
 				}
@@ -66,24 +137,105 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 	}
 }
 
-// scrub keeps a mail that carried a secret (a welcome, a JOIN or REPLACE reply) with the
-// secret removed, once it is sent or has failed for good: secrets are stored hashed, and
-// the database and its backups hold no plain one.
-func (j *Judge) scrub(ctx context.Context, m store.OutboxMail) {
-	raw, ok := store.RedactSecrets(m.Raw)
-	if !ok {
-		return
+// unrecorded holds the mails the SMTP server accepted while the database could not
+// record it; the sender records them first when it can and sends nothing before.
+type unrecorded struct {
+	mu      sync.Mutex
+	mails   map[int64]store.OutboxMail
+	stopped bool // the last write failed: sending is stopped
+}
+
+func (j *Judge) rememberUnrecorded(m store.OutboxMail) {
+	j.sendState.mu.Lock()
+	if j.sendState.mails == nil {
+		j.sendState.mails = map[int64]store.OutboxMail{}
 	}
-	if err := j.Store.Tx(ctx, func(tx *store.Tx) error { return tx.OutboxSetRaw(m.ID, raw) }); err != nil {
-		j.Log.Warn("removing a secret from a sent mail failed", "outbox", m.ID, "err", err)
+	j.sendState.mails[m.ID] = m
+	j.sendState.mu.Unlock()
+}
+
+// recordUnrecorded records as sent the mails SMTP took while the database could not be
+// written; until it succeeds nothing else is sent.
+func (j *Judge) recordUnrecorded(ctx context.Context) error {
+	j.sendState.mu.Lock()
+	ms := make([]store.OutboxMail, 0, len(j.sendState.mails))
+	for _, m := range j.sendState.mails {
+		ms = append(ms, m)
 	}
+	j.sendState.mu.Unlock()
+	for _, m := range ms {
+		if err := j.markSent(ctx, m); err != nil {
+			return j.cannotWrite(err)
+		}
+		j.sendState.mu.Lock()
+		delete(j.sendState.mails, m.ID)
+		j.sendState.mu.Unlock()
+	}
+	return nil
+}
+
+// writeOrStop runs a write the sender needs before (or after) an attempt; when the
+// database cannot be written it stops sending (cannotWrite).
+func (j *Judge) writeOrStop(ctx context.Context, fn func(tx *store.Tx) error) error {
+	if err := j.Store.Tx(ctx, fn); errors.Is(err, store.ErrNotFound) {
+		return err // the row changed meanwhile (a voided turn): not a write failure
+	} else if err != nil {
+		return j.cannotWrite(err)
+	}
+	j.sendState.mu.Lock()
+	was := j.sendState.stopped
+	j.sendState.stopped = false
+	j.sendState.mu.Unlock()
+	if was {
+		j.Log.Warn("the database can be written again: sending resumes")
+	}
+	return nil
+}
+
+// ErrSendingStopped is returned by DrainOutbox while the database cannot be written:
+// nothing is sent that could not be recorded; the next drain tries again.
+var ErrSendingStopped = errors.New("sending stopped: the database cannot be written")
+
+// cannotWrite says loudly (once per outage) that sending stops, and returns the error.
+func (j *Judge) cannotWrite(err error) error {
+	j.sendState.mu.Lock()
+	was := j.sendState.stopped
+	j.sendState.stopped = true
+	j.sendState.mu.Unlock()
+	if !was {
+		j.Log.Error("THE DATABASE CANNOT BE WRITTEN: sending stops until it can; retrying at every tick", "err", err)
+	}
+	return fmt.Errorf("%w: %v", ErrSendingStopped, err)
+}
+
+// markSent records a mail as sent and, in the same transaction, removes the secret it
+// carried: a crash between the two cannot leave a sent mail with a plain secret.
+func (j *Judge) markSent(ctx context.Context, m store.OutboxMail) error {
+	return j.Store.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.MarkSent(m.ID, j.now()); errors.Is(err, store.ErrNotFound) {
+			return nil // voided meanwhile (a rolled-back turn): nothing more to record
+		} else if err != nil {
+			return err
+		}
+		if raw, ok := store.RedactSecrets(m.Raw); ok {
+			return tx.OutboxSetRaw(m.ID, raw)
+		}
+		return nil
+	})
 }
 
 func (j *Judge) failed(ctx context.Context, m store.OutboxMail, sendErr error) error {
-	if err := j.Store.MarkFailed(ctx, m.ID, sendErr); err != nil {
+	if err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.MarkFailed(m.ID, sendErr); err != nil {
+			return err
+		}
+		if raw, ok := store.RedactSecrets(m.Raw); ok {
+			return tx.OutboxSetRaw(m.ID, raw)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
-	j.scrub(ctx, m)
 	return j.tellGMs(ctx, m, sendErr)
 }
 

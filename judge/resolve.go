@@ -153,6 +153,9 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		j.folds.reset()
 	}
 	if err == nil && resolved {
+		if j.stopAt("after-turn-commit") {
+			return resolved, nil
+		}
 		j.Log.Info("turn resolved", "game", tag)
 	}
 	return resolved, err

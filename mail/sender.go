@@ -100,6 +100,16 @@ func classify(stage string, err error) error {
 // Send delivers raw from the envelope sender from to the recipients to. It never retries; the
 // caller (the outbox) decides with IsPermanent. The message is not altered.
 func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	return s.SendCommit(ctx, from, to, raw, nil)
+}
+
+// SendCommit is Send with a hook called after the whole message is written and before the
+// final "." that ends DATA: the one moment after which the server may have taken the mail.
+// The outbox records there that the mail may be out (so a crash afterwards is known to be
+// uncertain, and one before it is known to have delivered nothing). When beforeEnd fails the
+// connection is dropped without the final ".", the server discards the message, and Send
+// returns beforeEnd's error unchanged.
+func (s *Sender) SendCommit(ctx context.Context, from string, to []string, raw []byte, beforeEnd func() error) error {
 	if len(to) == 0 {
 		return &SendError{Stage: "rcpt", Err: errors.New("no recipients")}
 	}
@@ -164,6 +174,12 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	}
 	if _, err := w.Write(raw); err != nil {
 		return classify("data", ctxErr(ctx, err))
+	}
+	if beforeEnd != nil {
+		if err := beforeEnd(); err != nil {
+			conn.Close() // no final ".": the server drops the message
+			return err
+		}
 	}
 	if err := w.Close(); err != nil {
 		return classify("data", ctxErr(ctx, err))

@@ -80,10 +80,13 @@ type OutboxMail struct {
 	LastError   string
 	Created     time.Time
 	Sent        time.Time
+	// Inflight counts attempts handed to SMTP whose outcome was never recorded: a
+	// crash mid-send. A mail with Inflight > 0 may already have been delivered.
+	Inflight int
 }
 
 const outboxColumns = `id, message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn, status,
-	attempts, next_attempt_at, last_error, created_at, sent_at`
+	attempts, next_attempt_at, last_error, created_at, sent_at, inflight`
 
 // Enqueue stores a mail to be sent, due at once (at m.Created). When a mail
 // with the same Message-ID is already there it is returned with dup true and
@@ -166,8 +169,26 @@ func (t *Tx) OutboxGet(id int64) (OutboxMail, error) {
 // MarkSent records that the SMTP server accepted the mail.
 func (t *Tx) MarkSent(id int64, now time.Time) error {
 	return t.updateOne(fmt.Sprintf("outbox %d: mark sent", id),
-		`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = '' WHERE id = ? AND status = 'pending'`,
+		`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = '', inflight = max(inflight - 1, 0)
+		 WHERE id = ? AND status = 'pending'`,
 		fmtTime(now), id)
+}
+
+// MarkSending records, before a mail is handed to SMTP, that an attempt is under way;
+// the outcome (MarkSent, MarkRetry, MarkFailed) takes it back. Committed before the
+// attempt, it lets the next start know that a crash may have delivered the mail.
+func (t *Tx) MarkSending(id int64) error {
+	return t.updateOne(fmt.Sprintf("outbox %d: mark sending", id),
+		`UPDATE outbox SET inflight = inflight + 1 WHERE id = ? AND status = 'pending'`, id)
+}
+
+// MarkSentUncertain records as sent a mail whose earlier attempts were cut off mid-send
+// (Inflight), so that it is not sent again: it may have arrived already, and sending
+// once more could make a third copy.
+func (t *Tx) MarkSentUncertain(id int64, now time.Time, note string) error {
+	return t.updateOne(fmt.Sprintf("outbox %d: mark sent (uncertain)", id),
+		`UPDATE outbox SET status = 'sent', sent_at = ?, last_error = ?, inflight = 0 WHERE id = ? AND status = 'pending'`,
+		fmtTime(now), note, id)
 }
 
 // MarkRetry records a failed attempt (a 4xx answer, a dropped connection) and
@@ -187,14 +208,14 @@ func (t *Tx) MarkRetry(id int64, now time.Time, sendErr error) (OutboxStatus, er
 	attempts++
 	if attempts >= t.retry.MaxAttempts {
 		msg := fmt.Sprintf("gave up after %d attempts: %s", attempts, errText(sendErr))
-		if err := t.updateOne(what, `UPDATE outbox SET status = 'failed', attempts = ?, last_error = ? WHERE id = ?`,
+		if err := t.updateOne(what, `UPDATE outbox SET status = 'failed', attempts = ?, last_error = ?, inflight = max(inflight - 1, 0) WHERE id = ?`,
 			attempts, msg, id); err != nil {
 			return "", err
 		}
 		return OutboxFailed, nil
 	}
 	next := now.Add(t.retry.Delay(attempts))
-	if err := t.updateOne(what, `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?`,
+	if err := t.updateOne(what, `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, inflight = max(inflight - 1, 0) WHERE id = ?`,
 		attempts, fmtTime(next), errText(sendErr), id); err != nil {
 		return "", err
 	}
@@ -204,7 +225,8 @@ func (t *Tx) MarkRetry(id int64, now time.Time, sendErr error) (OutboxStatus, er
 // MarkFailed gives up on a mail at once: a permanent (5xx) answer.
 func (t *Tx) MarkFailed(id int64, sendErr error) error {
 	return t.updateOne(fmt.Sprintf("outbox %d: mark failed", id),
-		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ? AND status = 'pending'`,
+		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, inflight = max(inflight - 1, 0)
+		 WHERE id = ? AND status = 'pending'`,
 		errText(sendErr), id)
 }
 
@@ -233,7 +255,7 @@ func scanOutbox(r scanner) (OutboxMail, error) {
 		sent          sql.NullString
 	)
 	err := r.Scan(&m.ID, &m.MessageID, &to, &m.From, &m.Subject, &m.Raw, &m.Kind, &game, &turn, &status,
-		&m.Attempts, &next, &m.LastError, &created, &sent)
+		&m.Attempts, &next, &m.LastError, &created, &sent, &m.Inflight)
 	if errors.Is(err, sql.ErrNoRows) {
 		return OutboxMail{}, ErrNotFound
 	}

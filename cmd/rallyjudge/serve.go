@@ -65,6 +65,13 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 		return err
 	}
 	j.Name = cfg.JudgeName
+	hook, err := crashHook(os.Getenv, os.Stderr)
+	if err != nil {
+		return err
+	}
+	if hook != nil {
+		j.SetCrashHook(hook)
+	}
 	j.MaxMessageBytes = cfg.Limits.MaxMessageBytes
 	j.AuthFailures = cfg.Limits.AuthFailures
 	j.AuthWindow = cfg.Limits.AuthWindow.D()
