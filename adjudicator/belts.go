@@ -18,7 +18,16 @@ package adjudicator
 //   - Carried into a pit or off the board: destroyed at once.
 //   - Virtual robots meet no robots: they never hold, nor are held by, another robot.
 
-func (t *turn) moveBelts(expressOnly bool) {
+// beltSet is which belts a belt step moves.
+type beltSet uint8
+
+const (
+	beltsAll     beltSet = iota // express and normal together (postal second belt step)
+	beltsExpress                // express (2023: blue) belts only
+	beltsNormal                 // normal (2023: green) belts only
+)
+
+func (t *turn) moveBelts(which beltSet) {
 	b := t.board()
 	var movers [MaxRobots]int
 	var to [MaxRobots]Pos
@@ -30,7 +39,7 @@ func (t *turn) moveBelts(expressOnly bool) {
 			continue
 		}
 		belt := b.At(r.Pos).Belt
-		if belt.Kind == NoBelt || (expressOnly && belt.Kind != BeltExpress) {
+		if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
 			continue
 		}
 		if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {

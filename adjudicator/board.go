@@ -87,6 +87,18 @@ type Square struct {
 	Repair  int         // 0 none, 1 single wrench, 2 double wrench
 	Flag    int         // 0 none, else the flag's number (set by the course)
 	Start   int         // 0 none, else the start square's number
+	// Battery: a robot ending a register here gains 1 energy (seed 004, Batteries).
+	Battery bool
+	// Reboot is a reboot token: where robots that fell from this board re-enter, and
+	// the way an occupant is pushed (seed 004, Rebooting).
+	Reboot RebootToken
+}
+
+// RebootToken is a reboot token on a square (seed 004, Re-entering Play): On says there
+// is one; Dir is its arrow, the way a robot found on it is pushed.
+type RebootToken struct {
+	On  bool
+	Dir Dir
 }
 
 // Board is a W×H grid, stored row by row.
@@ -166,6 +178,7 @@ func (b *Board) rotateOnce() *Board {
 			s.Belt.TurnFrom = rotateEdges(s.Belt.TurnFrom)
 			s.Pusher.Dir = s.Pusher.Dir.Right()
 			s.Laser.Dir = s.Laser.Dir.Right()
+			s.Reboot.Dir = s.Reboot.Dir.Right()
 			// clockwise: (x, y) -> (H-1-y, x)
 			*r.At(Pos{b.H - 1 - y, x}) = s
 		}

@@ -448,7 +448,7 @@ func dirByte(c byte) (Dir, bool) {
 	return 0, false
 }
 
-const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, s1-s8 or f1-f16"
+const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, e, @N, s1-s8 or f1-f16"
 
 // parseElement reads one element into sq and returns its kind ("" on error).
 func parseElement(errs *errList, line, col int, e string, sq *Square) string {
@@ -555,6 +555,22 @@ func parseElement(errs *errList, line, col int, e string, sq *Square) string {
 			return bad("want w1 or w2 for a single or double wrench")
 		}
 		return "repair site"
+	case 'e':
+		if rest != "" {
+			return bad("want e alone for a battery")
+		}
+		sq.Battery = true
+		return "battery"
+	case '@':
+		d, ok := Dir(0), false
+		if len(rest) == 1 {
+			d, ok = dirByte(rest[0])
+		}
+		if !ok {
+			return bad("want a reboot token with its arrow, @N, @E, @S or @W")
+		}
+		sq.Reboot = RebootToken{On: true, Dir: d}
+		return "reboot token"
 	case 's':
 		n, ok := smallInt(rest, maxStarts)
 		if !ok || n < 1 || rest[0] == '0' {
@@ -667,6 +683,12 @@ func squareToken(b *Board, p Pos) string {
 	}
 	if s.Repair > 0 {
 		parts = append(parts, fmt.Sprintf("w%d", s.Repair))
+	}
+	if s.Battery {
+		parts = append(parts, "e")
+	}
+	if s.Reboot.On {
+		parts = append(parts, "@"+s.Reboot.Dir.String())
 	}
 	if s.Start > 0 {
 		parts = append(parts, fmt.Sprintf("s%d", s.Start))
@@ -922,6 +944,7 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 	floor.NormalizeWalls()
 	c.Board = floor
 	c.Boards = len(parts)
+	c.owner = owner
 
 	// Flags and starts from the course lines, else from the boards.
 	if len(flags) == 0 {

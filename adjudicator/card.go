@@ -21,12 +21,25 @@ const (
 	CardMove1
 	CardMove2
 	CardMove3
+	// The kinds below belong to the 2023 rules (seed 004, Programming Cards, Damage
+	// System); a 2023 card is named by its kind, and its number is the kind's value, so
+	// these values are stored in saved games and must never be renumbered.
+	CardPowerUp  // seed 004: gain 1 energy
+	CardAgain    // seed 004: repeat the previous register's programming
+	CardSpam     // seed 004, SPAM: replaced by the top card of the deck when revealed
+	CardHaywire1 // this project's Haywire "Lurch" (adjudicator/haywire.go)
+	CardHaywire2 // this project's Haywire "Spin-out"
+	CardHaywire3 // this project's Haywire "Stall"
+	CardHaywire4 // this project's Haywire "Surge"
 )
 
-var cardKindNames = [...]string{"none", "uturn", "left", "right", "backup", "move1", "move2", "move3"}
+var cardKindNames = [...]string{"none", "uturn", "left", "right", "backup", "move1", "move2", "move3",
+	"powerup", "again", "spam", "lurch", "spinout", "stall", "surge"}
 
-// Titles as players know them, for reports and order sheets.
-var cardKindTitles = [...]string{"(none)", "U-Turn", "Rotate Left", "Rotate Right", "Back Up", "Move 1", "Move 2", "Move 3"}
+// Titles as players know them, for reports and order sheets. Back Up is "Move Back" in
+// the 2023 deck (seed 004); it does the same.
+var cardKindTitles = [...]string{"(none)", "U-Turn", "Rotate Left", "Rotate Right", "Back Up", "Move 1", "Move 2", "Move 3",
+	"Power Up", "Again", "SPAM", "Haywire Lurch", "Haywire Spin-out", "Haywire Stall", "Haywire Surge"}
 
 func (k CardKind) String() string {
 	if int(k) < len(cardKindNames) {
@@ -71,6 +84,12 @@ func (k CardKind) Rotation() Rotation {
 	return NoRotation
 }
 
+// Damage reports whether the card is a damage card (SPAM or a Haywire) of the 2023 rules.
+func (k CardKind) Damage() bool { return k == CardSpam || k.Haywire() }
+
+// Haywire reports whether the card is one of this project's Haywire cards.
+func (k CardKind) Haywire() bool { return k >= CardHaywire1 && k <= CardHaywire4 }
+
 // ParseCardKind reads a kind name as in data/deck.txt.
 func ParseCardKind(s string) (CardKind, bool) {
 	for i, n := range cardKindNames {
@@ -88,6 +107,9 @@ const MaxPriority = 1000
 type Deck struct {
 	kinds [MaxPriority]CardKind
 	cards []int // every priority, ascending
+	// byKind: the cards have no priorities and are named by kind (the 2023 decks, seed
+	// 004: a card's number is its CardKind).
+	byKind bool
 }
 
 //go:embed data/deck.txt
@@ -155,11 +177,17 @@ func (d *Deck) Kind(p int) CardKind {
 // Cards lists every priority in the deck, ascending. The slice is a copy.
 func (d *Deck) Cards() []int { return append([]int(nil), d.cards...) }
 
+// ByKind reports whether cards are named by kind rather than by priority (2023 rules).
+func (d *Deck) ByKind() bool { return d.byKind }
+
 // Len is the number of cards.
 func (d *Deck) Len() int { return len(d.cards) }
 
 // CardName is "Move 1 P490".
 func (d *Deck) CardName(p int) string {
+	if d.byKind {
+		return d.Kind(p).Title()
+	}
 	return fmt.Sprintf("%s P%d", d.Kind(p).Title(), p)
 }
 

@@ -14,6 +14,19 @@ type Course struct {
 	MaxPlayers int         `json:"max_players"`
 	Boards     int         `json:"boards"` // how many boards it is made of (lives rule)
 	Parts      []Placement `json:"parts,omitempty"`
+	// owner is, per square, the index+1 of the placed board covering it (0: none);
+	// nil when the course is one board. The 2023 reboot finds the board a robot fell
+	// from with it (reboot.go).
+	owner []int
+}
+
+// BoardOf is the placed board covering p (an index into Parts, from 0), or -1 when
+// the course does not say (a single board, or p off the floor).
+func (c *Course) BoardOf(p Pos) int {
+	if c.owner == nil || c.Board == nil || !c.Board.In(p) {
+		return -1
+	}
+	return c.owner[p.Y*c.Board.W+p.X] - 1
 }
 
 // Start is a start square and the facing robots start with.

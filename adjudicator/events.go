@@ -46,6 +46,17 @@ const (
 	EvReenter    = "reenter"     // re-entered To facing Facing (virtual if the square was taken)
 	EvReal       = "real"        // a virtual robot alone on its square became real
 	EvWin        = "win"         // touched the last flag first
+
+	// The 2023 rules (seed 004). Card is a card's kind number there (CardKind).
+	EvPriority   = "priority"       // Robot now holds the priority token
+	EvEnergy     = "energy"         // Robot has Amount energy now (Cause: power-up, battery, haywire)
+	EvDamageCard = "damage-card"    // drew damage Card; Cause: discard-pile, register (Amount), damage-discard
+	EvNoDamage   = "no-damage-card" // a point of damage with no damage card left to draw
+	EvReplaced   = "replaced"       // revealed Card (SPAM, Again in register 1) replaced by Amount
+	EvAgain      = "again"          // Again repeats Card (0: nothing to repeat)
+	EvReshuffle  = "reshuffle"      // a discard pile shuffled into a deck of Amount cards (Cause damage: the damage deck)
+	EvReboot     = "reboot"         // fell (Cause pit, off-board) From: off the board until it re-enters
+	EvShutdown   = "shutdown"       // shut down for the round; Amount damage cards discarded
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
@@ -73,8 +84,14 @@ func ApplyEvent(robots []Robot, e Event) {
 		if e.Facing != nil {
 			r.Facing = *e.Facing
 		}
-	case EvDestroyed:
+	case EvDestroyed, EvReboot:
 		r.Destroyed = true
+	case EvShutdown:
+		r.Power = PowerDown
+	case EvEnergy:
+		if r.Mat != nil {
+			r.Mat.Energy = e.Amount
+		}
 	case EvOut:
 		r.Out = true
 	case EvReenter:

@@ -16,11 +16,15 @@ import "sort"
 func (t *turn) touchFlags() {
 	b := t.board()
 	flags := t.setup.Course.Flags
+	own := t.setup.Rules.Own()
 	var finishers []int
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
 		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
+		}
+		if own && r.Power == PowerDown {
+			continue // seed 004, Shutdown 7: a shut-down robot claims no checkpoint
 		}
 		sq := b.At(r.Pos)
 		if r.Flags < len(flags) && flags[r.Flags] == r.Pos {
@@ -30,7 +34,7 @@ func (t *turn) touchFlags() {
 				finishers = append(finishers, i)
 			}
 		}
-		if (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
+		if !own && (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			r.Archive = r.Pos
 			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
 		}
@@ -40,6 +44,12 @@ func (t *turn) touchFlags() {
 	}
 	reg := t.register - 1
 	sort.SliceStable(finishers, func(a, c int) bool {
+		if own {
+			// seed 004, Winning the Game: the first robot to end a register on the final
+			// checkpoint wins; ruling R-WIN-TIE: of two in one register, the one earlier
+			// in the playing order.
+			return t.tokenRank(finishers[a]) < t.tokenRank(finishers[c])
+		}
 		return t.st.Robots[finishers[a]].Registers[reg] > t.st.Robots[finishers[c]].Registers[reg]
 	})
 	w := &t.st.Robots[finishers[0]]

@@ -79,6 +79,9 @@ func (t *turn) fireLasers() {
 		}
 	}
 	t.hits = hits
+	if t.setup.Rules.Damage == "cards" {
+		t.sortHits(hits) // ruling R-DAMAGE-ORDER: spam.go
+	}
 	for _, h := range hits {
 		if !t.st.Robots[h.target].Active() {
 			continue
@@ -128,6 +131,10 @@ func (t *turn) anyRobotAt(p Pos, not int) bool {
 // would be destroyed" can be judged. The points taken land together at the end of the
 // hit. Reaching Rules.DestroyAt destroys the robot.
 func (t *turn) damage(i, amount int, cause, shooter string) {
+	if t.setup.Rules.Damage == "cards" {
+		t.damageCards(i, amount, cause, shooter) // seed 004: spam.go
+		return
+	}
 	r := &t.st.Robots[i]
 	amount = t.effectDamage(i, amount, cause)
 	taken := 0

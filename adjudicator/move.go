@@ -17,28 +17,44 @@ package adjudicator
 
 func (t *turn) movePhase() {
 	regs := t.register - 1
+	own := t.setup.Rules.Own()
 	for _, i := range t.order {
 		r := &t.st.Robots[i]
+		if own {
+			t.activate(i) // the 2023 rules: round.go
+			continue
+		}
 		if !r.Active() {
 			continue // destroyed earlier in this register
 		}
 		kind := t.setup.Deck.Kind(r.Registers[regs])
 		// The card is revealed as the robot acts, so the log reads in playing order.
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: r.Registers[regs]})
-		if rot := kind.Rotation(); rot != NoRotation {
-			r.Facing = r.Facing.Rotate(int(rot))
-			t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[regs], Facing: t.dir(r.Facing)})
-			continue
-		}
-		steps, d := kind.Steps(), r.Facing
-		steps = t.effectSteps(i, kind, steps)
-		if steps < 0 {
-			steps, d = -steps, d.Back()
-		}
-		for s := 0; s < steps && r.Active(); s++ {
-			if !t.step(i, d, "") {
-				break
-			}
+		t.playKind(i, kind)
+	}
+}
+
+// playKind plays a card of that kind for robot i: a turn in place, a move of one to
+// three squares forward or one back, or (2023 rules) Power Up.
+func (t *turn) playKind(i int, kind CardKind) {
+	r := &t.st.Robots[i]
+	if rot := kind.Rotation(); rot != NoRotation {
+		r.Facing = r.Facing.Rotate(int(rot))
+		t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[t.register-1], Facing: t.dir(r.Facing)})
+		return
+	}
+	if kind == CardPowerUp {
+		t.gainEnergy(i, 1, "power-up") // seed 004, Programming Cards: Power Up
+		return
+	}
+	steps, d := kind.Steps(), r.Facing
+	steps = t.effectSteps(i, kind, steps)
+	if steps < 0 {
+		steps, d = -steps, d.Back()
+	}
+	for s := 0; s < steps && r.Active(); s++ {
+		if !t.step(i, d, "") {
+			break
 		}
 	}
 }
@@ -129,6 +145,10 @@ func (t *turn) checkFall(i int) {
 	cause := "pit"
 	if !t.board().In(r.Pos) {
 		cause = "off-board"
+	}
+	if t.setup.Rules.Fall == "reboot" {
+		t.reboot(i, cause) // seed 004, Rebooting: reboot.go
+		return
 	}
 	t.destroy(i, cause)
 }

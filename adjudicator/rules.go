@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Rules are the numbers and switches of a ruleset, kept as data (rules README: "keep
@@ -22,6 +23,113 @@ type Rules struct {
 	// Elements is the order of phase c, by step name: express, belts, pushers, gears,
 	// crushers. A new board element adds a step here.
 	Elements []string `json:"elements"`
+
+	// The parts of the 2023 rules (seed 004). Each zero value is the postal rule, so a
+	// postal game's rules read and write as before. They come together (Check): a
+	// ruleset with own decks has no priorities to order robots by, and so on.
+	//
+	// Cards "own": each robot has its own 20-card deck, cards are named by kind
+	// (owndeck.go). Order "token": the priority token's holder acts first, then the
+	// others clockwise (token.go). Damage "cards": damage is SPAM and Haywire cards,
+	// not points (spam.go, haywire.go). Fall "reboot": a robot falling into a pit or off
+	// the board reboots instead of being destroyed (reboot.go); it takes
+	// ReentryDamage damage cards.
+	Cards  string `json:"cards,omitempty"`
+	Order  string `json:"order,omitempty"`
+	Damage string `json:"damage,omitempty"`
+	Fall   string `json:"fall,omitempty"`
+	// EnergyStart and EnergyMax: energy 0–EnergyMax, starting at EnergyStart, gained on
+	// batteries and by Power Up (energy.go). EnergyMax 0: no energy (seed 004, A Lighter
+	// Game, or the postal rules).
+	EnergyStart int `json:"energy_start,omitempty"`
+	EnergyMax   int `json:"energy_max,omitempty"`
+	// CheckpointCovers: board elements under a checkpoint are inactive (seed 004,
+	// Checkpoints).
+	CheckpointCovers bool `json:"checkpoint_covers,omitempty"`
+	// EdgeWalls: the board's outer edges are walls, nobody falls off (seed 004, A Less
+	// Deadly Game).
+	EdgeWalls bool `json:"edge_walls,omitempty"`
+	// DiscardSpam: SPAM cards in hand are discarded with the rest of the hand after
+	// programming (seed 004, A Less SPAM-y Game).
+	DiscardSpam bool `json:"discard_spam,omitempty"`
+}
+
+// Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
+// token, energy, SPAM and Haywire, reboot tokens, shutdown. Its register order is seed
+// 004's: blue belts, green belts, push panels, gears, board lasers, robot lasers,
+// batteries, checkpoints.
+//
+// Not yet part of it (refused, not pretended): the upgrade phase and upgrade cards,
+// dynamic archiving. See docs/rules-2023.md.
+func Rules2023() Rules {
+	return Rules{
+		Name:             "2023",
+		HandSize:         9, // seed 004, Phase 2: draw until you have 9 cards in hand
+		ReentryDamage:    2, // seed 004, Rebooting 4: draw 2 damage cards
+		Elements:         []string{"blue", "green", "pushers", "gears"},
+		Cards:            "own",
+		Order:            "token",
+		Damage:           "cards",
+		Fall:             "reboot",
+		EnergyStart:      3,  // seed 004, Key Differences 6: energy starts at 3
+		EnergyMax:        10, // seed 004, Batteries: maximum 10
+		CheckpointCovers: true,
+	}
+}
+
+// Rulesets lists the rulesets a game can be played with, default first (an explicit
+// list, as godip's OrderedVariants).
+func Rulesets() []Rules { return []Rules{PostalRules(), Rules2023()} }
+
+// RulesByName is the ruleset called name ("postal", "2023"); "" is the postal rules.
+func RulesByName(name string) (Rules, error) {
+	if name == "" {
+		return PostalRules(), nil
+	}
+	var names []string
+	for _, r := range Rulesets() {
+		if r.Name == name {
+			return r, nil
+		}
+		names = append(names, r.Name)
+	}
+	return Rules{}, fmt.Errorf("rules: unknown ruleset %q (want %s)", name, strings.Join(names, " or "))
+}
+
+// Own reports whether the rules are the 2023 rules' parts (own decks, token, damage
+// cards, reboot), which Check insists come together.
+func (r *Rules) Own() bool { return r.Cards == "own" }
+
+// Check refuses rules that cannot be played: unknown values, parts of the 2023 rules
+// without the others, numbers out of range. Rules come from stored games and archives,
+// so they are outside input.
+func (r Rules) Check() error {
+	for _, f := range []struct{ name, got, want string }{
+		{"cards", r.Cards, "own"}, {"order", r.Order, "token"}, {"damage", r.Damage, "cards"}, {"fall", r.Fall, "reboot"},
+	} {
+		if f.got != "" && f.got != f.want {
+			return fmt.Errorf("rules: %s %q (want \"\" or %q)", f.name, f.got, f.want)
+		}
+		if (f.got != "") != r.Own() {
+			return fmt.Errorf("rules: cards \"own\", order \"token\", damage \"cards\" and fall \"reboot\" are one ruleset (seed 004) and come together")
+		}
+	}
+	if r.HandSize < Registers || r.HandSize > 20 {
+		return fmt.Errorf("rules: hand size %d (want %d to 20)", r.HandSize, Registers)
+	}
+	if r.ReentryDamage < 0 || r.ReentryDamage > 10 {
+		return fmt.Errorf("rules: re-entry damage %d (want 0 to 10)", r.ReentryDamage)
+	}
+	if r.EnergyMax < 0 || r.EnergyMax > 99 || r.EnergyStart < 0 || r.EnergyStart > r.EnergyMax {
+		return fmt.Errorf("rules: energy starts at %d with a maximum of %d (want 0 <= start <= maximum <= 99)", r.EnergyStart, r.EnergyMax)
+	}
+	if !r.Own() && (r.EnergyMax > 0 || r.CheckpointCovers || r.EdgeWalls || r.DiscardSpam) {
+		return fmt.Errorf("rules: energy, checkpoint covers, edge walls and discard spam belong to the 2023 rules")
+	}
+	if r.Own() && (r.MaxOptions != 0 || r.SharedStart || r.BaseLives != 0) {
+		return fmt.Errorf("rules: the 2023 rules have no option cards, shared start or lives")
+	}
+	return nil
 }
 
 // PostalRules is the default ruleset: the 1997 postal rules on the 1994 game.
@@ -67,7 +175,8 @@ type Setup struct {
 	Effects []Effect // option card effects (none in the base game)
 
 	emitters []emitter
-	beamAt   []int8 // per square: beams of board lasers reaching it on an empty board
+	beamAt   []int8  // per square: beams of board lasers reaching it on an empty board
+	cards    CardSet // the 2023 card set (Rules.Own)
 }
 
 type emitter struct {
@@ -85,12 +194,20 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
+	if err := rules.Check(); err != nil {
+		return nil, fmt.Errorf("setup: %v", err)
+	}
 	for _, e := range rules.Elements {
 		if elementStep(e) == nil {
 			return nil, fmt.Errorf("setup: unknown board element step %q", e)
 		}
 	}
 	s := &Setup{Course: c, Deck: StandardDeck(), Rules: rules, Seed: seed, Options: options}
+	if rules.Own() {
+		if err := s.prepare2023(); err != nil {
+			return nil, err
+		}
+	}
 	s.prepare()
 	return s, nil
 }
@@ -127,6 +244,24 @@ type Orders struct {
 	Program [Registers]int
 	// Decider answers decisions; nil means Defaults.
 	Decider Decider
+	// Shutdown: shut the robot down for this round (2023 rules, shutdown.go); the
+	// program is then not needed and not played.
+	Shutdown bool
+}
+
+// CheckOrders lists everything wrong with a robot's orders: its program (CheckProgram)
+// and a shutdown, which only the 2023 rules know.
+func (s *Setup) CheckOrders(st *State, robot int, o Orders) []ProgramError {
+	if o.Shutdown {
+		if !s.Rules.Own() {
+			return []ProgramError{{Msg: "shutdown belongs to the 2023 rules; this game plays the " + s.Rules.Name + " rules (power down instead)"}}
+		}
+		if st.Robots[robot].Out {
+			return []ProgramError{{Msg: "the robot is out of the race"}}
+		}
+		return nil
+	}
+	return s.CheckProgram(st, robot, o.Program)
 }
 
 // ProgramError is one thing wrong with a program.
@@ -150,6 +285,9 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 	r := &st.Robots[robot]
 	if r.Out {
 		return []ProgramError{{Msg: "the robot is out of the race"}}
+	}
+	if s.Rules.Own() {
+		return s.checkOwnProgram(r, prog) // owndeck.go
 	}
 	if r.Power == PowerDown {
 		for i, c := range prog {

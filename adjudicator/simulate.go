@@ -61,7 +61,10 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 		r := &sim.st.Robots[i]
 		r.Hand = slices.Clip(r.Hand)
 		r.Options = slices.Clip(r.Options)
+		r.Mat = r.Mat.clone() // 2023: draws change the piles
 	}
+	sim.st.DamageDeck = slices.Clip(sim.base.DamageDeck)
+	sim.st.DamageDiscard = slices.Clip(sim.base.DamageDiscard)
 	sim.st.Turn, sim.st.Winner, sim.st.Over = sim.base.Turn, sim.base.Winner, sim.base.Over
 	sim.st.OptionDeck = slices.Clip(sim.base.OptionDeck)
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
@@ -75,6 +78,14 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 
 func (t *turn) playSingle() {
 	r := &t.st.Robots[t.single]
+	if t.setup.Rules.Own() {
+		// 2023: a forecast starts the round as the round does, without touching the
+		// hand (a Simulator shares it with its base state).
+		t.round().reentering[t.single] = r.Destroyed
+		if t.orders[t.single].Shutdown {
+			r.Power = PowerDown
+		}
+	}
 	if r.Power != PowerDown {
 		for reg := 1; reg <= Registers; reg++ {
 			if !r.IsLocked(reg) {
@@ -82,7 +93,7 @@ func (t *turn) playSingle() {
 			}
 		}
 	}
-	for reg := 1; reg <= Registers && r.Active() && !t.st.Over; reg++ {
+	for reg := 1; reg <= Registers && (r.Active() || t.round().reentering[t.single]) && !t.st.Over; reg++ {
 		t.runRegister(reg)
 	}
 }

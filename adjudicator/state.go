@@ -58,6 +58,41 @@ type Robot struct {
 	Hand []int `json:"hand"`
 	// Options held, oldest first (at most MaxOptions).
 	Options []string `json:"options,omitempty"`
+	// Mat is the robot's player mat under the 2023 rules (energy, own deck, face-down
+	// Haywire cards); nil under the postal rules.
+	Mat *Mat `json:"mat,omitempty"`
+}
+
+// Mat is what a 2023 player mat holds (seed 004, Components and Phase 2): the robot's
+// energy, its own draw and discard piles, and the Haywire cards lying face down under its
+// registers. Cards are numbered by kind (CardKind). Under the 2023 rules Robot.Hand holds
+// kinds too, damage cards kept from earlier rounds included, and Robot.Destroyed means
+// "off the board, rebooting" until it re-enters in register 1 of the next round
+// (reboot.go); Damage and Lives are not used.
+type Mat struct {
+	Energy int `json:"energy"`
+	// Deck is the draw pile, top first; Discard the discard pile, oldest first.
+	Deck    []int `json:"deck"`
+	Discard []int `json:"discard"`
+	// Haywire is the face-down Haywire card under each register, 0 none (seed 004,
+	// Haywire Cards: at most one a register, played next round).
+	Haywire [Registers]int `json:"haywire"`
+	// Start is the start square the robot began on: where it reboots after falling from
+	// a board with no reboot token (the docking bay; ruling R-REBOOT-START).
+	Start Pos `json:"start"`
+	// Shutdown: shut down for the round being played (seed 004, Shutdown); set when
+	// the round starts, cleared at its end.
+	Shutdown bool `json:"shutdown,omitempty"`
+}
+
+func (m *Mat) clone() *Mat {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.Deck = slices.Clone(m.Deck)
+	c.Discard = slices.Clone(m.Discard)
+	return &c
 }
 
 // Active reports whether the robot is on the board this moment.
@@ -89,8 +124,15 @@ type State struct {
 	// OptionDeck is the option cards still to draw, top first; OptionDiscard the played.
 	OptionDeck    []string `json:"option_deck,omitempty"`
 	OptionDiscard []string `json:"option_discard,omitempty"`
-	Winner        string   `json:"winner,omitempty"`
-	Over          bool     `json:"over,omitempty"`
+	// DamageDeck is the shared damage deck of the 2023 rules, top first, and
+	// DamageDiscard its discard pile (seed 004, Damage System).
+	DamageDeck    []int `json:"damage_deck,omitempty"`
+	DamageDiscard []int `json:"damage_discard,omitempty"`
+	// Priority is the seat (index into Robots) holding the priority token (seed 004,
+	// Priority System); the 2023 rules only.
+	Priority int    `json:"priority,omitempty"`
+	Winner   string `json:"winner,omitempty"`
+	Over     bool   `json:"over,omitempty"`
 }
 
 // Clone returns a deep copy.
@@ -100,7 +142,10 @@ func (s *State) Clone() *State {
 	for i := range c.Robots {
 		c.Robots[i].Hand = slices.Clone(s.Robots[i].Hand)
 		c.Robots[i].Options = slices.Clone(s.Robots[i].Options)
+		c.Robots[i].Mat = s.Robots[i].Mat.clone()
 	}
+	c.DamageDeck = slices.Clone(s.DamageDeck)
+	c.DamageDiscard = slices.Clone(s.DamageDiscard)
 	c.OptionDeck = slices.Clone(s.OptionDeck)
 	c.OptionDiscard = slices.Clone(s.OptionDiscard)
 	return &c

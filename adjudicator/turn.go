@@ -32,10 +32,12 @@ type turn struct {
 	stopAfter int
 
 	orderBuf [MaxRobots]int
-	hits     []hit
-	occ      []bool // per square: a robot stands there (phase d scratch)
-	posBuf   []Pos  // backing store for event From/To pointers, handed out in chunks
-	dirBuf   []Dir
+	// r23 is the working state of a 2023 round (round.go); nil in a postal turn.
+	r23    *roundState
+	hits   []hit
+	occ    []bool // per square: a robot stands there (phase d scratch)
+	posBuf []Pos  // backing store for event From/To pointers, handed out in chunks
+	dirBuf []Dir
 }
 
 // pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
@@ -127,14 +129,21 @@ func NewGame(s *Setup, names []string) (*State, []Event, error) {
 		st.OptionDeck[i], st.OptionDeck[j] = st.OptionDeck[j], st.OptionDeck[i]
 	})
 	t := &turn{setup: s, st: st, single: -1, phase: "deal"}
+	if s.Rules.Own() {
+		t.newGame2023()
+		return st, t.events, nil
+	}
 	t.deal()
 	return st, t.events, nil
 }
 
 // PRNG streams: each use of chance has its own, so adding one never shifts another.
 const (
-	streamDeal    = 1
-	streamOptions = 2
+	streamDeal      = 1
+	streamOptions   = 2
+	streamDamage    = 3 // 2023: the damage deck's reshuffles (spam.go)
+	streamOwnDecks  = 4 // 2023: reshuffles of the robots' own piles (owndeck.go)
+	streamSetup2023 = 5 // 2023: the first shuffle of every deck (round.go)
 )
 
 // Resolve plays one turn: orders[i] are the orders of st.Robots[i]. It returns the state
@@ -157,7 +166,7 @@ func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, 
 	}
 	var bad []string
 	for i := range st.Robots {
-		for _, e := range s.CheckProgram(st, i, orders[i].Program) {
+		for _, e := range s.CheckOrders(st, i, orders[i]) {
 			if st.Robots[i].Out {
 				break
 			}
@@ -178,6 +187,10 @@ func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, 
 
 // play runs the five registers and the end of turn.
 func (t *turn) play() {
+	if t.setup.Rules.Own() {
+		t.playRound() // the 2023 round: round.go
+		return
+	}
 	st := t.st
 	// Load the programs into the registers; locked registers keep their cards (rules
 	// README, A turn 2: "A locked register keeps its card and runs it again").
@@ -224,6 +237,10 @@ func (t *turn) runRegister(reg int) {
 	}
 	t.phase = "lasers"
 	t.fireLasers()
+	if t.setup.Rules.EnergyMax > 0 {
+		t.phase = "batteries"
+		t.chargeBatteries() // seed 004, End of Register Activation 7: energy.go
+	}
 	t.phase = "flags"
 	t.touchFlags()
 }
@@ -231,6 +248,10 @@ func (t *turn) runRegister(reg int) {
 // revealAndOrder (phase a) reveals the cards and sorts the robots that play one,
 // highest priority first.
 func (t *turn) revealAndOrder() {
+	if t.setup.Rules.Own() {
+		t.tokenOrder() // seed 004, Priority System: token.go
+		return
+	}
 	t.order = t.orderBuf[:0]
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
@@ -258,15 +279,20 @@ func (t *turn) revealAndOrder() {
 func elementStep(name string) func(*turn) {
 	switch name {
 	case "express":
-		return func(t *turn) { t.moveBelts(true) }
+		return func(t *turn) { t.moveBelts(beltsExpress) }
 	case "belts":
-		return func(t *turn) { t.moveBelts(false) }
+		return func(t *turn) { t.moveBelts(beltsAll) }
 	case "pushers":
 		return (*turn).runPushers
 	case "gears":
 		return (*turn).runGears
 	case "crushers":
 		return (*turn).runCrushers
+	case "blue":
+		// seed 004: blue belts move robots 1 space, then 1 more if still on a blue belt.
+		return func(t *turn) { t.moveBelts(beltsExpress); t.moveBelts(beltsExpress) }
+	case "green":
+		return func(t *turn) { t.moveBelts(beltsNormal) } // seed 004: green belts move 1
 	}
 	return nil
 }

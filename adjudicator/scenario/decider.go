@@ -7,10 +7,11 @@ import "github.com/rallyjudge/rallyjudge/adjudicator"
 type Decisions struct {
 	PowerDown bool                     `json:"power_down,omitempty"`
 	StayDown  bool                     `json:"stay_down,omitempty"`
-	Wrench    adjudicator.WrenchChoice `json:"wrench,omitempty"`  // 0 repair, 1 option
-	Facing    *adjudicator.Dir         `json:"facing,omitempty"`  // re-entry facing
-	Prevent   int                      `json:"prevent,omitempty"` // points of damage to prevent, oldest option first
-	Lose      int                      `json:"lose,omitempty"`    // index of the option to lose
+	Wrench    adjudicator.WrenchChoice `json:"wrench,omitempty"`   // 0 repair, 1 option
+	Facing    *adjudicator.Dir         `json:"facing,omitempty"`   // re-entry facing
+	Prevent   int                      `json:"prevent,omitempty"`  // points of damage to prevent, oldest option first
+	Lose      int                      `json:"lose,omitempty"`     // index of the option to lose
+	Shutdown  bool                     `json:"shutdown,omitempty"` // 2023: shut down this round
 }
 
 // decider answers from Decisions. It counts prevented points, so a fresh one is made

@@ -90,6 +90,9 @@ func (p *parser) expectLine(ln int, rest string) error {
 		})
 		return nil
 	}
+	if ok, err := p.expect2023(ln, head, body, add); ok || err != nil {
+		return err
+	}
 	idx := p.robotIndex(head)
 	if idx < 0 {
 		return p.errf(ln, "expect: %q is not a robot of this scenario nor winner, over, turn, event, no event", head)
@@ -212,9 +215,9 @@ func (p *parser) expectLine(ln int, rest string) error {
 				if err != nil {
 					return err
 				}
-				c, ok := parseCard(v)
+				c, ok := p.card(v)
 				if !ok {
-					return p.errf(ln, "expect %s: registers wants 5 cards (P490 or -)", head)
+					return p.errf(ln, "expect %s: registers wants 5 cards (P490 or -; 2023: card names)", head)
 				}
 				want[reg] = c
 			}
@@ -224,8 +227,16 @@ func (p *parser) expectLine(ln int, rest string) error {
 				}
 				return ""
 			})
+		case "energy", "deck", "discard", "haywire", "holds":
+			if p.r23 == nil {
+				return p.errf(ln, "expect %s: %s belongs to the 2023 rules", head, key)
+			}
+			var err error
+			if k, err = p.expectWord2023(ln, head, idx, f, k, add); err != nil {
+				return err
+			}
 		default:
-			return p.errf(ln, "expect %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, real, destroyed, active, out, in, power, hand, registers, options:)", head, key)
+			return p.errf(ln, "expect %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, real, destroyed, active, out, in, power, hand, registers, options:; 2023: energy, deck, discard, haywire, holds)", head, key)
 		}
 	}
 	return nil
@@ -292,7 +303,11 @@ func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
 			m.count = n
 		case "register", "phase", "other", "card", "from", "to", "facing", "amount", "cause", "option":
 			if k == "card" {
-				v = strings.TrimPrefix(v, "P")
+				c, ok := p.card(v)
+				if !ok {
+					return nil, p.errf(ln, "expect event: card=%s is not a card", v)
+				}
+				v = strconv.Itoa(c)
 			}
 			m.fields[k] = v
 		default:

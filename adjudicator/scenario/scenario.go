@@ -125,6 +125,7 @@ type parser struct {
 	turn   int
 	robots []robotLine
 	deck   []string
+	r23    *rules2023 // the 2023 rules (rules2023.go); nil for the postal rules
 }
 
 type robotLine struct {
@@ -136,6 +137,7 @@ type robotLine struct {
 	prog    *[adjudicator.Registers]int
 	progAt  int
 	dec     Decisions
+	mat     *mat2023 // the 2023 player mat (rules2023.go)
 }
 
 func (p *parser) errf(line int, format string, args ...any) error {
@@ -232,8 +234,12 @@ func Parse(name, text string) (*Scenario, error) {
 			// Parsed after the robots are known.
 			ln, rest := ln, rest
 			pendingExpect = append(pendingExpect, func() error { return p.expectLine(ln, rest) })
+		case "rules", "priority", "damage":
+			if err := p.line2023(ln, key, rest); err != nil {
+				return nil, err
+			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, options, board, robot, program, decide or expect)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules, options, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
@@ -358,7 +364,17 @@ func (p *parser) robotLine(ln int, rest string) error {
 			rl.r.Power = adjudicator.PowerDown
 		case "out":
 			rl.r.Out = true
-		case "locked", "hand":
+		case "locked", "hand", "energy", "deck", "discard", "haywire", "start", "rebooting":
+			if p.r23 != nil {
+				var err error
+				if k, err = p.robotWord2023(ln, &rl, f, k); err != nil {
+					return err
+				}
+				continue
+			}
+			if f[k] != "locked" && f[k] != "hand" {
+				return p.errf(ln, "robot %s: %s belongs to the 2023 rules (write \"rules: 2023\" first)", f[0], f[k])
+			}
 			key := f[k]
 			var cards []int
 			for k+1 < len(f) && (strings.HasPrefix(f[k+1], "P") || f[k+1] == "-") {
@@ -400,7 +416,7 @@ func (p *parser) programLine(ln int, rest string) error {
 	}
 	var prog [adjudicator.Registers]int
 	for k, c := range f {
-		v, ok := parseCard(c)
+		v, ok := p.card(c)
 		if !ok {
 			return p.errf(ln, "program %s: register %d: %q is not a card (want P490 or -)", rl.r.Name, k+1, c)
 		}
@@ -428,6 +444,11 @@ func (p *parser) decideLine(ln int, rest string) error {
 		switch f[k] {
 		case "powerdown":
 			rl.dec.PowerDown = true
+		case "shutdown":
+			if p.r23 == nil {
+				return p.errf(ln, "decide %s: shutdown belongs to the 2023 rules (write \"rules: 2023\" first)", rl.r.Name)
+			}
+			rl.dec.Shutdown = true
 		case "staydown":
 			rl.dec.StayDown = true
 		case "wrench":
@@ -499,7 +520,11 @@ func (p *parser) build() error {
 			}
 		}
 	}
-	setup, err := adjudicator.NewSetup(course, adjudicator.PostalRules(), p.sc.Seed, p.deck)
+	rules := adjudicator.PostalRules()
+	if p.r23 != nil {
+		rules = p.r23.rules
+	}
+	setup, err := adjudicator.NewSetup(course, rules, p.sc.Seed, p.deck)
 	if err != nil {
 		return fmt.Errorf("%s: %v", p.name, err)
 	}
@@ -515,6 +540,9 @@ func (p *parser) build() error {
 		}
 		p.sc.State = st
 		return nil
+	}
+	if p.r23 != nil {
+		return p.build2023(setup)
 	}
 	st := &adjudicator.State{Turn: p.turn, OptionDeck: slices.Clone(p.deck)}
 	seen := map[int]string{}

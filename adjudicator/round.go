@@ -1,0 +1,231 @@
+package adjudicator
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// roundState is the working state of one 2023 round: the shuffles of the robots' own
+// piles and of the damage deck in this turn (owndeck.go, spam.go), what each robot played
+// in the previous register (Again), and the robots that rebooted in an earlier round and
+// re-enter now (reboot.go).
+type roundState struct {
+	rngDeck, rngDamage *rand.Rand
+	ran                [MaxRobots]CardKind
+	reentering         [MaxRobots]bool
+}
+
+// round is the turn's 2023 working state, made on first use.
+func (t *turn) round() *roundState {
+	if t.r23 == nil {
+		t.r23 = &roundState{}
+	}
+	return t.r23
+}
+
+// The 2023 round (seed 004, Game Structure), played through the same turn pipeline as
+// the postal turn (turn.go) when Rules.Own():
+//
+//  1. the upgrade phase (not yet part of the ruleset: Rules2023);
+//  2. programming: hands were drawn at the end of the previous round (owndeck.go), so
+//     players see them; the orders bring the program and any shutdown (shutdown.go);
+//     the rest of the hand is discarded, damage cards kept;
+//  3. activation: five registers, each: the programs, the priority token's holder first
+//     and then clockwise (token.go), a robot re-entering after a reboot first placed on
+//     its reboot token in register 1 (reboot.go); blue belts, green belts, push panels,
+//     gears (Rules.Elements); board and robot lasers (lasers.go, damage as cards:
+//     spam.go); batteries (energy.go); checkpoints (flags.go);
+//  4. end of round (endOfRound): the token passes to the left, register cards are
+//     discarded (face-down Haywire cards stay), shut-down robots come back, hands are
+//     drawn for the next round.
+
+// prepare2023 readies a setup for the 2023 rules: the cards named by kind, the card set,
+// and the floor as the rules see it. Board elements under a checkpoint are taken off the
+// engine's copy of the floor (seed 004, Checkpoints: "Board elements under checkpoints
+// are inactive"; the checkpoints of seed 004 do not move, so this is the same as
+// switching them off each register); with Rules.EdgeWalls the outer edges get walls.
+// Repair sites and crushers are not part of the 2023 rules: a course holding one is
+// refused rather than played with a dead element.
+func (s *Setup) prepare2023() error {
+	s.Deck = KindDeck()
+	s.cards = Cards2023()
+	c := *s.Course
+	b := c.Board.Clone()
+	for k, sq := range b.Squares {
+		p := Pos{k % b.W, k / b.W}
+		if sq.Repair > 0 {
+			return fmt.Errorf("setup: course %q: square %v: repair sites are not part of the 2023 rules (seed 004)", c.Name, p)
+		}
+		if sq.Crusher != 0 {
+			return fmt.Errorf("setup: course %q: square %v: crushers are not part of the 2023 rules (seed 004)", c.Name, p)
+		}
+	}
+	if s.Rules.CheckpointCovers {
+		for _, f := range c.Flags {
+			sq := b.At(f)
+			sq.Belt, sq.Gear, sq.Pusher, sq.Laser, sq.Battery = Belt{}, NoRotation, Pusher{}, Laser{}, false
+		}
+	}
+	if s.Rules.EdgeWalls {
+		for x := 0; x < b.W; x++ {
+			b.At(Pos{x, 0}).Walls = b.At(Pos{x, 0}).Walls.With(North)
+			b.At(Pos{x, b.H - 1}).Walls = b.At(Pos{x, b.H - 1}).Walls.With(South)
+		}
+		for y := 0; y < b.H; y++ {
+			b.At(Pos{0, y}).Walls = b.At(Pos{0, y}).Walls.With(West)
+			b.At(Pos{b.W - 1, y}).Walls = b.At(Pos{b.W - 1, y}).Walls.With(East)
+		}
+	}
+	c.Board = b
+	s.Course = &c
+	return nil
+}
+
+// newGame2023 gives every robot its mat: energy, its own deck shuffled, its start square;
+// shuffles the damage deck; the priority token starts with the first seat (ruling
+// R-TOKEN-START: seed 004 does not say who holds it first).
+func (t *turn) newGame2023() {
+	s, st := t.setup, t.st
+	rng := turnRNG(s.Seed, 0, streamSetup2023)
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		deck := slices.Clone(s.cards.Program)
+		rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+		r.Mat = &Mat{Energy: s.Rules.EnergyStart, Deck: deck, Discard: []int{}, Start: r.Pos}
+		r.Archive = r.Pos
+	}
+	st.DamageDeck = slices.Clone(s.cards.Damage)
+	rng.Shuffle(len(st.DamageDeck), func(a, b int) {
+		st.DamageDeck[a], st.DamageDeck[b] = st.DamageDeck[b], st.DamageDeck[a]
+	})
+	st.Priority = 0
+	t.drawHands()
+}
+
+// playRound is play for the 2023 rules.
+func (t *turn) playRound() {
+	st := t.st
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if r.Out || r.Mat == nil {
+			continue
+		}
+		t.round().reentering[i] = r.Destroyed
+		if t.orders[i].Shutdown {
+			t.shutdown(i)
+			continue
+		}
+		for reg := 1; reg <= Registers; reg++ {
+			c := t.orders[i].Program[reg-1]
+			if r.Mat.Haywire[reg-1] != 0 || c == 0 {
+				continue
+			}
+			takeFromHand(r, c)
+			r.Registers[reg-1] = c
+		}
+		t.discardHand(i)
+	}
+	last := Registers
+	if t.stopAfter > 0 {
+		last = t.stopAfter
+	}
+	for reg := 1; reg <= last && !st.Over; reg++ {
+		t.runRegister(reg)
+	}
+	if t.stopAfter > 0 {
+		return
+	}
+	t.register = 0
+	if !st.Over {
+		t.endOfRound()
+	}
+}
+
+// endOfRound (seed 004, End of Round): the priority token passes to the left; the cards
+// face up in the registers are discarded, damage cards to the damage discard pile and
+// programming cards to the robot's own discard pile; face-down Haywire cards stay under
+// their registers; a shut-down robot powers up again; the next hands are drawn.
+func (t *turn) endOfRound() {
+	t.phase = "end"
+	st := t.st
+	t.passToken()
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		if r.Mat == nil {
+			continue
+		}
+		for k, c := range r.Registers {
+			if c == 0 {
+				continue
+			}
+			if CardKind(c).Damage() {
+				st.DamageDiscard = append(st.DamageDiscard, c)
+			} else {
+				r.Mat.Discard = append(r.Mat.Discard, c)
+			}
+			r.Registers[k] = 0
+		}
+		if r.Power == PowerDown {
+			r.Power = PowerOn
+			t.emit(Event{Kind: EvPoweredUp, Robot: r.Name})
+		}
+	}
+	st.Turn++
+	t.phase = "deal"
+	t.drawHands()
+}
+
+// activate plays robot i's register in the 2023 rules (seed 004, Phase 3 A): re-entry
+// after a reboot, then a face-down Haywire from the last round in place of the card, or
+// the card: SPAM (and Again in register 1) replaced by the top card of the deck, Again
+// repeating the previous register, Power Up, or a move.
+func (t *turn) activate(i int) {
+	r := &t.st.Robots[i]
+	reg := t.register
+	if t.round().reentering[i] {
+		if !t.reenter(i) {
+			return // blocked: it tries again at its turn in the next register
+		}
+		t.round().reentering[i] = false
+	}
+	if !r.Active() || r.Power == PowerDown {
+		return
+	}
+	if hw := r.Mat.Haywire[reg-1]; hw != 0 {
+		// Ruling R-HAYWIRE-SLOT: a register holding a face-down Haywire was not
+		// programmed; the Haywire is turned face up and played in its place.
+		r.Mat.Haywire[reg-1] = 0
+		r.Registers[reg-1] = hw
+		t.round().ran[i] = NoCard
+		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: hw})
+		t.runHaywire(i, CardKind(hw))
+		return
+	}
+	c := r.Registers[reg-1]
+	if c == 0 {
+		t.round().ran[i] = NoCard
+		return
+	}
+	t.emit(Event{Kind: EvCard, Robot: r.Name, Card: c})
+	k := CardKind(c)
+	for k == CardSpam || (k == CardAgain && reg == 1) {
+		if c, k = t.replaceCard(i, c); c == 0 {
+			t.round().ran[i] = NoCard
+			return
+		}
+	}
+	if k == CardAgain {
+		// Ruling R-AGAIN: Again repeats what the previous register played (the
+		// replacement of a SPAM, what an Again there repeated); nothing after a Haywire
+		// or a register the robot did not play.
+		k = t.round().ran[i]
+		t.emit(Event{Kind: EvAgain, Robot: r.Name, Card: int(k)})
+		if k == NoCard {
+			return
+		}
+	} else {
+		t.round().ran[i] = k
+	}
+	t.playKind(i, k)
+}
