@@ -38,17 +38,19 @@ type IMAPConfig struct {
 	DoneFolder         string   `yaml:"done_folder"` // for after: move
 	PollInterval       Duration `yaml:"poll_interval"`
 	IdleTimeout        Duration `yaml:"idle_timeout"`
+	Timeout            Duration `yaml:"timeout"` // the watchdog of one IMAP command
 }
 
 // SMTPConfig is the server mail leaves by.
 type SMTPConfig struct {
-	Address            string `yaml:"address"` // host:port
-	TLS                string `yaml:"tls"`     // none, starttls or tls
-	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
-	Username           string `yaml:"username"`
-	PasswordEnv        string `yaml:"password_env"`
-	PasswordFile       string `yaml:"password_file"`
-	Helo               string `yaml:"helo"`
+	Address            string   `yaml:"address"` // host:port
+	TLS                string   `yaml:"tls"`     // none, starttls or tls
+	InsecureSkipVerify bool     `yaml:"insecure_skip_verify"`
+	Username           string   `yaml:"username"`
+	PasswordEnv        string   `yaml:"password_env"`
+	PasswordFile       string   `yaml:"password_file"`
+	Helo               string   `yaml:"helo"`
+	Timeout            Duration `yaml:"timeout"` // one whole SMTP dialogue
 }
 
 // LimitsConfig bounds what a stranger can make rallyjudge do.
@@ -81,8 +83,8 @@ func DefaultConfig() Config {
 	return Config{
 		JudgeName: "rallyjudge",
 		IMAP: IMAPConfig{TLS: "imaps", Mailbox: "INBOX", After: "flag", DoneFolder: "rallyjudge-done",
-			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute)},
-		SMTP:         SMTPConfig{TLS: "starttls", Helo: "localhost"},
+			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute), Timeout: Duration(2 * time.Minute)},
+		SMTP:         SMTPConfig{TLS: "starttls", Helo: "localhost", Timeout: Duration(2 * time.Minute)},
 		Limits:       LimitsConfig{MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
 		LogLevel:     "info",
 		TickInterval: Duration(30 * time.Second),

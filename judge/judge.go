@@ -36,6 +36,13 @@ type Judge struct {
 	// AuthFailures wrong secrets from one address within AuthWindow silence it.
 	AuthFailures int
 	AuthWindow   time.Duration
+	// IntakeCaughtUp, when set, is the moment up to which every mail the server received
+	// has been handled (mail.Fetcher.CaughtUp; Serve sets it). A turn is resolved at its
+	// deadline only once intake has caught up past the deadline, so that a sheet that
+	// reached the mailbox in time counts whatever the backlog; after MaxIntakeWait past
+	// the deadline the turn resolves anyway, with an error in the log.
+	IntakeCaughtUp func() time.Time
+	MaxIntakeWait  time.Duration
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
 
@@ -60,7 +67,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 	}
 	return &Judge{
 		Store: st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
-		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour,
+		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour,
 		Course: adjudicator.LoadCourse,
 	}, nil
 }

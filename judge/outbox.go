@@ -81,9 +81,10 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 			}
 			var err error
 			if sc, ok := s.(commitSender); ok {
-				err = sc.SendCommit(ctx, m.From, m.To, m.Raw, mark)
+				// a mail in hand is finished on a stop (the sender has its own timeout)
+				err = sc.SendCommit(context.WithoutCancel(ctx), m.From, m.To, m.Raw, mark)
 			} else if err = mark(); err == nil {
-				err = s.Send(ctx, m.From, m.To, m.Raw)
+				err = s.Send(context.WithoutCancel(ctx), m.From, m.To, m.Raw)
 			}
 			if markErr != nil {
 				if errors.Is(markErr, store.ErrNotFound) {
@@ -267,6 +268,27 @@ func (j *Judge) tellGMs(ctx context.Context, m store.OutboxMail, sendErr error) 
 	})
 }
 
+// intakePast reports whether intake has read every mail the server received before the
+// game's deadline (plus grace), so the turn may be resolved: a sheet that reached the
+// mailbox in time counts, however long the queue in front of it (issue 14). Past
+// MaxIntakeWait it gives up waiting and says so.
+func (j *Judge) intakePast(g store.Game) bool {
+	if j.IntakeCaughtUp == nil {
+		return true
+	}
+	cutoff := g.DeadlineAt.Add(g.Grace)
+	if j.IntakeCaughtUp().After(cutoff) {
+		return true
+	}
+	if j.MaxIntakeWait > 0 && j.now().After(cutoff.Add(j.MaxIntakeWait)) {
+		j.Log.Error("resolving a turn although mail received before its deadline may be unread: intake is behind",
+			"game", g.Tag, "deadline", cutoff, "intake_caught_up", j.IntakeCaughtUp(), "waited", j.MaxIntakeWait)
+		return true
+	}
+	j.Log.Info("deadline passed; waiting for intake to read the mail received before it", "game", g.Tag)
+	return false
+}
+
 // Tick finishes whatever the state says is due, whatever happened before: every turn
 // whose deadline (plus grace) has passed is resolved, and so is every running game whose
 // programs are all in. The second matters after a crash: a sheet that completed the turn
@@ -289,6 +311,9 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 	isDue := map[int64]bool{}
 	for _, g := range due {
 		isDue[g.ID] = true
+		if !j.intakePast(g) {
+			continue
+		}
 		ok, err := j.ResolveNow(ctx, g.ID)
 		if err != nil {
 			j.Log.Error("deadline resolution failed", "game", g.Tag, "err", err)

@@ -10,14 +10,15 @@ import (
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
-// Loops is what Serve runs: a fetcher reading the mailbox and a sender draining the
-// outbox, with the deadline clock between.
+// Loops is what Serve runs: a fetcher reading the mailbox, the deadline clock, and a
+// sender draining the outbox, each on a goroutine of its own, so that a hung IMAP or SMTP
+// server delays neither the deadlines nor the other side (issue 14).
 type Loops struct {
 	Fetcher *mail.Fetcher
 	Mailbox string
 	Sender  Sender
 	// Tick is how often deadlines and the outbox are checked when nothing else wakes
-	// the loop (a handled message wakes it at once).
+	// them (a handled message wakes both at once).
 	Tick time.Duration
 }
 
@@ -40,6 +41,11 @@ func (j *Judge) LoadPosition(ctx context.Context, mailbox string) (mail.Position
 
 // Serve runs until ctx is cancelled. A message or turn in hand when the signal comes is
 // finished first: handlers run on a context that is not cancelled with ctx.
+//
+// Three loops run side by side: intake (the fetcher and HandleMessage), the clock (Tick:
+// deadlines, complete turns, reminders) and the sender (DrainOutbox). They share only the
+// database. A hung SMTP server stalls only the sender (and mail.Sender's timeout ends
+// that); a hung IMAP server stalls only intake (and the fetcher's watchdog ends that).
 func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	if l.Tick <= 0 {
 		l.Tick = 30 * time.Second
@@ -47,16 +53,26 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	if err := j.Recover(ctx); err != nil {
 		return err
 	}
-	wake := make(chan struct{}, 1)
-	poke := func() {
+	if l.Fetcher != nil && j.IntakeCaughtUp == nil {
+		// the fetcher's moment on the judge's clock (the same one but in tests)
+		j.IntakeCaughtUp = func() time.Time {
+			at := l.Fetcher.CaughtUp()
+			if at.IsZero() {
+				return at
+			}
+			return j.Now().Add(-time.Since(at))
+		}
+	}
+	clockWake, sendWake := make(chan struct{}, 1), make(chan struct{}, 1)
+	poke := func(ch chan struct{}) {
 		select {
-		case wake <- struct{}{}:
+		case ch <- struct{}{}:
 		default:
 		}
 	}
 	var wg sync.WaitGroup
 	fetchErr := make(chan error, 1)
-	wg.Add(1)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		err := l.Fetcher.Run(ctx, func(_ context.Context, v, uid uint32, raw []byte) error {
@@ -66,35 +82,59 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			if err == nil {
 				j.savePosition(hctx, l.Mailbox, v, uid)
 			}
-			poke()
+			poke(clockWake)
+			poke(sendWake)
 			return err
 		})
 		if err != nil && ctx.Err() == nil {
 			fetchErr <- err
 		}
 	}()
-	t := time.NewTicker(l.Tick)
-	defer t.Stop()
-	poke()
-	for {
-		select {
-		case <-ctx.Done():
-			wg.Wait()
-			j.Log.Info("stopped")
-			return nil
-		case err := <-fetchErr:
-			return err
-		case <-t.C:
-		case <-wake:
+	// the clock: deadlines, turns whose programs are all in, reminders
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(l.Tick)
+		defer t.Stop()
+		for {
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+			if _, err := j.Tick(wctx); err != nil {
+				j.Log.Error("deadline check failed", "err", err)
+			}
+			cancel()
+			poke(sendWake)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-clockWake:
+			}
 		}
-		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-		if _, err := j.Tick(wctx); err != nil {
-			j.Log.Error("deadline check failed", "err", err)
+	}()
+	// the sender: the outbox, however slow the SMTP server
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(l.Tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-sendWake:
+			}
+			// sending is cut short by a stop: the mail in hand is retried after the restart
+			if _, err := j.DrainOutbox(ctx, l.Sender); err != nil && ctx.Err() == nil {
+				j.Log.Error("sending mail failed", "err", err)
+			}
 		}
-		if _, err := j.DrainOutbox(wctx, l.Sender); err != nil {
-			j.Log.Error("sending mail failed", "err", err)
-		}
-		cancel()
+	}()
+	select {
+	case <-ctx.Done():
+		wg.Wait()
+		j.Log.Info("stopped")
+		return nil
+	case err := <-fetchErr:
+		return err
 	}
 }
 

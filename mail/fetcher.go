@@ -46,6 +46,10 @@ type FetcherConfig struct {
 	// the server has no IDLE, PollInterval is the time between checks. Defaults 2 min and 1 min.
 	IdleTimeout  time.Duration
 	PollInterval time.Duration
+	// OpTimeout bounds every IMAP command (login, select, search, fetch of one batch, store,
+	// move, the end of an IDLE): a server that stops answering on an open connection has the
+	// connection dropped by a watchdog, and the fetcher reconnects. Default 2 min.
+	OpTimeout time.Duration
 	// Reconnect backoff after an error: MinBackoff doubling up to MaxBackoff (1 s, 5 min).
 	MinBackoff, MaxBackoff time.Duration
 	// MaxFetchSize: larger messages are fetched only up to this many bytes (the handler sees the
@@ -69,6 +73,34 @@ type Fetcher struct {
 	kwOK    bool            // the selected mailbox keeps custom keywords (else \Seen marks done)
 	pending map[uint32]bool // handled, not yet flagged or moved (under pos.UIDValidity)
 	retry   map[uint32]bool // handler failed; offered again at the next check
+	// reconnects counts sessions that ended in an error; caughtUp is when the last check
+	// that found nothing more to offer began (see CaughtUp).
+	reconnects int
+	caughtUp   time.Time
+}
+
+// guard is the watchdog of one IMAP command: unless stopped within OpTimeout it logs and
+// closes the connection, which fails the command (and every later one) at once.
+func (f *Fetcher) guard(c *imapclient.Client, op string) (stop func()) {
+	t := time.AfterFunc(f.cfg.OpTimeout, func() {
+		f.log.Warn("imap server did not answer in time; dropping the connection", "op", op, "timeout", f.cfg.OpTimeout)
+		c.Close()
+	})
+	return func() { t.Stop() }
+}
+
+// do runs one IMAP command under the watchdog (guard).
+func (f *Fetcher) do(c *imapclient.Client, op string, fn func() error) error {
+	stop := f.guard(c, op)
+	defer stop()
+	return fn()
+}
+
+// Reconnects is how many sessions ended in an error and were started again.
+func (f *Fetcher) Reconnects() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.reconnects
 }
 
 // NewFetcher checks the configuration.
@@ -104,6 +136,7 @@ func NewFetcher(cfg FetcherConfig) (*Fetcher, error) {
 	}
 	def(&cfg.IdleTimeout, 2*time.Minute)
 	def(&cfg.PollInterval, time.Minute)
+	def(&cfg.OpTimeout, 2*time.Minute)
 	def(&cfg.MinBackoff, time.Second)
 	def(&cfg.MaxBackoff, 5*time.Minute)
 	if cfg.MaxFetchSize <= 0 {
@@ -152,6 +185,9 @@ func (f *Fetcher) Run(ctx context.Context, handle Handler) error {
 		if time.Since(start) > f.cfg.MaxBackoff {
 			backoff = f.cfg.MinBackoff // the connection was good for a while
 		}
+		f.mu.Lock()
+		f.reconnects++
+		f.mu.Unlock()
 		f.log.Warn("imap session ended; reconnecting", "err", err, "in", backoff)
 		select {
 		case <-ctx.Done():
@@ -170,6 +206,8 @@ func (f *Fetcher) dial(ctx context.Context, opts *imapclient.Options) (*imapclie
 	}
 	opts.TLSConfig = tlsConfig
 	d := &net.Dialer{Timeout: 30 * time.Second}
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.OpTimeout) // the TCP and TLS handshakes
+	defer cancel()
 	switch f.cfg.TLS {
 	case "imaps":
 		tlsConfig.NextProtos = []string{"imap"}
@@ -183,7 +221,15 @@ func (f *Fetcher) dial(ctx context.Context, opts *imapclient.Options) (*imapclie
 		if err != nil {
 			return nil, err
 		}
-		return imapclient.NewStartTLS(conn, opts)
+		// the greeting and the TLS handshake are read here, outside any command's watchdog
+		_ = conn.SetDeadline(time.Now().Add(f.cfg.OpTimeout))
+		c, err := imapclient.NewStartTLS(conn, opts)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		_ = conn.SetDeadline(time.Time{})
+		return c, nil
 	default:
 		conn, err := d.DialContext(ctx, "tcp", f.cfg.Addr)
 		if err != nil {
@@ -215,18 +261,21 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 
-	if err := c.Login(f.cfg.Username, f.cfg.Password).Wait(); err != nil {
+	if err := f.do(c, "login", func() error { return c.Login(f.cfg.Username, f.cfg.Password).Wait() }); err != nil {
 		return fmt.Errorf("login as %s: %w", f.cfg.Username, err)
 	}
 	if f.cfg.After == "move" {
-		if _, err := c.Status(f.cfg.MoveTo, &imap.StatusOptions{NumMessages: true}).Wait(); err != nil {
-			if err := c.Create(f.cfg.MoveTo, nil).Wait(); err != nil {
+		if err := f.do(c, "status", func() error {
+			_, err := c.Status(f.cfg.MoveTo, &imap.StatusOptions{NumMessages: true}).Wait()
+			return err
+		}); err != nil {
+			if err := f.do(c, "create", func() error { return c.Create(f.cfg.MoveTo, nil).Wait() }); err != nil {
 				return fmt.Errorf("create %s: %w", f.cfg.MoveTo, err)
 			}
 		}
 	}
-	sel, err := c.Select(f.cfg.Mailbox, nil).Wait()
-	if err != nil {
+	var sel *imap.SelectData
+	if err := f.do(c, "select", func() (err error) { sel, err = c.Select(f.cfg.Mailbox, nil).Wait(); return err }); err != nil {
 		return fmt.Errorf("select: %w", err)
 	}
 	keywords := slices.Contains(sel.PermanentFlags, imap.FlagWildcard) || slices.Contains(sel.PermanentFlags, imap.Flag(f.cfg.Keyword))
@@ -246,6 +295,9 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 	}
 	f.mu.Unlock()
 	f.log.Debug("imap selected", "uidvalidity", sel.UIDValidity, "uidnext", sel.UIDNext, "exists", sel.NumMessages)
+	if n := f.Reconnects(); n > 0 {
+		f.log.Info("imap reconnected", "after_failed_sessions", n)
+	}
 	idle := c.Caps().Has(imap.CapIdle) || c.Caps().Has(imap.CapIMAP4rev2)
 
 	// first the handled-but-unmarked ones of an earlier connection, then a full sweep
@@ -257,8 +309,8 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 	}
 	for {
 		if idle {
-			cmd, err := c.Idle()
-			if err != nil {
+			var cmd *imapclient.IdleCommand
+			if err := f.do(c, "idle", func() (err error) { cmd, err = c.Idle(); return err }); err != nil {
 				return fmt.Errorf("idle: %w", err)
 			}
 			timer := time.NewTimer(f.cfg.IdleTimeout)
@@ -270,10 +322,12 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 			case <-c.Closed():
 			}
 			timer.Stop()
-			if err := cmd.Close(); err != nil {
-				return fmt.Errorf("idle done: %w", err)
-			}
-			if err := cmd.Wait(); err != nil {
+			if err := f.do(c, "idle done", func() error {
+				if err := cmd.Close(); err != nil {
+					return fmt.Errorf("idle done: %w", err)
+				}
+				return cmd.Wait()
+			}); err != nil {
 				return fmt.Errorf("idle: %w", err)
 			}
 		} else {
@@ -287,7 +341,7 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 			timer.Stop()
 		}
 		if ctx.Err() != nil {
-			_ = c.Logout().Wait()
+			_ = f.do(c, "logout", func() error { return c.Logout().Wait() })
 			return ctx.Err()
 		}
 		// drain a notice that came with the last command; the check below sees that mail
@@ -295,7 +349,7 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 		case <-news:
 		default:
 		}
-		if err := c.Noop().Wait(); err != nil {
+		if err := f.do(c, "noop", func() error { return c.Noop().Wait() }); err != nil {
 			return fmt.Errorf("noop: %w", err)
 		}
 		if err := f.check(ctx, c, handle, false, keywords); err != nil {
@@ -307,6 +361,28 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 // check finds the messages to offer and offers them. A full check (after connecting) takes every
 // message not marked done; a quick one those above the position plus earlier failures.
 func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle Handler, full, keywords bool) error {
+	began := time.Now()
+	err := f.checkOnce(ctx, c, handle, full, keywords)
+	f.mu.Lock()
+	if err == nil && len(f.retry) == 0 {
+		f.caughtUp = began
+	}
+	f.mu.Unlock()
+	return err
+}
+
+// CaughtUp is when the last check began that offered every message in the mailbox and
+// had each one accepted: all mail the server received before that moment is handled.
+// Zero before the first such check. The judge waits for it to pass a deadline before it
+// resolves the turn, so that a sheet that reached the mailbox in time counts whatever the
+// backlog.
+func (f *Fetcher) CaughtUp() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.caughtUp
+}
+
+func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Handler, full, keywords bool) error {
 	f.mu.Lock()
 	pos := f.pos
 	retry := make([]imap.UID, 0, len(f.retry))
@@ -335,8 +411,8 @@ func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle Handle
 			crit.NotFlag = append(crit.NotFlag, imap.Flag(f.cfg.Keyword))
 		}
 	}
-	data, err := c.UIDSearch(crit, nil).Wait()
-	if err != nil {
+	var data *imap.SearchData
+	if err := f.do(c, "uid search", func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
 		return fmt.Errorf("uid search: %w", err)
 	}
 	var uids []imap.UID
@@ -365,8 +441,11 @@ func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle Handle
 func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle Handler, uids []imap.UID) error {
 	sizes := map[imap.UID]int64{}
 	for chunk := range slices.Chunk(uids, 500) {
-		msgs, err := c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
-		if err != nil {
+		var msgs []*imapclient.FetchMessageBuffer
+		if err := f.do(c, "fetch sizes", func() (err error) {
+			msgs, err = c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true}).Collect()
+			return err
+		}); err != nil {
 			return fmt.Errorf("fetch sizes: %w", err)
 		}
 		for _, m := range msgs {
@@ -412,17 +491,23 @@ func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle H
 	var msgs []*imapclient.FetchMessageBuffer
 	if len(whole) > 0 {
 		// BODY.PEEK[] leaves \Seen alone: only a handled message is marked
-		got, err := c.Fetch(imap.UIDSetNum(whole...), &imap.FetchOptions{UID: true,
-			BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
-		if err != nil {
+		var got []*imapclient.FetchMessageBuffer
+		if err := f.do(c, "fetch", func() (err error) {
+			got, err = c.Fetch(imap.UIDSetNum(whole...), &imap.FetchOptions{UID: true, InternalDate: true,
+				BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+			return err
+		}); err != nil {
 			return fmt.Errorf("fetch: %w", err)
 		}
 		msgs = append(msgs, got...)
 	}
 	if len(big) > 0 {
-		got, err := c.Fetch(imap.UIDSetNum(big...), &imap.FetchOptions{UID: true,
-			BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}}}).Collect()
-		if err != nil {
+		var got []*imapclient.FetchMessageBuffer
+		if err := f.do(c, "fetch", func() (err error) {
+			got, err = c.Fetch(imap.UIDSetNum(big...), &imap.FetchOptions{UID: true, InternalDate: true,
+				BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}}}).Collect()
+			return err
+		}); err != nil {
 			return fmt.Errorf("fetch: %w", err)
 		}
 		msgs = append(msgs, got...)
@@ -483,7 +568,7 @@ func (f *Fetcher) mark(c *imapclient.Client, uids []imap.UID) error {
 	}
 	set := imap.UIDSetNum(uids...)
 	if f.cfg.After == "move" {
-		if _, err := c.Move(set, f.cfg.MoveTo).Wait(); err != nil {
+		if err := f.do(c, "move", func() error { _, err := c.Move(set, f.cfg.MoveTo).Wait(); return err }); err != nil {
 			return fmt.Errorf("move to %s: %w", f.cfg.MoveTo, err)
 		}
 	} else {
@@ -493,7 +578,9 @@ func (f *Fetcher) mark(c *imapclient.Client, uids []imap.UID) error {
 			flags = append(flags, imap.Flag(f.cfg.Keyword))
 		}
 		f.mu.Unlock()
-		if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close(); err != nil {
+		if err := f.do(c, "store flags", func() error {
+			return c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close()
+		}); err != nil {
 			return fmt.Errorf("store flags: %w", err)
 		}
 	}

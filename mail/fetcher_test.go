@@ -9,6 +9,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"github.com/rallyjudge/rallyjudge/internal/faultnet"
 )
 
 // testStack is a mail server pair the fetcher scenarios run against: the embedded servers (always)
@@ -55,6 +57,42 @@ var fetcherScenarios = []struct {
 	{"connection cut mid-fetch", scenarioCutMidFetch},
 	{"connection lost before flagging", scenarioKillBeforeFlag},
 	{"idle wakes on new mail", scenarioIdleWakes},
+	{"server freezes on an open connection", scenarioServerFreezes},
+}
+
+// scenarioServerFreezes: the server stops answering on the open connection (a black hole
+// between the judge and the server). The watchdog drops the connection after OpTimeout,
+// logs, reconnects with backoff, and once the server is back the mail that arrived in the
+// meantime is read. Without a watchdog the fetcher waits on the dead connection for ever.
+func scenarioServerFreezes(t *testing.T, s *testStack) {
+	p, err := faultnet.New(s.imapAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	rec := newRecorder()
+	cfg := s.config()
+	cfg.Addr = p.Addr
+	cfg.OpTimeout = 500 * time.Millisecond
+	cfg.IdleTimeout = 200 * time.Millisecond // a command goes out soon after the freeze
+	f, stop := startFetcher(t, cfg, rec.handle)
+	defer stop()
+	s.deliver(t, mails(t.Name(), 1, 0)...)
+	rec.wait(t, 1, 10*time.Second)
+	p.Freeze()
+	s.deliver(t, mails(t.Name(), 1, 1)...)
+	deadline := time.Now().Add(30 * time.Second)
+	for f.Reconnects() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the fetcher never gave up on the frozen connection")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.Thaw()
+	rec.wait(t, 2, 30*time.Second)
+	if p.Accepted() < 2 {
+		t.Errorf("%d connections, want a reconnect", p.Accepted())
+	}
 }
 
 func scenarioIdleWakes(t *testing.T, s *testStack) {

@@ -88,7 +88,7 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 		Addr: cfg.IMAP.Address, TLS: cfg.IMAP.TLS, InsecureSkipVerify: cfg.IMAP.InsecureSkipVerify,
 		Username: cfg.IMAP.Username, Password: imapPW, Mailbox: cfg.IMAP.Mailbox,
 		After: cfg.IMAP.After, MoveTo: cfg.IMAP.DoneFolder, Since: since,
-		IdleTimeout: cfg.IMAP.IdleTimeout.D(), PollInterval: cfg.IMAP.PollInterval.D(),
+		IdleTimeout: cfg.IMAP.IdleTimeout.D(), PollInterval: cfg.IMAP.PollInterval.D(), OpTimeout: cfg.IMAP.Timeout.D(),
 		MaxFetchSize: int64(cfg.Limits.MaxMessageBytes) + 1, Logger: log,
 	})
 	if err != nil {
@@ -96,7 +96,7 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 	}
 	sender, err := mail.NewSender(mail.SenderConfig{
 		Addr: cfg.SMTP.Address, TLS: cfg.SMTP.TLS, InsecureSkipVerify: cfg.SMTP.InsecureSkipVerify,
-		Username: cfg.SMTP.Username, Password: smtpPW, HeloName: cfg.SMTP.Helo, Logger: log,
+		Username: cfg.SMTP.Username, Password: smtpPW, HeloName: cfg.SMTP.Helo, Timeout: cfg.SMTP.Timeout.D(), Logger: log,
 	})
 	if err != nil {
 		return err
