@@ -117,7 +117,8 @@ func (t *turn) reenter(i int) bool {
 	r := &t.st.Robots[i]
 	p, d := t.rebootSquare(i)
 	if j := t.realAt(p, i); j >= 0 {
-		if !t.step(j, d, "reboot") {
+		t.step(j, d, "reboot") // it may fall and reboot in turn: the token is free then
+		if t.realAt(p, i) >= 0 {
 			t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(p), Cause: "reboot"})
 			return false
 		}

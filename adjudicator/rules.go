@@ -104,6 +104,20 @@ func (r *Rules) Own() bool { return r.Cards == "own" }
 // without the others, numbers out of range. Rules come from stored games and archives,
 // so they are outside input.
 func (r Rules) Check() error {
+	named := false
+	for _, k := range Rulesets() {
+		if k.Name == r.Name {
+			named = true
+			if k.Own() != r.Own() {
+				return fmt.Errorf("rules: %q names the %s rules but the parts are another ruleset's", r.Name, k.Name)
+			}
+		}
+	}
+	if !named && r.Name != "" {
+		if _, err := RulesByName(r.Name); err != nil {
+			return err
+		}
+	}
 	for _, f := range []struct{ name, got, want string }{
 		{"cards", r.Cards, "own"}, {"order", r.Order, "token"}, {"damage", r.Damage, "cards"}, {"fall", r.Fall, "reboot"},
 	} {

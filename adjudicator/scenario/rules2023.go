@@ -49,12 +49,18 @@ func (p *parser) card(s string) (int, bool) {
 	if p.r23 == nil || s == "-" {
 		return parseCard(s)
 	}
+	if s == "none" {
+		return 0, true // an Again with nothing to repeat: card=none
+	}
 	k, ok := adjudicator.ParseCardName(s)
 	return int(k), ok
 }
 
 func (p *parser) cardList(ln int, what string, words []string) ([]int, error) {
 	var out []int
+	if len(words) == 1 && words[0] == "none" {
+		return []int{}, nil
+	}
 	for _, w := range words {
 		k, ok := adjudicator.ParseCardName(w)
 		if !ok {
