@@ -45,6 +45,9 @@ func (t *turn) moveBelts(which beltSet) {
 		if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
 			continue
 		}
+		if t.setup.fx != 0 && t.beltHeld(r.Pos, belt.Dir) {
+			continue
+		}
 		movers[n], to[n], moving[n] = i, r.Pos.Step(belt.Dir), true
 		n++
 	}
@@ -52,7 +55,7 @@ func (t *turn) moveBelts(which beltSet) {
 		return
 	}
 	// Converging and head-on robots both stay: judged on all movers at once.
-	var held [MaxRobots]bool
+	var held, fell [MaxRobots]bool
 	for a := 0; a < n; a++ {
 		ra := &t.st.Robots[movers[a]]
 		for c := a + 1; c < n && !ra.Virtual; c++ {
@@ -89,6 +92,10 @@ func (t *turn) moveBelts(which beltSet) {
 		r := &t.st.Robots[i]
 		from := r.Pos
 		travel := b.At(from).Belt.Dir
+		if t.setup.fx&fxLevels != 0 {
+			_, e := t.next(slot{p: from}, travel)
+			fell[a] = e == edgeFall
+		}
 		r.Pos = to[a]
 		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: t.pos(from), To: t.pos(r.Pos)})
 		if b.Deadly(r.Pos) {
@@ -107,10 +114,29 @@ func (t *turn) moveBelts(which beltSet) {
 		}
 	}
 	for a := 0; a < n; a++ {
-		if moving[a] {
+		if !moving[a] {
+			continue
+		}
+		if !t.setup.slow {
 			t.checkFall(movers[a])
+			continue
+		}
+		// Tiles and per-square rules: a flamer, a flag passed, a fall down a ledge.
+		i := movers[a]
+		t.entered(i)
+		if fell[a] && t.st.Robots[i].Active() {
+			t.damage(i, 2, "ledge", "")
 		}
 	}
+}
+
+// beltHeld reports whether a belt cannot carry a robot from p towards d because of a
+// tile: a closed swing door, a repulsor field (met as a wall: repulsors.go), a ledge
+// from below or the foot of a ramp (levels.go: one square up a ramp slides straight
+// back).
+func (t *turn) beltHeld(p Pos, d Dir) bool {
+	_, e := t.next(slot{p: p}, d)
+	return e != edgeOpen && e != edgeFall
 }
 
 func isMoving(j int, movers []int, moving []bool) bool {

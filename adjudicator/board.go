@@ -92,6 +92,21 @@ type Square struct {
 	// Reboot is a reboot token: where robots that fell from this board re-enter, and
 	// the way an occupant is pushed (seed 004, Rebooting).
 	Reboot RebootToken
+
+	// The postal Grand Prix tiles (seed 003, "Extra Tiles For Grand Prix") and the Crash
+	// & Burn floor (seed 000); each has its own file: oil.go, portals.go, levels.go,
+	// repulsors.go, chopshop.go, flamers.go, doors.go, stompers.go. Edge elements
+	// (ramps, repulsor fields, swing doors) are kept on the square they are written on;
+	// lookups look at both squares of an edge, as Blocked does for walls.
+	Oil       bool        // oil slick (oil.go)
+	Portal    uint8       // portal colour 1–9, two squares a colour; 0 none (portals.go)
+	Level     uint8       // height of the floor, 0 ground to MaxLevel (levels.go)
+	Ramps     Edges       // sides where a ramp joins the neighbouring level (levels.go)
+	Repulsors Edges       // sides carrying a repulsor field (repulsors.go)
+	Door      Door        // a swing door on one side (doors.go); Side 0 none
+	ChopShop  bool        // chop shop (chopshop.go)
+	Flamer    RegisterSet // registers a flamer is active; 0 none (flamers.go)
+	Stomper   RegisterSet // registers a stomper is active; 0 none (stompers.go)
 }
 
 // RebootToken is a reboot token on a square (seed 004, Re-entering Play): On says there
@@ -100,6 +115,16 @@ type RebootToken struct {
 	On  bool
 	Dir Dir
 }
+
+// Door is a swing door on a square's side: a wall except in the registers it is open
+// (seed 000, Swing Door). Side is the direction of the side plus one; 0 means no door.
+type Door struct {
+	Side uint8
+	Open RegisterSet
+}
+
+// Has reports whether the door stands on side d.
+func (d Door) Has(dir Dir) bool { return d.Side != 0 && Dir(d.Side-1) == dir }
 
 // Board is a W×H grid, stored row by row.
 type Board struct {
@@ -179,6 +204,11 @@ func (b *Board) rotateOnce() *Board {
 			s.Pusher.Dir = s.Pusher.Dir.Right()
 			s.Laser.Dir = s.Laser.Dir.Right()
 			s.Reboot.Dir = s.Reboot.Dir.Right()
+			s.Ramps = rotateEdges(s.Ramps)
+			s.Repulsors = rotateEdges(s.Repulsors)
+			if s.Door.Side != 0 {
+				s.Door.Side = uint8(Dir(s.Door.Side-1).Right()) + 1
+			}
 			// clockwise: (x, y) -> (H-1-y, x)
 			*r.At(Pos{b.H - 1 - y, x}) = s
 		}

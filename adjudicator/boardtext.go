@@ -448,7 +448,7 @@ func dirByte(c byte) (Dir, bool) {
 	return 0, false
 }
 
-const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, e, @N, s1-s8 or f1-f16"
+const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, e, @N, s1-s8, f1-f16, o, t1-t9, h1-h3, rN, qN, dE24, $, m24 or k24"
 
 // parseElement reads one element into sq and returns its kind ("" on error).
 func parseElement(errs *errList, line, col int, e string, sq *Square) string {
@@ -585,8 +585,102 @@ func parseElement(errs *errList, line, col int, e string, sq *Square) string {
 		}
 		sq.Flag = n
 		return "flag"
+	case 'o':
+		if rest != "" {
+			return bad("want o alone for an oil slick")
+		}
+		sq.Oil = true
+		return "oil slick"
+	case 't':
+		if len(rest) != 1 || rest[0] < '1' || rest[0] > '9' {
+			return bad("want a portal's colour t1 to t9 (the two portals of a colour are a pair)")
+		}
+		sq.Portal = rest[0] - '0'
+		return "portal"
+	case 'h':
+		if len(rest) != 1 || rest[0] < '1' || rest[0] > '0'+MaxLevel {
+			return bad(fmt.Sprintf("want a level h1 to h%d (the ground level 0 is not written)", MaxLevel))
+		}
+		sq.Level = rest[0] - '0'
+		return "level"
+	case 'r', 'q':
+		what := "ramp"
+		if e[0] == 'q' {
+			what = "repulsor field"
+		}
+		sides, msg := parseSides(rest)
+		if msg != "" {
+			return bad(fmt.Sprintf("want the %s's sides N, E, S or W, e.g. %cN: %s", what, e[0], msg))
+		}
+		if e[0] == 'r' {
+			sq.Ramps = sides
+		} else {
+			sq.Repulsors = sides
+		}
+		return what
+	case 'd':
+		if rest == "" {
+			return bad("want a swing door's side N, E, S or W, then the registers it is open, e.g. dE24")
+		}
+		d, ok := dirByte(rest[0])
+		if !ok {
+			return bad("want a swing door's side N, E, S or W, then the registers it is open, e.g. dE24")
+		}
+		regs, msg := parseRegisters(rest[1:])
+		if msg != "" {
+			return bad("want the registers 1-5 the swing door is open after its side, e.g. dE24: " + msg)
+		}
+		sq.Door = Door{Side: uint8(d) + 1, Open: regs}
+		return "swing door"
+	case '$':
+		if rest != "" {
+			return bad("want $ alone for a chop shop")
+		}
+		sq.ChopShop = true
+		return "chop shop"
+	case 'm':
+		regs, msg := parseRegisters(rest)
+		if msg != "" {
+			return bad("want the flamer's registers 1-5, e.g. m24: " + msg)
+		}
+		sq.Flamer = regs
+		return "flamer"
+	case 'k':
+		// seed 000, Stomper: "A Stomper without numbers is always active".
+		if rest == "" {
+			sq.Stomper = allRegisters
+			return "stomper"
+		}
+		regs, msg := parseRegisters(rest)
+		if msg != "" {
+			return bad("want the stomper's registers 1-5, e.g. k24, or k alone (always active): " + msg)
+		}
+		sq.Stomper = regs
+		return "stomper"
 	}
 	return bad(wantElement)
+}
+
+// allRegisters is every register 1–5.
+const allRegisters RegisterSet = 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5
+
+// parseSides reads a non-empty set of sides N, E, S, W.
+func parseSides(s string) (Edges, string) {
+	if s == "" {
+		return 0, "none given"
+	}
+	var e Edges
+	for _, c := range []byte(s) {
+		d, ok := dirByte(c)
+		if !ok {
+			return 0, fmt.Sprintf("%q is not a side", string(c))
+		}
+		if e.Has(d) {
+			return 0, fmt.Sprintf("side %s twice", d)
+		}
+		e = e.With(d)
+	}
+	return e, ""
 }
 
 // parseRegisters reads a non-empty set of register digits 1–5.
@@ -695,6 +789,37 @@ func squareToken(b *Board, p Pos) string {
 	}
 	if s.Flag > 0 {
 		parts = append(parts, fmt.Sprintf("f%d", s.Flag))
+	}
+	if s.Oil {
+		parts = append(parts, "o")
+	}
+	if s.Portal > 0 {
+		parts = append(parts, fmt.Sprintf("t%d", s.Portal))
+	}
+	if s.Level > 0 {
+		parts = append(parts, fmt.Sprintf("h%d", s.Level))
+	}
+	if s.Ramps != 0 {
+		parts = append(parts, "r"+edgesString(s.Ramps))
+	}
+	if s.Repulsors != 0 {
+		parts = append(parts, "q"+edgesString(s.Repulsors))
+	}
+	if s.Door.Side != 0 {
+		parts = append(parts, "d"+Dir(s.Door.Side-1).String()+registersString(s.Door.Open))
+	}
+	if s.ChopShop {
+		parts = append(parts, "$")
+	}
+	if s.Flamer != 0 {
+		parts = append(parts, "m"+registersString(s.Flamer))
+	}
+	switch s.Stomper {
+	case 0:
+	case allRegisters:
+		parts = append(parts, "k")
+	default:
+		parts = append(parts, "k"+registersString(s.Stomper))
 	}
 	t := "."
 	if len(parts) > 0 {

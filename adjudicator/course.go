@@ -64,6 +64,22 @@ func (c *Course) Check() error {
 			return fmt.Errorf("course %q: start %d at %v is off the floor or in a pit", c.Name, i+1, s.Pos)
 		}
 	}
+	// The floor tiles (seed 003 Grand Prix tiles, seed 000 floor): portal pairs, ramps
+	// between neighbouring levels, doors on open edges.
+	if _, err := checkPortals(c.Board); err != nil {
+		return fmt.Errorf("course %q: %v", c.Name, err)
+	}
+	if err := checkLevels(c.Board); err != nil {
+		return fmt.Errorf("course %q: %v", c.Name, err)
+	}
+	if err := checkDoors(c.Board); err != nil {
+		return fmt.Errorf("course %q: %v", c.Name, err)
+	}
+	for i, f := range c.Flags {
+		if c.Board.At(f).Portal != 0 {
+			return fmt.Errorf("course %q: flag %d at %v is on a portal (a robot arriving there is sent on)", c.Name, i+1, f)
+		}
+	}
 	return nil
 }
 

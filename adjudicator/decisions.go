@@ -57,6 +57,14 @@ type Decider interface {
 	Option(v View, option, question string) string
 }
 
+// ArchiveDecider is asked, with Rules.ArchiveChoice, whether a robot reaching a flag
+// moves its archive marker there (seed 000, Reaching a Checkpoint: the player "may"
+// place the Safety Copy). An optional interface: a Decider without it, and the default,
+// say yes. The chop shop's choice is ChopShopDecider (chopshop.go).
+type ArchiveDecider interface {
+	MoveArchive(v View) bool
+}
+
 // Defaults is the Decider used where the orders say nothing.
 type Defaults struct{}
 

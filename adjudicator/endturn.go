@@ -7,7 +7,8 @@ import "slices"
 //
 // In this order:
 //  1. repairs: a robot on a flag or a single-wrench site repairs 1; on a double-wrench
-//     site it repairs 2 or takes an option card instead (Decider.DoubleWrench);
+//     site it repairs 2 or takes an option card instead (Decider.DoubleWrench); then a
+//     robot on a chop shop makes its choice (chopshop.go);
 //  2. unlocked registers are cleared (locked ones keep their cards);
 //  3. destroyed robots with lives left re-enter at their archive with 2 damage, facing as
 //     ordered (Decider.ReentryFacing); virtual if the archive square is occupied by any
@@ -39,6 +40,9 @@ func (t *turn) endOfTurn() {
 		case sq.Repair == 1 || sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0:
 			t.repair(i, 1)
 		}
+	}
+	if t.setup.fx&fxChop != 0 {
+		t.runChopShops(true) // chopshop.go: scrap, recharge or draw
 	}
 	// 2. Registers.
 	for i := range st.Robots {

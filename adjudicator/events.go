@@ -5,7 +5,7 @@ package adjudicator
 // that do not apply are left zero and omitted from JSON (schema: docs/scenarios.md).
 type Event struct {
 	Register int    `json:"register"`        // 1–5; 0 before and after the registers
-	Phase    string `json:"phase"`           // deal, move, express, belts, pushers, gears, crushers, lasers, flags, end
+	Phase    string `json:"phase"`           // deal, move, express, belts, pushers, gears, crushers, stompers, lasers, flamers, flags, chop-shop, end
 	Kind     string `json:"kind"`            // see the Ev* constants
 	Robot    string `json:"robot,omitempty"` // who it happened to
 	Other    string `json:"other,omitempty"` // the other robot: pusher, shooter, pushed
@@ -14,7 +14,7 @@ type Event struct {
 	To       *Pos   `json:"to,omitempty"`
 	Facing   *Dir   `json:"facing,omitempty"`
 	Amount   int    `json:"amount,omitempty"` // damage, repair, steps, flag number, lives
-	Cause    string `json:"cause,omitempty"`  // pit, off-board, crusher, laser, robot-laser, damage, wall
+	Cause    string `json:"cause,omitempty"`  // pit, off-board, crusher, stomper, laser, robot-laser, flamer, ledge, landed-on, damage, wall, door, repulsor, oil, ramp, portal, chop-shop
 	Option   string `json:"option,omitempty"`
 }
 
@@ -57,6 +57,12 @@ const (
 	EvReshuffle  = "reshuffle"      // a discard pile shuffled into a deck of Amount cards (Cause damage: the damage deck)
 	EvReboot     = "reboot"         // fell (Cause pit, off-board) From: off the board until it re-enters
 	EvShutdown   = "shutdown"       // shut down for the round; Amount damage cards discarded
+	// The floor tiles (seed 003 Grand Prix, seed 000).
+	EvSlid        = "slid"         // slid one square From→To on oil
+	EvSlowed      = "slowed"       // Amount squares of its card lost (Cause "oil": it started on oil)
+	EvTeleport    = "teleported"   // a portal moved it From→To
+	EvRepulsed    = "repulsed"     // ran into a repulsor field at From: pushed back Amount squares
+	EvArchiveKept = "archive-kept" // reached a flag and kept its archive at To (Rules.ArchiveChoice)
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
@@ -76,7 +82,7 @@ func ApplyEvent(robots []Robot, e Event) {
 	}
 	r := &robots[i]
 	switch e.Kind {
-	case EvMove, EvPush, EvConveyed, EvPushed:
+	case EvMove, EvPush, EvConveyed, EvPushed, EvSlid, EvTeleport:
 		if e.To != nil {
 			r.Pos = *e.To
 		}

@@ -3,7 +3,8 @@ package adjudicator
 import "sort"
 
 // Phase e, flags and archive markers (seed 003, Checkpoints and Repair Sites; rules
-// README, A turn 4e).
+// README, A turn 4e). Crash & Burn's differences are rules settings: Rules.PassTouches
+// (passFlag) and Rules.ArchiveChoice (moveArchive).
 //
 //   - "A checkpoint is only touched if the robot occupies it at the end of one of the
 //     movement phases. Passing through the checkpoint does NOT count." Flags are touched
@@ -35,8 +36,7 @@ func (t *turn) touchFlags() {
 			}
 		}
 		if !own && (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
-			r.Archive = r.Pos
-			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
+			t.moveArchive(i, sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0)
 		}
 	}
 	if len(finishers) == 0 || t.st.Over {
@@ -58,3 +58,42 @@ func (t *turn) touchFlags() {
 }
 
 func (t *turn) course() *Course { return t.setup.Course }
+
+// moveArchive moves robot i's archive marker to its square. On a flag, with
+// Rules.ArchiveChoice (seed 000, Reaching a Checkpoint: "may the player place his Safety
+// Copy here"), the robot's orders may keep it where it is (ArchiveDecider). Repair sites
+// always take the archive (seed 003, Repair Sites; seed 000 changes only checkpoints).
+func (t *turn) moveArchive(i int, flag bool) {
+	r := &t.st.Robots[i]
+	if r.Archive == r.Pos {
+		return
+	}
+	if flag && t.setup.Rules.ArchiveChoice {
+		if ad, ok := t.decider(i).(ArchiveDecider); ok && !ad.MoveArchive(t.view(i)) {
+			t.emit(Event{Kind: EvArchiveKept, Robot: r.Name, To: t.pos(r.Archive)})
+			return
+		}
+	}
+	r.Archive = r.Pos
+	t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
+}
+
+// passFlag touches robot i's next flag when it moves onto it, with Rules.PassTouches
+// (seed 000, Reaching a Checkpoint: "whenever his Robot move over, or stays on, the next
+// higher Checkpoint"). Ruling: any move onto the flag counts (own card, pushed, carried
+// by a belt, sliding); touching it also offers the archive (moveArchive). Touching the
+// last flag wins at once and ends the game, so the first robot over it wins.
+func (t *turn) passFlag(i int) {
+	r := &t.st.Robots[i]
+	flags := t.setup.Course.Flags
+	if r.Flags >= len(flags) || flags[r.Flags] != r.Pos || t.st.Over || !t.acts(i) {
+		return
+	}
+	r.Flags++
+	t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(r.Pos)})
+	t.moveArchive(i, true)
+	if r.Flags == len(flags) {
+		t.st.Winner, t.st.Over = r.Name, true
+		t.emit(Event{Kind: EvWin, Robot: r.Name, Amount: len(flags)})
+	}
+}

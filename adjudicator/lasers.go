@@ -37,9 +37,13 @@ func (t *turn) fireLasers() {
 			t.occ[r.Pos.Y*b.W+r.Pos.X] = true
 		}
 	}
+	doors := t.setup.fx&fxDoor != 0
 	for _, e := range t.setup.emitters {
 		for _, q := range e.path {
 			if !t.occ[q.Y*b.W+q.X] {
+				if doors && b.doorClosed(q, e.dir, t.register) {
+					break // a closed swing door is a wall (doors.go)
+				}
 				continue
 			}
 			found := false
@@ -52,7 +56,7 @@ func (t *turn) fireLasers() {
 					}
 				}
 			}
-			if found {
+			if found || (doors && b.doorClosed(q, e.dir, t.register)) {
 				break
 			}
 		}
@@ -67,7 +71,7 @@ func (t *turn) fireLasers() {
 			continue // forecasts: the other robots stand still and hold fire
 		}
 		beams := t.effectLaser(i, 1)
-		for q := r.Pos; !b.Blocked(q, r.Facing); {
+		for q := r.Pos; !t.beamStops(q, r.Facing); {
 			q = q.Step(r.Facing)
 			if !b.In(q) {
 				break
@@ -94,6 +98,20 @@ func (t *turn) fireLasers() {
 	}
 }
 
+// beamStops reports whether a beam leaving p towards d is stopped on the edge: a wall,
+// a closed swing door (doors.go), a ledge or ramp between levels (levels.go).
+func (t *turn) beamStops(p Pos, d Dir) bool {
+	b := t.board()
+	if b.Blocked(p, d) {
+		return true
+	}
+	if t.setup.fx == 0 {
+		return false
+	}
+	return (t.setup.fx&fxDoor != 0 && b.doorClosed(p, d, t.register)) ||
+		(t.setup.fx&fxLevels != 0 && b.levelEdge(p, d))
+}
+
 // boardBeamsAt is how many board laser beams reach p with the robots where they stand
 // now (not counting robot not, so a robot does not shield itself).
 func (t *turn) boardBeamsAt(p Pos, not int) int {
@@ -108,7 +126,7 @@ func (t *turn) boardBeamsAt(p Pos, not int) int {
 				total += e.beams
 				break
 			}
-			if t.anyRobotAt(q, not) {
+			if t.anyRobotAt(q, not) || (t.setup.fx&fxDoor != 0 && b.doorClosed(q, e.dir, t.register)) {
 				break
 			}
 		}

@@ -52,9 +52,18 @@ func (t *turn) playKind(i int, kind CardKind) {
 	if steps < 0 {
 		steps, d = -steps, d.Back()
 	}
-	for s := 0; s < steps && r.Active(); s++ {
+	if t.setup.slow {
+		steps = t.startMove(i, steps)
+	}
+	for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
 		if !t.step(i, d, "") {
 			break
+		}
+		if t.setup.slow {
+			t.endMove()
+		}
+		if t.st.Over {
+			return
 		}
 	}
 }
@@ -63,6 +72,9 @@ func (t *turn) playKind(i int, kind CardKind) {
 // front of it. by names the robot doing the pushing when i is itself being pushed by a
 // board element ("" when i moves under its own power). It reports whether i moved.
 func (t *turn) step(i int, d Dir, by string) bool {
+	if t.setup.slow {
+		return t.stepFloor(i, d, by)
+	}
 	b := t.board()
 	r := &t.st.Robots[i]
 	from := r.Pos

@@ -1,8 +1,10 @@
 package adjudicator
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +23,7 @@ type Rules struct {
 	MaxOptions     int  `json:"max_options"`  // at most 3 held (Option cards)
 	SharedStart    bool `json:"shared_start"` // postal: every robot starts virtual on start 1
 	// Elements is the order of phase c, by step name: express, belts, pushers, gears,
-	// crushers. A new board element adds a step here.
+	// crushers, stompers. A new board element adds a step here.
 	Elements []string `json:"elements"`
 
 	// The parts of the 2023 rules (seed 004). Each zero value is the postal rule, so a
@@ -52,6 +54,21 @@ type Rules struct {
 	// DiscardSpam: SPAM cards in hand are discarded with the rest of the hand after
 	// programming (seed 004, A Less SPAM-y Game).
 	DiscardSpam bool `json:"discard_spam,omitempty"`
+	// AfterLasers are the steps right after the lasers: flamers (seed 000, "the Flamers
+	// activate directly after the Lasers").
+	AfterLasers []string `json:"after_lasers"`
+	// PassTouches: a robot touches its next flag by moving over it as well as by ending a
+	// phase on it (seed 000, Reaching a Checkpoint: "move over, or stays on"); false is
+	// the postal rule (seed 003, Checkpoints: "Passing through the checkpoint does NOT
+	// count"). flags.go.
+	PassTouches bool `json:"pass_touches"`
+	// ArchiveChoice: a robot reaching a flag may keep its archive where it is (seed 000:
+	// "may the player place his Safety Copy here"; the order "keep archive"); false is
+	// the postal rule, where the flag always becomes the archive (seed 003). flags.go.
+	ArchiveChoice bool `json:"archive_choice"`
+	// Tiles are element tiles laid on empty squares of the course for this game (seed
+	// 000, "Factory Elements as tiles"), as "X,Y:TOKEN" words (tiles.go); "" none.
+	Tiles string `json:"tiles"`
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
@@ -158,8 +175,68 @@ func PostalRules() Rules {
 		LifePerBoards:  5,
 		MaxOptions:     3,
 		SharedStart:    true,
-		Elements:       []string{"express", "belts", "pushers", "gears", "crushers"},
+		Elements:       []string{"express", "belts", "pushers", "gears", "crushers", "stompers"},
+		AfterLasers:    []string{"flamers"},
 	}
+}
+
+// Set changes the setting with this JSON name ("pass_touches", "max_options", "tiles"
+// ...) to the value written: true or false for a switch, a number, a word, or step
+// names joined by commas for a list ("elements=express,belts,gears"). Game creation and
+// scenarios set rules this way; NewSetup checks the result.
+func (r *Rules) Set(key, value string) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	old, ok := m[key]
+	if !ok || key == "name" {
+		names := make([]string, 0, len(m))
+		for k := range m {
+			if k != "name" {
+				names = append(names, k)
+			}
+		}
+		slices.Sort(names)
+		return fmt.Errorf("unknown rules setting %q (want one of %s)", key, strings.Join(names, ", "))
+	}
+	var v any
+	switch {
+	case string(old) == "true" || string(old) == "false":
+		bv, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%s: want true or false, got %q", key, value)
+		}
+		v = bv
+	case len(old) > 0 && old[0] == '[' || string(old) == "null":
+		var list []string
+		for _, w := range strings.Split(value, ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				list = append(list, w)
+			}
+		}
+		v = list
+	case len(old) > 0 && old[0] == '"':
+		v = value
+	default:
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s: want a number, got %q", key, value)
+		}
+		v = n
+	}
+	m[key], _ = json.Marshal(v)
+	b, _ = json.Marshal(m)
+	next := *r
+	if err := json.Unmarshal(b, &next); err != nil {
+		return fmt.Errorf("%s: %v", key, err)
+	}
+	*r = next
+	return nil
 }
 
 // Lives is the number of lives each robot starts with: 3, one more with 5+ players, one
@@ -189,8 +266,11 @@ type Setup struct {
 	Effects []Effect // option card effects (none in the base game)
 
 	emitters []emitter
-	beamAt   []int8  // per square: beams of board lasers reaching it on an empty board
-	cards    CardSet // the 2023 card set (Rules.Own)
+	beamAt   []int8     // per square: beams of board lasers reaching it on an empty board
+	cards    CardSet    // the 2023 card set (Rules.Own)
+	fx       floorFx    // the tiles the floor holds (floormove.go)
+	slow     bool       // steps go through stepFloor: tiles, or Rules.PassTouches
+	portals  [10][2]Pos // the squares of each portal colour (portals.go)
 }
 
 type emitter struct {
@@ -216,18 +296,40 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 			return nil, fmt.Errorf("setup: unknown board element step %q", e)
 		}
 	}
+	for _, e := range rules.AfterLasers {
+		if elementStep(e) == nil {
+			return nil, fmt.Errorf("setup: unknown step %q after the lasers", e)
+		}
+	}
+	if rules.Tiles != "" {
+		var err error
+		if c, err = c.WithTiles(rules.Tiles); err != nil {
+			return nil, fmt.Errorf("setup: rules tiles: %v", err)
+		}
+	}
 	s := &Setup{Course: c, Deck: StandardDeck(), Rules: rules, Seed: seed, Options: options}
 	if rules.Own() {
 		if err := s.prepare2023(); err != nil {
 			return nil, err
 		}
 	}
-	s.prepare()
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
-func (s *Setup) prepare() {
+func (s *Setup) prepare() error {
 	b := s.Course.Board
+	s.fx = scanFloor(b)
+	s.slow = s.fx != 0 || s.Rules.PassTouches
+	if s.fx&fxPortal != 0 {
+		pairs, err := checkPortals(b)
+		if err != nil {
+			return fmt.Errorf("course %q: %v", s.Course.Name, err)
+		}
+		s.portals = pairs
+	}
 	s.emitters = nil
 	s.beamAt = make([]int8, len(b.Squares))
 	for y := 0; y < b.H; y++ {
@@ -241,13 +343,16 @@ func (s *Setup) prepare() {
 			for q := p; b.In(q); q = q.Step(l.Dir) {
 				e.path = append(e.path, q)
 				s.beamAt[q.Y*b.W+q.X] += int8(l.Beams)
-				if b.Blocked(q, l.Dir) {
+				// Swing doors are looked at when the laser fires (they open and
+				// close); a level's edge stops the beam for good (levels.go).
+				if b.Blocked(q, l.Dir) || (s.fx&fxLevels != 0 && b.levelEdge(q, l.Dir)) {
 					break
 				}
 			}
 			s.emitters = append(s.emitters, e)
 		}
 	}
+	return nil
 }
 
 // Orders are one robot's orders for a turn: the program and the decider that answers

@@ -38,6 +38,16 @@ type turn struct {
 	occ    []bool // per square: a robot stands there (phase d scratch)
 	posBuf []Pos  // backing store for event From/To pointers, handed out in chunks
 	dirBuf []Dir
+
+	// Phase b scratch for the floor tiles (floormove.go), all zero on a plain floor.
+	ramp     [MaxRobots]uint8 // robot i stands on the ramp leaving its square towards Dir(ramp-1)
+	onRamp   int              // robots on a ramp now
+	moved    [MaxRobots]uint8 // direction+1 robot i last moved in during this card (oil)
+	settled  uint16           // robots whose oil slide is done for this card
+	mover    int              // the robot playing its card
+	count    int              // squares on the mover's card (repulsor fields)
+	stopMove bool             // the mover loses the rest of its card
+	drawn    []drawnOption    // options drawn this turn (chopshop.go)
 }
 
 // pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
@@ -232,17 +242,34 @@ func (t *turn) runRegister(reg int) {
 	t.revealAndOrder()
 	t.movePhase()
 	for _, name := range t.setup.Rules.Elements {
+		if t.st.Over {
+			return
+		}
 		t.phase = name
 		elementStep(name)(t)
 	}
+	if t.st.Over {
+		return
+	}
 	t.phase = "lasers"
 	t.fireLasers()
+	for _, name := range t.setup.Rules.AfterLasers {
+		t.phase = name
+		elementStep(name)(t)
+	}
+	if t.st.Over {
+		return
+	}
 	if t.setup.Rules.EnergyMax > 0 {
 		t.phase = "batteries"
 		t.chargeBatteries() // seed 004, End of Register Activation 7: energy.go
 	}
 	t.phase = "flags"
 	t.touchFlags()
+	if t.setup.fx&fxChop != 0 && !t.st.Over && reg < Registers {
+		t.phase = "chop-shop"
+		t.runChopShops(false)
+	}
 }
 
 // revealAndOrder (phase a) reveals the cards and sorts the robots that play one,
@@ -293,6 +320,10 @@ func elementStep(name string) func(*turn) {
 		return func(t *turn) { t.moveBelts(beltsExpress); t.moveBelts(beltsExpress) }
 	case "green":
 		return func(t *turn) { t.moveBelts(beltsNormal) } // seed 004: green belts move 1
+	case "stompers":
+		return (*turn).runStompers
+	case "flamers":
+		return (*turn).runFlamers
 	}
 	return nil
 }

@@ -12,6 +12,11 @@ type Decisions struct {
 	Prevent   int                      `json:"prevent,omitempty"`  // points of damage to prevent, oldest option first
 	Lose      int                      `json:"lose,omitempty"`     // index of the option to lose
 	Shutdown  bool                     `json:"shutdown,omitempty"` // 2023: shut down this round
+	// KeepArchive: on reaching a flag, keep the archive where it is (Rules.ArchiveChoice).
+	KeepArchive bool `json:"keep_archive,omitempty"`
+	// Chop is the answer at a chop shop ("chop scrap N" in registers and at the end of
+	// the turn, "chop draw" at the end of the turn).
+	Chop *adjudicator.ChopChoice `json:"chop,omitempty"`
 }
 
 // decider answers from Decisions. It counts prevented points, so a fresh one is made
@@ -41,3 +46,12 @@ func (x *decider) PreventDamage(adjudicator.View, string) int {
 }
 func (x *decider) LoseOption(adjudicator.View, adjudicator.Loss) int { return x.d.Lose }
 func (x *decider) Option(adjudicator.View, string, string) string    { return "" }
+
+func (x *decider) MoveArchive(adjudicator.View) bool { return !x.d.KeepArchive }
+
+func (x *decider) ChopShop(_ adjudicator.View, endOfTurn bool) adjudicator.ChopChoice {
+	if x.d.Chop == nil || (x.d.Chop.Act == adjudicator.ChopDraw && !endOfTurn) {
+		return adjudicator.ChopChoice{}
+	}
+	return *x.d.Chop
+}

@@ -117,15 +117,17 @@ func (s *Scenario) Expectations() int { return len(s.expects) }
 
 // parser is the state of reading one file.
 type parser struct {
-	name   string
-	lines  []string
-	sc     *Scenario
-	board  *adjudicator.BoardFile
-	boards int
-	turn   int
-	robots []robotLine
-	deck   []string
-	r23    *rules2023 // the 2023 rules (rules2023.go); nil for the postal rules
+	name     string
+	lines    []string
+	sc       *Scenario
+	board    *adjudicator.BoardFile
+	boards   int
+	turn     int
+	robots   []robotLine
+	deck     []string
+	r23      *rules2023        // the 2023 rules (rules2023.go); nil for the postal rules
+	rules    adjudicator.Rules // the postal rules with any KEY=VALUE settings
+	settings bool              // a rules: KEY=VALUE line was read
 }
 
 type robotLine struct {
@@ -146,7 +148,7 @@ func (p *parser) errf(line int, format string, args ...any) error {
 
 // Parse reads a scenario from text; name is the file name used in messages.
 func Parse(name, text string) (*Scenario, error) {
-	p := &parser{name: name, lines: strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), sc: &Scenario{Name: name}, boards: 1, turn: 1}
+	p := &parser{name: name, lines: strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), sc: &Scenario{Name: name}, boards: 1, turn: 1, rules: adjudicator.PostalRules()}
 	var pendingExpect []func() error
 	for i := 0; i < len(p.lines); i++ {
 		ln := i + 1
@@ -235,11 +237,20 @@ func Parse(name, text string) (*Scenario, error) {
 			ln, rest := ln, rest
 			pendingExpect = append(pendingExpect, func() error { return p.expectLine(ln, rest) })
 		case "rules", "priority", "damage":
+			if key == "rules" && strings.Contains(rest, "=") {
+				if err := p.settingsLine(ln, rest); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if key == "rules" && p.settings {
+				return nil, p.errf(ln, "rules: name the ruleset before any KEY=VALUE settings")
+			}
 			if err := p.line2023(ln, key, rest); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules, options, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
@@ -489,8 +500,31 @@ func (p *parser) decideLine(ln int, rest string) error {
 			} else {
 				rl.dec.Lose = n
 			}
+		case "keep-archive":
+			rl.dec.KeepArchive = true
+		case "chop":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			switch v {
+			case "draw":
+				rl.dec.Chop = &adjudicator.ChopChoice{Act: adjudicator.ChopDraw}
+			case "scrap":
+				w, err := next()
+				if err != nil {
+					return err
+				}
+				n, err := strconv.Atoi(w)
+				if err != nil || n < 0 {
+					return p.errf(ln, "decide %s: chop scrap wants the index of a held option, got %q", rl.r.Name, w)
+				}
+				rl.dec.Chop = &adjudicator.ChopChoice{Act: adjudicator.ChopScrap, Option: n}
+			default:
+				return p.errf(ln, "decide %s: chop wants draw or scrap N, got %q", rl.r.Name, v)
+			}
 		default:
-			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N)", rl.r.Name, f[k])
+			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N, keep-archive, chop draw|scrap N)", rl.r.Name, f[k])
 		}
 	}
 	return nil
@@ -520,7 +554,7 @@ func (p *parser) build() error {
 			}
 		}
 	}
-	rules := adjudicator.PostalRules()
+	rules := p.rules
 	if p.r23 != nil {
 		rules = p.r23.rules
 	}
@@ -620,5 +654,26 @@ func (p *parser) build() error {
 		}
 	}
 	p.sc.State = st
+	return nil
+}
+
+// settingsLine reads "rules: KEY=VALUE ...": rules settings by their JSON names
+// (adjudicator.Rules.Set), applied to the ruleset named before (the postal rules when
+// none was).
+func (p *parser) settingsLine(ln int, rest string) error {
+	r := &p.rules
+	if p.r23 != nil {
+		r = &p.r23.rules
+	}
+	for _, kv := range strings.Fields(rest) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return p.errf(ln, "rules: want KEY=VALUE words (e.g. pass_touches=true), got %q", kv)
+		}
+		if err := r.Set(k, v); err != nil {
+			return p.errf(ln, "rules: %v", err)
+		}
+	}
+	p.settings = true
 	return nil
 }

@@ -1,0 +1,105 @@
+package adjudicator
+
+// The chop shop (seed 003, "Extra Tiles For Grand Prix", CHOP SHOP).
+//
+//   - A robot that ends a register on a chop shop may scrap one of its options and draw a
+//     new one in its place, or recharge one option. One that ends the turn there may do
+//     either, or draw one more option card (a fourth makes it discard one, as at a double
+//     wrench). All of these are orders (Decider: ChopShopDecider; the default is to do
+//     nothing).
+//   - "In the postal game, newly obtained options cannot be exchanged in the turn in
+//     which they are drawn": an option drawn this turn (at a chop shop or anywhere) is
+//     not scrapped; an order to scrap it is passed over.
+//   - Ruling: "ends a REGISTER phase" is the end of phase e of registers 1–4; at the end
+//     of register 5 the end-of-turn choice is made instead (it includes the register's),
+//     with the repairs (endturn.go), so a robot chooses once there, not twice.
+//   - Ruling: a destroyed robot is on no square and does not visit the chop shop.
+//   - Recharging needs options that run down (Turbo Blaster's shots ...); until an
+//     option reports charges (the option effects), ChopRecharge is refused like an
+//     unknown choice, and the orders language offers no recharge order.
+
+// ChopAct is what a robot does at a chop shop.
+type ChopAct uint8
+
+const (
+	ChopNothing  ChopAct = iota
+	ChopScrap            // scrap Option and draw a new option card
+	ChopDraw             // end of turn only: draw one more option card
+	ChopRecharge         // recharge Option (not available yet: see above)
+)
+
+// ChopChoice is a robot's choice at a chop shop; Option indexes View.Robot().Options.
+type ChopChoice struct {
+	Act    ChopAct
+	Option int
+}
+
+// ChopShopDecider is the Decider's answer at a chop shop (an optional interface: a
+// Decider without it does nothing there). endOfTurn says whether drawing is allowed.
+type ChopShopDecider interface {
+	ChopShop(v View, endOfTurn bool) ChopChoice
+}
+
+// drawnOption is an option drawn this turn, which cannot be scrapped this turn.
+type drawnOption struct {
+	robot int
+	name  string
+}
+
+// runChopShops asks every robot on a chop shop for its choice and carries it out.
+func (t *turn) runChopShops(endOfTurn bool) {
+	b := t.board()
+	for i := range t.st.Robots {
+		r := &t.st.Robots[i]
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || !b.At(r.Pos).ChopShop {
+			continue
+		}
+		cd, ok := t.decider(i).(ChopShopDecider)
+		if !ok {
+			continue
+		}
+		c := cd.ChopShop(t.view(i), endOfTurn)
+		switch c.Act {
+		case ChopScrap:
+			if c.Option < 0 || c.Option >= len(r.Options) || t.drawnThisTurn(i, r.Options[c.Option]) {
+				continue
+			}
+			opt := t.removeOption(i, c.Option)
+			t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "chop-shop"})
+			t.drawTracked(i)
+		case ChopDraw:
+			if endOfTurn {
+				t.drawTracked(i)
+			}
+		}
+	}
+}
+
+// drawTracked draws an option for robot i and remembers it as drawn this turn.
+func (t *turn) drawTracked(i int) {
+	held := append([]string(nil), t.st.Robots[i].Options...)
+	t.drawOption(i)
+	for _, o := range t.st.Robots[i].Options {
+		if !containsString(held, o) {
+			t.drawn = append(t.drawn, drawnOption{i, o})
+		}
+	}
+}
+
+func (t *turn) drawnThisTurn(i int, name string) bool {
+	for _, d := range t.drawn {
+		if d.robot == i && d.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
