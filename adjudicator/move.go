@@ -31,6 +31,9 @@ func (t *turn) movePhase() {
 		// The card is revealed as the robot acts, so the log reads in playing order.
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: r.Registers[regs]})
 		t.playKind(i, kind)
+		if t.st.Over {
+			return // the last flag was passed over (Rules.PassTouches)
+		}
 	}
 }
 
@@ -59,12 +62,9 @@ func (t *turn) playKind(i int, kind CardKind) {
 		if !t.step(i, d, "") {
 			break
 		}
-		if t.setup.slow {
-			t.endMove()
-		}
-		if t.st.Over {
-			return
-		}
+	}
+	if t.setup.slow {
+		t.endMove()
 	}
 }
 
