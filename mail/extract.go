@@ -84,9 +84,10 @@ type Attachment struct {
 }
 
 // Message is what the judge needs from one mail. Text is the order text as found (attachment
-// preferred, then text/plain, then HTML made text), with CRLF turned into LF; Stripped is Text
-// without quoted reply lines ("> ...", the "On ... wrote:" line before them) and without the
-// signature (from a "-- " line on).
+// preferred, then text/plain, then HTML made text), with CRLF turned into LF and format=flowed
+// decoded; Stripped is Text as StripReply leaves it: the player's own text, line for line
+// (quotes, attributions and client signatures blank; the signature and an unprefixed original
+// cut), so that line n of Stripped is line n of the mail the player sent.
 type Message struct {
 	From        string   // the From address (lower-cased domain untouched: exactly as written)
 	FromName    string   // its display name, decoded
@@ -281,7 +282,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			}
 			a.Size = n
 			if utf8.ValidString(text) {
-				w.sheet = &found{name: name, text: text}
+				w.sheet = &found{name: name, text: unflow(text, params)}
 			} else {
 				a.Sheet = false
 				w.m.Warnings = append(w.m.Warnings, "attachment "+name+" is not text")
@@ -297,7 +298,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			if err != nil {
 				return err
 			}
-			w.plain = &found{text: text}
+			w.plain = &found{text: unflow(text, params)}
 		}
 	case "text/html":
 		if w.html == nil {
@@ -310,6 +311,14 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 	}
 	_ = inAlt // text/plain wins over text/html in an alternative and everywhere else alike
 	return nil
+}
+
+// unflow decodes a format=flowed text part (RFC 3676); other text is returned as it is.
+func unflow(text string, params map[string]string) string {
+	if flowed, delSp := isFlowed(params); flowed {
+		return DecodeFlowed(strings.ReplaceAll(text, "\r\n", "\n"), delSp)
+	}
+	return text
 }
 
 // read reads a decoded body up to MaxText.
@@ -373,69 +382,4 @@ func normalizeText(s string) string {
 		s += "\n"
 	}
 	return s
-}
-
-// StripReply removes what a reply adds around new text: quoted lines ("> ..." at any depth),
-// the attribution line just before a quote ("On Mon, ... Alice wrote:", "Am ... schrieb ...:"),
-// a forwarded or Outlook-style original ("-----Original Message-----" and below), and the
-// signature (a "-- " line and below, RFC 3676 4.3). Text is LF-separated.
-func StripReply(text string) string {
-	lines := strings.Split(text, "\n")
-	var out []string
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		t := strings.TrimRight(l, " \t")
-		if t == "--" && strings.HasPrefix(l, "-- ") || l == "--" || l == "-- " {
-			break // signature separator
-		}
-		if strings.HasPrefix(strings.TrimSpace(t), "-----Original Message-----") ||
-			strings.HasPrefix(strings.TrimSpace(t), "---------- Forwarded message") {
-			break
-		}
-		if strings.HasPrefix(strings.TrimLeft(l, " \t"), ">") {
-			continue
-		}
-		if isAttribution(lines, i) {
-			continue
-		}
-		if strings.TrimSpace(l) == "" && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-			continue // a removed quote leaves one blank line, not several
-		}
-		out = append(out, l)
-	}
-	// trim trailing blank lines
-	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return strings.Join(out, "\n") + "\n"
-}
-
-// isAttribution says whether lines[i] introduces a quote: it ends with ':' and the next non-blank
-// line (at most two lines on: clients wrap long attributions) is quoted.
-func isAttribution(lines []string, i int) bool {
-	// the attribution may be wrapped over two lines; look at this line and the next
-	end := i
-	for k := i; k < len(lines) && k <= i+1; k++ {
-		if strings.HasSuffix(strings.TrimSpace(lines[k]), ":") {
-			end = k
-			break
-		}
-		if k == i+1 {
-			return false
-		}
-	}
-	if !strings.HasSuffix(strings.TrimSpace(lines[end]), ":") {
-		return false
-	}
-	for k := end + 1; k < len(lines); k++ {
-		s := strings.TrimSpace(lines[k])
-		if s == "" {
-			continue
-		}
-		return strings.HasPrefix(s, ">")
-	}
-	return false
 }

@@ -1,0 +1,212 @@
+package mail
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// What a reply adds around the player's own text, and how StripReply finds it. Mail
+// clients write it in a few families (the corpus in testdata/clients has each as the
+// client really sends it):
+//
+//   - quoted lines, "> " at any depth (Thunderbird, Apple Mail, mutt, K-9, Roundcube,
+//     Gmail's plain part; HTMLToText turns a <blockquote> into the same);
+//   - an attribution above the quote, "On Mon, 23 Nov 2026 at 10:00, Judge <j@x> wrote:",
+//     which Gmail and Outlook wrap over two or three lines ("... Judge <" / "j@x> wrote:");
+//     mutt's "* Judge <j@x> [2026-11-23 10:00]:";
+//   - an unprefixed original below the new text (Outlook desktop, web, 365 and mobile,
+//     Samsung, Yahoo): "-----Original Message-----", "________________________________"
+//     followed by a "From: / Sent: / To: / Subject:" block, or the block alone, in
+//     English, German, French, Spanish, Italian, Dutch and the Nordic languages;
+//     "Begin forwarded message:", "---------- Forwarded message ---------";
+//   - a signature: the RFC 3676 separator "-- " and everything below it, and the
+//     one-line client signatures ("Sent from my iPhone", "Get Outlook for iOS",
+//     "Von meinem iPhone gesendet", "Sent from my Galaxy", ...).
+
+// StripReply is text without what a reply adds (see above): quoted lines, attributions
+// and client signature lines become blank, and everything from a signature separator
+// or the start of an unprefixed original on is dropped. Line n of the result is line n
+// of text (or blank), so a problem found in the result names the line the player sees
+// in the mail they sent. Text is LF-separated; the result ends with a newline unless
+// it is empty.
+func StripReply(text string) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	cut := len(lines)
+	for i := 0; i < len(lines); i++ {
+		if startsOriginal(lines, i) {
+			cut = i
+			break
+		}
+		if start, end, ok := attribution(lines, i); ok {
+			if !quoteFollows(lines, end+1) {
+				cut = start // an attribution over an unprefixed original
+				break
+			}
+			i = end
+		}
+	}
+	out := make([]string, 0, cut)
+	for i := 0; i < cut; i++ {
+		out = append(out, lines[i])
+	}
+	for i := 0; i < len(out); i++ {
+		t := strings.TrimSpace(out[i])
+		switch {
+		case isQuotedLine(t):
+			out[i] = ""
+		case isClientSignature(t):
+			out[i] = ""
+		default:
+			if start, end, ok := attribution(out, i); ok && start == i {
+				for k := start; k <= end; k++ {
+					out[k] = ""
+				}
+				i = end
+			} else if endsWithColon(t) && quoteFollows(out, i+1) && looksLikeAttribution(t) {
+				out[i] = ""
+			}
+		}
+	}
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func isQuotedLine(t string) bool {
+	return strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|>")
+}
+
+func endsWithColon(t string) bool { return strings.HasSuffix(t, ":") }
+
+// looksLikeAttribution: a line ending in ':' right above a quote is taken for an
+// attribution only when it has an address, a date or a time in it, so "program:" above
+// a quote stays the player's.
+func looksLikeAttribution(t string) bool {
+	return utf8.RuneCountInString(t) >= 12 && (strings.ContainsAny(t, "@0123456789") || strings.HasPrefix(t, "*"))
+}
+
+// quoteFollows reports whether the next non-blank line from i on is quoted.
+func quoteFollows(lines []string, i int) bool {
+	for ; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == "" {
+			continue
+		}
+		return isQuotedLine(t)
+	}
+	return false
+}
+
+// attributionEnd matches how an attribution ends, in the languages clients write.
+var attributionEnd = regexp.MustCompile(`(?i)(wrote|writes|schrieb|a écrit|escribió|escreveu|scrisse|schreef|skrev|kirjoitti|napisał|написал|pisze|yazdı|έγραψε)\s*:$`)
+
+// attributionStart matches how an attribution starts: "On Mon, ...", "Am 23.11.2026 um",
+// "Le lun. 23 nov.", "El lun, 23 nov", "Il giorno", "Op ma 23 nov", "Den 23 nov", "Em seg".
+var attributionStart = regexp.MustCompile(`(?i)^(on|am|le|el|il|op|den|em|w dniu|dne|в|\*)\s`)
+
+// attribution finds an attribution whose last line is i or which starts at i: the
+// "wrote:" line and the up to two lines it was wrapped from. start..end are its lines.
+func attribution(lines []string, i int) (start, end int, ok bool) {
+	// an attribution that starts at i and ends within the next two lines
+	for e := i; e < len(lines) && e <= i+2; e++ {
+		t := strings.TrimSpace(lines[e])
+		if t == "" || isQuotedLine(t) {
+			break
+		}
+		if attributionEnd.MatchString(t) {
+			if e == i || attributionStart.MatchString(strings.TrimSpace(lines[i])) {
+				return i, e, utf8.RuneCountInString(strings.Join(lines[i:e+1], " ")) <= 300
+			}
+			break
+		}
+	}
+	return 0, 0, false
+}
+
+// originalMarkers are separator lines above an unprefixed original, compared lower case
+// without the dashes, underscores and blanks around them.
+var originalMarkers = map[string]bool{
+	"original message": true, "forwarded message": true, "begin forwarded message:": true,
+	"ursprüngliche nachricht": true, "original-nachricht": true, "weitergeleitete nachricht": true,
+	"message d'origine": true, "message transféré": true, "mensaje original": true, "mensaje reenviado": true,
+	"messaggio originale": true, "messaggio inoltrato": true, "oorspronkelijk bericht": true,
+	"doorgestuurd bericht": true, "ursprungligt meddelande": true, "opprinnelig melding": true,
+	"oprindelig meddelelse": true, "alkuperäinen viesti": true, "mensagem original": true,
+	"original message follows": true,
+}
+
+// headerFrom and headerNext are the lines of an Outlook-style header block: "From:"
+// (bold in a rich-text original: "*From:*"), then "Sent:"/"Date:"/"To:"/"Subject:".
+var (
+	headerFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|lähettäjä|od|от)\s*:\*?\s*\S`)
+	headerNext = regexp.MustCompile(`(?i)^\*?(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|date d'envoi|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne|lähetetty|vastaanottaja|aihe)\s*:`)
+)
+
+// startsOriginal reports whether an unprefixed original (or a forwarded message, or a
+// signature) starts at line i.
+func startsOriginal(lines []string, i int) bool {
+	l := lines[i]
+	if strings.TrimRight(l, " \t") == "--" {
+		return true // RFC 3676 4.3 signature separator "-- " (and "--", as clients trim it)
+	}
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return false
+	}
+	m := strings.ToLower(strings.Trim(t, "-_=* \t"))
+	if originalMarkers[m] && (m != t || strings.HasSuffix(m, ":")) {
+		return true
+	}
+	if len(t) >= 10 && strings.Trim(t, "_") == "" {
+		return headerBlock(lines, i+1) // Outlook's rule above its header block
+	}
+	return headerBlock(lines, i)
+}
+
+// headerBlock reports whether lines from i on are a "From: ... Sent: ..." block: a
+// From line, then at least one of the other header lines among the next four.
+func headerBlock(lines []string, i int) bool {
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i >= len(lines) || !headerFrom.MatchString(strings.TrimSpace(lines[i])) {
+		return false
+	}
+	for k := i + 1; k < len(lines) && k <= i+4; k++ {
+		if headerNext.MatchString(strings.TrimSpace(lines[k])) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientSignatures are the one-line signatures mail clients add, lower case prefixes.
+var clientSignatures = []string{
+	"sent from my ", "sent from outlook", "sent from mail for windows", "sent from yahoo mail",
+	"sent from fairemail", "sent with proton mail", "sent with protonmail", "sent via ",
+	"get outlook for ios", "get outlook for android", "get outlook for mac",
+	"von meinem iphone gesendet", "von meinem ipad gesendet", "gesendet von meinem", "gesendet mit ",
+	"von outlook für ", "envoyé de mon ", "envoyé depuis ", "obtenir outlook pour ",
+	"enviado desde mi ", "enviado do meu ", "inviato da ", "verzonden vanaf mijn ", "skickat från min ",
+}
+
+func isClientSignature(t string) bool {
+	if t == "" || len(t) > 120 {
+		return false
+	}
+	l := strings.ToLower(t)
+	for _, p := range clientSignatures {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}

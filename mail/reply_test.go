@@ -1,0 +1,75 @@
+package mail
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStripReply(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string // "|" separates lines
+	}{
+		{"quote below", "P490\n\nOn Mon, 23 Nov 2026, Judge <j@x.test> wrote:\n> old\n", "P490"},
+		{"quote above, text below (mutt)", "* Judge <j@x.test> [2026-11-23 10:00]:\n> old\n> more\n\nP490\n", "||||P490"},
+		{"gmail attribution wrapped over two lines",
+			"#orders\nP490\n#end\n\nOn Mon, Nov 23, 2026 at 10:00 AM Rallyjudge <\njudge@example.test> wrote:\n\n> Welcome\n",
+			"#orders|P490|#end"},
+		{"outlook attribution wrapped over three lines",
+			"P490\nOn Monday, November 23, 2026 10:00 AM,\nRallyjudge\n<judge@example.test> wrote:\n> x\n", "P490"},
+		{"german attribution", "P490\nAm 23.11.2026 um 10:00 schrieb Rallyjudge <judge@example.test>:\n> x\n", "P490"},
+		{"outlook original message", "#orders\nP490\n#end\n\n-----Original Message-----\nFrom: Judge\n#orders\nsecret YOUR-SECRET\n", "#orders|P490|#end"},
+		{"outlook from/sent block", "#orders\nP490\n#end\n\n________________________________\nFrom: Rallyjudge <judge@example.test>\nSent: Monday, November 23, 2026 10:00 AM\nTo: Zoe\nSubject: [RR spring] Welcome\n\n#orders\nsecret YOUR-SECRET\n",
+			"#orders|P490|#end"},
+		{"outlook from/sent block without rule", "P490\n\nFrom: Rallyjudge <judge@example.test>\nSent: Monday\n#orders\n", "P490"},
+		{"german outlook block", "P490\n\nVon: Rallyjudge <judge@example.test>\nGesendet: Montag, 23. November 2026 10:00\nAn: Zoe\nBetreff: x\n#orders\n", "P490"},
+		{"bold outlook block (html made text)", "P490\n*From:* Rallyjudge <judge@example.test>\n*Sent:* Monday\n", "P490"},
+		{"unquoted attribution cuts", "P490\n\nOn Mon, 23 Nov 2026, Judge <j@x.test> wrote:\n\n#orders\nsecret YOUR-SECRET\n", "P490"},
+		{"signature", "P490\n-- \nJürgen\n", "P490"},
+		{"signature without its space", "P490\n--\nJürgen\n", "P490"},
+		{"iphone", "P490\n\nSent from my iPhone\n\n> On 23 Nov 2026, at 10:00, Judge <j@x.test> wrote:\n> x\n", "P490"},
+		{"outlook mobile", "P490\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n", "P490"},
+		{"german iphone", "P490\nVon meinem iPhone gesendet\n", "P490"},
+		{"forwarded", "P490\n---------- Forwarded message ---------\nFrom: x\n", "P490"},
+		{"apple forward", "P490\nBegin forwarded message:\n\nFrom: x\n", "P490"},
+		{"a colon line above a quote that is the player's", "program:\n> x\n", "program:"},
+		{"lines keep their numbers", "> a\n> b\nP490\n", "||P490"},
+		{"yaml document start is no signature", "---\nrobot: x\n", "---|robot: x"},
+		{"plain words named like a marker stay", "original message\nP490\n", "original message|P490"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.TrimSuffix(StripReply(tt.in), "\n")
+			want := strings.ReplaceAll(tt.want, "|", "\n")
+			if got != want {
+				t.Errorf("StripReply(%q)\n got %q\nwant %q", tt.in, got, want)
+			}
+		})
+	}
+}
+
+// FuzzStripReply: line n of the result is line n of the input or blank, and it never has
+// more lines than the input.
+func FuzzStripReply(f *testing.F) {
+	for _, s := range []string{"P490\n> x\n", "On a\nb wrote:\n> c\n", "-- \nx", "____________\nFrom: a\nSent: b\n",
+		"Sent from my iPhone\n", "* a@b 1:\n> x", "-----Original Message-----\n", "\n\n\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := StripReply(s)
+		in := strings.Split(s, "\n")
+		out := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if got == "" {
+			return
+		}
+		if len(out) > len(in) {
+			t.Fatalf("more lines out (%d) than in (%d)", len(out), len(in))
+		}
+		for i, l := range out {
+			if l != "" && l != in[i] {
+				t.Fatalf("line %d: %q is not the input's %q", i+1, l, in[i])
+			}
+		}
+	})
+}
