@@ -12,7 +12,10 @@ import (
 // Who may run a command: the game a mail names, the player or game master its secret
 // and From prove, and the denial that refuses a whole mail (shared by every command).
 
-// denial is an identity failure: the whole mail is refused.
+// denial is an identity failure, a wrong secret or a wrong sender: the whole mail is
+// refused without saying which, and it counts toward rate limiting. A secret or robot
+// name that is missing or misspelt is no denial but a userError, answered plainly
+// (issue 12: a failure to read is never an identity failure).
 type denial struct {
 	note    string
 	spoofed *store.Player // From is not the named robot's registered address
@@ -79,7 +82,7 @@ func (j *Judge) authorize(e *cmdEnv, c Command) error {
 	}
 	if info.who == "server" {
 		if e.cm.secret == "" {
-			return &denial{note: "missing secret"}
+			return refuse("%s needs your game master secret on a line \"secret YOURSECRET\".", c.Verb) // not read: no identity failure
 		}
 		gms, err := e.tx.ServerGMs(e.from)
 		if err != nil {
@@ -119,16 +122,19 @@ func (j *Judge) authorize(e *cmdEnv, c Command) error {
 	if err != nil {
 		return err
 	}
+	if len(gms) == 0 {
+		return &denial{note: "not a game master of this game"}
+	}
+	if e.cm.secret == "" {
+		return refuse("%s needs your secret on a line \"secret YOURSECRET\".", c.Verb)
+	}
 	for i := range gms {
-		if e.cm.secret != "" && j.verified.check(gms[i].SecretHash, e.cm.secret) {
+		if j.verified.check(gms[i].SecretHash, e.cm.secret) {
 			e.gm = &gms[i]
 			return nil
 		}
 	}
-	if len(gms) == 0 {
-		return &denial{note: "not a game master of this game"}
-	}
-	return &denial{note: "wrong or missing secret"}
+	return &denial{note: "wrong secret"}
 }
 
 // findPlayer is the sender's player in the game, checked like a sheet: the robot named
@@ -149,15 +155,18 @@ func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
 	}
 	if p == nil {
 		if e.cm.robot != "" {
-			return nil, &denial{note: "robot not in this game"}
+			return nil, refuse("game %s has no robot %q.", e.game.Tag, e.cm.robot) // a misspelt name: no identity failure
 		}
 		return nil, nil
 	}
 	if !strings.EqualFold(p.Email, e.from) {
 		return nil, &denial{note: "From is not the registered address", spoofed: p}
 	}
-	if e.cm.secret == "" || !j.verified.check(p.SecretHash, e.cm.secret) {
-		return nil, &denial{note: "wrong or missing secret"}
+	if e.cm.secret == "" {
+		return nil, refuse("this command needs your secret on a line \"secret YOURSECRET\" (your welcome mail has it).")
+	}
+	if !j.verified.check(p.SecretHash, e.cm.secret) {
+		return nil, &denial{note: "wrong secret"}
 	}
 	return p, nil
 }

@@ -15,7 +15,11 @@ type commandMail struct {
 	game, secret, robot string
 	headers             []string // the header lines as written, to go before an ORDERS sheet
 	cmds                []Command
-	sheet               *string // after ORDERS
+	// unknown are lines after the first command that are no command: a sign-off
+	// ("Grüße," / "Jürgen"), a typo. They are named once in the reply, never run.
+	unknown   []Command
+	sheet     *string // after ORDERS
+	sheetLine int     // the line (0-based) of ORDERS; -1 without
 }
 
 var headerWord = map[string]string{"game": "game", "robot": "robot", "bot": "robot", "secret": "secret",
@@ -37,7 +41,7 @@ var bareWord = regexp.MustCompile(`^[A-Za-z]+[!.?]?$`)
 func parseCommandMail(text string) (cm *commandMail, ok bool) {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(text, "\n")
-	cm = &commandMail{}
+	cm = &commandMail{sheetLine: -1}
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
 		t := strings.TrimSpace(raw)
@@ -70,19 +74,19 @@ func parseCommandMail(text string) (cm *commandMail, ok bool) {
 			verb = "ORDERS"
 		}
 		if _, known := verbs[verb]; !known {
-			if len(cm.cmds) == 0 && !(len(f) == 1 && bareWord.MatchString(t) && notOrders(t)) {
+			if len(cm.cmds) == 0 && len(cm.unknown) == 0 && !(len(f) == 1 && bareWord.MatchString(t) && notOrders(t)) {
 				return nil, false // the mail is an order sheet
 			}
-			cm.cmds = append(cm.cmds, Command{Verb: "?" + f[0], Line: t})
+			cm.unknown = append(cm.unknown, Command{Verb: "?" + f[0], Line: t, N: i + 1})
 			continue
 		}
-		c := Command{Verb: verb, Args: f[1:], Line: t}
+		c := Command{Verb: verb, Args: f[1:], Line: t, N: i + 1}
 		switch verb {
 		case "ORDERS":
 			rest := strings.Join(lines[i+1:], "\n")
-			cm.sheet = &rest
+			cm.sheet, cm.sheetLine = &rest, i
 			cm.cmds = append(cm.cmds, c)
-			return cm, true
+			return cm.done()
 		case "BROADCAST":
 			var body []string
 			if first := strings.TrimSpace(t[len(f[0]):]); first != "" {
@@ -100,9 +104,18 @@ func parseCommandMail(text string) (cm *commandMail, ok bool) {
 			c.Text = strings.TrimSpace(strings.Join(body, "\n"))
 			c.Line = "BROADCAST"
 			cm.cmds = append(cm.cmds, c)
-			return cm, true
+			return cm.done()
 		}
 		cm.cmds = append(cm.cmds, c)
+	}
+	return cm.done()
+}
+
+// done ends reading: a mail of no known command is one unknown command (answered with
+// the help text once); otherwise its unknown lines are only named in the reply.
+func (cm *commandMail) done() (*commandMail, bool) {
+	if len(cm.cmds) == 0 && len(cm.unknown) > 0 {
+		cm.cmds, cm.unknown = cm.unknown[:1], nil
 	}
 	return cm, len(cm.cmds) > 0
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -42,6 +41,7 @@ type Command struct {
 	Args []string // the words after the verb
 	Text string   // BROADCAST: the message
 	Line string   // the line as written, for the reply
+	N    int      // its line in the mail (1-based); 0 on the command line
 }
 
 type verbInfo struct {
@@ -120,7 +120,9 @@ func (e userError) Error() string { return string(e) }
 func refuse(format string, a ...any) error { return userError(fmt.Sprintf(format, a...)) }
 
 // judgeCommands runs a command mail.
-func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, cm *commandMail) (store.InboxStatus, string, int64, error) {
+func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
+	cm := rd.cm
+	f.outcome, f.game, f.robot = outcomeCommand, cm.game, cm.robot
 	e := &cmdEnv{tx: tx, from: from, key: strconv.FormatInt(row.ID, 10), cm: cm, tag: cm.game}
 	if e.tag == "" {
 		if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
@@ -138,10 +140,12 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		if err := j.authorize(e, c); err != nil {
 			var d *denial
 			if errors.As(err, &d) {
+				f.outcome = outcomeIdentity
 				return j.deny(tx, row, msg, from, e, d)
 			}
 			var ue userError
 			if errors.As(err, &ue) {
+				f.outcome = outcomeRefused
 				return store.InboxRejected, clip(ue.Error(), 200), 0, j.replyText(tx, row, msg, from, 0, string(ue)+"\n\nNothing was done.\n", j.replyID(row.ID))
 			}
 			return "", "", 0, err
@@ -165,8 +169,23 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		fmt.Fprintf(&b, "> %s\n%s\n", c.Line, strings.TrimRight(text, "\n")+"\n")
 		names = append(names, strings.TrimPrefix(c.Verb, "?"))
 	}
+	if len(cm.unknown) > 0 {
+		// a sign-off or a typo below the commands: named once, without the help text
+		var ls []string
+		for _, c := range cm.unknown {
+			ls = append(ls, fmt.Sprintf("line %d %q", c.N, clip(c.Line, 60)))
+		}
+		if len(ls) > 5 {
+			ls = append(ls[:5], fmt.Sprintf("and %d more", len(cm.unknown)-5))
+		}
+		fmt.Fprintf(&b, "Not commands, so not read: %s. (HELP lists the commands.)\n", strings.Join(ls, ", "))
+	}
 	if e.game != nil {
 		gameID = e.game.ID
+		f.game = e.game.Tag
+	}
+	if e.player != nil {
+		f.robot = e.player.Robot
 	}
 	id := j.replyID(row.ID)
 	if cm.sheet != nil {
@@ -177,11 +196,8 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 			return "", "", 0, err
 		}
 	}
-	if cm.sheet != nil {
-		text := j.sheetText(cm)
-		m2 := *msg
-		m2.Text = text
-		status, note, gid, err := j.judgeSheet(tx, row, &m2, from)
+	if rd.Sheet != nil {
+		status, note, gid, err := j.judgeSheet(tx, row, msg, from, rd, f)
 		if len(names) > 0 {
 			note = "commands " + strings.Join(names, ", ") + "; " + note
 		}
@@ -191,25 +207,6 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		return status, note, gid, err
 	}
 	return store.InboxProcessed, clip("commands: "+strings.Join(names, ", "), 200), e.touched, nil
-}
-
-// sheetText is the sheet after ORDERS with the mail's header lines before it, unless
-// the sheet writes them itself.
-func (j *Judge) sheetText(cm *commandMail) string {
-	rest := *cm.sheet
-	s, _ := orders.Parse([]byte(rest))
-	var pre []string
-	for _, h := range cm.headers {
-		k, _, _ := header(h)
-		if s != nil && (k == "game" && s.Game != "" || k == "robot" && s.Robot != "" || k == "secret" && s.Secret != "") {
-			continue
-		}
-		pre = append(pre, h)
-	}
-	if len(pre) == 0 {
-		return rest
-	}
-	return strings.Join(pre, "\n") + "\n" + rest
 }
 
 func (j *Judge) replyText(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to string, gameID int64, text, id string) error {

@@ -83,9 +83,14 @@ func (j *Judge) Recover(ctx context.Context) error {
 
 func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *mail.Message, perr error) {
 	var gameID int64
+	var f fate
+	var status store.InboxStatus
+	var note string
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		gameID = 0
-		status, note, gid, err := j.judgeMessage(tx, row, msg, perr)
+		gameID, f = 0, fate{}
+		var gid int64
+		var err error
+		status, note, gid, err = j.judgeMessage(tx, row, msg, perr, &f)
 		if err != nil {
 			return err
 		}
@@ -107,6 +112,7 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		})
 		return
 	}
+	j.logFate(row, msg, f, note)
 	if gameID != 0 {
 		if j.stopAt("after-sheet-commit") {
 			return
@@ -115,6 +121,41 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
 		}
 	}
+}
+
+// fate is what became of one mail, for its log line.
+type fate struct {
+	game, robot string
+	outcome     string // one of the outcome* constants
+	errors      int    // problems in an invalid sheet
+}
+
+const (
+	outcomeAccepted   = "accepted"         // a valid sheet, stored and acknowledged
+	outcomeInvalid    = "invalid"          // a sheet with errors, answered with them
+	outcomeAutomatic  = "automatic"        // a bounce, an auto-reply, a loop: not answered
+	outcomeIdentity   = "identity failure" // a wrong secret or a wrong sender (rate limited)
+	outcomeCommand    = "command"          // a command mail, answered
+	outcomeRefused    = "refused"          // read but not taken: no game, game over, no secret ...
+	outcomeUnreadable = "unreadable"       // not mail, or over a limit
+)
+
+// logFate writes the one info line every mail gets: its inbox id, sender, game, robot
+// and outcome. Never a secret, never the body.
+func (j *Judge) logFate(row store.InboxMessage, msg *mail.Message, f fate, note string) {
+	from := row.From
+	if msg != nil && msg.From != "" {
+		from = msg.From
+	}
+	if f.outcome == "" {
+		f.outcome = outcomeRefused
+	}
+	attrs := []any{"inbox", row.ID, "from", from, "game", f.game, "robot", f.robot, "outcome", f.outcome}
+	if f.outcome == outcomeInvalid {
+		attrs = append(attrs, "errors", f.errors)
+	}
+	attrs = append(attrs, "note", note)
+	j.Log.Info("mail", attrs...)
 }
 
 // rateLimited reports whether an address has had more identity failures than
@@ -156,23 +197,27 @@ func (j *Judge) extract(raw []byte) (*mail.Message, error) {
 var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
 
 // judgeMessage decides what a stored message does. It returns the inbox status and note,
-// and the game whose orders changed (0 for none).
-func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Message, perr error) (store.InboxStatus, string, int64, error) {
+// and the game whose orders changed (0 for none); f says what became of it, for the log.
+func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Message, perr error, f *fate) (store.InboxStatus, string, int64, error) {
 	if msg == nil {
 		// Unreadable as mail: nobody to answer safely.
+		f.outcome = outcomeUnreadable
 		return store.InboxRejected, "unreadable: " + clip(errText(perr), 200), 0, nil
 	}
 	if auto, why := mail.IsAutomatic(msg); auto {
+		f.outcome = outcomeAutomatic
 		return store.InboxRejected, "automatic mail, not answered: " + why, 0, nil
 	}
 	from := strings.ToLower(strings.TrimSpace(msg.From))
 	if from == "" {
+		f.outcome = outcomeUnreadable
 		return store.InboxRejected, "no From address", 0, nil
 	}
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
 	if perr != nil {
+		f.outcome = outcomeUnreadable
 		if errors.Is(perr, mail.ErrLimit) {
 			return store.InboxRejected, "over the size limit", 0, reply(
 				fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10),
@@ -180,11 +225,11 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 		}
 		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
 	}
-
-	if cm, ok := parseCommandMail(msg.Text); ok {
-		return j.judgeCommands(tx, row, msg, from, cm) // commands.go
+	rd := Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
+	if rd.cm != nil {
+		return j.judgeCommands(tx, row, msg, from, rd, f) // commands.go
 	}
-	return j.judgeSheet(tx, row, msg, from)
+	return j.judgeSheet(tx, row, msg, from, rd, f)
 }
 
 // reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it.
@@ -199,14 +244,27 @@ func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, 
 
 // judgeSheet judges a mail that is an order sheet (a plain mail, or the part after a
 // command mail's ORDERS).
-func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string) (store.InboxStatus, string, int64, error) {
+//
+// A failure to read is never an identity failure (issue 12): only a wrong secret or a
+// sender who is not the robot's registered address counts toward rate limiting. A
+// sheet that names no secret, or a robot the game does not have, is answered with what
+// is missing and, when it could not be read, with its syntax errors: they quote only
+// the sender's own lines back to the sender. Errors that need the game's state (a card
+// not in the hand) are given only once the secret matched.
+func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
-	sheet, sheetErr := orders.Parse([]byte(msg.Text))
-	if sheet == nil {
-		sheet = &orders.Sheet{}
+	sheet, sheetErr := rd.Sheet, rd.SheetErr
+	syntaxOnly := func(summary, note string) (store.InboxStatus, string, int64, error) {
+		errs, n := problemsOf(rd.SheetText, sheetErr, nil)
+		f.outcome, f.errors = outcomeInvalid, n
+		if n == 0 {
+			f.outcome = outcomeRefused
+		}
+		return store.InboxRejected, note, 0, reply(summary, errs, "Correct the sheet and send it again.")
 	}
+	f.game, f.robot = strings.ToLower(sheet.Game), sheet.Robot
 	tag := ""
 	if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
 		tag = strings.ToLower(m[1])
@@ -218,7 +276,11 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		}
 		tag = strings.ToLower(sheet.Game)
 	}
+	f.game = tag
 	if tag == "" {
+		if sheetErr != nil {
+			return syntaxOnly("Your mail names no game and could not be read as an order sheet; nothing was done:", "no game named; sheet unreadable")
+		}
 		return store.InboxRejected, "no game named", 0, reply("Your mail names no game, so nothing was done.", nil,
 			"Put the game's tag in the subject, like [RR spring-open], or a line \"game spring-open\" in the sheet.\n\n"+HelpText(j.Address))
 	}
@@ -243,6 +305,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		}
 	}
 	denied := func(note string) (store.InboxStatus, string, int64, error) {
+		f.outcome = outcomeIdentity
 		if err := tx.RecordAuthFailure(from, j.now()); err != nil {
 			return "", "", 0, err
 		}
@@ -255,10 +318,20 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		// The reply reveals nothing: not which part was wrong, nor the sheet.
 		return store.InboxRejected, note, 0, reply("Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
 	}
-	if player == nil {
-		return denied("robot not in this game")
+	if player == nil && sheet.Robot != "" {
+		if sheetErr != nil {
+			return syntaxOnly(fmt.Sprintf("Game %s has no robot %q, and the sheet has errors; nothing was done:", g.Tag, sheet.Robot), "robot not in this game; sheet unreadable")
+		}
+		f.outcome = outcomeRefused
+		return store.InboxRejected, "robot not in this game", 0, reply(fmt.Sprintf("Game %s has no robot %q; nothing was done.", g.Tag, sheet.Robot), nil,
+			"Write your robot's name as your welcome mail gives it, on a line \"robot NAME\".")
 	}
+	if player == nil {
+		return denied("sender plays no robot in this game") // a wrong sender
+	}
+	f.robot = player.Robot
 	if !strings.EqualFold(player.Email, from) {
+		f.outcome = outcomeIdentity
 		if err := tx.RecordAuthFailure(from, j.now()); err != nil {
 			return "", "", 0, err
 		}
@@ -275,12 +348,21 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 			kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: player.Email,
 			subject: subject(g.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
 	}
-	if sheet.Secret == "" || !j.verified.check(player.SecretHash, sheet.Secret) {
-		return denied("wrong or missing secret")
+	if sheet.Secret == "" {
+		if sheetErr != nil {
+			return syntaxOnly("Your sheet has no secret line, and it has errors; nothing was done:", "missing secret; sheet unreadable")
+		}
+		f.outcome = outcomeRefused
+		return store.InboxRejected, "missing secret", 0, reply("Your sheet has no secret line, so it was not read; nothing was done.", nil,
+			"Put your secret on a line of its own in the sheet: secret YOURSECRET (your welcome mail has it).")
+	}
+	if !j.verified.check(player.SecretHash, sheet.Secret) {
+		return denied("wrong secret")
 	}
 
 	// The sender is who they say. From here on, the reply may be specific.
 	if g.Status == store.GameOver {
+		f.outcome = outcomeRefused
 		return store.InboxRejected, "game over", 0, reply(fmt.Sprintf("Game %s is over; no more orders are taken.", g.Tag), nil, "")
 	}
 	// A sheet with syntax errors is validated too, as far as it was read, so the reply
@@ -297,28 +379,18 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		sheet.Turn = g.CurrentTurn // a sheet without a turn line is for the turn being played
 	}
 	rep := orders.Validate(setup, st, player.Robot, sheet)
-	return j.storeSheet(tx, g, player, row, msg, sheet, sheetErr, &rep)
+	return j.storeSheet(tx, g, player, row, msg, rd, &rep, f)
 }
 
 // storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.
 func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
-	sheet *orders.Sheet, syntax error, rep *orders.Report) (store.InboxStatus, string, int64, error) {
-	var problems []string
+	rd *Reading, rep *orders.Report, f *fate) (store.InboxStatus, string, int64, error) {
+	sheet, syntax := rd.Sheet, rd.SheetErr
 	valid := syntax == nil && rep != nil && rep.OK()
-	if syntax != nil {
-		var se *orders.SyntaxError
-		if errors.As(syntax, &se) {
-			for _, p := range se.Problems {
-				problems = append(problems, p.String())
-			}
-		} else {
-			problems = append(problems, syntax.Error())
-		}
-	}
-	if rep != nil {
-		for _, p := range rep.Errors() {
-			problems = append(problems, p.String())
-		}
+	problems, n := problemsOf(rd.SheetText, syntax, rep)
+	f.outcome, f.errors = outcomeAccepted, 0
+	if !valid {
+		f.outcome, f.errors = outcomeInvalid, n
 	}
 	if _, err := tx.AddOrders(store.OrderSheet{
 		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),

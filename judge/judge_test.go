@@ -288,7 +288,7 @@ func TestSecurity(t *testing.T) {
 		}, "twonky@example.test", "mallory@evil.test", "another address"},
 		{"another game's robot", func(f *fixture) []byte {
 			return rawMail("twonky@example.test", "[RR spring] orders", strings.Replace(f.sheet("Twonky", ""), "robot Twonky", "robot Ghost", 1))
-		}, "twonky@example.test", "", "did not match"},
+		}, "twonky@example.test", "", `has no robot "Ghost"`},
 		{"oversized", func(f *fixture) []byte {
 			return rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")+strings.Repeat("padding line\n", 30000))
 		}, "twonky@example.test", "", "larger than"},

@@ -101,6 +101,7 @@ type Message struct {
 
 	Text       string
 	Stripped   string
+	Flowed     bool // Text was format=flowed (RFC 3676) and is shown unwrapped
 	Source     Source
 	SourceName string // the attachment's file name when Source is SourceAttachment
 
@@ -144,9 +145,9 @@ func ExtractWithLimits(raw []byte, lim Limits) (m *Message, err error) {
 	}
 	switch {
 	case w.sheet != nil:
-		m.Text, m.Source, m.SourceName = w.sheet.text, SourceAttachment, w.sheet.name
+		m.Text, m.Source, m.SourceName, m.Flowed = w.sheet.text, SourceAttachment, w.sheet.name, w.sheet.flowed
 	case w.plain != nil:
-		m.Text, m.Source = w.plain.text, SourcePlain
+		m.Text, m.Source, m.Flowed = w.plain.text, SourcePlain, w.plain.flowed
 	case w.html != nil:
 		m.Text, m.Source = HTMLToText(w.html.text), SourceHTML
 	default:
@@ -210,6 +211,7 @@ func bareAddress(v string) string {
 
 type found struct {
 	name, text string
+	flowed     bool
 }
 
 type walker struct {
@@ -282,7 +284,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			}
 			a.Size = n
 			if utf8.ValidString(text) {
-				w.sheet = &found{name: name, text: unflow(text, params)}
+				w.sheet = &found{name: name, text: unflow(text, params), flowed: flowedPart(params)}
 			} else {
 				a.Sheet = false
 				w.m.Warnings = append(w.m.Warnings, "attachment "+name+" is not text")
@@ -298,7 +300,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			if err != nil {
 				return err
 			}
-			w.plain = &found{text: unflow(text, params)}
+			w.plain = &found{text: unflow(text, params), flowed: flowedPart(params)}
 		}
 	case "text/html":
 		if w.html == nil {
@@ -319,6 +321,11 @@ func unflow(text string, params map[string]string) string {
 		return DecodeFlowed(strings.ReplaceAll(text, "\r\n", "\n"), delSp)
 	}
 	return text
+}
+
+func flowedPart(params map[string]string) bool {
+	f, _ := isFlowed(params)
+	return f
 }
 
 // read reads a decoded body up to MaxText.

@@ -181,6 +181,12 @@ func cutComment(l string) string {
 	return t
 }
 
+// Block is the range of lines (0-based, last exclusive) of a text that ParseText
+// reads: between the markers, or the whole text up to an end marker.
+func Block(text string) (first, last int) {
+	return markedBlock(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
+}
+
 // markedBlock finds the lines to read: after a start marker up to an end marker, or
 // the whole text up to an end marker. Quoted lines never count as markers.
 func markedBlock(lines []string) (first, last int) {

@@ -1,0 +1,319 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// corpusMail is a corpus mail made to come from the fixture's Zoombot with its secret.
+func (f *fixture) corpusMail(name string) []byte {
+	f.t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "mail", "testdata", "clients", name+".eml"))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return f.asZoombot(raw)
+}
+
+func (f *fixture) asZoombot(raw []byte) []byte {
+	raw = bytes.ReplaceAll(raw, []byte(corpusSecret), []byte(f.secrets["Zoombot"]))
+	for _, from := range []string{"zoe@example.test", "juergen@example.test"} {
+		raw = bytes.ReplaceAll(raw, []byte(from), []byte("zoombot@example.test"))
+	}
+	return raw
+}
+
+// sheetFate is what the judge did with the last mail from Zoombot: the program of the
+// version it stored ("" when none), the replies it sent, and the identity failures it
+// counted.
+type sheetFate struct {
+	program  string
+	replies  []string
+	failures int
+	note     string
+}
+
+func (f *fixture) zoombotFate() sheetFate {
+	f.t.Helper()
+	var sf sheetFate
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		vs, err := tx.OrderVersions(1, 1, "Zoombot")
+		if err != nil {
+			return err
+		}
+		if len(vs) > 0 {
+			var s struct {
+				Program []struct {
+					P int `json:"p"`
+				} `json:"program"`
+			}
+			if err := json.Unmarshal(vs[len(vs)-1].Parsed, &s); err != nil {
+				return err
+			}
+			var ps []string
+			for _, c := range s.Program {
+				ps = append(ps, fmt.Sprint(c.P))
+			}
+			sf.program = strings.Join(ps, " ")
+		}
+		sf.failures, err = tx.AuthFailures("zoombot@example.test", f.now.Add(-1000*60*60*1e9))
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, m := range f.mailsTo("zoombot@example.test", "") {
+		if m.Kind == "welcome" {
+			continue
+		}
+		x, _ := mail.Extract(m.Raw)
+		sf.replies = append(sf.replies, x.Text)
+	}
+	sf.note = f.inboxStatus(f.uid).Note
+	return sf
+}
+
+// TestClientCorpusThroughTheJudge delivers every sheet of the corpus to a running game:
+// each is stored with the program the player wrote, and none is an identity failure.
+func TestClientCorpusThroughTheJudge(t *testing.T) {
+	for name, want := range corpusFacts {
+		if want.program == "" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.deliver(f.corpusMail(name))
+			got := f.zoombotFate()
+			if got.program != want.program {
+				t.Errorf("stored program %q, want %q (%s)", got.program, want.program, got.note)
+			}
+			if got.failures != 0 {
+				t.Errorf("%d identity failures counted", got.failures)
+			}
+			if len(got.replies) != 1 || strings.Contains(got.replies[0], "did not match") {
+				t.Errorf("replies %q, want one answer to the sheet", got.replies)
+			}
+		})
+	}
+}
+
+// TestThunderbirdFlowedTemplateLineIsNotACard: the report's own comment line, wrapped by
+// format=flowed, was read as a comment and a card line ("P490 is not in your hand").
+func TestThunderbirdFlowedTemplateLineIsNotACard(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(f.corpusMail("thunderbird_flowed"))
+	got := f.zoombotFate()
+	if got.program != "10 670 840 530 730" {
+		t.Fatalf("program %q, want the five cards written (%s)", got.program, got.note)
+	}
+	if strings.Contains(got.replies[0], `P490".`) || strings.Contains(got.replies[0], "line 7") {
+		t.Errorf("the wrapped half of the comment was read:\n%s", got.replies[0])
+	}
+}
+
+// TestOrdersMarkerAboveOutlookOriginalIsNotAnIdentityFailure: a mail starting with #orders
+// above Outlook's unprefixed original was read from the quoted welcome, whose placeholder
+// secret failed: an identity failure counted against the player.
+func TestOrdersMarkerAboveOutlookOriginalIsNotAnIdentityFailure(t *testing.T) {
+	for _, name := range []string{"outlook_desktop_plain", "outlook_desktop_html_only", "outlook_desktop_alternative", "outlook_web", "outlook_ios", "outlook365_german"} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			for i := 0; i < 6; i++ { // more than the rate limit allows failures
+				raw := bytes.ReplaceAll(f.corpusMail(name), []byte("Message-ID: <"), []byte(fmt.Sprintf("Message-ID: <%d.", i)))
+				f.deliver(raw)
+			}
+			got := f.zoombotFate()
+			if got.failures != 0 || got.program != "490 670 10 840 530" {
+				t.Fatalf("failures %d, program %q (%s)", got.failures, got.program, got.note)
+			}
+			if len(got.replies) != 6 {
+				t.Errorf("%d replies to 6 sheets", len(got.replies))
+			}
+		})
+	}
+}
+
+// TestGmailWrappedAttributionIsNotAnOrder: the first half of Gmail's wrapped attribution
+// ("On Mon, ... Rallyjudge <") was read as an order of an unmarked sheet.
+func TestGmailWrappedAttributionIsNotAnOrder(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(f.corpusMail("gmail_web_unmarked"))
+	got := f.zoombotFate()
+	if got.program != "490 670 10 840 530" || strings.Contains(got.replies[0], "Rallyjudge <") {
+		t.Fatalf("program %q, reply:\n%s", got.program, got.replies[0])
+	}
+}
+
+// TestYAMLWithSignatureErrorIsNotHiddenBehindIdentity: a YAML sheet followed by a "-- "
+// signature failed to parse, so its secret was not read and the player was told only
+// that the secret did not match (and it counted). Now the signature is cut and the sheet
+// read; a YAML error without a readable secret is answered with the error.
+func TestYAMLWithSignatureErrorIsNotHiddenBehindIdentity(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(f.corpusMail("yaml_signature"))
+	if got := f.zoombotFate(); got.program != "490 670 10 840 530" || got.failures != 0 {
+		t.Fatalf("program %q, failures %d (%s)", got.program, got.failures, got.note)
+	}
+	f2 := newFixture(t)
+	bad := "---\ngame: spring\nrobot: Zoombot\nturn: 1\nsecret: [" + f2.secrets["Zoombot"] + "\nprogram: [P490\n-- \nJürgen\n"
+	f2.deliver(rawMail("zoombot@example.test", "[RR spring] orders", bad))
+	got := f2.zoombotFate()
+	if got.failures != 0 {
+		t.Errorf("a YAML error counted as an identity failure")
+	}
+	if len(got.replies) != 1 || !strings.Contains(got.replies[0], "line ") || strings.Contains(got.replies[0], "did not match") {
+		t.Errorf("want the YAML error, got %q", got.replies)
+	}
+	if strings.Contains(got.replies[0], f2.secrets["Zoombot"]) {
+		t.Errorf("the reply quotes the secret")
+	}
+}
+
+// TestErrorLinesCountFromTheMailsFirstLine: errors named lines counted from the line after
+// a leading ORDERS command, not as the player sees the mail; now they count from the mail's
+// first line, quote the line, and come sorted by line.
+func TestErrorLinesCountFromTheMailsFirstLine(t *testing.T) {
+	f := newFixture(t)
+	body := "secret " + f.secrets["Zoombot"] + "\nSTATUS\nORDERS\nrobot Zoombot\nP999\npower dwn\nP10\n"
+	f.deliver(rawMail("zoombot@example.test", "[RR spring] orders", body))
+	got := f.zoombotFate()
+	var sheetReply string
+	for _, r := range got.replies {
+		if strings.Contains(r, "NOT accepted") {
+			sheetReply = r
+		}
+	}
+	i5, i6, i7 := strings.Index(sheetReply, "line 5"), strings.Index(sheetReply, "line 6"), strings.Index(sheetReply, "line 7")
+	if i5 < 0 || i6 < 0 || !(i5 < i6) || (i7 >= 0 && i7 < i6) {
+		t.Fatalf("want errors on lines 5 and 6 in order:\n%s", sheetReply)
+	}
+	if !strings.Contains(sheetReply, "| P999") || !strings.Contains(sheetReply, "| power dwn") {
+		t.Errorf("the lines are not quoted:\n%s", sheetReply)
+	}
+}
+
+// TestJoinSignOffIsNotUnknownCommands: "Grüße," and "Jürgen" under a JOIN each drew
+// "Unknown command" and the whole help text (a 5.5 KB reply).
+func TestJoinSignOffIsNotUnknownCommands(t *testing.T) {
+	f := newFixture(t)
+	_, _ = f.j.RunCommand(context.Background(), "", Command{Verb: "CREATE", Args: []string{"autumn", "course=sprint"}})
+	raw, err := os.ReadFile(filepath.Join("..", "mail", "testdata", "clients", "join_signoff.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.deliver(bytes.ReplaceAll(raw, []byte("JOIN spring"), []byte("JOIN autumn")))
+	m, text := f.reply(f.uid)
+	if strings.Count(text, "Unknown command") != 0 || strings.Count(text, "For game masters") != 0 {
+		t.Errorf("the sign-off drew unknown commands or the help:\n%s", text)
+	}
+	if !strings.Contains(text, `"Grüße,"`) || !strings.Contains(text, `"Jürgen"`) {
+		t.Errorf("the reply does not name the lines it did not read:\n%s", text)
+	}
+	if len(m.Raw) > 3000 {
+		t.Errorf("reply of %d bytes", len(m.Raw))
+	}
+}
+
+// TestReadFailureIsNeverAnIdentityFailure: a sheet that could not be read (no secret line,
+// a robot the game lacks, syntax errors) is answered with what is wrong and counts
+// nothing; only a wrong secret and a foreign sender count.
+func TestReadFailureIsNeverAnIdentityFailure(t *testing.T) {
+	tests := []struct {
+		name     string
+		from     string
+		body     func(f *fixture) string
+		counts   bool
+		contains string
+	}{
+		{"no secret", "zoombot@example.test", func(f *fixture) string { return "robot Zoombot\nP490\n" }, false, "no secret line"},
+		{"no secret, syntax errors", "zoombot@example.test", func(f *fixture) string { return "robot Zoombot\nP490 frobnicate\n" }, false, "line 2"},
+		{"unknown robot", "zoombot@example.test", func(f *fixture) string { return "robot Zoombt\nsecret x\nP490\n" }, false, `no robot "Zoombt"`},
+		{"command without secret", "zoombot@example.test", func(f *fixture) string { return "game spring\nSTATUS\n" }, false, "secret"},
+		{"wrong secret", "zoombot@example.test", func(f *fixture) string { return "robot Zoombot\nsecret nope-nope\nP490\n" }, true, "did not match"},
+		{"wrong secret in a command", "zoombot@example.test", func(f *fixture) string { return "game spring\nsecret nope\nSTATUS\n" }, true, "did not match"},
+		{"foreign sender", "mallory@evil.test", func(f *fixture) string { return "robot Zoombot\nsecret nope-nope\nP490\n" }, true, ""},
+		{"sender plays no robot", "mallory@evil.test", func(f *fixture) string { return "secret nope-nope\nP490\n" }, true, "did not match"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.deliver(rawMail(tt.from, "[RR spring] orders", tt.body(f)))
+			var n int
+			_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+				var err error
+				n, err = tx.AuthFailures(tt.from, f.now.Add(-1e15))
+				return err
+			})
+			if (n > 0) != tt.counts {
+				t.Errorf("identity failures %d, want counted %v (%s)", n, tt.counts, f.inboxStatus(f.uid).Note)
+			}
+			if tt.contains != "" {
+				_, text := f.reply(f.uid)
+				if !strings.Contains(text, tt.contains) {
+					t.Errorf("reply lacks %q:\n%s", tt.contains, text)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryMailsFateIsLogged: what became of a mail was only in a database column; now
+// every mail gets one info line with its inbox id, sender, game, robot and outcome, and
+// no secret.
+func TestEveryMailsFateIsLogged(t *testing.T) {
+	f := newFixture(t)
+	var buf bytes.Buffer
+	f.j.Log = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	bounce, err := os.ReadFile(filepath.Join("..", "mail", "testdata", "auto", "bounce.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails := []struct {
+		raw  []byte
+		want string
+	}{
+		{rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")), `outcome=accepted`},
+		{rawMail("hulk@example.test", "[RR spring] orders", "robot Hulk\nsecret "+f.secrets["Hulk"]+"\nP1 P2 frobnicate\n"), `outcome=invalid errors=`},
+		{bounce, `outcome=automatic`},
+		{rawMail("zoombot@example.test", "[RR spring] orders", "robot Zoombot\nsecret wrong-wrong\nP490\n"), `outcome="identity failure"`},
+		{rawMail("zoombot@example.test", "[RR spring] status", "secret "+f.secrets["Zoombot"]+"\nSTATUS\n"), `outcome=command`},
+	}
+	for i, m := range mails {
+		buf.Reset()
+		f.deliver(m.raw)
+		var line string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, "msg=mail ") {
+				if line != "" {
+					t.Errorf("mail %d: two fate lines:\n%s", i, buf.String())
+				}
+				line = l
+			}
+		}
+		if !strings.Contains(line, "level=INFO") || !strings.Contains(line, m.want) || !strings.Contains(line, fmt.Sprintf("inbox=%d", i+1)) ||
+			!strings.Contains(line, "from=") {
+			t.Errorf("mail %d: fate line %q, want %s", i, line, m.want)
+		}
+		if robot := []string{"Twonky", "Hulk", "", "Zoombot", "Zoombot"}[i]; robot != "" && !strings.Contains(line, "robot="+robot) {
+			t.Errorf("mail %d: no robot in %q", i, line)
+		}
+		if i != 2 && !strings.Contains(line, "game=spring") {
+			t.Errorf("mail %d: no game in %q", i, line)
+		}
+		for _, s := range f.secrets {
+			if strings.Contains(buf.String(), s) {
+				t.Errorf("mail %d: the log carries a secret", i)
+			}
+		}
+	}
+}

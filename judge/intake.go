@@ -1,0 +1,205 @@
+package judge
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
+)
+
+// What the judge reads in a mail, in one place, so that the daemon and `rallyjudge check
+// --mail` read a mail alike (issue 12):
+//
+//  1. mail.Extract: MIME, charsets, transfer encodings, format=flowed, HTML made text;
+//  2. mail.StripReply: the player's own text, line for line: quoted lines, attributions
+//     and client signatures blank, the signature and an unprefixed original cut off, so
+//     no quoted copy of the judge's own mail (with its placeholder secret) is ever read;
+//  3. command mail or sheet (parseCommandMail); a mail whose only command is a leading
+//     "#orders" marker is a sheet;
+//  4. the sheet is parsed from the same lines, those before an ORDERS command blanked,
+//     so every problem names the line as the player sees it in the mail they sent.
+
+// Reading is what the judge reads in one mail.
+type Reading struct {
+	Msg *mail.Message
+	// Text is the player's own text (Msg.Stripped): line n is line n of the mail body.
+	Text string
+	// Commands is set for a command mail (nil for a plain sheet).
+	cm *commandMail
+	// Sheet is the order sheet read (nil for a command mail without ORDERS), with the
+	// problems of reading it.
+	Sheet    *orders.Sheet
+	SheetErr error
+	// SheetText is the text the sheet was parsed from: Text with the lines before an
+	// ORDERS command blanked. Line numbers in problems are lines of it (and of the mail).
+	SheetText string
+}
+
+// Commands are the command lines of a command mail, in order (nil for a sheet).
+func (r *Reading) Commands() []Command {
+	if r.cm == nil {
+		return nil
+	}
+	return r.cm.cmds
+}
+
+// Read reads a message's text as the judge does.
+func Read(msg *mail.Message) *Reading {
+	r := &Reading{Msg: msg, Text: msg.Stripped}
+	cm, isCmd := parseCommandMail(r.Text)
+	switch {
+	case !isCmd:
+		r.SheetText = r.Text
+	case cm.sheetLine >= 0:
+		if len(cm.cmds) > 1 || len(cm.headers) > 0 {
+			r.cm = cm
+		} // else ORDERS (or "#orders", as the welcome shows) comes first: a sheet
+		lines := strings.Split(r.Text, "\n")
+		for i := 0; i < cm.sheetLine && i < len(lines); i++ {
+			lines[i] = ""
+		}
+		if cm.sheetLine < len(lines) && !isOrdersMarker(strings.TrimSpace(lines[cm.sheetLine])) {
+			lines[cm.sheetLine] = "" // the verb ORDERS; a marker stays and starts the sheet
+		}
+		r.SheetText = strings.Join(lines, "\n")
+	default:
+		r.cm = cm
+		return r
+	}
+	r.Sheet, r.SheetErr = orders.Parse([]byte(r.SheetText))
+	if r.Sheet == nil {
+		r.Sheet = &orders.Sheet{}
+	}
+	if cm != nil {
+		// header lines written above ORDERS count for the sheet, unless it writes its own
+		if r.Sheet.Game == "" {
+			r.Sheet.Game = cm.game
+		}
+		if r.Sheet.Robot == "" {
+			r.Sheet.Robot = cm.robot
+		}
+		if r.Sheet.Secret == "" {
+			r.Sheet.Secret = cm.secret
+		}
+	}
+	return r
+}
+
+// problemsOf are a sheet's problems, syntax and validation together, sorted by line
+// (then column), each with the line it is about quoted beneath it as the player wrote
+// it (a secret hidden).
+func problemsOf(text string, syntax error, rep *orders.Report) (lines []string, n int) {
+	var ps []orders.Problem
+	var other []string
+	if syntax != nil {
+		if se, ok := syntax.(*orders.SyntaxError); ok {
+			ps = append(ps, se.Problems...)
+		} else {
+			other = append(other, syntax.Error())
+		}
+	}
+	if rep != nil {
+		ps = append(ps, rep.Errors()...)
+	}
+	sort.SliceStable(ps, func(a, b int) bool {
+		if ps[a].At.Line != ps[b].At.Line {
+			return ps[a].At.Line < ps[b].At.Line
+		}
+		return ps[a].At.Col < ps[b].At.Col
+	})
+	src := strings.Split(text, "\n")
+	for _, p := range ps {
+		s := p.String()
+		if q := quotedLine(src, p.At.Line); q != "" {
+			s += "\n      " + q
+		}
+		lines = append(lines, s)
+	}
+	return append(other, lines...), len(other) + len(ps)
+}
+
+// quotedLine is line n (1-based) of src for an error message: tabs as spaces, clipped,
+// a secret's value hidden; "" when there is no such line.
+func quotedLine(src []string, n int) string {
+	if n < 1 || n > len(src) {
+		return ""
+	}
+	l := strings.TrimRight(strings.ReplaceAll(src[n-1], "\t", " "), " ")
+	if strings.TrimSpace(l) == "" {
+		return ""
+	}
+	if m := secretLine.FindStringSubmatchIndex(l); m != nil {
+		l = l[:m[2]] + "(secret)" + l[m[3]:]
+	}
+	if utf8.RuneCountInString(l) > 100 {
+		l = string([]rune(l)[:100]) + " ..."
+	}
+	return fmt.Sprintf("| %s", l)
+}
+
+// Describe writes what the judge reads in the mail, for `rallyjudge check --mail`: where
+// the text came from, a command mail's commands, the sheet's lines with their numbers
+// in the mail (a secret hidden), the problems reading it, and the sheet as structured
+// orders. It reports whether the sheet (if any) was read without problems.
+func (r *Reading) Describe(w io.Writer) bool {
+	m := r.Msg
+	fmt.Fprintf(w, "from: %s\nsubject: %s\n", m.From, m.Subject)
+	src := string(m.Source)
+	if m.Source == mail.SourceAttachment {
+		src += " " + m.SourceName
+	}
+	if m.Flowed {
+		src += ", format=flowed (unwrapped)"
+	}
+	fmt.Fprintf(w, "read from: %s\n", src)
+	if tag := subjectTag(m.Subject); tag != "" {
+		fmt.Fprintf(w, "game in the subject: %s\n", tag)
+	}
+	if r.cm != nil {
+		fmt.Fprintln(w, "a command mail:")
+		for _, c := range r.cm.cmds {
+			fmt.Fprintf(w, "  line %d: %s\n", c.N, strings.TrimPrefix(c.Verb, "?"))
+		}
+		for _, c := range r.cm.unknown {
+			fmt.Fprintf(w, "  line %d: not a command, not read: %q\n", c.N, c.Line)
+		}
+	}
+	if r.Sheet == nil {
+		return true
+	}
+	fmt.Fprintln(w, "the order sheet, with its lines in the mail:")
+	lines := strings.Split(r.SheetText, "\n")
+	first, last := orders.Block(r.SheetText)
+	shown := 0
+	for i := first; i < last && i < len(lines); i++ {
+		if q := quotedLine(lines, i+1); q != "" {
+			fmt.Fprintf(w, "%6d %s\n", i+1, q)
+			shown++
+		}
+	}
+	if shown == 0 {
+		fmt.Fprintln(w, "  (no lines: nothing of the player's own text is a sheet)")
+	}
+	errs, n := problemsOf(r.SheetText, r.SheetErr, nil)
+	if n > 0 {
+		fmt.Fprintf(w, "%d problem(s) reading it:\n", n)
+		for _, e := range errs {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+	}
+	fmt.Fprintln(w, "read as:")
+	w.Write(r.Sheet.JSON())
+	return n == 0
+}
+
+// subjectTag is the game a subject names ("[RR spring]"), lower case, or "".
+func subjectTag(subject string) string {
+	if m := tagInSubject.FindStringSubmatch(subject); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
