@@ -188,7 +188,7 @@ func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) str
 	var b strings.Builder
 	fmt.Fprintf(&b, "#orders\ngame %s\nrobot %s\nturn %d\nsecret YOUR-SECRET\n", game, r.Name, turn)
 	if r.Power == adjudicator.PowerDown {
-		b.WriteString("# You are powered down this turn: no program. Standing orders may follow.\n")
+		b.WriteString("# Powered down this turn: no program. Standing orders may follow.\n")
 	} else {
 		free := 0
 		for reg := 1; reg <= adjudicator.Registers; reg++ {
@@ -196,7 +196,7 @@ func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) str
 				free++
 			}
 		}
-		fmt.Fprintf(&b, "# Write a card of your hand after each free register's number, e.g. \"1: P490\".\n")
+		fmt.Fprintf(&b, "# After each free register's number, a card of your hand: \"1: P490\".\n")
 		if free < adjudicator.Registers {
 			b.WriteString("# Locked registers keep their card: leave them as they are.\n")
 		}

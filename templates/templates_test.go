@@ -336,6 +336,14 @@ func TestSheetParses(t *testing.T) {
 			}
 			standing := []string{"if damage > 3 then power down", "reenter facing toward the next flag"}
 			sheet := SheetFor("test-game", *r, st.Turn, standing)
+			// Gmail and Outlook hard-wrap plain text at 76-78 columns and format=flowed
+			// clients at 72: a longer line of the judge's own sheet came back as two lines,
+			// the second read as an order (issue 12). Every fixed line fits 72 columns.
+			for _, l := range strings.Split(sheet, "\n") {
+				if len([]rune(l)) > 72 && !strings.HasPrefix(l, "#   ") {
+					t.Errorf("sheet line of %d columns: %q", len([]rune(l)), l)
+				}
+			}
 			filled := fillSheet(sheet, r.Hand)
 			sh, err := orders.Parse([]byte(filled))
 			if err != nil {
