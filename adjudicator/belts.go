@@ -101,7 +101,7 @@ func (t *turn) moveBelts(which beltSet) {
 		if b.Deadly(r.Pos) {
 			continue // destroyed below, after everyone has moved
 		}
-		if nb := b.At(r.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(travel.Back()) {
+		if nb := b.At(r.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(travel.Back()) && t.effectElement(i, "curve") {
 			switch nb.Dir {
 			case travel.Right():
 				r.Facing = r.Facing.Right()

@@ -32,9 +32,10 @@ func (t *turn) endOfTurn() {
 		sq := b.At(r.Pos)
 		switch {
 		case sq.Repair >= 2:
-			if t.decider(i).DoubleWrench(t.view(i)) == TakeOption {
-				t.drawOption(i)
-			} else {
+			// Ruling: with no option card left to draw (no deck, or a game without
+			// options) the site repairs, so "take option card" never costs the repair
+			// for nothing.
+			if t.decider(i).DoubleWrench(t.view(i)) != TakeOption || !t.drawOption(i) {
 				t.repair(i, sq.Repair)
 			}
 		case sq.Repair == 1 || sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0:
@@ -44,9 +45,14 @@ func (t *turn) endOfTurn() {
 	if t.setup.fx&fxChop != 0 {
 		t.runChopShops(true) // chopshop.go: scrap, recharge or draw
 	}
-	// 2. Registers.
+	// 2. Registers. Registers a Target Control shot jammed this turn stay locked through
+	// the next; older jams end now (seed 000, Target Control).
 	for i := range st.Robots {
 		r := &st.Robots[i]
+		r.Jammed = t.cards.jam[i]
+		if r.Destroyed || r.Out {
+			r.Jammed = 0
+		}
 		for reg := 1; reg <= Registers; reg++ {
 			if !r.IsLocked(reg) || r.Destroyed || r.Out {
 				r.Registers[reg-1] = 0
@@ -62,6 +68,11 @@ func (t *turn) endOfTurn() {
 		r.Destroyed = false
 		r.Pos = r.Archive
 		r.Damage = t.setup.Rules.ReentryDamage
+		t.eachFx(i, func(e Effect) {
+			if re, ok := e.(Reenterer); ok {
+				re.Reenter(t.view(i), &r.Damage)
+			}
+		})
 		// seed 003, Virtual Robots: a reactivated robot is real only "if no other robot
 		// exists on the square" it reactivates on. Ruling (1994 FAQ): robots re-entering
 		// on one square in the same turn are all virtual, whatever the seating order.
@@ -99,6 +110,12 @@ func (t *turn) endOfTurn() {
 			}
 			continue
 		}
+		if forced := t.forcedDown(i); forced != "" {
+			r.Power = PowerDown
+			t.emit(Event{Kind: EvAnnounce, Robot: r.Name, Option: forced})
+			t.repairAll(i)
+			continue
+		}
 		if t.decider(i).PowerDown(t.view(i)) {
 			r.Power = PowerDown
 			t.emit(Event{Kind: EvAnnounce, Robot: r.Name})
@@ -109,6 +126,16 @@ func (t *turn) endOfTurn() {
 	st.Turn++
 	t.phase = "deal"
 	t.deal()
+}
+
+// forcedDown is the option that powers robot i down without its orders, or "".
+func (t *turn) forcedDown(i int) string {
+	for _, e := range t.fxOf(i) {
+		if p, ok := e.(PowerDowner); ok && p.ForcePowerDown(t.view(i)) {
+			return e.Option()
+		}
+	}
+	return ""
 }
 
 // reenteringAt reports whether another robot that is still to re-enter this turn has
@@ -191,10 +218,19 @@ func (t *turn) deal() {
 	st := t.st
 	var locked []int
 	for i := range st.Robots {
-		for _, c := range st.Robots[i].Registers {
+		r := &st.Robots[i]
+		for _, c := range r.Registers {
 			if c != 0 {
 				locked = append(locked, c)
 			}
+		}
+		// A card on a Flywheel stays out of the deal; it goes back to the deck when the
+		// Flywheel is lost or the robot is out (seed 000, Flywheel).
+		if r.Flywheel != 0 && (r.Out || !slices.Contains(r.Options, "Flywheel")) {
+			r.Flywheel = 0
+		}
+		if r.Flywheel != 0 {
+			locked = append(locked, r.Flywheel)
 		}
 	}
 	deck := t.setup.Deck.Cards()
@@ -218,5 +254,12 @@ func (t *turn) deal() {
 		deck = deck[n:]
 		slices.Sort(r.Hand)
 		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})
+		t.dealPile = deck
+		t.eachFx(i, func(e Effect) {
+			if d, ok := e.(Dealer); ok {
+				d.AfterDeal(t.view(i))
+			}
+		})
+		deck = t.dealPile
 	}
 }

@@ -63,6 +63,11 @@ const (
 	EvTeleport    = "teleported"   // a portal moved it From→To
 	EvRepulsed    = "repulsed"     // ran into a repulsor field at From: pushed back Amount squares
 	EvArchiveKept = "archive-kept" // reached a flag and kept its archive at To (Rules.ArchiveChoice)
+
+	// Option cards (effects.go, cards_*.go).
+	EvUse      = "use"      // used Option (on Other); Card, Amount as the card says
+	EvAbsorbed = "absorbed" // Option stopped Amount points of damage from Cause
+	EvSwapped  = "swapped"  // Option put Card in this register instead of Amount (the old card)
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,

@@ -28,9 +28,13 @@ func (t *turn) touchFlags() {
 			continue // seed 004, Shutdown 7: a shut-down robot claims no checkpoint
 		}
 		sq := b.At(r.Pos)
-		if r.Flags < len(flags) && flags[r.Flags] == r.Pos {
+		if r.Flags < len(flags) && (flags[r.Flags] == r.Pos || t.reaches(i, flags[r.Flags])) {
 			r.Flags++
-			t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(r.Pos)})
+			e := Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(flags[r.Flags-1])}
+			if flags[r.Flags-1] != r.Pos {
+				e.Option = "Mechanical Arm"
+			}
+			t.emit(e)
 			if r.Flags == len(flags) {
 				finishers = append(finishers, i)
 			}
@@ -96,4 +100,15 @@ func (t *turn) passFlag(i int) {
 		t.st.Winner, t.st.Over = r.Name, true
 		t.emit(Event{Kind: EvWin, Robot: r.Name, Amount: len(flags)})
 	}
+}
+
+// reaches reports whether an option lets robot i touch its next flag at flag from
+// where it stands (FlagReacher: Mechanical Arm).
+func (t *turn) reaches(i int, flag Pos) bool {
+	for _, e := range t.fxOf(i) {
+		if f, ok := e.(FlagReacher); ok && f.Reaches(t.view(i), flag) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,9 @@ package adjudicator
 type hit struct {
 	target, amount int
 	shooter        int // -1 for the board
+	from           Dir // the side of the board the beam comes from
+	main           bool
+	cause          string // "" for a laser
 }
 
 func (t *turn) fireLasers() {
@@ -52,7 +55,7 @@ func (t *turn) fireLasers() {
 				if r.Active() && r.Pos == q {
 					found = true
 					if t.acts(j) {
-						hits = append(hits, hit{j, e.beams, -1})
+						hits = append(hits, hit{target: j, amount: e.beams, shooter: -1, from: e.dir.Back()})
 					}
 				}
 			}
@@ -61,7 +64,9 @@ func (t *turn) fireLasers() {
 			}
 		}
 	}
-	// Robot lasers.
+	// Robot lasers: the main laser, shaped by the robot's options (Turret, Double Laser,
+	// Power Laser) or replaced by another weapon, and any extra lasers (Rear Laser).
+	t.hits = hits
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
 		if !r.Active() || r.Virtual || r.Power == PowerDown || !b.In(r.Pos) {
@@ -70,19 +75,18 @@ func (t *turn) fireLasers() {
 		if !t.acts(i) {
 			continue // forecasts: the other robots stand still and hold fire
 		}
-		beams := t.effectLaser(i, 1)
-		for q := r.Pos; !t.beamStops(q, r.Facing); {
-			q = q.Step(r.Facing)
-			if !b.In(q) {
-				break
-			}
-			if j := t.realAt(q, i); j >= 0 {
-				hits = append(hits, hit{j, beams, i})
-				break
-			}
+		g := Gun{Dir: r.Facing, Beams: 1}
+		t.effectGun(i, &g)
+		if !t.effectReplace(i, g) {
+			t.shoot(i, g, true)
 		}
+		t.eachFx(i, func(e Effect) {
+			if x, ok := e.(ExtraGunner); ok {
+				x.ExtraGuns(t.view(i), g, func(extra Gun) { t.shoot(i, extra, false) })
+			}
+		})
 	}
-	t.hits = hits
+	hits = t.hits
 	if t.setup.Rules.Damage == "cards" {
 		t.sortHits(hits) // ruling R-DAMAGE-ORDER: spam.go
 	}
@@ -94,8 +98,69 @@ func (t *turn) fireLasers() {
 		if h.shooter >= 0 {
 			cause, other = "robot-laser", t.st.Robots[h.shooter].Name
 		}
-		t.damage(h.target, h.amount, cause, other)
+		if h.cause != "" {
+			cause = h.cause
+		}
+		t.hurt(h.target, Harm{Amount: h.amount, Cause: cause, From: h.from, Sided: true, By: h.shooter}, other)
 	}
+	// After the damage: what a main laser's hit triggers (Target Control), then the
+	// other weapons' pushes, pulls and program changes, in seating order.
+	for _, h := range hits {
+		if h.main {
+			t.eachFx(h.shooter, func(e Effect) {
+				if hh, ok := e.(HitHook); ok {
+					hh.Hit(t.view(h.shooter), h.target)
+				}
+			})
+		}
+	}
+	for k := 0; k < len(t.later); k++ {
+		t.later[k]()
+	}
+	t.later = t.later[:0]
+}
+
+// shoot fires robot i's laser g from its square: the beam stops at the first wall or
+// robot, unless g lets it pass some (Power Laser); every robot it reaches is hit.
+// Only real robots are hit (virtual robots take part in no robot-to-robot interaction).
+func (t *turn) shoot(i int, g Gun, main bool) {
+	b := t.board()
+	walls, robots := g.Walls, g.Robots
+	for q := t.st.Robots[i].Pos; ; {
+		if t.beamStops(q, g.Dir) {
+			if walls == 0 {
+				return
+			}
+			walls--
+		}
+		q = q.Step(g.Dir)
+		if !b.In(q) {
+			return
+		}
+		if j := t.realAt(q, i); j >= 0 {
+			t.hits = append(t.hits, hit{target: j, amount: g.Beams, shooter: i, from: g.Dir.Back(), main: main})
+			if robots == 0 {
+				return
+			}
+			robots--
+		}
+	}
+}
+
+// firstInLine is the first real robot robot i's laser g would hit (walls and robots
+// stop it; Power Laser is not counted: the other weapons are not lasers), or -1.
+func (t *turn) firstInLine(i int, d Dir) int {
+	b := t.board()
+	for q := t.st.Robots[i].Pos; !t.beamStops(q, d); {
+		q = q.Step(d)
+		if !b.In(q) {
+			return -1
+		}
+		if j := t.realAt(q, i); j >= 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 // beamStops reports whether a beam leaving p towards d is stopped on the edge: a wall,
@@ -143,18 +208,26 @@ func (t *turn) anyRobotAt(p Pos, not int) bool {
 	return false
 }
 
-// damage deals amount points to robot i. Each point may be prevented by discarding an
-// option card, decided as the damage arrives (rules README, Option cards); the decider's
-// View carries the rest of the hit (View.PendingDamage), so "discard an option if I
-// would be destroyed" can be judged. The points taken land together at the end of the
-// hit. Reaching Rules.DestroyAt destroys the robot.
+// damage deals amount points of sideless damage to robot i (hurt).
 func (t *turn) damage(i, amount int, cause, shooter string) {
+	t.hurt(i, Harm{Amount: amount, Cause: cause, By: -1}, shooter)
+}
+
+// hurt deals harm h to robot i. Option effects change it first (DamageFilter: coatings,
+// shields). Then each point may be prevented by discarding an option card, decided as the
+// damage arrives (rules README, Option cards); the decider's View carries the rest of the
+// hit (View.PendingDamage), so "discard an option if I would be destroyed" can be judged.
+// The points taken land together at the end of the hit. Reaching Rules.DestroyAt
+// destroys the robot. Under the 2023 rules the damage is dealt as damage cards.
+func (t *turn) hurt(i int, h Harm, shooter string) {
+	t.effectDamage(i, &h)
 	if t.setup.Rules.Damage == "cards" {
-		t.damageCards(i, amount, cause, shooter) // seed 004: spam.go
+		t.damageCards(i, h.Amount, h.Cause, shooter) // seed 004: spam.go
 		return
 	}
 	r := &t.st.Robots[i]
-	amount = t.effectDamage(i, amount, cause)
+	amount := h.Amount
+	cause := h.Cause
 	taken := 0
 	for k := 0; k < amount; k++ {
 		if len(r.Options) > 0 {

@@ -16,7 +16,6 @@ package adjudicator
 //     able to "interact with all other real robots" only when it becomes real).
 
 func (t *turn) movePhase() {
-	regs := t.register - 1
 	own := t.setup.Rules.Own()
 	for _, i := range t.order {
 		r := &t.st.Robots[i]
@@ -27,9 +26,10 @@ func (t *turn) movePhase() {
 		if !r.Active() {
 			continue // destroyed earlier in this register
 		}
-		kind := t.setup.Deck.Kind(r.Registers[regs])
+		card := t.cardIn(i)
+		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.
-		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: r.Registers[regs]})
+		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: card})
 		t.playKind(i, kind)
 		if t.st.Over {
 			return // the last flag was passed over (Rules.PassTouches)
@@ -43,7 +43,7 @@ func (t *turn) playKind(i int, kind CardKind) {
 	r := &t.st.Robots[i]
 	if rot := kind.Rotation(); rot != NoRotation {
 		r.Facing = r.Facing.Rotate(int(rot))
-		t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: r.Registers[t.register-1], Facing: t.dir(r.Facing)})
+		t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: t.cardIn(i), Facing: t.dir(r.Facing)})
 		return
 	}
 	if kind == CardPowerUp {
@@ -96,10 +96,14 @@ func (t *turn) step(i int, d Dir, by string) bool {
 				// An option that keeps a robot from being pushed makes it an obstacle: the
 				// whole chain stops, as at a wall (rules README, A turn 4b).
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(from), Cause: "robot"})
+				t.rammed(i, n, chain[:n], j, d, by, false)
 				return false
 			}
 			if b.Blocked(at, d) {
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(from), Cause: "wall"})
+				chain[n] = j
+				n++
+				t.rammed(i, n, chain[:n], -1, d, by, false)
 				return false
 			}
 			chain[n] = j
@@ -125,15 +129,35 @@ func (t *turn) step(i int, d Dir, by string) bool {
 		kind = EvPushed
 	}
 	t.emit(Event{Kind: kind, Robot: r.Name, Cause: by, From: t.pos(from), To: t.pos(r.Pos), Card: t.cardOf(i, by)})
+	if n > 0 {
+		t.rammed(i, n, chain[:n], -1, d, by, true)
+	}
 	t.checkFall(i)
 	return r.Active()
+}
+
+// rammed tells the pushing robot i's effects (Rammer) which robot its move pushed, or
+// tried to push: the first of the chain, else the robot that would not move (stopper).
+// Only a robot moving under its own power pushes in this sense (by == "").
+func (t *turn) rammed(i, n int, chain []int, stopper int, d Dir, by string, moved bool) {
+	if by != "" || len(t.fxOf(i)) == 0 {
+		return
+	}
+	front := stopper
+	if n > 0 {
+		front = chain[0]
+	}
+	if front < 0 {
+		return
+	}
+	t.effectRam(i, front, d, moved)
 }
 
 func (t *turn) cardOf(i int, by string) int {
 	if by != "" || t.register == 0 {
 		return 0
 	}
-	return t.st.Robots[i].Registers[t.register-1]
+	return t.cardIn(i)
 }
 
 // realAt is the real, active robot at p other than not, or -1. Only real robots meet

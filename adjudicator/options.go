@@ -3,6 +3,7 @@ package adjudicator
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,126 +14,22 @@ import (
 // owner's choice), one lost when the robot is destroyed (destroy in endturn.go), any one
 // discarded to prevent a point of damage (damage in lasers.go).
 //
-// Their effects plug in through Effect: an option's effect is a value naming its card and
-// implementing any of the hook interfaces below. The core asks the effects of the options
-// a robot holds at each hook point, so a new option is a new Effect, not a change to the
-// turn. Setup.Effects lists the effects in play; the base game has none.
-
-// Effect is an option card's effect. Option is the card's name as in data/options.txt.
-type Effect interface {
-	Option() string
-}
-
-// HandSizer changes how many cards a robot is dealt (Extra Memory: +1).
-type HandSizer interface {
-	HandSize(v View, n int) int
-}
-
-// Stepper changes how far a movement card moves a robot (Brakes, Fourth Gear, Reverse
-// Gear). steps is negative for backwards.
-type Stepper interface {
-	Steps(v View, card CardKind, steps int) int
-}
-
-// Pushable says whether robot v may be pushed by another robot (Gyroscopic
-// Stabilizer-like effects, ramming gear...).
-type Pushable interface {
-	Pushable(v View, by string) bool
-}
-
-// DamageFilter changes damage as it arrives, before options are discarded to prevent it
-// (Shield, Ablative Coat, Power-Down Shield).
-type DamageFilter interface {
-	Damage(v View, amount int, cause string) int
-}
-
-// LaserPower changes the beams of the robot's own laser (Double Barreled Laser...).
-type LaserPower interface {
-	Beams(v View, beams int) int
-}
-
-// ElementFilter says whether a board element acts on the robot ("belt", "pusher",
-// "gear", "crusher") (Gyroscopic Stabilizer, Conveyor-resistant options).
-type ElementFilter interface {
-	Acts(v View, element string) bool
-}
-
-func (t *turn) effectsOf(i int, yield func(Effect)) {
-	if len(t.setup.Effects) == 0 {
-		return
-	}
-	for _, o := range t.st.Robots[i].Options {
-		for _, e := range t.setup.Effects {
-			if e.Option() == o {
-				yield(e)
-			}
-		}
-	}
-}
-
-func (t *turn) effectHandSize(i, n int) int {
-	t.effectsOf(i, func(e Effect) {
-		if h, ok := e.(HandSizer); ok {
-			n = h.HandSize(t.view(i), n)
-		}
-	})
-	return n
-}
-
-func (t *turn) effectSteps(i int, k CardKind, steps int) int {
-	t.effectsOf(i, func(e Effect) {
-		if s, ok := e.(Stepper); ok {
-			steps = s.Steps(t.view(i), k, steps)
-		}
-	})
-	return steps
-}
-
-func (t *turn) effectPushable(j, by int) bool {
-	ok := true
-	t.effectsOf(j, func(e Effect) {
-		if p, is := e.(Pushable); is && !p.Pushable(t.view(j), t.st.Robots[by].Name) {
-			ok = false
-		}
-	})
-	return ok
-}
-
-func (t *turn) effectDamage(i, amount int, cause string) int {
-	t.effectsOf(i, func(e Effect) {
-		if d, ok := e.(DamageFilter); ok {
-			amount = d.Damage(t.view(i), amount, cause)
-		}
-	})
-	return amount
-}
-
-func (t *turn) effectLaser(i, beams int) int {
-	t.effectsOf(i, func(e Effect) {
-		if l, ok := e.(LaserPower); ok {
-			beams = l.Beams(t.view(i), beams)
-		}
-	})
-	return beams
-}
-
-func (t *turn) effectElement(i int, element string) bool {
-	acts := true
-	t.effectsOf(i, func(e Effect) {
-		if f, ok := e.(ElementFilter); ok && !f.Acts(t.view(i), element) {
-			acts = false
-		}
-	})
-	return acts
-}
-
-func (t *turn) effectBelt(i int) bool { return t.effectElement(i, "belt") }
+// Their effects plug in through Effect (effects.go); the cards' effects are in
+// cards_*.go, one type a card.
 
 // drawOption gives robot i the top option card; with the deck empty the discards are
-// reshuffled (by seed and turn); with none at all nothing is drawn. A card beyond
-// Rules.MaxOptions makes the owner discard one (Decider.LoseOption, LossFourth).
-func (t *turn) drawOption(i int) {
+// reshuffled (by seed and turn); with none at all nothing is drawn and drawOption
+// reports false. A card beyond Rules.MaxOptions makes the owner discard one
+// (Decider.LoseOption, LossFourth).
+//
+// A game saved before its deck was limited to the cards that work may still hold other
+// cards in its deck: they are taken out as they come up, never dealt (optiondeck.go).
+func (t *turn) drawOption(i int) bool {
 	st := t.st
+	for len(st.OptionDeck) > 0 && !slices.Contains(t.setup.Options, st.OptionDeck[0]) {
+		st.OptionDeck = st.OptionDeck[1:]
+	}
+	st.OptionDiscard = slices.DeleteFunc(st.OptionDiscard, func(o string) bool { return !slices.Contains(t.setup.Options, o) })
 	if len(st.OptionDeck) == 0 && len(st.OptionDiscard) > 0 {
 		st.OptionDeck, st.OptionDiscard = st.OptionDiscard, nil
 		rng := turnRNG(t.setup.Seed, st.Turn, streamOptions)
@@ -141,12 +38,13 @@ func (t *turn) drawOption(i int) {
 		})
 	}
 	if len(st.OptionDeck) == 0 {
-		return
+		return false
 	}
 	r := &st.Robots[i]
 	card := st.OptionDeck[0]
 	st.OptionDeck = st.OptionDeck[1:]
 	r.Options = append(r.Options, card)
+	t.fxOK[i] = false
 	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})
 	if max := t.setup.Rules.MaxOptions; max > 0 && len(r.Options) > max {
 		idx := t.decider(i).LoseOption(t.view(i), LossFourth)
@@ -156,13 +54,24 @@ func (t *turn) drawOption(i int) {
 		opt := t.removeOption(i, idx)
 		t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "fourth"})
 	}
+	return true
 }
 
 func (t *turn) removeOption(i, idx int) string {
 	r := &t.st.Robots[i]
 	opt := r.Options[idx]
 	r.Options = append(r.Options[:idx:idx], r.Options[idx+1:]...)
-	t.st.OptionDiscard = append(t.st.OptionDiscard, opt)
+	if idx < len(r.Tokens) {
+		r.Tokens = append(r.Tokens[:idx:idx], r.Tokens[idx+1:]...)
+	}
+	if len(r.Tokens) > len(r.Options) {
+		r.Tokens = r.Tokens[:len(r.Options):len(r.Options)]
+	}
+	t.fxOK[i] = false
+	// A discarded option goes to the discard pile only if the game deals it.
+	if slices.Contains(t.setup.Options, opt) {
+		t.st.OptionDiscard = append(t.st.OptionDiscard, opt)
+	}
 	return opt
 }
 

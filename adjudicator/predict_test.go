@@ -13,7 +13,7 @@ func predictGame(t *testing.T) (*Setup, *State) {
 	b.NormalizeWalls()
 	c := &Course{Name: "predict", Board: b, Flags: []Pos{{5, 5}},
 		Starts: []Start{{Pos: Pos{0, 0}, Facing: North}}, MinPlayers: 1, MaxPlayers: 8, Boards: 1}
-	s, err := NewSetup(c, PostalRules(), 1, OptionNames())
+	s, err := NewSetup(c, PostalRules(), 1, DealtOptions(DeckBoth))
 	if err != nil {
 		t.Fatal(err)
 	}

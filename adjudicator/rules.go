@@ -22,6 +22,13 @@ type Rules struct {
 	LifePerBoards  int  `json:"life_per_boards"`
 	MaxOptions     int  `json:"max_options"`  // at most 3 held (Option cards)
 	SharedStart    bool `json:"shared_start"` // postal: every robot starts virtual on start 1
+	// OptionDeck is which option cards the game deals (optiondeck.go): none, crash-burn,
+	// armed-dangerous or both. Only cards whose effects are implemented are dealt.
+	OptionDeck OptionDeck `json:"option_deck"`
+	// OptionCards is the cards the game deals, fixed when the game is made (so a game
+	// and its archive keep their deck when later versions implement more cards); nil
+	// means DealtOptions(OptionDeck) as this version knows it.
+	OptionCards []string `json:"option_cards,omitempty"`
 	// Elements is the order of phase c, by step name: express, belts, pushers, gears,
 	// crushers, stompers. A new board element adds a step here.
 	Elements []string `json:"elements"`
@@ -175,6 +182,7 @@ func PostalRules() Rules {
 		LifePerBoards:  5,
 		MaxOptions:     3,
 		SharedStart:    true,
+		OptionDeck:     DeckCrashBurn,
 		Elements:       []string{"express", "belts", "pushers", "gears", "crushers", "stompers"},
 		AfterLasers:    []string{"flamers"},
 	}
@@ -252,6 +260,15 @@ func (r Rules) Lives(players, boards int) int {
 	return n
 }
 
+// Dealt is the option cards a game with these rules deals (OptionCards, else the
+// implemented cards of OptionDeck).
+func (r Rules) Dealt() []string {
+	if r.OptionCards != nil {
+		return r.OptionCards
+	}
+	return DealtOptions(r.OptionDeck)
+}
+
 // MaxRobots is the most robots a game can hold (Crash & Burn: up to 8).
 const MaxRobots = 8
 
@@ -263,7 +280,7 @@ type Setup struct {
 	Rules   Rules
 	Seed    uint64
 	Options []string // the option deck's cards, before shuffling
-	Effects []Effect // option card effects (none in the base game)
+	Effects []Effect // option card effects in play (effects.go); NewSetup puts every implemented one
 
 	emitters []emitter
 	beamAt   []int8     // per square: beams of board lasers reaching it on an empty board
@@ -307,7 +324,10 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 			return nil, fmt.Errorf("setup: rules tiles: %v", err)
 		}
 	}
-	s := &Setup{Course: c, Deck: StandardDeck(), Rules: rules, Seed: seed, Options: options}
+	if err := checkDeck(options); err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
+	}
+	s := &Setup{Course: c, Deck: StandardDeck(), Rules: rules, Seed: seed, Options: options, Effects: effectList()}
 	if rules.Own() {
 		if err := s.prepare2023(); err != nil {
 			return nil, err

@@ -62,6 +62,7 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 		r.Hand = slices.Clip(r.Hand)
 		r.Options = slices.Clip(r.Options)
 		r.Mat = r.Mat.clone() // 2023: draws change the piles
+		r.Tokens = slices.Clip(r.Tokens)
 	}
 	sim.st.DamageDeck = slices.Clip(sim.base.DamageDeck)
 	sim.st.DamageDiscard = slices.Clip(sim.base.DamageDiscard)

@@ -58,6 +58,17 @@ type Robot struct {
 	Hand []int `json:"hand"`
 	// Options held, oldest first (at most MaxOptions).
 	Options []string `json:"options,omitempty"`
+	// Tokens counts what each held option has used up, Tokens[k] for Options[k]: points
+	// a Protective Coating absorbed, shots a Turbo Blaster fired (effects.go). Missing
+	// entries are 0.
+	Tokens []int `json:"option_tokens,omitempty"`
+	// Flywheel is the program card kept on a Flywheel for the next hand (seed 000,
+	// Flywheel); 0 for none.
+	Flywheel int `json:"flywheel,omitempty"`
+	// Jammed is the registers a Target Control shot locked this turn (bit r for
+	// register r): they keep their cards through the next turn (seed 000, Target
+	// Control).
+	Jammed RegisterSet `json:"jammed,omitempty"`
 	// Mat is the robot's player mat under the 2023 rules (energy, own deck, face-down
 	// Haywire cards); nil under the postal rules.
 	Mat *Mat `json:"mat,omitempty"`
@@ -115,7 +126,8 @@ func LockedFor(dmg int) int {
 }
 
 // IsLocked reports whether register reg (1–5) is locked.
-func (r *Robot) IsLocked(reg int) bool { return reg > Registers-r.Locked() }
+// A register jammed by a Target Control shot is locked too.
+func (r *Robot) IsLocked(reg int) bool { return reg > Registers-r.Locked() || r.Jammed.Has(reg) }
 
 // State is a game between turns: everything that changes.
 type State struct {
@@ -143,6 +155,7 @@ func (s *State) Clone() *State {
 		c.Robots[i].Hand = slices.Clone(s.Robots[i].Hand)
 		c.Robots[i].Options = slices.Clone(s.Robots[i].Options)
 		c.Robots[i].Mat = s.Robots[i].Mat.clone()
+		c.Robots[i].Tokens = slices.Clone(s.Robots[i].Tokens)
 	}
 	c.DamageDeck = slices.Clone(s.DamageDeck)
 	c.DamageDiscard = slices.Clone(s.DamageDiscard)

@@ -48,6 +48,15 @@ type turn struct {
 	count    int              // squares on the mover's card (repulsor fields)
 	stopMove bool             // the mover loses the rest of its card
 	drawn    []drawnOption    // options drawn this turn (chopshop.go)
+	// Option effects (effects.go): each robot's effects, cached; what effects keep for
+	// the turn.
+	fx    [MaxRobots][]Effect
+	fxBuf [MaxRobots][maxFx]Effect
+	fxOK  [MaxRobots]bool
+	later []func()
+	// dealPile is the deck left during the deal (Recompile draws from it).
+	dealPile []int
+	cards    cardsTurn // what the Crash & Burn cards keep for the turn (cards_crashburn.go)
 }
 
 // pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
@@ -154,6 +163,7 @@ const (
 	streamDamage    = 3 // 2023: the damage deck's reshuffles (spam.go)
 	streamOwnDecks  = 4 // 2023: reshuffles of the robots' own piles (owndeck.go)
 	streamSetup2023 = 5 // 2023: the first shuffle of every deck (round.go)
+	streamDrawPile  = 6 // the cards not dealt, for options that draw during a turn
 )
 
 // Resolve plays one turn: orders[i] are the orders of st.Robots[i]. It returns the state
@@ -217,7 +227,17 @@ func (t *turn) play() {
 				r.Registers[reg-1] = t.orders[i].Program[reg-1]
 			}
 		}
+		t.cards.hand[i] = r.Hand
 		r.Hand = nil
+	}
+	for i := range st.Robots {
+		if st.Robots[i].Active() {
+			t.eachFx(i, func(e Effect) {
+				if s, ok := e.(Starter); ok {
+					s.StartTurn(t.view(i))
+				}
+			})
+		}
 	}
 	last := Registers
 	if t.stopAfter > 0 {
@@ -239,6 +259,16 @@ func (t *turn) play() {
 func (t *turn) runRegister(reg int) {
 	t.register = reg
 	t.phase = "move"
+	t.cards.newRegister()
+	for i := range t.st.Robots {
+		if t.st.Robots[i].Active() && t.acts(i) {
+			t.eachFx(i, func(e Effect) {
+				if rv, ok := e.(Revealer); ok {
+					rv.BeforeReveal(t.view(i))
+				}
+			})
+		}
+	}
 	t.revealAndOrder()
 	t.movePhase()
 	for _, name := range t.setup.Rules.Elements {
@@ -282,7 +312,7 @@ func (t *turn) revealAndOrder() {
 	t.order = t.orderBuf[:0]
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || r.Power == PowerDown || r.Registers[t.register-1] == 0 {
+		if !r.Active() || r.Power == PowerDown || t.cardIn(i) == 0 {
 			continue
 		}
 		if t.single >= 0 && i != t.single {
@@ -293,12 +323,30 @@ func (t *turn) revealAndOrder() {
 	// Highest priority first (seed 003, Program Cards: "Cards with HIGHER priorities are
 	// performed (fully) BEFORE cards with lower priorities"). Priorities are unique; an
 	// insertion sort on at most 8 robots allocates nothing.
-	regs := t.register - 1
+	// A robot under Remote Control plays its controller's card just after it.
 	for a := 1; a < len(t.order); a++ {
-		for b := a; b > 0 && t.st.Robots[t.order[b]].Registers[regs] > t.st.Robots[t.order[b-1]].Registers[regs]; b-- {
+		for b := a; b > 0 && t.before(t.order[b], t.order[b-1]); b-- {
 			t.order[b], t.order[b-1] = t.order[b-1], t.order[b]
 		}
 	}
+}
+
+// cardIn is the card robot i plays in this register: its own, or under Remote Control
+// its controller's (seed 000, Remote Control).
+func (t *turn) cardIn(i int) int {
+	if c := t.cards.remote[i]; c > 0 {
+		return t.st.Robots[c-1].Registers[t.register-1]
+	}
+	return t.st.Robots[i].Registers[t.register-1]
+}
+
+// before reports whether robot a plays before robot b in this register.
+func (t *turn) before(a, b int) bool {
+	pa, pb := t.cardIn(a), t.cardIn(b)
+	if pa != pb {
+		return pa > pb
+	}
+	return t.cards.remote[b] > 0 && t.cards.remote[a] == 0
 }
 
 // elementStep is the board element step of phase c by name (Rules.Elements), nil for an

@@ -34,7 +34,13 @@ func FromStoreWith(tx *store.Tx, gameID int64, course func(string) (*adjudicator
 	if err != nil {
 		return Archive{}, fmt.Errorf("%s: %w", what, err)
 	}
-	a := Archive{Game: g.Tag, Name: g.Name, Course: inline, Rules: g.Rules, Options: adjudicator.OptionNames(), Seed: g.Seed}
+	rules := adjudicator.PostalRules()
+	if len(g.Rules) > 0 {
+		if err := json.Unmarshal(g.Rules, &rules); err != nil {
+			return Archive{}, fmt.Errorf("%s: rules: %w", what, err)
+		}
+	}
+	a := Archive{Game: g.Tag, Name: g.Name, Course: inline, Rules: g.Rules, Options: rules.Dealt(), Seed: g.Seed}
 	last, err := tx.LatestTurn(g.ID)
 	if err != nil {
 		return Archive{}, fmt.Errorf("%s: %w", what, err)

@@ -62,7 +62,7 @@ func TestChooseMatchesBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := adjudicator.NewSetup(cr, adjudicator.PostalRules(), c.seed, adjudicator.OptionNames())
+		s, err := adjudicator.NewSetup(cr, adjudicator.PostalRules(), c.seed, adjudicator.DealtOptions(adjudicator.DeckBoth))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func BenchmarkBruteForce(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 7, adjudicator.OptionNames())
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 7, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func newGame(tb testing.TB, course string, seed uint64, n int) (*adjudicator.Set
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), seed, adjudicator.OptionNames())
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), seed, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -94,7 +94,8 @@ func HelpText(judge string) string {
 		"grace (2h), missed (powerdown | random | autopilot), players (the most that may join),\n" +
 		"missed-limit (N turns in a row; 0 never), on-missed-limit (ask | remove),\n" +
 		"reminders (24h,2h | none), list (a mailing list address); CREATE also takes\n" +
-		"course, seed and rules.KEY=VALUE (the rules options).\n")
+		"course, seed, options (the option deck: none, crash-burn, armed-dangerous, both)\n" +
+		"and rules.KEY=VALUE (the rules options).\n")
 	return b.String()
 }
 

@@ -116,7 +116,7 @@ func TestCommands(t *testing.T) {
 			want: []string{"spring", "running", "3/8 players"}},
 		{name: "create", from: "boss@example.test", subject: "new game",
 			body: func() string {
-				return "secret " + boss + "\nCREATE autumn course=sprint name=\"Autumn Cup\" players=2 missed=autopilot deadline=24h missed-limit=2 on-missed-limit=remove reminders=24h,2h rules.max_options=2\n"
+				return "secret " + boss + "\nCREATE autumn course=sprint name=\"Autumn Cup\" players=2 missed=autopilot deadline=24h missed-limit=2 on-missed-limit=remove reminders=24h,2h rules.max_options=2 options=none\n"
 			},
 			want: []string{"Game autumn is created", "autopilot", "at most 2", "Autumn Cup"},
 			check: func(t *testing.T, _ string) {
@@ -124,10 +124,13 @@ func TestCommands(t *testing.T) {
 				if g.Status != store.GameOpen || o.MaxPlayers != 2 || o.Missed != MissedAutopilot || o.MissedLimit != 2 || o.OnMissedLimit != "remove" {
 					t.Errorf("autumn: %+v %+v", g, o)
 				}
-				if !strings.Contains(string(g.Rules), `"max_options":2`) {
+				if !strings.Contains(string(g.Rules), `"max_options":2`) || !strings.Contains(string(g.Rules), `"option_deck":"none"`) {
 					t.Errorf("rules %s", g.Rules)
 				}
 			}},
+		{name: "create with an unknown option deck", from: "boss@example.test", subject: "new game",
+			body: func() string { return "secret " + boss + "\nCREATE winter course=sprint options=everything\n" },
+			want: []string{`Not done: options "everything"`}},
 		{name: "create wrong secret", from: "boss@example.test", subject: "new game",
 			body: func() string { return "secret nope-nope\nCREATE winter course=sprint\n" },
 			kind: "reject", want: []string{"did not match"}},

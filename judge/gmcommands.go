@@ -62,6 +62,13 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			spec.Seed = n
 		case strings.HasPrefix(k, "rules."):
 			rulesMap[strings.TrimPrefix(k, "rules.")] = v
+		case k == "options":
+			// The option deck (adjudicator/optiondeck.go): only cards that work are dealt.
+			d, ok := adjudicator.ParseOptionDeck(v)
+			if !ok {
+				return "", refuse("options %q: want none, crash-burn, armed-dangerous or both.", v)
+			}
+			rulesMap["option_deck"] = string(d)
 		default:
 			if err := applySetting(&set, &spec.Options, k, v); err != nil {
 				return "", err
@@ -133,7 +140,10 @@ func setRules(r *adjudicator.Rules, kv map[string]any) error {
 		}
 	}
 	b, _ = json.Marshal(m)
-	return json.Unmarshal(b, r)
+	if err := json.Unmarshal(b, r); err != nil {
+		return refuse("rules: %v.", err)
+	}
+	return nil
 }
 
 func (j *Judge) cmdStart(e *cmdEnv) (string, error) {

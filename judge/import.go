@@ -79,8 +79,10 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if d := archive.SameCourse(inline, ours); d != "" {
 		return nil, fmt.Errorf("import: course %q: the archive's differs from the judge's in %s", a.Course.Name, d)
 	}
-	if !slices.Equal(a.Options, adjudicator.OptionNames()) {
-		return nil, fmt.Errorf("import: the archive's option deck differs from this judge's")
+	for _, o := range a.Options {
+		if !adjudicator.Implemented(o) {
+			return nil, fmt.Errorf("import: the archive's option deck holds %s, which this judge does not implement", o)
+		}
 	}
 	setup, err := a.Setup()
 	if err != nil {

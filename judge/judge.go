@@ -116,7 +116,10 @@ func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 			return nil, fmt.Errorf("game %s: rules: %w", g.Tag, err)
 		}
 	}
-	return adjudicator.NewSetup(c, rules, uint64(g.Seed), adjudicator.OptionNames())
+	if rules.OptionCards == nil {
+		rules.OptionCards = rules.Dealt() // fixed for the game from its creation on
+	}
+	return adjudicator.NewSetup(c, rules, uint64(g.Seed), rules.OptionCards)
 }
 
 // stateOf is the game's current state: the state after its latest turn.

@@ -31,7 +31,7 @@ func testGame(t testing.TB) (*adjudicator.Setup, *adjudicator.State) {
 		Starts:     []adjudicator.Start{{Pos: adjudicator.Pos{X: 2, Y: 5}, Facing: adjudicator.North}},
 		MinPlayers: 1, MaxPlayers: 8, Boards: 1,
 	}
-	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 7, adjudicator.OptionNames())
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 7, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		t.Fatal(err)
 	}

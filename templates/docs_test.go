@@ -82,7 +82,7 @@ func TestPlayersGuideSheets(t *testing.T) {
 			t.Fatalf("%s: %v", where, err)
 		}
 		seed, _ := strconv.ParseUint(m[2], 10, 64)
-		setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), seed, adjudicator.OptionNames())
+		setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), seed, adjudicator.DealtOptions(adjudicator.DeckBoth))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -202,7 +202,7 @@ func readSavedTurn(path string, b []byte) (*adjudicator.Setup, *savedTurn, error
 	}
 	opts := sv.Options
 	if opts == nil {
-		opts = adjudicator.OptionNames()
+		opts = adjudicator.DealtOptions(adjudicator.DeckBoth)
 	}
 	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), sv.Seed, opts)
 	if err != nil {

@@ -18,7 +18,7 @@ func savedTurnFile(t *testing.T) (path string, hand []int) {
 	if err != nil {
 		t.Skipf("shipped course: %v", err)
 	}
-	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 42, adjudicator.OptionNames())
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 42, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func TestResolveSavedTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, adjudicator.OptionNames())
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,344 @@
+package adjudicator
+
+import "slices"
+
+// Option effects: how an option card (or, later, a 2023 upgrade) changes the turn.
+//
+// An effect is a value that names its card (Effect.Option) and implements any of the
+// hook interfaces below. The core of the turn asks, at each hook point, the effects of
+// the options the robot holds, in the order of the effect list (effectList), and never
+// knows a card by name. Adding a card is one type in a cards_*.go file (citing its card
+// in the seed) plus its entry in effectList and its scenarios; the deck deals it from
+// then on (optiondeck.go).
+//
+// The hook points, in the order a turn meets them:
+//
+//	HandSizer     deal: how many cards (Extra Memory)
+//	Dealer        deal, after the robot's hand is dealt: change the hand (Flywheel, Recompile)
+//	Starter       programs loaded, before register 1 (Conditional Command's sixth card)
+//	Revealer      phase a, before the register's cards are revealed: edit the program,
+//	              set sides and turrets (Emergency Switch, Conditional Command, Turret, Shield)
+//	Stepper       phase b, a movement card's steps (Brakes, Fourth Gear, Reverse Gear)
+//	Rammer        phase b, the pusher's side of a push, also a push that fails (Ramming Device)
+//	Pushable      phase b, whether the pushed robot moves
+//	ElementFilter phase c, whether an element acts on the robot; "curve" and "gear" are the
+//	              turning only, "belt" the carrying (Gyroscopic Stabilisator)
+//	Gunner        phase d, the main laser: direction, beams, walls and robots it passes
+//	              (Turret, Double Laser, Power Laser); LaserPower is the older beams-only form
+//	Replacer      phase d, a weapon fired instead of the main laser (Turbo Blaster, High
+//	              Pressor Beam, Remote Control, Randomizer, Tractor Beam)
+//	ExtraGunner   phase d, more lasers (Rear Laser)
+//	HitHook       phase d, after the main laser hit a robot (Target Control)
+//	DamageFilter  any damage as it arrives, with its side and cause, before options are
+//	              discarded to prevent it (Protective Coating, Shields, Circuit Breaker)
+//	FlagReacher   phase e, touching a flag from elsewhere (Mechanical Arm)
+//	EndTurner     end of turn, after repairs and before power (Circuit Breaker, Flywheel)
+//	Reenterer     end of turn, a destroyed robot re-entering (De Luxe Safety Copy)
+//
+// Effects are in this package: they may read and change the turn through the View they
+// are given (v.t, v.robot), so an effect's whole rule stays in its one place. Everything
+// an effect decides on the player's behalf is asked of the Decider (View.AskOption), so
+// orders written in advance steer it; what the sheet leaves unsaid is the default each
+// card documents. Effects keep no state of their own: what lasts between turns is in the
+// Robot (Tokens, Flywheel, Jammed), what lasts a turn is in the turn.
+
+// Effect is an option card's effect. Option is the card's name as in data/options.txt.
+type Effect interface {
+	Option() string
+}
+
+// HandSizer changes how many cards a robot is dealt (Extra Memory: +1).
+type HandSizer interface {
+	HandSize(v View, n int) int
+}
+
+// Dealer acts once the robot's hand is dealt (View.Robot().Hand); it may change it.
+type Dealer interface {
+	AfterDeal(v View)
+}
+
+// Starter acts when the programs are loaded, before register 1.
+type Starter interface {
+	StartTurn(v View)
+}
+
+// Revealer acts before the cards of register View.Register() are revealed.
+type Revealer interface {
+	BeforeReveal(v View)
+}
+
+// Stepper changes how far a movement card moves a robot (Brakes, Fourth Gear, Reverse
+// Gear). steps is negative for backwards.
+type Stepper interface {
+	Steps(v View, card CardKind, steps int) int
+}
+
+// Rammer acts for the pushing robot when its move pushes robot pushed (index) in
+// direction d, whether or not the push succeeds (moved).
+type Rammer interface {
+	Rams(v View, pushed int, d Dir, moved bool)
+}
+
+// Pushable says whether robot v may be pushed by another robot.
+type Pushable interface {
+	Pushable(v View, by string) bool
+}
+
+// Harm is damage on its way to a robot.
+type Harm struct {
+	Amount int
+	Cause  string // laser, robot-laser, ram, turbo-blaster, ... (as in EvDamage)
+	// From is the side of the board the damage comes from (a beam travelling east comes
+	// from the west); Sided is false for damage from no side.
+	From  Dir
+	Sided bool
+	By    int // the robot dealing it (index), -1 for the board
+}
+
+// Side is where, relative to the robot facing f, a sided harm strikes: 0 front, 1 right,
+// 2 back, 3 left.
+func (h *Harm) Side(f Dir) int { return int((h.From - f + 4) & 3) }
+
+// DamageFilter changes damage as it arrives, before options are discarded to prevent it
+// (Protective Coating, Protection Shield(s), Circuit Breaker). It lowers h.Amount.
+type DamageFilter interface {
+	Damage(v View, h *Harm)
+}
+
+// ElementFilter says whether a board element acts on the robot: "belt" (carrying),
+// "curve" (a belt's turning), "gear", "pusher", "crusher".
+type ElementFilter interface {
+	Acts(v View, element string) bool
+}
+
+// Gun is one robot laser about to fire.
+type Gun struct {
+	Dir    Dir // the direction it fires
+	Beams  int // damage to each robot hit
+	Walls  int // walls the beam passes through (Power Laser)
+	Robots int // robots it passes through, hitting them too (Power Laser)
+}
+
+// Gunner shapes the robot's main laser.
+type Gunner interface {
+	Gun(v View, g *Gun)
+}
+
+// LaserPower changes the beams of the robot's own laser (the beams-only form of Gunner).
+type LaserPower interface {
+	Beams(v View, beams int) int
+}
+
+// Replacer may fire another weapon instead of the main laser g; it reports whether it
+// did (then the main laser does not fire). Its effect on the target is carried out with
+// the others after the lasers' damage (View.Later).
+type Replacer interface {
+	Replace(v View, g Gun) bool
+}
+
+// ExtraGunner fires more lasers besides the main one.
+type ExtraGunner interface {
+	ExtraGuns(v View, main Gun, fire func(Gun))
+}
+
+// HitHook acts after the robot's main laser damaged robot target (index).
+type HitHook interface {
+	Hit(v View, target int)
+}
+
+// FlagReacher lets the robot touch its next flag at flag without standing on it.
+type FlagReacher interface {
+	Reaches(v View, flag Pos) bool
+}
+
+// EndTurner acts at the end of the turn, after repairs, before power is announced.
+type EndTurner interface {
+	EndTurn(v View)
+}
+
+// Reenterer acts as the destroyed robot re-enters; it may change the damage it brings.
+type Reenterer interface {
+	Reenter(v View, damage *int)
+}
+
+// effectList is every option effect the engine implements, in the order hooks are
+// asked when a robot holds several (immunity before shields before coatings). A card not
+// listed here is never dealt (optiondeck.go).
+func effectList() []Effect {
+	return crashBurnEffects()
+}
+
+// effectFor is the implemented effect of the named card, or nil.
+func effectFor(name string) Effect {
+	for _, e := range effectList() {
+		if e.Option() == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// maxFx is how many effects per robot are kept without allocating.
+const maxFx = 4
+
+// fxOf is robot i's effects, in effect-list order, cached for the turn; refreshed when
+// its options change (refreshFx).
+func (t *turn) fxOf(i int) []Effect {
+	if len(t.setup.Effects) == 0 {
+		return nil
+	}
+	if !t.fxOK[i] {
+		t.refreshFx(i)
+	}
+	return t.fx[i]
+}
+
+func (t *turn) refreshFx(i int) {
+	t.fxOK[i] = true
+	t.fx[i] = t.fxBuf[i][:0]
+	opts := t.st.Robots[i].Options
+	if len(opts) == 0 {
+		return
+	}
+	for _, e := range t.setup.Effects {
+		if slices.Contains(opts, e.Option()) {
+			t.fx[i] = append(t.fx[i], e)
+		}
+	}
+}
+
+// holds reports whether robot i holds an option whose effect is e's.
+func (t *turn) holds(i int, name string) bool {
+	return slices.Contains(t.st.Robots[i].Options, name)
+}
+
+func (t *turn) effectHandSize(i, n int) int {
+	for _, e := range t.fxOf(i) {
+		if h, ok := e.(HandSizer); ok {
+			n = h.HandSize(t.view(i), n)
+		}
+	}
+	return n
+}
+
+func (t *turn) effectSteps(i int, k CardKind, steps int) int {
+	for _, e := range t.fxOf(i) {
+		if s, ok := e.(Stepper); ok {
+			steps = s.Steps(t.view(i), k, steps)
+		}
+	}
+	return steps
+}
+
+func (t *turn) effectPushable(j, by int) bool {
+	for _, e := range t.fxOf(j) {
+		if p, is := e.(Pushable); is && !p.Pushable(t.view(j), t.st.Robots[by].Name) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *turn) effectRam(i, pushed int, d Dir, moved bool) {
+	for _, e := range t.fxOf(i) {
+		if r, ok := e.(Rammer); ok {
+			r.Rams(t.view(i), pushed, d, moved)
+		}
+	}
+}
+
+func (t *turn) effectDamage(i int, h *Harm) {
+	for _, e := range t.fxOf(i) {
+		if h.Amount <= 0 {
+			return
+		}
+		if d, ok := e.(DamageFilter); ok {
+			d.Damage(t.view(i), h)
+		}
+	}
+}
+
+func (t *turn) effectGun(i int, g *Gun) {
+	for _, e := range t.fxOf(i) {
+		if l, ok := e.(LaserPower); ok {
+			g.Beams = l.Beams(t.view(i), g.Beams)
+		}
+		if gn, ok := e.(Gunner); ok {
+			gn.Gun(t.view(i), g)
+		}
+	}
+}
+
+func (t *turn) effectReplace(i int, g Gun) bool {
+	for _, e := range t.fxOf(i) {
+		if r, ok := e.(Replacer); ok && r.Replace(t.view(i), g) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *turn) effectElement(i int, element string) bool {
+	for _, e := range t.fxOf(i) {
+		if f, ok := e.(ElementFilter); ok && !f.Acts(t.view(i), element) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *turn) effectBelt(i int) bool { return t.effectElement(i, "belt") }
+
+// eachFx calls f with each effect of robot i (hooks whose calls need nothing back).
+// The list is taken afresh after each call, since an effect may discard its own card.
+func (t *turn) eachFx(i int, f func(Effect)) {
+	fx := t.fxOf(i)
+	if len(fx) == 0 {
+		return
+	}
+	var buf [maxFx]Effect
+	list := append(buf[:0], fx...)
+	for _, e := range list {
+		if t.holds(i, e.Option()) {
+			f(e)
+		}
+	}
+}
+
+// Later queues an action for the end of the lasers phase, after every laser's damage
+// (the other weapons' pushes, pulls and program changes), in the order queued.
+func (v View) Later(f func()) { v.t.later = append(v.t.later, f) }
+
+// token is the count on robot i's option name (Robot.Tokens), 0 when it holds none.
+func (t *turn) token(i int, name string) int {
+	r := &t.st.Robots[i]
+	k := slices.Index(r.Options, name)
+	if k < 0 || k >= len(r.Tokens) {
+		return 0
+	}
+	return r.Tokens[k]
+}
+
+// setToken sets the count on robot i's option name. The slice is copied first: a
+// Simulator's robots share it with the state they forecast.
+func (t *turn) setToken(i int, name string, n int) {
+	r := &t.st.Robots[i]
+	k := slices.Index(r.Options, name)
+	if k < 0 {
+		return
+	}
+	tok := make([]int, len(r.Options))
+	copy(tok, r.Tokens)
+	tok[k] = n
+	r.Tokens = tok
+}
+
+// discardOption discards robot i's option name (an effect used up), logging why.
+func (t *turn) discardOption(i int, name, why string) {
+	k := slices.Index(t.st.Robots[i].Options, name)
+	if k < 0 {
+		return
+	}
+	t.removeOption(i, k)
+	t.emit(Event{Kind: EvOptionLose, Robot: t.st.Robots[i].Name, Option: name, Cause: why})
+}
