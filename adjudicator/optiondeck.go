@@ -97,7 +97,8 @@ func Implemented(name string) bool {
 // joins the dealt decks only once it is here.
 var scenarioTested = []string{}
 
-// checkDeck refuses a deck with an unknown card or a card whose effect is missing.
+// checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games
+// deal only DealtOptions, the tested cards; scenarios may deal any card with an effect.)
 func checkDeck(options []string) error {
 	known := map[string]bool{}
 	for _, n := range OptionNames() {
@@ -107,7 +108,7 @@ func checkDeck(options []string) error {
 		if !known[o] {
 			return fmt.Errorf("option deck: %q is not an option card", o)
 		}
-		if !Implemented(o) {
+		if effectFor(o) == nil {
 			return fmt.Errorf("option deck: %s does nothing in this engine yet and cannot be dealt", o)
 		}
 	}

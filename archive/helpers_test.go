@@ -28,7 +28,7 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 		rules.BaseLives = lives
 	}
 	rulesJSON, _ := json.Marshal(rules)
-	setup, err := adjudicator.NewSetup(c, rules, uint64(seed), nil)
+	setup, err := adjudicator.NewSetup(c, rules, uint64(seed), testDeck)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 	if err != nil {
 		tb.Fatal(err)
 	}
-	a := Archive{Game: "test", Course: inline, Rules: rulesJSON, Options: nil, Seed: seed, Robots: names}
+	a := Archive{Game: "test", Course: inline, Rules: rulesJSON, Options: testDeck, Seed: seed, Robots: names}
 	a.Turns = append(a.Turns, Turn{Turn: 0, Hash: Hash(st)})
 	standing := &orders.Sheet{Rules: []orders.Rule{{
 		If:   &orders.Cond{Test: orders.TestDamage, Op: ">=", N: 5},
@@ -86,3 +86,7 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 	a.Count = len(a.Turns)
 	return a
 }
+
+// testDeck is the option deck of the test games: cards with effects, fixed here so the
+// golden archive does not change as more cards are dealt.
+var testDeck = []string{"Double Laser", "Extra Memory", "Brakes", "Rear Laser"}

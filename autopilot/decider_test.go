@@ -26,7 +26,7 @@ func deciderSetup(t *testing.T) *adjudicator.Setup {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := adjudicator.NewSetup(bf.Course(), adjudicator.PostalRules(), 1, adjudicator.DealtOptions(adjudicator.DeckBoth))
+	s, err := adjudicator.NewSetup(bf.Course(), adjudicator.PostalRules(), 1, []string{"Double Laser", "Extra Memory", "Brakes"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,31 +133,45 @@ func (d *decider) Option(v adjudicator.View, option, question string) string {
 			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0) &&
 			(a.Target == "" || !hasTarget || strings.EqualFold(a.Target, target.Name))
 	})
-	if !ok || a.Do == DoDecline {
+	if !ok {
 		return ""
+	}
+	if a.Do == DoDecline {
+		return "no"
 	}
 	return a.Param()
 }
 
-// Param is the parameter of a "use" action as the engine is given it.
+// Param is the parameter of a "use" action as the engine is given it: "yes", or
+// key=value pairs joined by ";" (adjudicator.Answer).
 func (a Action) Param() string {
 	var parts []string
-	if a.Dir != "" {
-		parts = append(parts, a.Dir)
+	switch a.Dir {
+	case "":
+	case "front", "back", "left", "right":
+		parts = append(parts, "side="+a.Dir)
+	default:
+		parts = append(parts, "dir="+a.Dir)
 	}
 	if a.Register != 0 {
-		parts = append(parts, "register "+strconv.Itoa(a.Register))
+		parts = append(parts, "register="+strconv.Itoa(a.Register))
 	}
 	if a.Target != "" {
-		parts = append(parts, a.Target)
+		parts = append(parts, "target="+a.Target)
 	}
 	if a.Card != 0 {
-		parts = append(parts, "P"+strconv.Itoa(a.Card))
+		parts = append(parts, "card="+strconv.Itoa(a.Card))
+	}
+	if a.Steps != 0 {
+		parts = append(parts, "steps="+strconv.Itoa(a.Steps))
+	}
+	if a.TargetOption != "" {
+		parts = append(parts, "option="+a.TargetOption)
 	}
 	if len(parts) == 0 {
 		return "yes"
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, ";")
 }
 
 func optionIndex(held []string, name string) int {

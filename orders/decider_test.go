@@ -115,10 +115,11 @@ func TestDeciderDefaultsWhenSilent(t *testing.T) {
 }
 
 func TestOptionAnswers(t *testing.T) {
-	s := mustParse(t, "use Turret left in register 2\nuse Tractor Beam on Twonky Mk 2\ndecline Brakes\nuse Flywheel P790")
+	s := mustParse(t, "use Turret left in register 2\nuse Tractor Beam on Twonky\ndecline Brakes\nuse Flywheel P790\nuse Reverse Gear back 2\nuse Target Control on Hulk destroy Brakes")
 	d := Compile(s).(*decider)
 	for _, tc := range []struct{ opt, want string }{
-		{"Turret", "left register 2"}, {"tractor beam", "Twonky Mk 2"}, {"Brakes", ""}, {"Flywheel", "P790"}, {"Rear Laser", ""},
+		{"Turret", "side=left;register=2"}, {"tractor beam", "target=Twonky"}, {"Brakes", ""}, {"Flywheel", "card=790"}, {"Rear Laser", ""},
+		{"Reverse Gear", "steps=2"}, {"Target Control", "target=Hulk;option=Brakes"},
 	} {
 		var got string
 		for _, r := range d.rules {
@@ -128,6 +129,34 @@ func TestOptionAnswers(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.opt, got, tc.want)
+		}
+	}
+}
+
+// Bugs of issue 9: a trailing word became part of the target's name, a second card
+// silently replaced the first, and "back 2" read as register 2.
+func TestUseParamsRefused(t *testing.T) {
+	for _, line := range []string{
+		"use Tractor Beam on Twonky Mk 2",
+		"use Conditional Command P490 P500",
+		"use Flywheel P490 P670",
+		"use Remote Control on Hulk on Twonky",
+		"use Reverse Gear back 3",
+	} {
+		if _, err := ParseRule(line, 1); err == nil {
+			t.Errorf("%q parsed; want an error", line)
+		}
+	}
+	r, err := ParseRule("use Reverse Gear back 2", 1)
+	if err != nil || r.Then.Register != 0 || r.Then.Steps != 2 {
+		t.Errorf("use Reverse Gear back 2: %+v %v; want steps 2, no register", r.Then, err)
+	}
+	for alias, card := range map[string]string{"Conditional Program": "Conditional Command", "Double Barreled Laser": "Double Laser",
+		"Power-Down Shield": "Protection Shields", "Ramming Gear": "Ramming Device", "Rear-Firing Laser": "Rear Laser",
+		"Superior Archive": "De Luxe Safety Copy"} {
+		r, err := ParseRule("use "+alias, 1)
+		if err != nil || r.Then.Option != card {
+			t.Errorf("use %s: %+v %v; want %s", alias, r.Then, err, card)
 		}
 	}
 }

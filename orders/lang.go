@@ -837,23 +837,60 @@ func (p *langParser) parseFacing() Action {
 }
 
 // parseUseParams reads the parameters of "use OPTION": a direction or side, a
-// register, a target robot, a card.
+// register, a target robot (one word, as robot names are), a card, how far ("back 2"),
+// one of the target's options ("destroy Brakes"). Each may be given once; a second card
+// or target is an error, not silently the last one.
 func (p *langParser) parseUseParams(a *Action) {
+	once := func(what string, set bool) bool {
+		if set {
+			p.fail("%s given twice in one order: write one", what)
+		}
+		return !set
+	}
 	for !p.end() && !p.failed() {
 		save := p.i
+		// "back 2", "2 steps", "2 squares": how far (Reverse Gear), never a register.
+		if (p.is("back") || p.is("backward") || p.is("backwards")) && p.peek(1).kind == 'n' {
+			p.i++
+			n, _ := strconv.Atoi(p.peek(0).text)
+			if n < 1 || n > 2 || !once("a distance", a.Steps != 0) {
+				p.fail("expected back 1 or back 2, got %s", p.got())
+				return
+			}
+			a.Steps = n
+			p.i++
+			p.skip("squares", "square", "steps", "step", "spaces", "space")
+			continue
+		}
+		if p.peek(0).kind == 'n' && inList(p.peek(1).text, "squares", "square", "steps", "step", "spaces", "space") {
+			n, _ := strconv.Atoi(p.peek(0).text)
+			if n < 1 || n > 4 || !once("a distance", a.Steps != 0) {
+				p.fail("expected a distance of 1 to 4 squares, got %s", p.got())
+				return
+			}
+			a.Steps = n
+			p.i += 2
+			continue
+		}
 		p.skip("facing", "toward", "towards", "pointing", "to", "the", "my", "side", ",")
 		if d, ok := p.parseCompass(); ok {
+			if !once("a direction", a.Dir != "") {
+				return
+			}
 			a.Dir = d
 			continue
 		}
 		if d, ok := p.parseSide(); ok {
+			if !once("a direction", a.Dir != "") {
+				return
+			}
 			a.Dir = d
 			continue
 		}
 		p.i = save
 		switch {
-		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase"):
-			p.skip("in", "during", "for", "the")
+		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase") || p.is("lock"):
+			p.skip("in", "during", "for", "the", "lock", "its")
 			if _, ok := p.acceptAny("register", "reg", "phase"); !ok {
 				p.i = save
 				return
@@ -863,13 +900,22 @@ func (p *langParser) parseUseParams(a *Action) {
 				p.fail("expected a register 1 to 5, got %s", p.got())
 				return
 			}
+			if !once("a register", a.Register != 0) {
+				return
+			}
 			a.Register = n
 		case p.peek(0).kind == 'n':
 			n, _ := strconv.Atoi(p.peek(0).text)
 			switch {
 			case n >= 1 && n <= 5:
+				if !once("a register", a.Register != 0) {
+					return
+				}
 				a.Register = n
 			case n >= 10 && n < 1000:
+				if !once("a card", a.Card != 0) {
+					return
+				}
 				a.Card = n
 			default:
 				p.fail("expected a register 1 to 5 or a card, got %s", p.got())
@@ -878,23 +924,37 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.i++
 		case len(p.peek(0).text) > 1 && p.peek(0).text[0] == 'p' && allDigits(p.peek(0).text[1:]):
 			n, _ := strconv.Atoi(p.peek(0).text[1:])
+			if !once("a card", a.Card != 0) {
+				return
+			}
 			a.Card = n
 			p.i++
 		case p.is("card") || p.is("with"):
 			p.i++
+		case p.is("destroy") || p.is("discard") || p.is("option"):
+			p.i++
+			p.skip("its", "their", "the", "option", "card")
+			name, ok := p.parseOptionName()
+			if !ok {
+				return
+			}
+			if !once("a target's option", a.TargetOption != "") {
+				return
+			}
+			a.TargetOption = name
 		case p.is("on") || p.is("at") || p.is("against") || p.is("target") || p.is("targeting") || p.is("hitting"):
 			p.i++
 			p.skip("robot", "the")
-			var name []string
-			for !p.end() && (p.peek(0).kind == 'w' || p.peek(0).kind == 'n') && !inList(p.peek(0).text, stopWords...) {
-				name = append(name, p.peek(0).raw)
-				p.i++
-			}
-			if len(name) == 0 {
+			if p.end() || (p.peek(0).kind != 'w' && p.peek(0).kind != 'n') || inList(p.peek(0).text, stopWords...) {
 				p.fail("expected a robot's name after %q, got %s", p.toks[p.i-1].raw, p.got())
 				return
 			}
-			a.Target = strings.Join(name, " ")
+			if !once("a target", a.Target != "") {
+				return
+			}
+			// Robot names are one word (judge: letters, digits, - and _).
+			a.Target = p.peek(0).raw
+			p.i++
 		default:
 			return
 		}

@@ -131,12 +131,12 @@ func TestPredictTarget(t *testing.T) {
 		order   string
 		answers []string
 	}{
-		{"falls: use", adjudicator.Pos{X: 5, Y: 5}, 0, "if target would fall into a pit use Tractor Beam on Twonky", []string{"Twonky", "Twonky"}},
+		{"falls: use", adjudicator.Pos{X: 5, Y: 5}, 0, "if target would fall into a pit use Tractor Beam on Twonky", []string{"target=Twonky", "target=Twonky"}},
 		{"falls, untargeted use", adjudicator.Pos{X: 5, Y: 5}, 0, "use Tractor Beam if target would fall", []string{"yes", "yes"}},
 		{"would be destroyed by the fall", adjudicator.Pos{X: 5, Y: 5}, 0, "if target would be destroyed then use Tractor Beam", []string{"yes", "yes"}},
 		{"another target named", adjudicator.Pos{X: 5, Y: 5}, 0, "if target would fall into a pit use Tractor Beam on Zoë", []string{"", ""}},
 		{"pulled onto the floor", adjudicator.Pos{X: 6, Y: 5}, 0, "if target would fall into a pit use Tractor Beam on Twonky", []string{"", ""}},
-		{"else branch", adjudicator.Pos{X: 6, Y: 5}, 0, "if target would fall use Tractor Beam else decline Tractor Beam", []string{"", ""}},
+		{"else branch", adjudicator.Pos{X: 6, Y: 5}, 0, "if target would fall use Tractor Beam else decline Tractor Beam", []string{"no", "no"}},
 		{"not falling", adjudicator.Pos{X: 6, Y: 5}, 0, "if not target would fall use Tractor Beam", []string{"yes", "yes"}},
 		{"damage would destroy", adjudicator.Pos{X: 6, Y: 5}, 10, "if target would be destroyed then use Tractor Beam", []string{"yes", "yes"}},
 		{"damage would not", adjudicator.Pos{X: 6, Y: 5}, 2, "if target would be destroyed then use Tractor Beam", []string{"", ""}},

@@ -100,6 +100,9 @@ type Action struct {
 	Register int    `json:"register,omitempty"` // 1–5
 	Target   string `json:"target,omitempty"`   // a robot's name
 	Card     int    `json:"card,omitempty"`     // a program card's priority
+	Steps    int    `json:"steps,omitempty"`    // how far (Reverse Gear: "back 2")
+	// TargetOption is one of the target's options (Target Control: "destroy Brakes").
+	TargetOption string `json:"target_option,omitempty"`
 }
 
 // Actions.

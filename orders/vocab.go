@@ -44,6 +44,16 @@ var theVocab = sync.OnceValue(func() *vocab {
 		"ablative coat":         "Protective Coating",
 		"mini howitzer":         "Turbo Blaster",
 		"scrambler":             "Randomizer",
+		// The US printings of the Crash & Burn cards (issue 9; seed 000, translator's notes).
+		"conditional program":    "Conditional Command",
+		"double barreled laser":  "Double Laser",
+		"double barrelled laser": "Double Laser",
+		"power-down shield":      "Protection Shields",
+		"power down shield":      "Protection Shields",
+		"ramming gear":           "Ramming Device",
+		"rear-firing laser":      "Rear Laser",
+		"rear firing laser":      "Rear Laser",
+		"superior archive":       "De Luxe Safety Copy",
 	} {
 		if _, ok := v.options[squash(name)]; ok {
 			v.options[squash(alias)] = name

@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/rallyjudge/rallyjudge/adjudicator"
+import (
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
+)
 
 // Decisions are a robot's fixed answers, written on a scenario's decide line. Anything
 // not written falls back to adjudicator.Defaults.
@@ -17,6 +20,10 @@ type Decisions struct {
 	// Chop is the answer at a chop shop ("chop scrap N" in registers and at the end of
 	// the turn, "chop draw" at the end of the turn).
 	Chop *adjudicator.ChopChoice `json:"chop,omitempty"`
+	// Orders are order-sheet lines ("use Brakes in register 2"), as a player mails them;
+	// they answer the option questions (Decider.Option) through the orders package.
+	Orders []string `json:"orders,omitempty"`
+	rules  []orders.Rule
 }
 
 // decider answers from Decisions. It counts prevented points, so a fresh one is made
@@ -45,7 +52,12 @@ func (x *decider) PreventDamage(adjudicator.View, string) int {
 	return -1
 }
 func (x *decider) LoseOption(adjudicator.View, adjudicator.Loss) int { return x.d.Lose }
-func (x *decider) Option(adjudicator.View, string, string) string    { return "" }
+func (x *decider) Option(v adjudicator.View, option, question string) string {
+	if len(x.d.rules) == 0 {
+		return ""
+	}
+	return orders.Compile(&orders.Sheet{Rules: x.d.rules}).Option(v, option, question)
+}
 
 func (x *decider) MoveArchive(adjudicator.View) bool { return !x.d.KeepArchive }
 

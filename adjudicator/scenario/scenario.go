@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // Scenario is one parsed scenario file: everything needed to resolve the turn and to
@@ -232,6 +233,19 @@ func Parse(name, text string) (*Scenario, error) {
 			if err := p.decideLine(ln, rest); err != nil {
 				return nil, err
 			}
+		case "orders":
+			// orders NAME: one order-sheet line, as in a mailed sheet (docs/orders.md).
+			name, text, ok := strings.Cut(rest, ":")
+			rl := p.robot(strings.TrimSpace(name))
+			if !ok || rl == nil {
+				return nil, p.errf(ln, "orders: want \"orders ROBOT: ORDER\" for a robot declared above")
+			}
+			r, err := orders.ParseRule(strings.TrimSpace(text), ln)
+			if err != nil {
+				return nil, p.errf(ln, "orders %s: %v", rl.r.Name, err)
+			}
+			rl.dec.Orders = append(rl.dec.Orders, strings.TrimSpace(text))
+			rl.dec.rules = append(rl.dec.rules, r)
 		case "expect":
 			// Parsed after the robots are known.
 			ln, rest := ln, rest
