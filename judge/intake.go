@@ -203,3 +203,9 @@ func subjectTag(subject string) string {
 	}
 	return ""
 }
+
+// Problems are the sheet's problems with rep's (nil for syntax alone), as the judge's
+// reply lists them: sorted by line, each line quoted; n counts them.
+func (r *Reading) Problems(rep *orders.Report) (lines []string, n int) {
+	return problemsOf(r.SheetText, r.SheetErr, rep)
+}

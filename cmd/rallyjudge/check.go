@@ -21,6 +21,7 @@ type checkConfig struct {
 	sheet string // path, or "-" for standard input
 	state string // saved turn or scenario file; "" to parse only
 	robot string // the sender's robot; default the sheet's
+	mail  string // a raw mail (.eml) to read as the judge does, instead of SHEET
 }
 
 // savedTurn is the --state file format (docs/orders.md, "rallyjudge check"): a shipped
@@ -44,8 +45,12 @@ type savedTurn struct {
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseCheckArgs(args, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE] [--robot NAME]\n", err)
+		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE] [--robot NAME]\n"+
+			"       rallyjudge check --mail FILE.eml [--state FILE] [--robot NAME]\n", err)
 		return 2
+	}
+	if cfg.mail != "" {
+		return checkMail(cfg, stdout, stderr) // checkmail.go
 	}
 	var b []byte
 	if cfg.sheet == "-" {
@@ -125,6 +130,7 @@ func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.state, "state", "", "saved turn (JSON) or scenario file to validate against")
 	fs.StringVar(&cfg.robot, "robot", "", "the sender's robot (default: the sheet's)")
+	fs.StringVar(&cfg.mail, "mail", "", "a raw mail (.eml) to read exactly as the judge does")
 	// The sheet may come before or after the flags.
 	var rest []string
 	for len(args) > 0 {
@@ -136,6 +142,12 @@ func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
 			rest = append(rest, args[0])
 			args = args[1:]
 		}
+	}
+	if cfg.mail != "" {
+		if len(rest) != 0 {
+			return cfg, errors.New("give a SHEET or --mail FILE, not both")
+		}
+		return cfg, nil
 	}
 	if len(rest) != 1 {
 		return cfg, errors.New("want exactly one SHEET")

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
+)
+
+// checkMail: rallyjudge check --mail FILE.eml [--state FILE] [--robot NAME]. It reads a
+// raw mail exactly as the judge does (judge.Read: MIME, charset, format=flowed, quotes,
+// signatures, markers), prints what it found, the sheet with the lines it came from in
+// the mail, and the sheet's problems; with --state it validates the sheet against that
+// game and prints the forecast. It answers a game master's "why was my mail refused".
+// Exit status as check: 0 read (and valid), 1 not accepted, 2 unreadable or bad usage.
+// It does not check the secret or the sender: it has no game database.
+func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
+	lim := mail.DefaultLimits()
+	raw, err := readCapped(cfg.mail, lim.MaxSize+1)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+		return 2
+	}
+	msg, err := mail.ExtractWithLimits(raw, lim)
+	if err != nil {
+		if errors.Is(err, mail.ErrLimit) {
+			fmt.Fprintf(stderr, "rallyjudge check: %s: %v (the judge answers that the mail is too large)\n", cfg.mail, err)
+		} else {
+			fmt.Fprintf(stderr, "rallyjudge check: %s: %v (the judge does not answer it)\n", cfg.mail, err)
+		}
+		return 2
+	}
+	if strings.TrimSpace(msg.From) == "" {
+		fmt.Fprintf(stderr, "rallyjudge check: %s: no From address (the judge does not answer it)\n", cfg.mail)
+		return 2
+	}
+	if auto, why := mail.IsAutomatic(msg); auto {
+		fmt.Fprintf(stdout, "from: %s\nsubject: %s\nan automatic mail (%s): the judge does not answer it\n", msg.From, msg.Subject, why)
+		return 1
+	}
+	rd := judge.Read(msg)
+	ok := rd.Describe(stdout)
+	if rd.Sheet == nil {
+		return 0 // commands only: what they do depends on the game's database
+	}
+	if cfg.state == "" {
+		if !ok {
+			return 1
+		}
+		return 0
+	}
+	setup, st, err := loadState(cfg.state)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+		return 2
+	}
+	robot := cfg.robot
+	if robot == "" {
+		robot = rd.Sheet.Robot
+	}
+	if robot == "" {
+		fmt.Fprintf(stderr, "rallyjudge check: the sheet names no robot; give --robot NAME\n")
+		return 2
+	}
+	sheet := *rd.Sheet
+	if sheet.Turn == 0 {
+		sheet.Turn = st.Turn // as the judge: a sheet without a turn line is for the turn being played
+	}
+	rep := orders.Validate(setup, st, robot, &sheet)
+	lines, n := rd.Problems(&rep)
+	fmt.Fprintf(stdout, "checked against %s, robot %s, turn %d:\n", cfg.state, robot, st.Turn)
+	for _, l := range lines {
+		fmt.Fprintf(stdout, "  %s\n", l)
+	}
+	for _, w := range rep.Warnings() {
+		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	if n > 0 {
+		fmt.Fprintf(stdout, "not accepted: %d error(s)\n", n)
+		return 1
+	}
+	fmt.Fprintln(stdout, "valid")
+	idx := -1
+	for i := range st.Robots {
+		if strings.EqualFold(st.Robots[i].Name, robot) {
+			idx = i
+		}
+	}
+	if sheet.HasProgram() && idx >= 0 && st.Robots[idx].Power != adjudicator.PowerDown {
+		f, err := orders.Forecast(setup, st, robot, &sheet)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, f.String())
+	}
+	return 0
+}
