@@ -20,7 +20,7 @@ func TestCheckMail(t *testing.T) {
 	if err != nil {
 		t.Skipf("shipped course: %v", err)
 	}
-	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 42, adjudicator.OptionNames())
+	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 42, adjudicator.DealtOptions(adjudicator.DeckBoth))
 	if err != nil {
 		t.Fatal(err)
 	}
