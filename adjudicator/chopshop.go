@@ -103,3 +103,6 @@ func containsString(xs []string, x string) bool {
 	}
 	return false
 }
+
+// HasChopShop reports whether the course has a chop shop.
+func (s *Setup) HasChopShop() bool { return s.fx&fxChop != 0 }

@@ -122,6 +122,30 @@ func (d *decider) LoseOption(v adjudicator.View, why adjudicator.Loss) int {
 	return optionIndex(held, a.Option)
 }
 
+// MoveArchive answers, with the rules setting archive_choice, whether a robot reaching a
+// flag moves its archive there ("keep archive" / "move archive"; default: move).
+func (d *decider) MoveArchive(v adjudicator.View) bool {
+	a, ok := d.decide(v, func(a Action) bool { return a.Do == DoKeepArchive || a.Do == DoMoveArchive })
+	return !ok || a.Do == DoMoveArchive
+}
+
+// ChopShop answers at a chop shop (seed 003, CHOP SHOP): "swap OPTION" scraps that held
+// option and draws a new one; "take option" draws one more at the end of the turn.
+// Default: nothing.
+func (d *decider) ChopShop(v adjudicator.View, endOfTurn bool) adjudicator.ChopChoice {
+	held := v.Robot().Options
+	a, ok := d.decide(v, func(a Action) bool {
+		return (a.Do == DoSwapOption && optionIndex(held, a.Option) >= 0) || (a.Do == DoTakeOption && endOfTurn)
+	})
+	switch {
+	case !ok:
+		return adjudicator.ChopChoice{}
+	case a.Do == DoTakeOption:
+		return adjudicator.ChopChoice{Act: adjudicator.ChopDraw}
+	}
+	return adjudicator.ChopChoice{Act: adjudicator.ChopScrap, Option: optionIndex(held, a.Option)}
+}
+
 // Option answers an option card's run-time question with the parameter of the first
 // "use OPTION ..." that applies: its direction, "register N", the target robot, "PNNN",
 // or "yes" when it has none; "" to decline. When the question is about a target robot
@@ -310,6 +334,10 @@ func squareIs(sq adjudicator.Square, kind string) bool {
 		return sq.Belt.Kind != adjudicator.NoBelt
 	case "express-belt":
 		return sq.Belt.Kind == adjudicator.BeltExpress
+	case "chop-shop":
+		return sq.ChopShop
+	case "oil":
+		return sq.Oil
 	case "gear":
 		return sq.Gear != adjudicator.NoRotation
 	case "pusher":

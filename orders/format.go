@@ -175,6 +175,12 @@ func (a Action) String() string {
 		return "don't use " + a.Option
 	case DoNothing:
 		return "nothing"
+	case DoSwapOption:
+		return "swap " + a.Option + " for a new option"
+	case DoKeepArchive:
+		return "keep archive"
+	case DoMoveArchive:
+		return "move archive"
 	case DoUse:
 		var b strings.Builder
 		b.WriteString("use ")

@@ -474,7 +474,7 @@ func (p *langParser) parseOn() Cond {
 	return Cond{Test: TestOn, Arg: kind}
 }
 
-var squareWords = []string{"flag", "checkpoint", "repair", "spanner", "wrench", "belt", "conveyor", "express", "gear", "pusher", "crusher", "start"}
+var squareWords = []string{"flag", "checkpoint", "repair", "spanner", "wrench", "belt", "conveyor", "express", "gear", "pusher", "crusher", "start", "chop", "oil"}
 
 // squareKinds maps a normalised square phrase to its kind.
 var squareKinds = map[string]string{
@@ -485,6 +485,7 @@ var squareKinds = map[string]string{
 	"belt": "belt", "conveyor": "belt", "conveyorbelt": "belt", "conveyer": "belt", "conveyerbelt": "belt",
 	"expressbelt": "express-belt", "express": "express-belt", "expressconveyor": "express-belt", "expressconveyorbelt": "express-belt",
 	"gear": "gear", "rotator": "gear", "pusher": "pusher", "crusher": "crusher", "start": "start",
+	"chopshop": "chop-shop", "chop": "chop-shop", "oil": "oil", "oilslick": "oil", "slick": "oil",
 }
 
 // squareKind finds the longest run of the next words naming a square kind.
@@ -693,7 +694,7 @@ func nearestOption(w string, v *vocab) (string, bool) {
 }
 
 var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter",
-	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option"}
+	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "move"}
 
 // parseAction reads one action.
 func (p *langParser) parseAction() Action {
@@ -760,6 +761,24 @@ func (p *langParser) parseAction() Action {
 			a.Do = DoPreventDamage
 		}
 		return a
+	case p.accept("swap"), p.accept("chop"), p.accept("replace"), p.accept("trade", "in"):
+		// seed 003, CHOP SHOP: scrap an option and draw a new one in its place.
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		p.skip("for", "a", "new", "option", "card", "at", "the", "chop", "shop")
+		return Action{Do: DoSwapOption, Option: name}
+	case p.accept("keep", "archive"), p.accept("keep", "my", "archive"), p.accept("keep", "the", "archive"),
+		p.accept("keep", "safety", "copy"), p.accept("keep", "my", "safety", "copy"), p.accept("don't", "move", "archive"),
+		p.accept("dont", "move", "archive"), p.accept("do", "not", "move", "archive"), p.accept("don't", "move", "my", "archive"):
+		p.skip("marker", "where", "it", "is")
+		return Action{Do: DoKeepArchive}
+	case p.accept("move", "archive"), p.accept("move", "my", "archive"), p.accept("move", "the", "archive"),
+		p.accept("place", "archive"), p.accept("place", "my", "archive"), p.accept("place", "safety", "copy"),
+		p.accept("place", "my", "safety", "copy"):
+		p.skip("marker", "here", "there", "on", "the", "flag")
+		return Action{Do: DoMoveArchive}
 	case p.accept("lose"), p.accept("scrap"):
 		return p.parseDiscardWhich(DoLoseOption)
 	case p.accept("keep", "options"), p.accept("keep", "my", "options"), p.accept("keep", "all", "options"),

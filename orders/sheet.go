@@ -119,6 +119,10 @@ const (
 	DoUse           = "use"            // use Option, with a parameter
 	DoDecline       = "decline"        // do not use Option
 	DoNothing       = "nothing"        // answers nothing (an explicit empty else)
+	// The floor tiles and Crash & Burn's settings (adjudicator: chopshop.go, flags.go).
+	DoSwapOption  = "swap-option"  // chop shop: scrap Option and draw a new one
+	DoKeepArchive = "keep-archive" // reaching a flag: keep the archive where it is (rules archive_choice)
+	DoMoveArchive = "move-archive" // reaching a flag: move the archive there (the default)
 )
 
 // Pos is a place in a sheet: 1-based line and column (in characters, a tab counting as

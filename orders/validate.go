@@ -103,6 +103,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	}
 	checkProgram(&rep, setup, st, idx, s)
 	checkRules(&rep, r, s)
+	checkFloorOrders(&rep, setup, r, s)
 	// The forecast warns about what a legal program would do: the engine's Simulator
 	// (no events, no allocations) says whether the robot is destroyed; only then is the
 	// full forecast run, for the register and the cause.
@@ -217,6 +218,25 @@ func programOf(s *Sheet, r *adjudicator.Robot) [adjudicator.Registers]int {
 		}
 	}
 	return prog
+}
+
+// checkFloorOrders warns about orders for the chop shop and the archive that cannot act:
+// an archive order under rules without archive_choice, a swap of an option not held, a
+// swap on a course without a chop shop.
+func checkFloorOrders(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet) {
+	for _, rule := range s.Rules {
+		for _, a := range []*Action{&rule.Then, rule.Else} {
+			switch {
+			case a == nil:
+			case (a.Do == DoKeepArchive || a.Do == DoMoveArchive) && !setup.Rules.ArchiveChoice:
+				rep.warn(rule.At, "this game's rules move the archive to every flag reached (seed 003): the order does nothing unless the rules setting archive_choice is on")
+			case a.Do == DoSwapOption && !setup.HasChopShop():
+				rep.warn(rule.At, "the course has no chop shop: the order does nothing")
+			case a.Do == DoSwapOption && optionIndex(r.Options, a.Option) < 0:
+				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
+			}
+		}
+	}
 }
 
 func checkRules(rep *Report, r *adjudicator.Robot, s *Sheet) {
@@ -363,6 +383,10 @@ func (r Rule) Decisions() []string {
 			d = "lose"
 		case DoUse, DoDecline:
 			d = "option:" + strings.ToLower(a.Option)
+		case DoSwapOption:
+			d = "chop"
+		case DoKeepArchive, DoMoveArchive:
+			d = "archive"
 		default:
 			continue
 		}
