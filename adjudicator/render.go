@@ -89,6 +89,8 @@ func RenderText(c *Course, robots []Robot) string {
 				switch {
 				case hWall(b, x, y):
 					sb.WriteString("---")
+				case y > 0 && y < b.H && tileEdge(b, Pos{x, y - 1}, South) != "":
+					sb.WriteString(tileEdge(b, Pos{x, y - 1}, South))
 				case y == 0 || y == b.H:
 					sb.WriteString(" . ")
 				default:
@@ -105,6 +107,13 @@ func RenderText(c *Course, robots []Robot) string {
 			switch {
 			case vWall(b, x, y):
 				sb.WriteByte('|')
+			case x > 0 && x < b.W && tileEdge(b, Pos{x - 1, y}, East) != "":
+				e := tileEdge(b, Pos{x - 1, y}, East)
+				if e[0] == 'D' {
+					sb.WriteByte('D') // a door: its registers are in the board file
+				} else {
+					sb.WriteByte(e[1])
+				}
 			case x == 0 || x == b.W:
 				sb.WriteByte(':')
 			default:
@@ -269,14 +278,51 @@ func cellGlyph(c *Course, p Pos, beam uint8) string {
 		return string(g)
 	case s.Repair > 0:
 		return fmt.Sprintf("w%d ", s.Repair%10)
+	case s.Portal > 0:
+		return fmt.Sprintf("<%d>", s.Portal%10)
+	case s.Stomper != 0:
+		return string([]byte{'K', ' ', registerMark(s.Stomper)})
+	case s.Flamer != 0:
+		return string([]byte{'F', ' ', registerMark(s.Flamer)})
+	case s.ChopShop:
+		return " $ "
+	case s.Oil:
+		return "oil"
 	case beam == 1:
 		return " - "
 	case beam == 2:
 		return " : "
 	case beam == 3:
 		return " # "
+	case s.Level > 0:
+		return fmt.Sprintf(" %c ", '0'+s.Level%10)
 	}
 	return " . "
+}
+
+// tileEdge is how RenderText draws the edge leaving p towards d (East or South) when a
+// tile stands on it: a ledge "=!=", a ramp "/^/", a repulsor field "%%%", a swing door
+// "DoD" (the middle letter its registers, as for pushers); "" for none. A vertical edge
+// shows the middle character ("!", "^", "%"), a door "D".
+func tileEdge(b *Board, p Pos, d Dir) string {
+	q := p.Step(d)
+	if !b.In(p) || !b.In(q) {
+		return ""
+	}
+	sp, sq := b.At(p), b.At(q)
+	switch {
+	case sp.Door.Has(d):
+		return "D" + string(registerMark(sp.Door.Open)) + "D"
+	case sq.Door.Has(d.Back()):
+		return "D" + string(registerMark(sq.Door.Open)) + "D"
+	case b.repulsorAt(p, d):
+		return "%%%"
+	case sp.Level != sq.Level && b.HasRamp(p, d):
+		return "/^/"
+	case sp.Level != sq.Level:
+		return "=!="
+	}
+	return ""
 }
 
 // underGlyph is the one character shown beside a robot for what it stands on.
@@ -305,6 +351,16 @@ func underGlyph(c *Course, p Pos) byte {
 		return facingArrow(s.Belt.Dir)
 	case s.Repair > 0:
 		return 'w'
+	case s.Portal > 0:
+		return '@'
+	case s.Stomper != 0:
+		return 'K'
+	case s.Flamer != 0:
+		return 'F'
+	case s.ChopShop:
+		return '$'
+	case s.Oil:
+		return 'o'
 	}
 	return ' '
 }
@@ -325,6 +381,14 @@ func RenderLegend(robots ...Robot) string {
   w1   single wrench (repairs 1)     w2   double wrench (repairs 2, or an option)
   [1]  flag 1 (touch them in order)  S1   start square 1
   ---  and | are walls               . :  open board edge: falling off destroys
+  oil  oil slick (a robot stopping on it slides on)    <1>  portal, pair 1
+  $    chop shop                     F o  flamer (registers as for pushers)
+  K e  stomper (K * with no numbers: always active)
+  =!=  ledge: = on a horizontal edge, ! on a vertical one (a wall from below,
+       2 damage going down); 1 2 3 on plain floor: its level
+  /^/  ramp between levels (^ on a vertical edge)   %%%  repulsor field (% vertical)
+  DoD  swing door on that edge, open in the registers of its middle letter
+       (D alone on a vertical edge: see the board file for its registers)
   A>   robot A facing east (^ > v <); the third character shows its square;
        a lowercase letter (a>) is a virtual robot; AB is two robots on a square
 `)

@@ -187,6 +187,7 @@ func (p *painter) drawStatic(cv canvas) {
 		}
 	}
 	p.walls(cv)
+	p.edgeTiles(cv)
 	// Register digits over the walls, in a corner no wall of the square covers.
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
@@ -204,6 +205,12 @@ func (p *painter) drawStatic(cv canvas) {
 					d = s.Belt.Dir.Back()
 				}
 				p.registers(cv, q, s.Crusher, d)
+			case s.Flamer != 0:
+				p.registers(cv, q, s.Flamer, adjudicator.East)
+			case s.Stomper != 0 && s.Stomper != allRegisters:
+				p.registers(cv, q, s.Stomper, adjudicator.East)
+			case s.Door.Side != 0:
+				p.registers(cv, q, s.Door.Open, adjudicator.Dir(s.Door.Side-1).Back())
 			}
 		}
 	}
@@ -246,7 +253,12 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 		return
 	}
 	cv.rect(x0, y0, x1, y1, cFloorEdge)
-	cv.rect(x0+1, y0+1, x1, y1, cFloor)
+	if s.Level > 0 {
+		cv.rect(x0+1, y0+1, x1, y1, cHigh) // an upper level (tiles.go draws its ledges)
+	} else {
+		cv.rect(x0+1, y0+1, x1, y1, cFloor)
+	}
+	p.floorTiles(cv, q, s)
 	if n := p.startAt(q); n > 0 {
 		p.start(cv, q, n)
 	}
@@ -273,6 +285,7 @@ func (p *painter) machine(cv canvas, q adjudicator.Pos) {
 	if s.Crusher != 0 {
 		p.crusher(cv, q, s.Crusher, s.Belt)
 	}
+	p.tileMachines(cv, q, s)
 }
 
 func (p *painter) start(cv canvas, q adjudicator.Pos, n int) {

@@ -36,6 +36,16 @@ const (
 	cGrey                         // powered-down robot body
 	cHalo                         // the robot acting in this step
 	cDestroyed                    // a robot destroyed here this step
+	cOil                          // oil slick (seed 003 Grand Prix, seed 000)
+	cPortal                       // portal ring
+	cHigh                         // floor on an upper level
+	cLedge                        // a ledge: the "thick brown lines" of seed 003
+	cRamp                         // a ramp between levels
+	cRepulsor                     // repulsor field
+	cDoor                         // swing door
+	cChop                         // chop shop
+	cFlamer                       // flamer
+	cStomper                      // stomper
 	cRobot0                       // seat colours: cRobot0 + seat
 	cTint0      = cRobot0 + seats // virtual robot fill: cTint0 + seat
 	cClear      = cTint0 + seats  // transparent: only in GIF frame deltas
@@ -69,6 +79,8 @@ func newPalette() color.Palette {
 		cRepair: "2c6e3a", cFlag: "ffc800", cFlagPole: "333333", cStart: "ecebe4",
 		cCaption: "22262b", cCaptionInk: "ffffff", cLegend: "e6e4dc",
 		cGrey: "8c8c8c", cHalo: "fff04a", cDestroyed: "d00000",
+		cOil: "2b2233", cPortal: "7a3fc0", cHigh: "e2e2dc", cLedge: "6b3e1e", cRamp: "b08a5a",
+		cRepulsor: "19a7bd", cDoor: "5b6f8a", cChop: "2a6fb0", cFlamer: "ff6a00", cStomper: "4b4b5a",
 	}
 	for i, s := range base {
 		p[i] = rgb(s)
