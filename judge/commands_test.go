@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,6 +132,21 @@ func TestCommands(t *testing.T) {
 		{name: "create with an unknown option deck", from: "boss@example.test", subject: "new game",
 			body: func() string { return "secret " + boss + "\nCREATE winter course=sprint options=everything\n" },
 			want: []string{`Not done: options "everything"`}},
+		{name: "create 2023 refused", from: "boss@example.test", subject: "new game",
+			body: func() string { return "secret " + boss + "\nCREATE summer course=sprint rules=2023\n" },
+			want: []string{"Not done: the 2023 rules cannot be played by mail yet", "docs/rules-2023.md"},
+			check: func(t *testing.T, _ string) {
+				err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+					_, err := tx.GameByTag("summer")
+					return err
+				})
+				if !errors.Is(err, store.ErrNotFound) {
+					t.Errorf("game summer: %v; want it not created with rules the judge cannot play", err)
+				}
+			}},
+		{name: "create unknown ruleset", from: "boss@example.test", subject: "new game",
+			body: func() string { return "secret " + boss + "\nCREATE summer course=sprint rules=2016\n" },
+			want: []string{`unknown ruleset "2016"`}},
 		{name: "create wrong secret", from: "boss@example.test", subject: "new game",
 			body: func() string { return "secret nope-nope\nCREATE winter course=sprint\n" },
 			kind: "reject", want: []string{"did not match"}},

@@ -29,7 +29,7 @@ type gameFlags struct {
 }
 
 var gameOps = map[string]string{
-	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules k=v,k=v --options none|crash-burn|armed-dangerous|both --gm ADDR]",
+	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --gm ADDR]",
 	"start":     "deal turn 1 to the players who joined: --game TAG",
 	"list":      "the open and running games",
 	"status":    "the game now: --game TAG",
@@ -149,7 +149,12 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		}
 		if f.Rules != "" {
 			for _, kv := range strings.Split(f.Rules, ",") {
-				c.Args = append(c.Args, "rules."+strings.TrimSpace(kv))
+				kv = strings.TrimSpace(kv)
+				if !strings.Contains(kv, "=") {
+					c.Args = append(c.Args, "rules="+kv) // the ruleset: postal or 2023
+					continue
+				}
+				c.Args = append(c.Args, "rules."+kv)
 			}
 		}
 	case "deadline":
