@@ -118,6 +118,14 @@ func (j *Judge) authorize(e *cmdEnv, c Command) error {
 	if e.gm != nil {
 		return nil
 	}
+	gm, err := j.gmBySecret(e)
+	if err != nil {
+		return err
+	}
+	if gm != nil {
+		e.gm = gm
+		return nil
+	}
 	gms, err := e.tx.GMByEmail(e.game.ID, e.from)
 	if err != nil {
 		return err
@@ -128,18 +136,16 @@ func (j *Judge) authorize(e *cmdEnv, c Command) error {
 	if e.cm.secret == "" {
 		return refuse("%s needs your secret on a line \"secret YOURSECRET\".", c.Verb)
 	}
-	for i := range gms {
-		if j.verified.check(gms[i].SecretHash, e.cm.secret) {
-			e.gm = &gms[i]
-			return nil
-		}
-	}
 	return &denial{note: "wrong secret"}
 }
 
 // findPlayer is the sender's player in the game, checked like a sheet: the robot named
 // (or the one registered with From), its address, its secret. It returns nil, nil when
-// From plays no robot here and none was named (the sender may be a game master).
+// From plays no robot here and none was named, or when the secret the mail carries is
+// not the player's but a game master's of this game: one address may be both, and each
+// mail is authorised by the secret it carries (issue 13).
+//
+// A withdrawn player's secret counts for nothing any more (the kick notice says so).
 func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
 	players, err := e.tx.Players(e.game.ID)
 	if err != nil {
@@ -166,9 +172,32 @@ func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
 		return nil, refuse("this command needs your secret on a line \"secret YOURSECRET\" (your welcome mail has it).")
 	}
 	if !j.verified.check(p.SecretHash, e.cm.secret) {
+		if e.cm.robot == "" {
+			if gm, err := j.gmBySecret(e); err != nil || gm != nil {
+				return nil, err // a game master's secret: the sender acts as game master
+			}
+		}
 		return nil, &denial{note: "wrong secret"}
 	}
+	if p.Withdrawn {
+		return nil, &denial{note: "the player is withdrawn"}
+	}
 	return p, nil
+}
+
+// gmBySecret is the game master of e's game with From's address and the mail's
+// secret, or nil.
+func (j *Judge) gmBySecret(e *cmdEnv) (*store.GM, error) {
+	gms, err := e.tx.GMByEmail(e.game.ID, e.from)
+	if err != nil {
+		return nil, err
+	}
+	for i := range gms {
+		if e.cm.secret != "" && j.verified.check(gms[i].SecretHash, e.cm.secret) {
+			return &gms[i], nil
+		}
+	}
+	return nil, nil
 }
 
 // robot is the player of a robot named in a game master's command.

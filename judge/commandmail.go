@@ -106,6 +106,32 @@ func parseCommandMail(text string) (cm *commandMail, ok bool) {
 			cm.cmds = append(cm.cmds, c)
 			return cm.done()
 		}
+		if verb == "PRESS" {
+			// The message is the lines below, up to ENDPRESS (commands may follow it), a
+			// signature, or the end of the mail; "secret" lines are left out.
+			var body []string
+			k := i + 1
+			for ; k < len(lines); k++ {
+				l := lines[k]
+				if strings.TrimRight(l, " \t") == "--" {
+					break
+				}
+				if strings.EqualFold(strings.TrimSpace(l), "ENDPRESS") {
+					break
+				}
+				if hk, _, hok := header(strings.TrimSpace(l)); hok && hk == "secret" {
+					continue
+				}
+				body = append(body, strings.TrimRight(l, " \t"))
+			}
+			c.Text = strings.TrimSpace(strings.Join(body, "\n"))
+			cm.cmds = append(cm.cmds, c)
+			if k >= len(lines) || strings.TrimRight(lines[k], " \t") == "--" {
+				return cm, true
+			}
+			i = k // ENDPRESS: go on with the commands after it
+			continue
+		}
 		cm.cmds = append(cm.cmds, c)
 	}
 	return cm.done()

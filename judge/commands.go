@@ -72,9 +72,22 @@ var verbs = map[string]verbInfo{
 	"SET":       {"gm", "SET KEY VALUE", "change a game option (see below)"},
 	"BROADCAST": {"gm", "BROADCAST TEXT", "mail the text (to the end of the mail) to every player"},
 	"PICTURES":  {"player", "PICTURES ON|OFF", "pictures in your reports (on unless you say OFF)"},
+	"TIMEZONE":  {"player", "TIMEZONE ZONE", "show your deadlines in your time zone too (Europe/Berlin; UTC for none)"},
+	"PRESS":     {"player", "PRESS TO ROBOT[,ROBOT..]|ALL [SIGNED|ANON]", "a message to other players: the lines below, to ENDPRESS or the end"},
+	"WAIT":      {"player", "WAIT", "do not resolve this turn before its deadline (you may send a new sheet)"},
+	"NOWAIT":    {"player", "NOWAIT", "take back your WAIT"},
+	"ABSENT":    {"player", "ABSENT YYYY-MM-DD YYYY-MM-DD | ABSENT NONE", "announce an absence (first and last day, UTC)"},
+	"ADDRESS":   {"player", "ADDRESS NEW@ADDRESS", "move your robot to a new address (the new address confirms)"},
+	"CONFIRM":   {"anyone", "CONFIRM CODE", "from the new address: confirm a change of address"},
+	"NEWSECRET": {"anyone", "NEWSECRET GAME ROBOT", "a new secret, mailed to the robot's registered address"},
+	"WHOGAME":   {"anyone", "WHOGAME", "who plays which robot (as far as the game allows)"},
+	"OBSERVE":   {"anyone", "OBSERVE [GAME]", "get the game's public report each turn"},
+	"UNOBSERVE": {"anyone", "UNOBSERVE [GAME]", "stop getting the public report"},
+	"STANDBY":   {"anyone", "STANDBY [GAME] | STANDBY OFF", "offer to take over a robot whose player leaves"},
 }
 
-var playerOrder = []string{"HELP", "LIST", "JOIN", "ORDERS", "STATUS", "RESEND", "HISTORY", "WITHDRAW", "PICTURES"}
+var playerOrder = []string{"HELP", "LIST", "JOIN", "ORDERS", "STATUS", "RESEND", "HISTORY", "WITHDRAW", "PICTURES",
+	"TIMEZONE", "PRESS", "WAIT", "NOWAIT", "ABSENT", "ADDRESS", "CONFIRM", "NEWSECRET", "WHOGAME", "OBSERVE", "UNOBSERVE", "STANDBY"}
 var gmOrder = []string{"CREATE", "START", "DEADLINE", "EXTEND", "PAUSE", "RESUME", "REPLACE", "KICK", "PROCESS", "ROLLBACK", "SET", "BROADCAST"}
 
 // HelpText is the reply to HELP and to an unknown command.
@@ -90,12 +103,10 @@ func HelpText(judge string) string {
 	for _, v := range gmOrder {
 		fmt.Fprintf(&b, "  %-28s %s\n", verbs[v].usage, verbs[v].help)
 	}
-	b.WriteString("\nGame options (CREATE key=value, SET key value): name, deadline (48h | daily 18:00),\n" +
-		"grace (2h), missed (powerdown | random | autopilot), players (the most that may join),\n" +
-		"missed-limit (N turns in a row; 0 never), on-missed-limit (ask | remove),\n" +
-		"reminders (24h,2h | none), list (a mailing list address); CREATE also takes\n" +
-		"course, seed, options (the option deck: none, crash-burn, armed-dangerous, both)\n" +
-		"and rules.KEY=VALUE (the rules options).\n")
+	b.WriteString("\nGame options (CREATE GAME key=value ..., SET KEY VALUE); CREATE also takes course,\n" +
+		"seed, options (the option deck: none, crash-burn, armed-dangerous, both) and\n" +
+		"rules.KEY=VALUE (the rules options):\n")
+	b.WriteString(settingsHelp())
 	return b.String()
 }
 
@@ -130,10 +141,13 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 			e.tag = strings.ToLower(m[1])
 		}
 	}
-	// "SET PICTURES OFF" from a player is the player's own setting, PICTURES OFF.
+	// "SET PICTURES OFF" and "SET TIMEZONE ZONE" from a player are the player's own
+	// settings, PICTURES OFF and TIMEZONE ZONE.
 	for i, c := range cm.cmds {
-		if c.Verb == "SET" && len(c.Args) > 0 && strings.EqualFold(c.Args[0], "PICTURES") {
-			cm.cmds[i].Verb, cm.cmds[i].Args = "PICTURES", c.Args[1:]
+		if c.Verb == "SET" && len(c.Args) > 0 {
+			if own := strings.ToUpper(c.Args[0]); own == "PICTURES" || own == "TIMEZONE" {
+				cm.cmds[i].Verb, cm.cmds[i].Args = own, c.Args[1:]
+			}
 		}
 	}
 	// Authenticate first, for every command: nothing runs unless everything may.
@@ -267,6 +281,26 @@ func (j *Judge) runCommand(e *cmdEnv, c Command) (string, error) {
 		return j.cmdBroadcast(e, c)
 	case "PICTURES":
 		return j.cmdPictures(e, c)
+	case "TIMEZONE":
+		return j.cmdTimezone(e, c)
+	case "PRESS":
+		return j.cmdPress(e, c)
+	case "WAIT", "NOWAIT":
+		return j.cmdWait(e, c)
+	case "ABSENT":
+		return j.cmdAbsent(e, c)
+	case "ADDRESS":
+		return j.cmdAddress(e, c)
+	case "CONFIRM":
+		return j.cmdConfirm(e, c)
+	case "NEWSECRET":
+		return j.cmdNewSecret(e, c)
+	case "WHOGAME":
+		return j.cmdWhoGame(e)
+	case "OBSERVE", "UNOBSERVE":
+		return j.cmdObserve(e, c)
+	case "STANDBY":
+		return j.cmdStandby(e, c)
 	}
 	return fmt.Sprintf("Unknown command %q. The commands:\n\n%s", strings.TrimPrefix(c.Verb, "?"), HelpText(j.Address)), nil
 }

@@ -17,6 +17,8 @@ import (
 
 var secretInText = regexp.MustCompile(`secret is: (\S+)`)
 
+var confirmCode = regexp.MustCompile(`(?m)^  CONFIRM (\S+)$`)
+
 // reply is the answer to the mail last delivered (by its inbox row): the command reply,
 // or the sheet's reply.
 func (f *fixture) reply(uid uint32) (store.OutboxMail, string) {
@@ -499,7 +501,14 @@ func TestDocsCommandExamples(t *testing.T) {
 				hand += fmt.Sprintf("P%d ", c)
 			}
 		}
-		body = strings.NewReplacer("SERVER-SECRET", boss, "GM-SECRET", f.secrets[""], "PLAYER-SECRET", f.secrets[robot], "HAND", hand).Replace(body)
+		code := "" // the latest code mailed to the sender for CONFIRM
+		for _, m := range f.mailsTo(from, "notice") {
+			if c := confirmCode.FindStringSubmatch(textOf(t, m)); c != nil {
+				code = c[1]
+			}
+		}
+		body = strings.NewReplacer("SERVER-SECRET", boss, "GM-SECRET", f.secrets[""], "PLAYER-SECRET", f.secrets[robot], "HAND", hand,
+			"CONFIRM CODE", "CONFIRM "+code).Replace(body)
 		cm, _ := parseCommandMail(body)
 		if cm != nil {
 			for _, c := range cm.cmds {

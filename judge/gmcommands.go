@@ -12,6 +12,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // The game master's commands: CREATE, START, DEADLINE, EXTEND, PAUSE, RESUME, REPLACE,
@@ -211,7 +212,7 @@ func (j *Judge) tellPlayers(e *cmdEnv, kind, what, text string) error {
 			return err
 		}
 	}
-	return nil
+	return j.copyToGMs(e.tx, g, kind, e.key, what, text)
 }
 
 func (j *Judge) cmdDeadline(e *cmdEnv, c Command) (string, error) {
@@ -328,6 +329,28 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 	if err := j.audit(e, "resume", deadlineText(at)); err != nil {
 		return "", err
 	}
+	// When every program is in already, the turn is resolved as the game goes on
+	// (RunCommand and the command mail resolve e.touched): say so, not a deadline
+	// that will never count.
+	st, _, err := stateOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	valid, err := j.turnSheets(e.tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return "", err
+	}
+	if len(readiness(st, valid, ps)) == 0 && len(holds(*e.game, st, valid, ps)) == 0 {
+		if err := j.tellPlayers(e, "resume", "The game goes on",
+			fmt.Sprintf("Game %s goes on. Every program for turn %d is in: the turn is resolved now.\n", g.Tag, g.CurrentTurn)); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Game %s goes on; every program for turn %d is in, so the turn is resolved now. The players are told.\n", g.Tag, g.CurrentTurn), nil
+	}
 	if err := j.tellPlayers(e, "resume", "The game goes on",
 		fmt.Sprintf("Game %s goes on. The deadline of turn %d is %s.\n", g.Tag, g.CurrentTurn, deadlineText(at))); err != nil {
 		return "", err
@@ -337,8 +360,8 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 
 func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	g := *e.game
-	if len(c.Args) != 2 || !strings.Contains(c.Args[1], "@") {
-		return "", refuse("write REPLACE ROBOT NEW-ADDRESS.")
+	if len(c.Args) != 2 || !strings.Contains(c.Args[1], "@") && !strings.EqualFold(c.Args[1], "STANDBY") {
+		return "", refuse("write REPLACE ROBOT NEW-ADDRESS or REPLACE ROBOT STANDBY.")
 	}
 	if g.Status == store.GameOver {
 		return "", refuse("game %s is over.", g.Tag)
@@ -348,6 +371,19 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	addr := strings.ToLower(strings.Trim(c.Args[1], "<>"))
+	if strings.EqualFold(c.Args[1], "STANDBY") { // the first standby player takes the robot
+		sb, err := e.tx.Standbys(g.ID)
+		if err != nil {
+			return "", err
+		}
+		if len(sb) == 0 {
+			return "", refuse("nobody stands by for game %s (players offer with STANDBY %s).", g.Tag, g.Tag)
+		}
+		addr = strings.ToLower(sb[0].Email)
+		if _, err := e.tx.RemoveStandby(g.ID, sb[0].Email); err != nil {
+			return "", err
+		}
+	}
 	if g.Status != store.GameOpen {
 		st, _, err := stateOf(e.tx, g)
 		if err != nil {
@@ -376,10 +412,10 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "replace", fmt.Sprintf("%s: %s → %s", p.Robot, p.Email, addr)); err != nil {
 		return "", err
 	}
-	welcome := fmt.Sprintf("You take over the robot %s in game %s (course %s), now at turn %d.\n\n"+
-		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
-		"Send RESEND (with [RR %s] in the subject and your secret) for the latest report and your hand.\n"+
-		"The deadline is %s.\n", p.Robot, g.Tag, g.Course, g.CurrentTurn, sec, g.Tag, deadlineText(g.DeadlineAt))
+	welcome, err := j.takeOverWelcome(e.tx, g, p, sec)
+	if err != nil {
+		return "", err
+	}
 	if err := j.enqueue(e.tx, outMail{kind: "welcome", gameID: g.ID, turn: g.CurrentTurn, to: addr,
 		subject: subject(g.Tag, fmt.Sprintf("Welcome: you now play %s", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.new", e.key, p.Seat)),
 		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, generated: true}); err != nil {
@@ -607,5 +643,36 @@ func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 			text: fmt.Sprintf("You are a game master of %s.\n\nYour game master secret is: %s\n\n"+
 				"Send it on a line \"secret ...\" with every game master command; send HELP for the commands.\n", what, sec),
 			generated: true})
+	})
+}
+
+// takeOverWelcome is the welcome of a player who takes over a robot (REPLACE): in a
+// running game the welcome template with the board, the robot's hand and a blank sheet
+// for the turn being played, like the first welcome; before the start, the secret and
+// what comes next.
+func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec string) (string, error) {
+	if g.Status == store.GameOpen {
+		return fmt.Sprintf("You take over the robot %s in game %s (course %s), which has not started yet.\n\n"+
+			"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
+			"When the game master STARTs the game you get your robot's first hand.\n", p.Robot, g.Tag, g.Course, sec), nil
+	}
+	setup, err := j.setupFor(g)
+	if err != nil {
+		return "", err
+	}
+	st, _, err := stateOf(tx, g)
+	if err != nil {
+		return "", err
+	}
+	if p.Seat < 0 || p.Seat >= len(st.Robots) {
+		return "", fmt.Errorf("game %s: robot %s has no seat %d", g.Tag, p.Robot, p.Seat)
+	}
+	r := st.Robots[p.Seat]
+	hand, locked := templates.HandOf(setup.Deck, r)
+	return j.Templates.Text("welcome.txt.tmpl", templates.Welcome{
+		Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
+		Board: adjudicator.RenderText(setup.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
+		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
+		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
 	})
 }

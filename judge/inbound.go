@@ -359,6 +359,9 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	if !j.verified.check(player.SecretHash, sheet.Secret) {
 		return denied("wrong secret")
 	}
+	if player.Withdrawn { // its secret counts for nothing any more (the kick notice says so)
+		return denied("the player is withdrawn")
+	}
 
 	// The sender is who they say. From here on, the reply may be specific.
 	if g.Status == store.GameOver {
@@ -463,10 +466,18 @@ func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *
 	if err != nil {
 		return ack, err
 	}
+	ack.Deadline = deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now())
 	missing := readiness(st, valid, players)
-	if len(missing) == 0 {
+	hs := holds(g, st, valid, players)
+	switch {
+	case g.Status == store.GamePaused:
+		ack.Deadline = "none while the game is paused"
+		ack.Waiting = "The game is paused: the turn is resolved when the game master resumes it and every program is in, or at the deadline."
+	case len(missing) == 0 && len(hs) > 0:
+		ack.Waiting = "Every program is in, but the turn waits for its deadline: " + strings.Join(hs, "; ") + "."
+	case len(missing) == 0:
 		ack.Waiting = "Every program is in: the turn will be resolved now."
-	} else {
+	default:
 		ack.Waiting = fmt.Sprintf("Still waiting for orders from %d robot(s).", len(missing))
 	}
 	return ack, nil

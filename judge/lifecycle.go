@@ -50,6 +50,43 @@ type Options struct {
 	Reminders []int64 `json:"reminders"`
 	// PausedLeft is what was left of the deadline when the game was paused, in seconds.
 	PausedLeft int64 `json:"paused_left,omitempty"`
+	// Observers: "yes" (default) lets anyone OBSERVE the game; "no" does not.
+	Observers string `json:"observers,omitempty"`
+	// Press: "any" (default: signed or anonymous as the sender says), "signed",
+	// "anonymous", "none".
+	Press string `json:"press,omitempty"`
+	// WhoGame: who may ask who plays which robot: "players" (default), "public", "gm".
+	WhoGame string `json:"whogame,omitempty"`
+	// Absence: what an announced absence does: "extend" (default: the deadline waits,
+	// by at most AbsenceCap a turn), "autopilot", "powerdown".
+	Absence    string `json:"absence,omitempty"`
+	AbsenceCap int64  `json:"absence_cap,omitempty"` // seconds; 0: 72h
+	// ExtendTurn and Extended: how far (seconds) turn ExtendTurn's deadline was moved for
+	// absent players, against AbsenceCap.
+	ExtendTurn int   `json:"extend_turn,omitempty"`
+	Extended   int64 `json:"extended,omitempty"`
+	// GMCopies: "on" sends the game masters a copy of every report, notice and press.
+	GMCopies string `json:"gm_copies,omitempty"`
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func (o Options) observers() string { return orDefault(o.Observers, "yes") }
+func (o Options) press() string     { return orDefault(o.Press, "any") }
+func (o Options) whoGame() string   { return orDefault(o.WhoGame, "players") }
+func (o Options) absence() string   { return orDefault(o.Absence, "extend") }
+func (o Options) gmCopies() string  { return orDefault(o.GMCopies, "off") }
+
+func (o Options) absenceCap() time.Duration {
+	if o.AbsenceCap <= 0 {
+		return 72 * time.Hour
+	}
+	return time.Duration(o.AbsenceCap) * time.Second
 }
 
 func (o Options) policy(g store.Game) string {
@@ -156,7 +193,7 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		}
 		n := p.Missed + 1
 		text := fmt.Sprintf("No valid orders for %s arrived for turn %d of game %s, so %s\n\n"+
-			"That is %d missed turn(s) in a row. The turn's report follows separately.\n",
+			"That is %d missed turn(s) in a row. The turn's report, in a mail of its own, shows the board.\n",
 			p.Robot, g.CurrentTurn, g.Tag, private[p.Robot], n)
 		limit := o.MissedLimit > 0 && n == o.MissedLimit && !next.Over
 		if limit && o.OnMissedLimit == "remove" {
@@ -284,7 +321,7 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 		text := fmt.Sprintf("This is a reminder: no valid orders for %s, turn %d of game %s, have arrived yet.\n\n"+
 			"The deadline is %s (in about %s).\nIf no valid orders arrive by then, %s.\n\n"+
 			"Send your sheet to %s with [RR %s] in the subject; send RESEND for your latest report.\n",
-			p.Robot, g.CurrentTurn, g.Tag, deadlineText(g.DeadlineAt), roughly(g.DeadlineAt.Sub(now)), policyText(o.policy(g)), j.Address, g.Tag)
+			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), policyText(o.policy(g)), j.Address, g.Tag)
 		if err := j.enqueue(tx, outMail{kind: "reminder", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Reminder: orders for %s, turn %d", p.Robot, g.CurrentTurn)),
 			messageID: id, inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {

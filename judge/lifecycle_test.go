@@ -100,7 +100,12 @@ func TestMissedLimit(t *testing.T) {
 			if len(notes) < 2 || !strings.Contains(textOf(t, notes[0]), "the autopilot played") || !strings.Contains(textOf(t, notes[0]), "Why: ") {
 				t.Fatalf("Hulk's missed-turn notices: %d", len(notes))
 			}
-			gm := f.mailsTo("gm@example.test", "gm-notice")
+			var gm []store.OutboxMail // the missed-limit notice (the per-turn summaries aside)
+			for _, m := range f.mailsTo("gm@example.test", "gm-notice") {
+				if strings.Contains(m.Subject, "missed") {
+					gm = append(gm, m)
+				}
+			}
 			if len(gm) != 1 || !strings.Contains(textOf(t, gm[0]), "Hulk") {
 				t.Fatalf("%d notices to the GM", len(gm))
 			}

@@ -127,6 +127,11 @@ func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "join", robot); err != nil {
 		return "", err
 	}
+	if err := j.mailGMs(e.tx, *g, "join", e.key+"."+robot, fmt.Sprintf("%s joined", robot),
+		fmt.Sprintf("%s joined game %s from %s: %d of %d seats are taken.\nSTART the game when you are ready.\n",
+			robot, g.Tag, e.from, len(ps)+1, o.maxPlayers())); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("You have joined game %s (course %s) with the robot %s; %d of %d seats are taken.\n\n"+
 		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
 		"It is in this mail only. When the game master STARTs the game you get your robot's\nfirst hand.\n",
@@ -154,6 +159,13 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		for _, p := range ps {
 			fmt.Fprintf(&b, "  %s\n", p.Robot)
 		}
+		if e.gm != nil || e.cli {
+			r, err := rosterText(e.tx, g, ps, nil)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(r)
+		}
 		return b.String(), nil
 	}
 	st, _, err := stateOf(e.tx, g)
@@ -161,7 +173,11 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		return "", err
 	}
 	if g.Status != store.GameOver {
-		fmt.Fprintf(&b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineText(g.DeadlineAt))
+		zone := ""
+		if e.player != nil {
+			zone = e.player.Timezone
+		}
+		fmt.Fprintf(&b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineIn(g.DeadlineAt, zone))
 		if g.Grace > 0 {
 			fmt.Fprintf(&b, " (grace %s)", g.Grace)
 		}
@@ -197,6 +213,18 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
 		}
 		fmt.Fprintf(&b, "  %-12s %s\n", r.Name, what)
+	}
+	if g.Status == store.GameRunning || g.Status == store.GamePaused {
+		if hs := holds(g, st, valid, ps); len(hs) > 0 {
+			fmt.Fprintf(&b, "The turn waits for its deadline: %s.\n", strings.Join(hs, "; "))
+		}
+	}
+	if e.gm != nil || e.cli {
+		r, err := rosterText(e.tx, g, ps, valid)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(r)
 	}
 	return b.String(), nil
 }
@@ -309,6 +337,17 @@ func (j *Judge) cmdHistory(e *cmdEnv) (string, error) {
 	}
 	if g.Status != store.GameOver {
 		fmt.Fprintf(&b, "Turn %d is being played.\n", g.CurrentTurn)
+	}
+	press, err := e.tx.PressOf(g.ID)
+	if err != nil {
+		return "", err
+	}
+	reader := e.player
+	if e.gm != nil || e.cli {
+		reader = nil // a game master reads all press, with its senders
+	}
+	if ph := pressHistory(press, reader); ph != "" {
+		b.WriteString("\nPress:\n" + ph)
 	}
 	return b.String(), nil
 }

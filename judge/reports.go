@@ -93,14 +93,20 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		return err
 	}
 	root := j.gameRoot(g.Tag)
+	// A turn resolved again after a ROLLBACK says so in its subject, so it is not
+	// mistaken for the voided report of the same turn.
+	again := ""
+	if gen > 0 {
+		again = " (resolved again)"
+	}
 	what := func(name string) string {
 		if over {
-			return fmt.Sprintf("Turn %d: game over", turn)
+			return fmt.Sprintf("Turn %d%s: game over", turn, again)
 		}
 		if name == "" {
-			return fmt.Sprintf("Turn %d report", turn)
+			return fmt.Sprintf("Turn %d report%s", turn, again)
 		}
-		return fmt.Sprintf("Turn %d report for %s", turn, name)
+		return fmt.Sprintf("Turn %d report for %s%s", turn, name, again)
 	}
 	parent, refs := root, []string{root}
 	if g.ListAddress != "" {
@@ -117,6 +123,9 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		}
 		parent, refs = m.messageID, []string{root, m.messageID}
 	}
+	if err := j.enqueuePublicCopies(tx, g, base, pics, gen, subject(g.Tag, what(""))); err != nil {
+		return err
+	}
 	for _, p := range players {
 		if p.Seat < 0 || p.Seat >= len(next.Robots) {
 			continue
@@ -128,6 +137,9 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		rep.Player, rep.PlayerOut = r.Name, r.Out
 		rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
 		rep.Sheet = templates.SheetFor(g.Tag, r, turn+1, lines)
+		if !over {
+			rep.Deadline = deadlineIn(deadline, p.Timezone)
+		}
 		pp := pics
 		if g.ListAddress != "" {
 			rep.Part, rep.List = templates.PartPrivate, g.ListAddress
@@ -219,7 +231,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		text, err := j.Templates.Text("welcome.txt.tmpl", templates.Welcome{
 			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: secrets[p.Robot],
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
-			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address,
+			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
 		})
 		if err != nil {
 			return err

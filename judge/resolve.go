@@ -145,6 +145,11 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 	resolved := false
 	var tag string
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		if force { // the deadline: an absent player may move it (absence.go)
+			if deferred, err := j.deferForAbsence(tx, gameID); err != nil || deferred {
+				return err
+			}
+		}
 		var err error
 		resolved, tag, err = j.resolveIn(tx, gameID, force)
 		return err
@@ -188,7 +193,7 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		if err != nil {
 			return err
 		}
-		if missing := readiness(st, valid, players); len(missing) > 0 && !force {
+		if missing := readiness(st, valid, players); (len(missing) > 0 || len(holds(g, st, valid, players)) > 0) && !force {
 			return nil
 		}
 		setup, err := j.setupFor(g)
@@ -223,7 +228,16 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 				continue
 			}
 			missedBy[r.Name] = true
-			switch opts.policy(g) {
+			policy := opts.policy(g)
+			if p := playerAt(players, i); p != nil && !p.Withdrawn && absentOn(*p, j.now()) {
+				switch opts.absence() { // absence.go: an absent player's robot
+				case "autopilot":
+					policy = MissedAutopilot
+				case "powerdown":
+					policy = string(store.MissedPowerDown)
+				}
+			}
+			switch policy {
 			case MissedAutopilot:
 				plan := autopilot.Choose(setup, st, i)
 				ords[i].Program = plan.Program
@@ -311,6 +325,13 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 			}
 		}
 		if err := j.enqueueReports(tx, g, setup, next, events, players, inForce, deadline, notes); err != nil {
+			return err
+		}
+		gen, err := tx.VoidTurns(g.ID, g.CurrentTurn)
+		if err != nil {
+			return err
+		}
+		if err := j.turnSummaryForGMs(tx, g, before, played, players, missedBy, force, gen, next); err != nil {
 			return err
 		}
 		return j.afterTurn(tx, g, opts, players, missedBy, private, next)

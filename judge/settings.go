@@ -78,104 +78,268 @@ func parseDuration(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// applySetting changes one game option in settings s and options o.
-func applySetting(s *store.GameSettings, o *Options, key, val string) error {
-	switch key {
-	case "name":
-		s.Name = val
-	case "deadline":
-		r, err := parseDeadlineRule(val)
-		if err != nil {
+// gameSetting is one key a game master may set: CREATE key=value, SET KEY VALUE,
+// `rallyjudge game create --set key=value`. A new setting is one entry here (and the
+// Options field it keeps its value in); HELP, the error for an unknown key and the
+// settings a game master is shown all come from this table.
+type gameSetting struct {
+	key     string
+	aliases []string
+	values  string // what it takes, for HELP and errors
+	label   string // in the settings shown back; "" to leave it out
+	set     func(s *store.GameSettings, o *Options, val string) error
+	show    func(s store.GameSettings, o Options, g store.Game) string
+}
+
+// gameSettings lists the settings in the order they are shown.
+var gameSettings = []gameSetting{
+	{key: "name", values: "TEXT", label: "name",
+		set:  func(s *store.GameSettings, _ *Options, v string) error { s.Name = v; return nil },
+		show: func(s store.GameSettings, _ Options, _ store.Game) string { return s.Name }},
+	{key: "deadline", values: "48h | daily 18:00", label: "deadline",
+		set: func(s *store.GameSettings, _ *Options, v string) error {
+			r, err := parseDeadlineRule(v)
+			s.Deadline = r
 			return err
-		}
-		s.Deadline = r
-	case "grace":
-		d, err := parseDuration(val)
-		if err != nil || d < 0 {
-			return refuse("grace %q: want a duration like 2h.", val)
-		}
-		s.Grace = d
-	case "missed":
-		switch strings.ToLower(val) {
-		case "powerdown", "random":
-			s.Missed, o.Missed = store.MissedPolicy(strings.ToLower(val)), ""
-		case MissedAutopilot:
-			o.Missed = MissedAutopilot
-		default:
-			return refuse("missed %q: want powerdown, random or autopilot.", val)
-		}
-	case "players", "max-players":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 || n > adjudicator.MaxRobots {
-			return refuse("players %q: want 1 to %d.", val, adjudicator.MaxRobots)
-		}
-		o.MaxPlayers = n
-	case "missed-limit":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 0 {
-			return refuse("missed-limit %q: want a number of turns (0: never).", val)
-		}
-		o.MissedLimit = n
-	case "on-missed-limit":
-		v := strings.ToLower(val)
-		if v != "ask" && v != "remove" {
-			return refuse("on-missed-limit %q: want ask or remove.", val)
-		}
-		o.OnMissedLimit = v
-	case "reminders":
-		if strings.EqualFold(val, "none") {
-			o.Reminders = []int64{}
-			return nil
-		}
-		var rs []int64
-		for _, f := range strings.Split(val, ",") {
-			d, err := parseDuration(f)
-			if err != nil || d <= 0 {
-				return refuse("reminders %q: want lead times like 24h,2h or none.", val)
+		},
+		show: func(s store.GameSettings, _ Options, _ store.Game) string { return deadlineRuleText(s.Deadline) }},
+	{key: "grace", values: "2h", label: "grace",
+		set: func(s *store.GameSettings, _ *Options, v string) error {
+			d, err := parseDuration(v)
+			if err != nil || d < 0 {
+				return refuse("grace %q: want a duration like 2h.", v)
 			}
-			rs = append(rs, int64(d/time.Second))
+			s.Grace = d
+			return nil
+		},
+		show: func(s store.GameSettings, _ Options, _ store.Game) string { return s.Grace.String() }},
+	{key: "missed", values: "powerdown | random | autopilot", label: "missed orders",
+		set: func(s *store.GameSettings, o *Options, v string) error {
+			switch strings.ToLower(v) {
+			case "powerdown", "random":
+				s.Missed, o.Missed = store.MissedPolicy(strings.ToLower(v)), ""
+			case MissedAutopilot:
+				o.Missed = MissedAutopilot
+			default:
+				return refuse("missed %q: want powerdown, random or autopilot.", v)
+			}
+			return nil
+		},
+		show: func(s store.GameSettings, o Options, g store.Game) string { g.Missed = s.Missed; return o.policy(g) }},
+	{key: "players", aliases: []string{"max-players"}, values: "N (the most that may join)", label: "players",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > adjudicator.MaxRobots {
+				return refuse("players %q: want 1 to %d.", v, adjudicator.MaxRobots)
+			}
+			o.MaxPlayers = n
+			return nil
+		},
+		show: func(_ store.GameSettings, o Options, _ store.Game) string {
+			return fmt.Sprintf("at most %d", o.maxPlayers())
+		}},
+	{key: "missed-limit", values: "N turns in a row; 0 never", label: "missed limit",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return refuse("missed-limit %q: want a number of turns (0: never).", v)
+			}
+			o.MissedLimit = n
+			return nil
+		},
+		show: func(_ store.GameSettings, o Options, _ store.Game) string {
+			if o.MissedLimit <= 0 {
+				return "never"
+			}
+			act := "the game master is asked to replace the player"
+			if o.OnMissedLimit == "remove" {
+				act = "the player is withdrawn"
+			}
+			return fmt.Sprintf("after %d missed turns in a row %s", o.MissedLimit, act)
+		}},
+	{key: "on-missed-limit", values: "ask | remove",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			v = strings.ToLower(v)
+			if v != "ask" && v != "remove" {
+				return refuse("on-missed-limit %q: want ask or remove.", v)
+			}
+			o.OnMissedLimit = v
+			return nil
+		}},
+	{key: "reminders", values: "24h,2h | none", label: "reminders",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			if strings.EqualFold(v, "none") {
+				o.Reminders = []int64{}
+				return nil
+			}
+			var rs []int64
+			for _, f := range strings.Split(v, ",") {
+				d, err := parseDuration(f)
+				if err != nil || d <= 0 {
+					return refuse("reminders %q: want lead times like 24h,2h or none.", v)
+				}
+				rs = append(rs, int64(d/time.Second))
+			}
+			o.Reminders = rs
+			return nil
+		},
+		show: func(_ store.GameSettings, o Options, _ store.Game) string {
+			var rem []string
+			for _, l := range o.leads() {
+				rem = append(rem, l.String())
+			}
+			if len(rem) == 0 {
+				return "none"
+			}
+			return strings.Join(rem, ", ") + " before the deadline"
+		}},
+	{key: "list", values: "ADDRESS | none (a mailing list for the public report)", label: "list",
+		set: func(s *store.GameSettings, _ *Options, v string) error {
+			if v != "" && v != "none" && !strings.Contains(v, "@") {
+				return refuse("list %q: want a mail address or none.", v)
+			}
+			if v == "none" {
+				v = ""
+			}
+			s.ListAddress = v
+			return nil
+		},
+		show: func(s store.GameSettings, _ Options, _ store.Game) string {
+			if s.ListAddress == "" {
+				return "none"
+			}
+			return s.ListAddress
+		}},
+	{key: "observers", values: "yes | no (OBSERVE allowed)", label: "observers",
+		set:  choice(func(o *Options) *string { return &o.Observers }, "observers", "yes", "no"),
+		show: func(_ store.GameSettings, o Options, _ store.Game) string { return o.observers() }},
+	{key: "press", values: "any | signed | anonymous | none", label: "press",
+		set:  choice(func(o *Options) *string { return &o.Press }, "press", "any", "signed", "anonymous", "none"),
+		show: func(_ store.GameSettings, o Options, _ store.Game) string { return pressText(o.press()) }},
+	{key: "whogame", values: "players | public | gm (who sees who plays which robot)", label: "whogame",
+		set:  choice(func(o *Options) *string { return &o.WhoGame }, "whogame", "players", "public", "gm"),
+		show: func(_ store.GameSettings, o Options, _ store.Game) string { return whoGameText(o.whoGame()) }},
+	{key: "absence", values: "extend | autopilot | powerdown (for a player away)", label: "absence",
+		set:  choice(func(o *Options) *string { return &o.Absence }, "absence", "extend", "autopilot", "powerdown"),
+		show: func(_ store.GameSettings, o Options, _ store.Game) string { return absenceText(o) }},
+	{key: "absence-cap", values: "72h (the most one turn is extended for absences)",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			d, err := parseDuration(v)
+			if err != nil || d < time.Hour || d > 30*24*time.Hour {
+				return refuse("absence-cap %q: want a duration from 1h to 30d, like 72h.", v)
+			}
+			o.AbsenceCap = int64(d / time.Second)
+			return nil
+		}},
+	{key: "gm-copies", values: "on | off (copies of reports, notices and press to the game masters)", label: "gm copies",
+		set:  choice(func(o *Options) *string { return &o.GMCopies }, "gm-copies", "off", "on"),
+		show: func(_ store.GameSettings, o Options, _ store.Game) string { return o.gmCopies() }},
+}
+
+// choice is the setter of a setting that takes one of a few words (the first is the
+// default).
+func choice(field func(*Options) *string, key string, words ...string) func(*store.GameSettings, *Options, string) error {
+	return func(_ *store.GameSettings, o *Options, v string) error {
+		v = strings.ToLower(strings.TrimSpace(v))
+		for _, w := range words {
+			if v == w {
+				*field(o) = v
+				return nil
+			}
 		}
-		o.Reminders = rs
-	case "list":
-		if val != "" && val != "none" && !strings.Contains(val, "@") {
-			return refuse("list %q: want a mail address or none.", val)
+		return refuse("%s %q: want %s.", key, v, strings.Join(words, ", "))
+	}
+}
+
+func settingByKey(key string) *gameSetting {
+	for i := range gameSettings {
+		gs := &gameSettings[i]
+		if gs.key == key {
+			return gs
 		}
-		if val == "none" {
-			val = ""
+		for _, a := range gs.aliases {
+			if a == key {
+				return gs
+			}
 		}
-		s.ListAddress = val
-	default:
-		return refuse("unknown option %q (options: name, deadline, grace, missed, players, missed-limit, on-missed-limit, reminders, list).", key)
 	}
 	return nil
 }
 
+func settingKeys() string {
+	var ks []string
+	for _, gs := range gameSettings {
+		ks = append(ks, gs.key)
+	}
+	return strings.Join(ks, ", ")
+}
+
+// settingsHelp is the settings part of HELP.
+func settingsHelp() string {
+	var b strings.Builder
+	for _, gs := range gameSettings {
+		fmt.Fprintf(&b, "  %-16s %s\n", gs.key, gs.values)
+	}
+	return b.String()
+}
+
+// applySetting changes one game option in settings s and options o.
+func applySetting(s *store.GameSettings, o *Options, key, val string) error {
+	gs := settingByKey(key)
+	if gs == nil {
+		return refuse("unknown option %q (options: %s).", key, settingKeys())
+	}
+	return gs.set(s, o, val)
+}
+
+// settingsText shows a game's settings, one a line.
 func settingsText(s store.GameSettings, o Options, g store.Game) string {
-	dl := fmt.Sprintf("%d hours after each report", s.Deadline.Hours)
-	if s.Deadline.Kind == store.DeadlineFixed {
-		dl = "daily at " + s.Deadline.Clock + " UTC"
-	}
-	var rem []string
-	for _, l := range o.leads() {
-		rem = append(rem, l.String())
-	}
-	if len(rem) == 0 {
-		rem = []string{"none"}
-	}
-	limit := "never"
-	if o.MissedLimit > 0 {
-		act := "the game master is asked to replace the player"
-		if o.OnMissedLimit == "remove" {
-			act = "the player is withdrawn"
+	var b strings.Builder
+	for _, gs := range gameSettings {
+		if gs.label == "" || gs.show == nil {
+			continue
 		}
-		limit = fmt.Sprintf("after %d missed turns in a row %s", o.MissedLimit, act)
+		fmt.Fprintf(&b, "  %-17s%s\n", gs.label+":", gs.show(s, o, g))
 	}
-	list := s.ListAddress
-	if list == "" {
-		list = "none"
+	return b.String()
+}
+
+// deadlineRuleText says a deadline rule in words.
+func deadlineRuleText(r store.DeadlineRule) string {
+	if r.Kind == store.DeadlineFixed {
+		return "daily at " + r.Clock + " UTC"
 	}
-	g.Missed = s.Missed
-	return fmt.Sprintf("  name:            %s\n  deadline:        %s\n  grace:           %s\n  missed orders:   %s\n"+
-		"  players:         at most %d\n  missed limit:    %s\n  reminders:       %s before the deadline\n  list:            %s\n",
-		s.Name, dl, s.Grace, o.policy(g), o.maxPlayers(), limit, strings.Join(rem, ", "), list)
+	return fmt.Sprintf("%d hours after each report", r.Hours)
+}
+
+func pressText(p string) string {
+	switch p {
+	case "signed":
+		return "signed only (PRESS TO ROBOT ...)"
+	case "anonymous":
+		return "anonymous only (PRESS TO ROBOT ...)"
+	case "none":
+		return "none"
+	}
+	return "signed or anonymous, as the sender chooses (PRESS TO ROBOT ...)"
+}
+
+func whoGameText(w string) string {
+	switch w {
+	case "public":
+		return "anyone may ask who plays which robot"
+	case "gm":
+		return "only the game masters see who plays which robot"
+	}
+	return "the players may ask who plays which robot"
+}
+
+func absenceText(o Options) string {
+	switch o.absence() {
+	case "autopilot":
+		return "an absent player's robot is played by the autopilot"
+	case "powerdown":
+		return "an absent player's robot powers down"
+	}
+	return fmt.Sprintf("the deadline waits for an absent player, by at most %s a turn", o.absenceCap())
 }

@@ -252,4 +252,6 @@ type Welcome struct {
 	Deadline            string
 	Sheet               string
 	Judge               string // the address to mail orders to
+	Turn                int    // the turn the hand is for (1 at the start)
+	TakeOver            bool   // a new player takes over a robot in a running game (REPLACE)
 }

@@ -126,7 +126,7 @@ func (s *Set) checkOverrides(dir string, names []string) error {
 		"report.html.tmpl":  report,
 		"ack.txt.tmpl":      Ack{Game: "g", Robot: "Zoom", Turn: 1, Program: card, Standing: []string{"x"}, Warnings: []string{"w"}, Forecast: "f", Deadline: "d", Waiting: "w"},
 		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
-		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j"},
+		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
 	}
 	for name, data := range samples {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {

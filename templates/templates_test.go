@@ -442,7 +442,11 @@ func TestOtherTemplatesGolden(t *testing.T) {
 		{"welcome", "welcome.txt.tmpl", Welcome{Game: "test-game", Course: "tiny", Robot: "Zoom", Secret: "tango-42-secret",
 			Board: adjudicator.RenderText(s.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
 			Hand: hand, Locked: locked, Deadline: "Mon 2 Mar 2026 18:00 UTC",
-			Sheet: SheetFor("test-game", st.Robots[0], 1, nil), Judge: "judge@example.org"}},
+			Sheet: SheetFor("test-game", st.Robots[0], 1, nil), Judge: "judge@example.org", Turn: 1}},
+		{"welcome-takeover", "welcome.txt.tmpl", Welcome{Game: "test-game", Course: "tiny", Robot: "Zoom", Secret: "tango-42-secret",
+			Board: adjudicator.RenderText(s.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
+			Hand: hand, Locked: locked, Deadline: "Mon 9 Mar 2026 18:00 UTC",
+			Sheet: SheetFor("test-game", st.Robots[0], 4, nil), Judge: "judge@example.org", Turn: 4, TakeOver: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := set.Text(c.tmpl, c.data)

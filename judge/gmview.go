@@ -1,0 +1,137 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// A game master who sees the game: a notice on each join (and each observer, standby
+// and absence), a summary after each turn of who was in and who was late, the full
+// roster (robots, addresses, missed turns, waits, absences) in STATUS and `rallyjudge
+// game status`, and, with the game setting gm-copies on, a copy of every report (the
+// public part), notice and press (observers.go, press.go).
+//
+// Only the game's own game masters are told; a server-wide game master who does not
+// master the game is not mailed about it.
+
+// mailGMs mails the game's own game masters a notice.
+func (j *Judge) mailGMs(tx *store.Tx, g store.Game, kind, key, what, text string) error {
+	gms, err := tx.GMs(g.ID)
+	if err != nil {
+		return err
+	}
+	for _, gm := range gms {
+		if gm.GameID == 0 {
+			continue
+		}
+		if err := j.enqueue(tx, outMail{kind: "gm-notice", gameID: g.ID, turn: g.CurrentTurn, to: gm.Email,
+			subject:   subject(g.Tag, what),
+			messageID: j.noticeID(kind, fmt.Sprintf("%s.%s.gm%d", g.Tag, key, gm.ID)),
+			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// turnSummaryForGMs tells the game masters, after a turn is resolved, who sent orders,
+// who was late and what was played for them, and who waits or is away.
+func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.State, played []Played, players []store.Player,
+	missedBy map[string]bool, force bool, gen int, next *adjudicator.State) error {
+	var in, late, out []string
+	for i, r := range st.Robots {
+		p := playerAt(players, i)
+		switch {
+		case r.Out || p != nil && p.Withdrawn:
+			out = append(out, r.Name)
+		case missedBy[r.Name]:
+			what := "missed"
+			if i < len(played) && played[i].Missed != "" {
+				what = played[i].Missed
+			}
+			n := 1
+			if p != nil {
+				n = p.Missed + 1
+			}
+			late = append(late, fmt.Sprintf("%s (%s; %d in a row)", r.Name, what, n))
+		case !needsProgram(r):
+			in = append(in, r.Name+" (powered down)")
+		default:
+			in = append(in, r.Name)
+		}
+	}
+	why := "every program was in"
+	if force {
+		why = "the deadline passed, or a game master said PROCESS"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Turn %d of game %s is resolved (%s).\n\n", g.CurrentTurn, g.Tag, why)
+	list := func(title string, names []string) {
+		if len(names) == 0 {
+			names = []string{"none"}
+		}
+		fmt.Fprintf(&b, "%-10s %s\n", title+":", strings.Join(names, ", "))
+	}
+	list("In", in)
+	list("Late", late)
+	list("Out", out)
+	if next.Over || !inRace(next) {
+		b.WriteString("\nThe game is over.\n")
+	}
+	b.WriteString("\nSTATUS (with your game master secret) shows the roster with addresses.\n")
+	return j.mailGMs(tx, g, "summary", fmt.Sprintf("%d%s", g.CurrentTurn, genTag(gen)),
+		fmt.Sprintf("Turn %d summary: %d in, %d late", g.CurrentTurn, len(in), len(late)), b.String())
+}
+
+// rosterText is the game master's roster: every robot with its player's address and
+// what stands out about them.
+func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[string]*orders.Sheet) (string, error) {
+	var b strings.Builder
+	b.WriteString("\nRoster (game masters only):\n")
+	for _, p := range players {
+		var notes []string
+		if p.Withdrawn {
+			notes = append(notes, "withdrawn")
+		}
+		if p.Missed > 0 {
+			notes = append(notes, fmt.Sprintf("missed %d in a row", p.Missed))
+		}
+		if g.CurrentTurn > 0 && p.WaitTurn == g.CurrentTurn {
+			notes = append(notes, "WAIT")
+		}
+		if p.AbsentFrom != "" {
+			notes = append(notes, fmt.Sprintf("away %s to %s", p.AbsentFrom, p.AbsentUntil))
+		}
+		if p.Timezone != "" {
+			notes = append(notes, p.Timezone)
+		}
+		if s := sheets[p.Robot]; s != nil {
+			notes = append(notes, "sheet in")
+		}
+		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-32s %s", p.Robot, p.Email, strings.Join(notes, ", ")), " "))
+	}
+	obs, err := tx.Observers(g.ID)
+	if err != nil {
+		return "", err
+	}
+	sb, err := tx.Standbys(g.ID)
+	if err != nil {
+		return "", err
+	}
+	emails := func(ws []store.Watcher) string {
+		if len(ws) == 0 {
+			return "none"
+		}
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.Email)
+		}
+		return strings.Join(out, ", ")
+	}
+	fmt.Fprintf(&b, "Observers: %s\nStandby players: %s\n", emails(obs), emails(sb))
+	return b.String(), nil
+}

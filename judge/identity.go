@@ -1,0 +1,254 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// Identity for people: who plays which robot (WHOGAME, as far as the game's whogame
+// setting allows), a player's own change of address (ADDRESS from the old address with
+// the secret, CONFIRM with the code mailed to the new one), a new secret mailed to the
+// registered address (NEWSECRET), and standby players who take over an abandoned robot
+// (STANDBY; the game master's REPLACE ROBOT STANDBY).
+
+// addressChangeTTL is how long a change of address waits for its CONFIRM.
+const addressChangeTTL = 7 * 24 * time.Hour
+
+func (j *Judge) cmdWhoGame(e *cmdEnv) (string, error) {
+	if err := j.loadGame(e, ""); err != nil {
+		return "", err
+	}
+	g := *e.game
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	allowed := o.whoGame() == "public" || e.cli
+	if !allowed && e.from != "" {
+		gm, err := j.gmBySecret(e)
+		if err != nil {
+			return "", err
+		}
+		allowed = gm != nil
+		if !allowed && o.whoGame() == "players" && e.cm.secret != "" {
+			p, err := j.findPlayer(e)
+			var d *denial
+			if err != nil && !errors.As(err, &d) {
+				return "", err
+			}
+			allowed = p != nil
+		}
+	}
+	if !allowed {
+		who := "its players and game masters (send it with your secret)"
+		if o.whoGame() == "gm" {
+			who = "its game masters"
+		}
+		return "", refuse("in game %s, WHOGAME is for %s.", g.Tag, who)
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s (course %s, %s):\n", g.Tag, g.Course, g.Status)
+	for _, p := range ps {
+		note := ""
+		if p.Withdrawn {
+			note = "  (withdrawn)"
+		}
+		fmt.Fprintf(&b, "  %-12s %s%s\n", p.Robot, p.Email, note)
+	}
+	if len(ps) == 0 {
+		b.WriteString("  nobody has joined yet\n")
+	}
+	return b.String(), nil
+}
+
+func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
+	g, p := *e.game, *e.player
+	if len(c.Args) != 1 || !plausibleAddress(c.Args[0]) {
+		return "", refuse("write ADDRESS NEW@ADDRESS.")
+	}
+	addr := strings.ToLower(strings.Trim(c.Args[0], "<>"))
+	if strings.EqualFold(addr, p.Email) {
+		return "", refuse("%s is your address already.", addr)
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, q := range ps {
+		if strings.EqualFold(q.Email, addr) && !q.Withdrawn {
+			return "", refuse("%s plays another robot in game %s.", addr, g.Tag)
+		}
+	}
+	code, hash, err := newSecret()
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.tx.AddAddressChange(store.AddressChange{PlayerID: p.ID, NewEmail: addr, CodeHash: hash, Created: j.now()}); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "address-change", p.Robot+" asks to move to "+addr); err != nil {
+		return "", err
+	}
+	text := fmt.Sprintf("The player of the robot %s in game %s asks to play from this address from now on.\n\n"+
+		"If that is you, reply from this address with this line in the body:\n\n  CONFIRM %s\n\n"+
+		"Until then nothing changes. The code counts for %d days. If you did not ask for this,\n"+
+		"do nothing.\n", p.Robot, g.Tag, code, int(addressChangeTTL/(24*time.Hour)))
+	if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: addr,
+		subject:   subject(g.Tag, "Confirm your new address"),
+		messageID: j.noticeID("address", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)), text: text}); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("A code went to %s. Reply from there with the CONFIRM line it gives, and %s is\n"+
+		"played from %s (your secret stays the same). Until then nothing changes.\n", addr, p.Robot, addr), nil
+}
+
+func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
+	if len(c.Args) != 1 || e.from == "" {
+		return "", refuse("write CONFIRM CODE, from the new address, with the code the judge mailed there.")
+	}
+	cs, err := e.tx.PendingAddressChanges(e.from, j.now().Add(-addressChangeTTL))
+	if err != nil {
+		return "", err
+	}
+	for _, ch := range cs {
+		if !j.verified.check(ch.CodeHash, c.Args[0]) {
+			continue
+		}
+		p, err := e.tx.PlayerByID(ch.PlayerID)
+		if err != nil {
+			return "", err
+		}
+		g, err := e.tx.Game(p.GameID)
+		if err != nil {
+			return "", err
+		}
+		e.game = &g
+		if err := e.tx.SetPlayerEmail(p.ID, ch.NewEmail); err != nil {
+			return "", err
+		}
+		if err := e.tx.FinishAddressChange(ch.ID, j.now()); err != nil {
+			return "", err
+		}
+		if err := j.audit(e, "address-change", fmt.Sprintf("%s: %s → %s", p.Robot, p.Email, ch.NewEmail)); err != nil {
+			return "", err
+		}
+		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("%s now plays from another address", p.Robot)),
+			messageID: j.noticeID("address", fmt.Sprintf("%s.%s.old", g.Tag, e.key)),
+			text: fmt.Sprintf("As you asked, your robot %s in game %s is played from %s from now on.\n"+
+				"Mail from this address no longer counts for it.\n", p.Robot, g.Tag, ch.NewEmail), generated: true}); err != nil {
+			return "", err
+		}
+		if err := j.mailGMs(e.tx, g, "address", e.key, fmt.Sprintf("%s has a new address", p.Robot),
+			fmt.Sprintf("%s in game %s moved from %s to %s (confirmed from both).\n", p.Robot, g.Tag, p.Email, ch.NewEmail)); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Confirmed: you play %s in game %s from this address. Your secret is unchanged.\n", p.Robot, g.Tag), nil
+	}
+	return "", refuse("no change of address to this address waits for that code (a code counts for %d days).", int(addressChangeTTL/(24*time.Hour)))
+}
+
+func (j *Judge) cmdNewSecret(e *cmdEnv, c Command) (string, error) {
+	var tag, robot string
+	switch len(c.Args) {
+	case 1:
+		robot = c.Args[0]
+	case 2:
+		tag, robot = strings.ToLower(c.Args[0]), c.Args[1]
+	default:
+		return "", refuse("write NEWSECRET GAME ROBOT.")
+	}
+	if err := j.loadGame(e, tag); err != nil {
+		return "", err
+	}
+	g := *e.game
+	p, err := e.tx.PlayerByRobot(g.ID, robot)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	// The same answer whether the robot exists or not, and the secret only ever goes to
+	// the registered address: asking reveals nothing and gives nothing to a stranger.
+	answer := fmt.Sprintf("If %s in game %s is registered to the address this mail came from, a new secret\n"+
+		"is on its way there; the old one no longer counts.\n", robot, g.Tag)
+	if err != nil || p.Withdrawn || !strings.EqualFold(p.Email, e.from) {
+		return answer, j.audit(e, "newsecret-refused", robot)
+	}
+	sec, hash, err := newSecret()
+	if err != nil {
+		return "", err
+	}
+	if err := e.tx.SetPlayerSecret(p.ID, hash); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "newsecret", p.Robot); err != nil {
+		return "", err
+	}
+	return answer, j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+		subject:   subject(g.Tag, fmt.Sprintf("A new secret for %s", p.Robot)),
+		messageID: j.noticeID("newsecret", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)),
+		text: fmt.Sprintf("As asked, %s in game %s has a new secret: %s\n\nThe old one no longer counts. Keep this one: "+
+			"every sheet and command needs it, on a line \"secret ...\".\n", p.Robot, g.Tag, sec)})
+}
+
+func (j *Judge) cmdStandby(e *cmdEnv, c Command) (string, error) {
+	off := len(c.Args) > 0 && strings.EqualFold(c.Args[len(c.Args)-1], "OFF")
+	args := c.Args
+	if off {
+		args = args[:len(args)-1]
+	}
+	if len(args) > 1 {
+		return "", refuse("write STANDBY [GAME] or STANDBY [GAME] OFF.")
+	}
+	tag := ""
+	if len(args) == 1 {
+		tag = strings.ToLower(args[0])
+	}
+	if err := j.loadGame(e, tag); err != nil {
+		return "", err
+	}
+	g := *e.game
+	if e.from == "" {
+		return "", refuse("STANDBY is by mail.")
+	}
+	if off {
+		ok, err := e.tx.RemoveStandby(g.ID, e.from)
+		if err != nil || !ok {
+			return fmt.Sprintf("You were not standing by for game %s.\n", g.Tag), err
+		}
+		return fmt.Sprintf("You no longer stand by for game %s.\n", g.Tag), j.audit(e, "standby", "off")
+	}
+	if g.Status == store.GameOver {
+		return "", refuse("game %s is over.", g.Tag)
+	}
+	ok, err := e.tx.AddStandby(g.ID, e.from, j.now())
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return fmt.Sprintf("You stand by for game %s already.\n", g.Tag), nil
+	}
+	if err := j.audit(e, "standby", e.from); err != nil {
+		return "", err
+	}
+	if err := j.mailGMs(e.tx, g, "standby", e.key, "A standby player offers to play",
+		fmt.Sprintf("%s stands by for game %s: REPLACE ROBOT STANDBY gives them a robot whose player left.\n", e.from, g.Tag)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("You stand by for game %s. When a player leaves, the game master may give you the\n"+
+		"robot; you then get a welcome with the board, your hand and your secret. STANDBY %s OFF to stop.\n", g.Tag, g.Tag), nil
+}
+
+// plausibleAddress is a quick shape check of a mail address a player writes.
+func plausibleAddress(a string) bool {
+	a = strings.Trim(a, "<>")
+	at := strings.LastIndexByte(a, '@')
+	return at > 0 && at < len(a)-1 && !strings.ContainsAny(a, " \t,;\"'()[]\\") && strings.Contains(a[at:], ".") && len(a) <= 254
+}
