@@ -46,14 +46,26 @@ func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw 
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, uid, err)
+		return j.corrupt(fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, uid, err))
 	}
 	if dup && row.Status != store.InboxNew {
 		j.Log.Debug("message seen before", "uid", uid, "inbox", row.ID, "status", row.Status)
 		return nil
 	}
-	j.processStored(ctx, row, msg, perr)
-	return nil
+	return j.processStored(ctx, row, msg, perr)
+}
+
+// ErrCorrupt is returned by HandleMessage when the database's pages turn out damaged: the
+// message is left unmarked on the server, and Serve stops taking mail (every further
+// mail would fail the same way and be lost to the players).
+var ErrCorrupt = store.ErrCorrupt
+
+// corrupt passes err on, marked with ErrCorrupt when it says the database is damaged.
+func (j *Judge) corrupt(err error) error {
+	if store.IsCorrupt(err) && !errors.Is(err, store.ErrCorrupt) {
+		return fmt.Errorf("%w: %v", store.ErrCorrupt, err)
+	}
+	return err
 }
 
 // Recover handles inbox messages stored but not processed (a crash between storing and
@@ -76,12 +88,16 @@ func (j *Judge) Recover(ctx context.Context) error {
 	sort.Slice(rows, func(a, b int) bool { return rows[a].ID < rows[b].ID })
 	for _, row := range rows {
 		msg, perr := j.extract(row.Raw)
-		j.processStored(ctx, row, msg, perr)
+		if err := j.processStored(ctx, row, msg, perr); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *mail.Message, perr error) {
+// processStored judges a stored message. It returns an error only when the database is
+// damaged (ErrCorrupt); any other failure is recorded on the inbox row.
+func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *mail.Message, perr error) error {
 	var gameID int64
 	var f fate
 	var status store.InboxStatus
@@ -106,21 +122,28 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 	})
 	if err != nil {
 		j.folds.reset() // the failed transaction may have folded versions it never committed
+		if store.IsCorrupt(err) {
+			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "inbox", row.ID, "err", err)
+			return j.corrupt(err)
+		}
 		j.Log.Error("processing a message failed", "inbox", row.ID, "err", err)
-		_ = j.Store.Tx(ctx, func(tx *store.Tx) error {
+		if ferr := j.Store.Tx(ctx, func(tx *store.Tx) error {
 			return tx.InboxSetStatus(row.ID, store.InboxFailed, clip(err.Error(), 500), j.now())
-		})
-		return
+		}); store.IsCorrupt(ferr) {
+			return j.corrupt(ferr)
+		}
+		return nil
 	}
 	j.logFate(row, msg, f, note)
 	if gameID != 0 {
 		if j.stopAt("after-sheet-commit") {
-			return
+			return nil
 		}
 		if _, err := j.ResolveIfReady(ctx, gameID); err != nil {
 			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
 		}
 	}
+	return nil
 }
 
 // fate is what became of one mail, for its log line.

@@ -2,7 +2,11 @@ package judge
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,3 +133,145 @@ func TestHungSMTPDelaysNeitherDeadlinesNorIntake(t *testing.T) {
 	clock.Add(25 * time.Hour)
 	waitFor(t, "the deadline to resolve the turn while SMTP hangs", 20*time.Second, func() bool { g, _ := game(); return g.CurrentTurn == 2 })
 }
+
+// countingSender counts the mails handed to it by Message-ID; before the first it runs
+// onFirst.
+type countingSender struct {
+	mu      sync.Mutex
+	sent    map[string]int
+	onFirst func()
+}
+
+func (s *countingSender) Send(_ context.Context, _ string, _ []string, raw []byte) error {
+	m, err := mail.Extract(raw)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sent == nil {
+		s.sent = map[string]int{}
+		if s.onFirst != nil {
+			s.onFirst()
+		}
+	}
+	s.sent[m.MessageID]++
+	return nil
+}
+
+func (s *countingSender) total() (n int, most int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.sent {
+		n += c
+		most = max(most, c)
+	}
+	return n, most
+}
+
+// TestUnwritableDatabaseStopsSending: the SMTP server takes a mail, then the database
+// cannot be written (another process holds its write lock, as a full or read-only disk
+// refuses writes). Before issue 14 the mail could not be marked sent and went out again at
+// every tick (21 copies in 40 s on a full disk). Now sending stops and says so; when the
+// database can be written again the mail in hand is recorded, not resent, and the rest go
+// out once each.
+func TestUnwritableDatabaseStopsSending(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ro.db")
+	st, err := store.OpenWith(path, store.Options{Sync: store.SyncNormal, BusyTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	logs := &logRecorder{}
+	j, err := New(st, "judge@example.test", logs.logger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := j.CreateGame(ctx, GameSpec{Tag: "ro", Course: "sprint", Seed: 3,
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
+		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}); err != nil {
+		t.Fatal(err)
+	}
+	var due []store.OutboxMail
+	_ = st.View(ctx, func(tx *store.Tx) error { due, err = tx.DuePending(j.now(), 100); return err })
+	if len(due) < 2 {
+		t.Fatalf("%d mails due, want the welcomes", len(due))
+	}
+	var release func()
+	s := &countingSender{onFirst: func() { release = holdWriteLock(t, path) }}
+	for i := 0; i < 5; i++ {
+		if _, err := j.DrainOutbox(ctx, s); !errors.Is(err, ErrSendingStopped) {
+			t.Fatalf("drain %d with the database locked: %v, want ErrSendingStopped", i, err)
+		}
+	}
+	if n, _ := s.total(); n != 1 {
+		t.Fatalf("%d mails handed to SMTP while the database could not be written, want the 1 before", n)
+	}
+	if !logs.has("THE DATABASE CANNOT BE WRITTEN") {
+		t.Error("nothing in the log says the database cannot be written")
+	}
+	release()
+	if _, err := j.DrainOutbox(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if n, most := s.total(); n != len(due) || most != 1 {
+		t.Errorf("%d mails sent (%d times at most), want each of %d once", n, most, len(due))
+	}
+	_ = st.View(ctx, func(tx *store.Tx) error { due, err = tx.DuePending(j.now().Add(time.Hour), 100); return err })
+	if len(due) != 0 {
+		t.Errorf("%d mails still pending after the database came back", len(due))
+	}
+}
+
+// holdWriteLock takes SQLite's write lock on path from another connection, as another
+// process would, until the returned function is called.
+func holdWriteLock(t *testing.T, path string) func() {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
+		conn.Close()
+		db.Close()
+	}
+}
+
+// logRecorder keeps log lines for tests that check what the judge says.
+type logRecorder struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *logRecorder) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		r.mu.Lock()
+		r.lines = append(r.lines, string(p))
+		r.mu.Unlock()
+		return len(p), nil
+	}), nil))
+}
+
+func (r *logRecorder) has(s string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range r.lines {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -72,6 +72,8 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	}
 	var wg sync.WaitGroup
 	fetchErr := make(chan error, 1)
+	ctx, stopAll := context.WithCancel(ctx)
+	defer stopAll()
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
@@ -81,6 +83,12 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			err := j.HandleMessage(hctx, v, uid, raw)
 			if err == nil {
 				j.savePosition(hctx, l.Mailbox, v, uid)
+			} else if errors.Is(err, ErrCorrupt) {
+				select { // stop taking mail: Serve returns the error
+				case fetchErr <- err:
+				default:
+				}
+				stopAll()
 			}
 			poke(clockWake)
 			poke(sendWake)
@@ -131,9 +139,16 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	select {
 	case <-ctx.Done():
 		wg.Wait()
+		select {
+		case err := <-fetchErr:
+			return err
+		default:
+		}
 		j.Log.Info("stopped")
 		return nil
 	case err := <-fetchErr:
+		stopAll()
+		wg.Wait()
 		return err
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -55,11 +56,21 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("smtp password: %w", err)
 	}
+	// one daemon per database: a second would send every mail again
+	lock, err := store.LockDaemon(cfg.Database)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	st, err := store.OpenWith(cfg.Database, store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	// refuse a database with damaged pages or one that cannot be written, before any mail is read
+	if err := st.CheckServing(ctx, time.Now().UTC(), fmt.Sprintf("rallyjudge serve, pid %d", os.Getpid())); err != nil {
+		return err
+	}
 	j, err := judge.New(st, cfg.JudgeAddress, log)
 	if err != nil {
 		return err

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSecondDaemonIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one.db")
+	first, err := LockDaemon(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LockDaemon(path)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second daemon: %v, want ErrLocked", err)
+	}
+	if !strings.Contains(err.Error(), "pid ") || !strings.Contains(err.Error(), "stop it first") {
+		t.Errorf("the refusal does not say who holds the lock and what to do: %v", err)
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LockDaemon(path)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again.Release()
+}
+
+// holdWriteLock takes SQLite's write lock on path from another connection, as another
+// process would, until the returned function is called.
+func holdWriteLock(t *testing.T, path string) func() {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
+		conn.Close()
+		db.Close()
+	}
+}
+
+func TestCheckServingRefusesAnUnwritableDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ro.db")
+	st, err := OpenWith(path, Options{BusyTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.CheckServing(context.Background(), time.Now(), "test"); err != nil {
+		t.Fatalf("a sound, writable database refused: %v", err)
+	}
+	release := holdWriteLock(t, path)
+	err = st.CheckServing(context.Background(), time.Now(), "test")
+	release()
+	if err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Fatalf("CheckServing on a database it cannot write: %v", err)
+	}
+}
+
+func TestCheckServingRefusesDamagedPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	now := time.Now()
+	if err := st.Tx(ctx, func(tx *Tx) error {
+		for i := 0; i < 2000; i++ {
+			if _, err := tx.Audit(AuditEntry{At: now, Actor: "judge", Action: "fill", Detail: strings.Repeat("x", 200)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	// damage a run of pages in the middle of the file (the audit table's b-tree)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := f.Stat()
+	junk := []byte(strings.Repeat("\xde\xad\xbe\xef", 4096))
+	if _, err := f.WriteAt(junk, fi.Size()/2&^4095); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err = Open(path)
+	if err != nil {
+		if !IsCorrupt(err) {
+			t.Fatalf("open of a damaged database failed, but not as damaged: %v", err)
+		}
+		return
+	}
+	defer st.Close()
+	err = st.CheckServing(ctx, now, "test")
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "integrity check failed") {
+		t.Fatalf("CheckServing on damaged pages: %v", err)
+	}
+}
