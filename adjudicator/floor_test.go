@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -160,6 +162,69 @@ func TestRulesSet(t *testing.T) {
 	for _, kv := range [][2]string{{"pass_touch", "true"}, {"pass_touches", "maybe"}, {"max_options", "x"}, {"name", "2023"}} {
 		if err := r.Set(kv[0], kv[1]); err == nil {
 			t.Errorf("%v: no error", kv)
+		}
+	}
+}
+
+// On a floor without tiles, the tile-aware step (stepFloor) plays exactly as the plain
+// step: random games on the shipped plain courses, both ways, give the same bytes.
+func TestStepFloorMatchesStep(t *testing.T) {
+	for _, name := range []string{"sprint", "long-haul", "stampede"} {
+		c, err := LoadCourse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(1); seed <= 6; seed++ {
+			fast, err := NewSetup(c, PostalRules(), seed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fast.slow {
+				t.Fatalf("%s has no tiles but plays the slow step", name)
+			}
+			slow := *fast
+			slow.slow = true
+			names := []string{"A", "B", "C", "D", "E"}
+			st, _, err := NewGame(fast, names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := turnRNG(seed, 99, 7)
+			for turn := 0; turn < 12 && !st.Over; turn++ {
+				orders := make([]Orders, len(st.Robots))
+				for i := range st.Robots {
+					r := &st.Robots[i]
+					h := slices.Clone(r.Hand)
+					rng.Shuffle(len(h), func(a, b int) { h[a], h[b] = h[b], h[a] })
+					k := 0
+					for reg := 1; reg <= Registers; reg++ {
+						if !r.IsLocked(reg) && k < len(h) {
+							orders[i].Program[reg-1] = h[k]
+							k++
+						}
+					}
+				}
+				a, ea, err := Resolve(fast, st, orders)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, eb, err := Resolve(&slow, st, orders)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ja, _ := json.Marshal(struct {
+					S *State
+					E []Event
+				}{a, ea})
+				jb, _ := json.Marshal(struct {
+					S *State
+					E []Event
+				}{b, eb})
+				if string(ja) != string(jb) {
+					t.Fatalf("%s seed %d turn %d: the two steps differ:\n%s\n%s", name, seed, st.Turn, ja, jb)
+				}
+				st = a
+			}
 		}
 	}
 }

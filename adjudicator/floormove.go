@@ -164,15 +164,20 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			}
 			if !t.effectPushable(j, i) {
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: "robot"})
+				t.rammed(i, n, chain[:n], j, d, by, false)
 				return false
 			}
 			nx, ej := t.next(at, d)
 			switch ej {
 			case edgeWall, edgeDoor, edgeLedge:
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: edgeCause[ej]})
+				chain[n] = j
+				t.rammed(i, n+1, chain[:n+1], -1, d, by, false)
 				return false
 			case edgeRepulsor:
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: "repulsor"})
+				chain[n] = j
+				t.rammed(i, n+1, chain[:n+1], -1, d, by, false)
 				if by == "" && t.mover == i && t.count > 0 {
 					t.repulse(j, d, t.count)
 					t.stopMove = true
@@ -208,6 +213,9 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 		landed = chain[0]
 	}
 	t.place(i, d, to, e, ev, landed, false)
+	if n > 0 {
+		t.rammed(i, n, chain[:n], -1, d, by, true)
+	}
 	return r.Active()
 }
 
