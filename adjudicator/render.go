@@ -125,7 +125,35 @@ func RenderText(c *Course, robots []Robot) string {
 		}
 		sb.WriteByte('\n')
 	}
+	sb.WriteString(tileKey(b))
 	return trimLines(sb.String())
+}
+
+// tileKey explains the tile symbols a floor uses (the Grand Prix tiles and the Crash &
+// Burn floor), one line each, under the picture; "" for a floor with none, so plain
+// courses draw as before.
+func tileKey(b *Board) string {
+	fx := scanFloor(b)
+	if fx == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString("Tiles on this floor:\n")
+	line := func(on floorFx, s string) {
+		if fx&on != 0 {
+			sb.WriteString("  " + s + "\n")
+		}
+	}
+	line(fxOil, "oil  oil slick: a robot stopping on it slides on; one starting on it\n       loses the first square of its move")
+	line(fxPortal, "<1>  portal, pair 1: a robot moving in comes out of the other (not while\n       a robot stands on either)")
+	line(fxLevels, "=!=  ledge (! on a vertical edge): a wall from below, 2 damage going down;\n       1 2 3 on a square: its level")
+	line(fxLevels, "/^/  ramp (^ on a vertical edge): going up, an extra square; a robot\n       stopping on it slides back")
+	line(fxRepulsor, "%%%  repulsor field (% vertical): throws a robot back as far as its card")
+	line(fxDoor, "DoD  swing door (D vertical): a wall except in its registers\n       (o 1,3,5; e 2,4; * others: see the board)")
+	line(fxChop, " $   chop shop: swap an option after a register; or draw one at turn end")
+	line(fxFlamer, "F o  flamer: in its registers 1 damage entering it, 1 more standing in\n       it after the lasers")
+	line(fxStomper, "K e  stomper: destroys a robot on it in its registers (K *: always)")
+	return sb.String()
 }
 
 // trimLines drops trailing blanks from every line (mail clients and diffs like that).
@@ -381,14 +409,6 @@ func RenderLegend(robots ...Robot) string {
   w1   single wrench (repairs 1)     w2   double wrench (repairs 2, or an option)
   [1]  flag 1 (touch them in order)  S1   start square 1
   ---  and | are walls               . :  open board edge: falling off destroys
-  oil  oil slick (a robot stopping on it slides on)    <1>  portal, pair 1
-  $    chop shop                     F o  flamer (registers as for pushers)
-  K e  stomper (K * with no numbers: always active)
-  =!=  ledge: = on a horizontal edge, ! on a vertical one (a wall from below,
-       2 damage going down); 1 2 3 on plain floor: its level
-  /^/  ramp between levels (^ on a vertical edge)   %%%  repulsor field (% vertical)
-  DoD  swing door on that edge, open in the registers of its middle letter
-       (D alone on a vertical edge: see the board file for its registers)
   A>   robot A facing east (^ > v <); the third character shows its square;
        a lowercase letter (a>) is a virtual robot; AB is two robots on a square
 `)

@@ -275,7 +275,14 @@ func (n *narrator) elemEvent(e adjudicator.Event) bool {
 		if e.From == nil || e.To == nil {
 			return false
 		}
-		l.parts = append(l.parts, fmt.Sprintf("%s is pushed by a %s from %v to %v", e.Robot, nonEmpty(e.Cause, "pusher"), *e.From, *e.To))
+		switch e.Cause {
+		case "ramp": // adjudicator/levels.go: a robot left on a ramp slides back
+			l.parts = append(l.parts, fmt.Sprintf("%s slides back down the ramp to %v", e.Robot, *e.To))
+		case "repulsor": // adjudicator/repulsors.go
+			l.parts = append(l.parts, fmt.Sprintf("%s is thrown back by the repulsor field from %v to %v", e.Robot, *e.From, *e.To))
+		default:
+			l.parts = append(l.parts, fmt.Sprintf("%s is pushed by a %s from %v to %v", e.Robot, nonEmpty(e.Cause, "pusher"), *e.From, *e.To))
+		}
 		l.lastTo, l.lastDir = e.To, stepDir(e.From, e.To)
 	case adjudicator.EvRotated:
 		what := "turning"
@@ -310,6 +317,12 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s %s", e.Robot, fallText(e, "")))
 	case adjudicator.EvDamage:
 		switch {
+		case e.Cause == "flamer":
+			n.add(fmt.Sprintf("the flamer burns %s: %s", e.Robot, points(e.Amount, "damage")))
+		case e.Cause == "ledge":
+			n.add(fmt.Sprintf("%s falls down the ledge: %s", e.Robot, points(e.Amount, "damage")))
+		case e.Cause == "landed-on":
+			n.add(fmt.Sprintf("%s lands on %s: %s", nonEmpty(e.Other, "a robot"), e.Robot, points(e.Amount, "damage")))
 		case e.Other != "":
 			n.add(fmt.Sprintf("%s shoots %s: %s", e.Other, e.Robot, points(e.Amount, "damage")))
 		default:
@@ -358,6 +371,16 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s stays powered down for another turn", e.Robot))
 	case adjudicator.EvPoweredUp:
 		n.add(fmt.Sprintf("%s powers up again", e.Robot))
+	case adjudicator.EvSlid:
+		n.add(fmt.Sprintf("%s slides on the oil from %v to %v", e.Robot, pos(e.From), pos(e.To)))
+	case adjudicator.EvSlowed:
+		n.add(fmt.Sprintf("%s starts on oil and loses the first square of its move", e.Robot))
+	case adjudicator.EvTeleport:
+		n.add(fmt.Sprintf("%s enters the portal at %v and comes out at %v", e.Robot, pos(e.From), pos(e.To)))
+	case adjudicator.EvRepulsed:
+		n.add(fmt.Sprintf("%s runs into the repulsor field at %v and is thrown back %s", e.Robot, pos(e.From), points(e.Amount, "square")))
+	case adjudicator.EvArchiveKept:
+		n.add(fmt.Sprintf("%s keeps its archive marker at %v", e.Robot, pos(e.To)))
 	default:
 		n.add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
 	}
@@ -365,7 +388,13 @@ func (n *narrator) single(e adjudicator.Event) {
 
 func blockedText(e adjudicator.Event, first bool) string {
 	var why string
+	obstacle := map[string]string{"door": "a closed swing door", "ledge": "a ledge", "repulsor": "a repulsor field"}[e.Cause]
 	switch {
+	case e.Other == "" && obstacle != "":
+		if !first {
+			return "is stopped by " + obstacle
+		}
+		why = obstacle + " is in the way"
 	case e.Other == "":
 		if !first {
 			return "is stopped by a wall"
@@ -389,6 +418,8 @@ func fallText(e adjudicator.Event, dir string) string {
 		return "falls " + fellWhere(e, dir) + " and is destroyed"
 	case "crusher":
 		return fmt.Sprintf("is crushed%s and destroyed", at(e.From))
+	case "stomper":
+		return fmt.Sprintf("is stomped%s and destroyed", at(e.From))
 	case "damage":
 		return "has taken too much damage and is destroyed"
 	}
