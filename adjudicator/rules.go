@@ -327,6 +327,12 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 	if err := checkDeck(options); err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
 	}
+	// A floor element the rules' steps never run would be a tile that does nothing.
+	if fx := scanFloor(c.Board); fx&fxStomper != 0 && !slices.Contains(rules.Elements, "stompers") {
+		return nil, fmt.Errorf("setup: course %q has stompers but the rules' element steps have no \"stompers\"", c.Name)
+	} else if fx&fxFlamer != 0 && !slices.Contains(rules.AfterLasers, "flamers") {
+		return nil, fmt.Errorf("setup: course %q has flamers but the rules have no \"flamers\" step after the lasers", c.Name)
+	}
 	s := &Setup{Course: c, Deck: StandardDeck(), Rules: rules, Seed: seed, Options: options, Effects: effectList()}
 	if rules.Own() {
 		if err := s.prepare2023(); err != nil {

@@ -21,7 +21,7 @@ type gameFlags struct {
 	Address string
 	Game    string
 	// create
-	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options string
+	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles string
 	Seed                                                                                      int64
 	Players, MissedLimit                                                                      int
 	// the other operations
@@ -29,7 +29,7 @@ type gameFlags struct {
 }
 
 var gameOps = map[string]string{
-	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --gm ADDR]",
+	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --tiles 'X,Y:TOKEN ...' --gm ADDR]",
 	"start":     "deal turn 1 to the players who joined: --game TAG",
 	"list":      "the open and running games",
 	"status":    "the game now: --game TAG",
@@ -80,6 +80,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.OnMissedLimit, "on-missed-limit", "", "create: ask or remove")
 	fs.StringVar(&f.GM, "gm", "", "create: the game master's address (a secret is mailed to it)")
 	fs.StringVar(&f.Rules, "rules", "", "create: rules options, k=v,k=v")
+	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
 	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed (0: from the clock)")
 	fs.IntVar(&f.Players, "players", 0, "create: the most players")
@@ -146,6 +147,10 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		}
 		if f.Options != "" {
 			add("options", f.Options)
+		}
+		if f.Tiles != "" {
+			// The rules setting tiles (adjudicator/tiles.go), quoted: it holds commas and spaces.
+			c.Args = append(c.Args, "rules.tiles=\""+strings.ReplaceAll(f.Tiles, "\"", "")+"\"")
 		}
 		if f.Rules != "" {
 			for _, kv := range strings.Split(f.Rules, ",") {
