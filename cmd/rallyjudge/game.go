@@ -22,8 +22,8 @@ type gameFlags struct {
 	Game    string
 	// create
 	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles string
-	Seed                                                                                      int64
-	Players, MissedLimit                                                                      int
+	Seed                                                                                             int64
+	Players, MissedLimit                                                                             int
 	// the other operations
 	Robot, Email, At, By, Key, Value, Text string
 }
