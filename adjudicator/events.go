@@ -57,6 +57,7 @@ const (
 	EvReshuffle  = "reshuffle"      // a discard pile shuffled into a deck of Amount cards (Cause damage: the damage deck)
 	EvReboot     = "reboot"         // fell (Cause pit, off-board) From: off the board until it re-enters
 	EvShutdown   = "shutdown"       // shut down for the round; Amount damage cards discarded
+	EvUpgrade    = "upgrade"        // upgrade phase: Option drawn, installed or uninstalled (Cause); Amount energy paid
 	// The floor tiles (seed 003 Grand Prix, seed 000).
 	EvSlid        = "slid"         // slid one square From→To on oil
 	EvSlowed      = "slowed"       // Amount squares of its card lost (Cause "oil": it started on oil)

@@ -58,10 +58,18 @@ func (t *turn) playKind(i int, kind CardKind) {
 	if t.setup.slow {
 		steps = t.startMove(i, steps)
 	}
+	hover := t.r23 != nil && t.effectHovers(i) // Hover Unit: upgrades.go
+	if hover {
+		t.r23.hover = i + 1
+	}
 	for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
 		if !t.step(i, d, "") {
 			break
 		}
+	}
+	if hover {
+		t.r23.hover = 0
+		t.checkFall(i) // it falls if its move ends on a pit
 	}
 	if t.setup.slow {
 		t.endMove()
@@ -177,6 +185,9 @@ func (t *turn) checkFall(i int) {
 	r := &t.st.Robots[i]
 	if !r.Active() || !t.board().Deadly(r.Pos) {
 		return
+	}
+	if t.r23 != nil && t.r23.hover == i+1 && t.board().In(r.Pos) {
+		return // hovering over a pit in its own move (Hover Unit, upgrades.go)
 	}
 	cause := "pit"
 	if !t.board().In(r.Pos) {

@@ -14,6 +14,11 @@ type roundState struct {
 	rngDeck, rngDamage *rand.Rand
 	ran                [MaxRobots]CardKind
 	reentering         [MaxRobots]bool
+	// Upgrades (upgrades.go): the register a Deflector Shield was paid for, the robots a
+	// Ramming Gear rammed this register, the robot hovering in its own move (index+1).
+	deflected [MaxRobots]int
+	rammed    [MaxRobots]uint8
+	hover     int
 }
 
 // round is the turn's 2023 working state, made on first use.
@@ -50,6 +55,7 @@ func (t *turn) round() *roundState {
 func (s *Setup) prepare2023() error {
 	s.Deck = KindDeck()
 	s.cards = Cards2023()
+	s.Effects = upgradeEffects()
 	c := *s.Course
 	b := c.Board.Clone()
 	for k, sq := range b.Squares {
@@ -112,6 +118,7 @@ func (t *turn) playRound() {
 			continue
 		}
 		t.round().reentering[i] = r.Destroyed
+		t.upgradePhase(i) // seed 004, Phase 1: upgrades.go
 		if t.orders[i].Shutdown {
 			t.shutdown(i)
 			continue
@@ -174,6 +181,13 @@ func (t *turn) endOfRound() {
 	st.Turn++
 	t.phase = "deal"
 	t.drawHands()
+	for i := range st.Robots {
+		t.eachFx(i, func(e Effect) {
+			if a, ok := e.(AfterDrawer); ok {
+				a.AfterDraw(t.view(i))
+			}
+		})
+	}
 }
 
 // activate plays robot i's register in the 2023 rules (seed 004, Phase 3 A): re-entry
@@ -200,6 +214,7 @@ func (t *turn) activate(i int) {
 		t.round().ran[i] = NoCard
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: hw})
 		t.runHaywire(i, CardKind(hw))
+		t.afterCard(i)
 		return
 	}
 	c := r.Registers[reg-1]
@@ -209,6 +224,12 @@ func (t *turn) activate(i int) {
 	}
 	t.emit(Event{Kind: EvCard, Robot: r.Name, Card: c})
 	k := CardKind(c)
+	if t.effectAborts(i, c) { // Abort Switch: upgrades.go
+		if c, k = t.replaceCard(i, c); c == 0 {
+			t.round().ran[i] = NoCard
+			return
+		}
+	}
 	for k == CardSpam || (k == CardAgain && reg == 1) {
 		if c, k = t.replaceCard(i, c); c == 0 {
 			t.round().ran[i] = NoCard
@@ -222,10 +243,12 @@ func (t *turn) activate(i int) {
 		k = t.round().ran[i]
 		t.emit(Event{Kind: EvAgain, Robot: r.Name, Card: int(k)})
 		if k == NoCard {
+			t.afterCard(i)
 			return
 		}
 	} else {
 		t.round().ran[i] = k
 	}
 	t.playKind(i, k)
+	t.afterCard(i)
 }

@@ -324,7 +324,14 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 			return nil, fmt.Errorf("setup: rules tiles: %v", err)
 		}
 	}
-	if err := checkDeck(options); err != nil {
+	if rules.Own() {
+		if options == nil {
+			options = upgradeDeck()
+		}
+		if err := checkUpgradeDeck(options); err != nil {
+			return nil, fmt.Errorf("setup: %w", err)
+		}
+	} else if err := checkDeck(options); err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
 	}
 	// A floor element the rules' steps never run would be a tile that does nothing.
@@ -392,11 +399,23 @@ type Orders struct {
 	// Shutdown: shut the robot down for this round (2023 rules, shutdown.go); the
 	// program is then not needed and not played.
 	Shutdown bool
+	// Upgrade is the robot's upgrade phase for this round (2023 rules, upgrades.go).
+	Upgrade UpgradeOrders
 }
 
 // CheckOrders lists everything wrong with a robot's orders: its program (CheckProgram)
 // and a shutdown, which only the 2023 rules know.
 func (s *Setup) CheckOrders(st *State, robot int, o Orders) []ProgramError {
+	if !o.Upgrade.Empty() {
+		if !s.Rules.Own() {
+			return []ProgramError{{Msg: "the upgrade phase belongs to the 2023 rules; this game plays the " + s.Rules.Name + " rules"}}
+		}
+		if r := &st.Robots[robot]; r.Mat != nil {
+			if errs := checkUpgradeOrders(r, o.Upgrade); len(errs) > 0 {
+				return errs
+			}
+		}
+	}
 	if o.Shutdown {
 		if !s.Rules.Own() {
 			return []ProgramError{{Msg: "shutdown belongs to the 2023 rules; this game plays the " + s.Rules.Name + " rules (power down instead)"}}

@@ -374,3 +374,84 @@ func BenchmarkTurn6RobotsPostal(b *testing.B) {
 		}
 	}
 }
+
+func TestUpgrades2023(t *testing.T) {
+	want := map[string]int{"Brakes": 2, "Deflector Shield": 2, "Double-Barrel Laser": 2, "Hover Unit": 1, "Mini Howitzer": 3,
+		"Ramming Gear": 2, "Rear Laser": 2, "Abort Switch": 1, "Boink": 1, "Recharge": 0, "Zoop": 1, "Memory Swap": 2}
+	us := Upgrades2023()
+	if len(us) != len(want) {
+		t.Fatalf("%d upgrades, seed 004 names %d", len(us), len(want))
+	}
+	effects := map[string]bool{}
+	for _, e := range upgradeEffects() {
+		effects[e.Option()] = true
+	}
+	for _, u := range us {
+		if cost, ok := want[u.Name]; !ok || cost != u.Cost {
+			t.Errorf("%s costs %d (seed 004: %d, listed %v)", u.Name, u.Cost, cost, ok)
+		}
+		temporary := slices.Contains([]string{"Abort Switch", "Boink", "Recharge", "Zoop", "Memory Swap"}, u.Name)
+		if u.Temporary != temporary {
+			t.Errorf("%s temporary %v", u.Name, u.Temporary)
+		}
+		if !effects[u.Name] {
+			t.Errorf("%s has no effect", u.Name)
+		}
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"Zoop | temporary | 1 | 2", "want"},
+		{"Zoop | red | 1 | 2 | x", "neither permanent nor temporary"},
+		{"Zoop | temporary | -1 | 2 | x", "cost 0-10"},
+		{"Zoop | temporary | 1 | 2 | x\nzoop | temporary | 1 | 2 | x", "twice"},
+	} {
+		if _, err := ParseUpgrades(bad.text); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v, want %q", bad.text, err, bad.want)
+		}
+	}
+	if _, err := NewSetup(testCourseFor2023(t), Rules2023(), 1, []string{"Turbo Blaster"}); err == nil || !strings.Contains(err.Error(), "not a 2023 upgrade") {
+		t.Errorf("a postal option in a 2023 upgrade deck: %v", err)
+	}
+}
+
+func testCourseFor2023(t *testing.T) *Course {
+	s, _, _ := game2023(t, 1)
+	return s.Course
+}
+
+func TestCheckUpgradeOrders(t *testing.T) {
+	s, st, orders := game2023(t, 2)
+	r := &st.Robots[0]
+	r.Mat.Energy = 3
+	r.Options = []string{"Brakes", "Rear Laser", "Ramming Gear", "Zoop"}
+	r.Mat.Collection = []string{"Hover Unit", "Mini Howitzer", "Boink"}
+	tests := []struct {
+		u    UpgradeOrders
+		want string
+	}{
+		{UpgradeOrders{Draw: true}, ""},
+		{UpgradeOrders{Install: "Boink", Draw: true}, ""},
+		{UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "hover unit"}, ""},
+		{UpgradeOrders{Install: "Hover Unit"}, "3 permanent upgrades are installed already"},
+		{UpgradeOrders{Install: "Recharge"}, "not among your uninstalled upgrades"},
+		{UpgradeOrders{Install: "Warp Drive"}, `"Warp Drive" is not an upgrade`},
+		{UpgradeOrders{Uninstall: []string{"Boink"}}, "Boink is not installed"},
+		{UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Mini Howitzer", Draw: true}, "costs 4 energy and the robot has 3"},
+	}
+	for _, tc := range tests {
+		o := orders[0]
+		o.Upgrade = tc.u
+		errs := s.CheckOrders(st, 0, o)
+		got := ""
+		if len(errs) > 0 {
+			got = errs[0].Error()
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%+v: got %q, want %q", tc.u, got, tc.want)
+		}
+	}
+	ps, pst, porders := benchGame(t)
+	porders[0].Upgrade = UpgradeOrders{Draw: true}
+	if _, _, err := Resolve(ps, pst, porders); err == nil || !strings.Contains(err.Error(), "upgrade phase belongs to the 2023 rules") {
+		t.Errorf("postal upgrade orders: %v", err)
+	}
+}

@@ -91,9 +91,9 @@ type Mat struct {
 	// Start is the start square the robot began on: where it reboots after falling from
 	// a board with no reboot token (the docking bay; ruling R-REBOOT-START).
 	Start Pos `json:"start"`
-	// Shutdown: shut down for the round being played (seed 004, Shutdown); set when
-	// the round starts, cleared at its end.
-	Shutdown bool `json:"shutdown,omitempty"`
+	// Collection is the robot's upgrades drawn and not installed (seed 004, Upgrade
+	// Limits: "No limit on uninstalled upgrades"); installed ones are Robot.Options.
+	Collection []string `json:"collection,omitempty"`
 }
 
 func (m *Mat) clone() *Mat {
@@ -103,6 +103,7 @@ func (m *Mat) clone() *Mat {
 	c := *m
 	c.Deck = slices.Clone(m.Deck)
 	c.Discard = slices.Clone(m.Discard)
+	c.Collection = slices.Clone(m.Collection)
 	return &c
 }
 

@@ -153,7 +153,7 @@ func (d *decider) ChopShop(v adjudicator.View, endOfTurn bool) adjudicator.ChopC
 func (d *decider) Option(v adjudicator.View, option, question string) string {
 	target, hasTarget := v.Target()
 	a, ok := d.decide(v, func(a Action) bool {
-		return (a.Do == DoUse || a.Do == DoDecline) && strings.EqualFold(squash(a.Option), squash(option)) &&
+		return (a.Do == DoUse || a.Do == DoDecline) && squash(canonicalOption(a.Option)) == squash(canonicalOption(option)) &&
 			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0) &&
 			(a.Target == "" || !hasTarget || strings.EqualFold(a.Target, target.Name))
 	})

@@ -59,8 +59,30 @@ var theVocab = sync.OnceValue(func() *vocab {
 			v.options[squash(alias)] = name
 		}
 	}
+	// The 2023 upgrades (adjudicator.UpgradeNames, seed 004). A name that is already an
+	// option's or an alias's keeps that meaning (Mini Howitzer reads as Turbo Blaster,
+	// Abort Switch as Emergency Switch); the decider compares names through the same
+	// table (canonicalOption), so "use Mini Howitzer" answers the 2023 card too.
+	for _, n := range adjudicator.UpgradeNames() {
+		if _, ok := v.options[squash(n)]; !ok {
+			v.options[squash(n)] = n
+			v.names = append(v.names, n)
+			if w := len(strings.Fields(n)); w > v.maxWords {
+				v.maxWords = w
+			}
+		}
+	}
 	return v
 })
+
+// canonicalOption is the card an option name stands for in the order language: its
+// own name, or the card an alias names.
+func canonicalOption(name string) string {
+	if n, ok := theVocab().options[squash(name)]; ok {
+		return n
+	}
+	return name
+}
 
 // squash lower-cases s and drops everything but letters and digits: "Retro-Rockets" and
 // "retro rockets" are the same name.

@@ -108,6 +108,36 @@ func (p *parser) line2023(ln int, key, rest string) error {
 		return p.errf(ln, "%s belongs to the 2023 rules (write \"rules: 2023\" first)", key)
 	}
 	switch key {
+	case "upgrade", "collection":
+		// upgrade NAME: draw; install Deflector Shield; uninstall Zoop, Boink
+		// collection NAME: Zoop, Boink   (its upgrades not installed)
+		name, list, ok := strings.Cut(rest, ":")
+		rl := p.robot(strings.TrimSpace(name))
+		if !ok || rl == nil {
+			return p.errf(ln, "%s: want \"%s ROBOT: ...\" after the robot's line", key, key)
+		}
+		if rl.mat == nil {
+			rl.mat = &mat2023{}
+		}
+		if key == "collection" {
+			rl.mat.m.Collection = splitList(list)
+			return nil
+		}
+		for _, part := range strings.Split(list, ";") {
+			w, arg, _ := strings.Cut(strings.TrimSpace(part), " ")
+			switch w {
+			case "draw":
+				rl.upgrade.Draw = true
+			case "install":
+				rl.upgrade.Install = strings.TrimSpace(arg)
+			case "uninstall":
+				rl.upgrade.Uninstall = splitList(arg)
+			case "":
+			default:
+				return p.errf(ln, "upgrade %s: unknown action %q (want draw, install NAME, uninstall NAME, NAME)", rl.r.Name, w)
+			}
+		}
+		return nil
 	case "priority":
 		p.r23.priority, p.r23.priorityLine = strings.TrimSpace(rest), ln
 		return nil
@@ -222,7 +252,8 @@ func (p *parser) robotWord2023(ln int, rl *robotLine, f []string, k int) (int, e
 // build2023 makes the state and orders of a 2023 scenario.
 func (p *parser) build2023(setup *adjudicator.Setup) error {
 	b := setup.Course.Board
-	st := &adjudicator.State{Turn: p.turn, DamageDeck: slices.Clone(p.r23.damageDeck), DamageDiscard: slices.Clone(p.r23.damageDiscard)}
+	st := &adjudicator.State{Turn: p.turn, DamageDeck: slices.Clone(p.r23.damageDeck), DamageDiscard: slices.Clone(p.r23.damageDiscard),
+		OptionDeck: slices.Clone(p.deck)}
 	if !p.r23.damageDeckSet {
 		// Unless the scenario says, the damage deck is the ruleset's, in file order
 		// (SPAM first): a scenario that cares writes it.
@@ -282,7 +313,7 @@ func (p *parser) build2023(setup *adjudicator.Setup) error {
 		}
 		slices.Sort(r.Hand)
 		st.Robots = append(st.Robots, r)
-		p.sc.Orders = append(p.sc.Orders, adjudicator.Orders{Program: prog, Shutdown: rl.dec.Shutdown})
+		p.sc.Orders = append(p.sc.Orders, adjudicator.Orders{Program: prog, Shutdown: rl.dec.Shutdown, Upgrade: rl.upgrade})
 		p.sc.Decisions = append(p.sc.Decisions, rl.dec)
 	}
 	for i, rl := range p.robots {
@@ -311,6 +342,25 @@ func (p *parser) build2023(setup *adjudicator.Setup) error {
 // expect2023 reads the state-level expectations of the 2023 rules; ok is false for a
 // head it does not know.
 func (p *parser) expect2023(ln int, head, body string, add func(func(*Result) string)) (bool, error) {
+	if name, ok := strings.CutPrefix(head, "collection "); ok {
+		idx := p.robotIndex(strings.TrimSpace(name))
+		if p.r23 == nil || idx < 0 {
+			return true, p.errf(ln, "expect collection ROBOT: want a robot of a 2023 scenario")
+		}
+		want := strings.Join(splitList(body), ", ")
+		add(func(r *Result) string {
+			m := r.State.Robots[idx].Mat
+			got := ""
+			if m != nil {
+				got = strings.Join(m.Collection, ", ")
+			}
+			if got != want {
+				return fmt.Sprintf("collection %q", got)
+			}
+			return ""
+		})
+		return true, nil
+	}
 	switch head {
 	case "priority":
 		if p.r23 == nil {

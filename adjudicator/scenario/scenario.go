@@ -141,6 +141,7 @@ type robotLine struct {
 	progAt  int
 	dec     Decisions
 	mat     *mat2023 // the 2023 player mat (rules2023.go)
+	upgrade adjudicator.UpgradeOrders
 }
 
 func (p *parser) errf(line int, format string, args ...any) error {
@@ -250,7 +251,7 @@ func Parse(name, text string) (*Scenario, error) {
 			// Parsed after the robots are known.
 			ln, rest := ln, rest
 			pendingExpect = append(pendingExpect, func() error { return p.expectLine(ln, rest) })
-		case "rules", "priority", "damage":
+		case "rules", "priority", "damage", "upgrade", "collection":
 			if key == "rules" && strings.Contains(rest, "=") {
 				if err := p.settingsLine(ln, rest); err != nil {
 					return nil, err
