@@ -236,6 +236,12 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 		f.outcome = outcomeUnreadable
 		return store.InboxRejected, "no From address", 0, nil
 	}
+	if !mail.ValidAddress(from) {
+		// parsed, never passed through: header text that is not one plain address is
+		// nobody to answer (it could carry RCPT TO parameters or a second address)
+		f.outcome = outcomeUnreadable
+		return store.InboxRejected, "From is not a plain address: not answered", 0, nil
+	}
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}

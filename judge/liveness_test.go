@@ -275,3 +275,33 @@ func (r *logRecorder) has(s string) bool {
 type writerFunc func(p []byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestUnparseableFromIsNotAnswered: a From header that is not one plain address (here one
+// that smuggles ESMTP parameters) is nobody to answer; before issue 14 its raw text went
+// to RCPT TO and Postfix honoured NOTIFY= and ORCPT=.
+func TestUnparseableFromIsNotAnswered(t *testing.T) {
+	j, _, _ := livenessGame(t, nil)
+	ctx := context.Background()
+	count := func() (n int) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error {
+			ms, err := tx.DuePending(j.now().Add(time.Hour), 1000)
+			n = len(ms)
+			return err
+		})
+		return n
+	}
+	before := count()
+	for i, from := range []string{
+		"victim@example.test NOTIFY=SUCCESS,FAILURE ORCPT=rfc822;spy@evil.test",
+		"victim@example.test SIZE=99999999",
+	} {
+		raw := []byte("From: " + from + "\r\nTo: judge@example.test\r\nSubject: [RR live] help\r\nMessage-ID: <x" +
+			string(rune('a'+i)) + "@evil.test>\r\n\r\nHELP\r\n")
+		if err := j.HandleMessage(ctx, 1, uint32(100+i), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := count(); after != before {
+		t.Errorf("%d mails enqueued for senders that are not addresses", after-before)
+	}
+}

@@ -40,6 +40,11 @@ type outMail struct {
 }
 
 func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
+	if !mail.ValidAddress(m.to) {
+		// a stored address that is not one (an old row, an import): say so, send nothing
+		j.Log.Warn("mail not sent: the recipient is not a plain address", "kind", m.kind, "message_id", m.messageID)
+		return nil
+	}
 	as := "auto-replied"
 	if m.generated {
 		as = "auto-generated"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -113,6 +114,15 @@ func (s *Sender) SendCommit(ctx context.Context, from string, to []string, raw [
 	if len(to) == 0 {
 		return &SendError{Stage: "rcpt", Err: errors.New("no recipients")}
 	}
+	// parsed, never passed through: nothing but a plain address reaches the envelope
+	if !ValidAddress(from) {
+		return &SendError{Stage: "mail", Err: fmt.Errorf("sender %q is not an address", clipText(from))}
+	}
+	for _, rcpt := range to {
+		if !ValidAddress(rcpt) {
+			return &SendError{Stage: "rcpt", Err: fmt.Errorf("recipient %q is not an address", clipText(rcpt))}
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	host, _, _ := net.SplitHostPort(s.cfg.Addr)
@@ -199,4 +209,17 @@ func ctxErr(ctx context.Context, err error) error {
 		return fmt.Errorf("%w (%v)", ctx.Err(), err)
 	}
 	return err
+}
+
+// clipText is s cut to 80 bytes with control characters shown as '?', for errors.
+func clipText(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
 }
