@@ -116,7 +116,7 @@ func TestCommands(t *testing.T) {
 		{name: "unknown", from: "stranger@example.test", subject: "hi", body: func() string { return "SIGNON\n" },
 			want: []string{`Unknown command "SIGNON"`, "RESEND [TURN]"}},
 		{name: "list", from: "stranger@example.test", subject: "list", body: func() string { return "list\n" },
-			want: []string{"spring", "running", "3/8 players"}},
+			want: []string{"spring", "running", "3/4 players"}},
 		{name: "create", from: "boss@example.test", subject: "new game",
 			body: func() string {
 				return "secret " + boss + "\nCREATE autumn course=sprint name=\"Autumn Cup\" players=2 missed=autopilot deadline=24h missed-limit=2 on-missed-limit=remove reminders=24h,2h rules.max_options=2 options=none\n"

@@ -1,9 +1,12 @@
 package judge
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +72,8 @@ type Duration time.Duration
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(n.Value)
 	if err != nil || v < 0 {
-		return fmt.Errorf("line %d: %q is not a duration (like 90s, 5m, 2h)", n.Line, n.Value)
+		// A TypeError lets the decoder go on, so every problem is reported at once.
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %q is not a duration (like 90s, 5m, 2h)", n.Line, n.Value)}}
 	}
 	*d = Duration(v)
 	return nil
@@ -101,21 +105,129 @@ func LoadConfig(path string) (Config, error) {
 	return ParseConfig(path, b)
 }
 
-// ParseConfig reads a config from bytes; name is used in errors.
+// ParseConfig reads a config from bytes; name is used in errors. Every problem is
+// reported at once, each by its key as the file writes it ("imap.usernme: unknown key
+// (line 6); did you mean username?"), never by a Go type's name.
 func ParseConfig(name string, b []byte) (Config, error) {
 	c := DefaultConfig()
 	if len(b) > 1<<20 {
 		return c, fmt.Errorf("config %s: larger than 1 MiB", name)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
 		return c, fmt.Errorf("config %s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	return c, c.check(name)
+	var errs []string
+	keyAt := map[int]string{} // line → the key written there, to name a bad value's key
+	if len(root.Content) > 0 {
+		checkKeys(root.Content[0], reflect.TypeOf(c), "", keyAt, &errs)
+	}
+	if err := root.Decode(&c); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return c, fmt.Errorf("config %s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		for _, e := range te.Errors {
+			errs = append(errs, namedByKey(e, keyAt))
+		}
+	}
+	if err := c.check(); err != nil {
+		errs = append(errs, err...)
+	}
+	if len(errs) > 0 {
+		return c, fmt.Errorf("config %s: %d problem(s):\n  %s", name, len(errs), strings.Join(errs, "\n  "))
+	}
+	return c, nil
 }
 
-func (c Config) check(name string) error {
+// checkKeys reports every key of a mapping node that t (a struct with yaml tags) does
+// not have, by its dotted path, with the nearest known key as a hint.
+func checkKeys(n *yaml.Node, t reflect.Type, prefix string, keyAt map[int]string, errs *[]string) {
+	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct {
+		return
+	}
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if tag := strings.Split(f.Tag.Get("yaml"), ",")[0]; tag != "" && tag != "-" {
+			fields[tag] = f.Type
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		path := prefix + k.Value
+		keyAt[v.Line] = path
+		ft, ok := fields[k.Value]
+		if !ok {
+			msg := fmt.Sprintf("%s: unknown key (line %d)", path, k.Line)
+			if near := nearestKey(k.Value, fields); near != "" {
+				msg += "; did you mean " + prefix + near + "?"
+			}
+			*errs = append(*errs, msg)
+			continue
+		}
+		checkKeys(v, ft, path+".", keyAt, errs)
+	}
+}
+
+// nearestKey is the known key closest to k (at most two edits away), or "".
+func nearestKey(k string, fields map[string]reflect.Type) string {
+	best, bestD := "", 3
+	for f := range fields {
+		if d := editDistance(k, f); d < bestD || d == bestD && f < best {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// namedByKey rewrites a decoder error "line 7: cannot unmarshal !!str `x` into int" as
+// "limits.max_message_bytes (line 7): cannot read "x" as a number".
+func namedByKey(e string, keyAt map[int]string) string {
+	m := yamlLine.FindStringSubmatch(e)
+	if m == nil {
+		return e
+	}
+	line, _ := strconv.Atoi(m[1])
+	msg := m[2]
+	if u := unmarshalInto.FindStringSubmatch(msg); u != nil {
+		kind := map[string]string{"int": "a whole number", "bool": "true or false", "string": "text"}[u[2]]
+		if kind == "" {
+			kind = "a " + u[2]
+		}
+		msg = fmt.Sprintf("%q is not %s", u[1], kind)
+	}
+	if k, ok := keyAt[line]; ok {
+		return fmt.Sprintf("%s (line %d): %s", k, line, msg)
+	}
+	return fmt.Sprintf("line %d: %s", line, msg)
+}
+
+var unmarshalInto = regexp.MustCompile("^cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
+
+func (c Config) check() []string {
 	var errs []string
 	need := func(v, key string) {
 		if strings.TrimSpace(v) == "" {
@@ -145,10 +257,7 @@ func (c Config) check(name string) error {
 	if c.Limits.MaxMessageBytes <= 0 {
 		errs = append(errs, "limits.max_message_bytes must be positive")
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("config %s: %s", name, strings.Join(errs, "; "))
-	}
-	return nil
+	return errs
 }
 
 // Secret reads a password from the named environment variable or file (first line,

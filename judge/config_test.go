@@ -33,8 +33,8 @@ func TestParseConfig(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown key", goodConfig + "colour: red\n", "field colour not found"},
-		{"password in file", strings.Replace(goodConfig, "password_env: RJ_IMAP", "password: hunter2", 1), "field password not found"},
+		{"unknown key", goodConfig + "colour: red\n", "colour: unknown key (line 13)"},
+		{"password in file", strings.Replace(goodConfig, "password_env: RJ_IMAP", "password: hunter2", 1), "imap.password: unknown key (line 8)"},
 		{"bad tls", strings.Replace(goodConfig, "tls: plain", "tls: maybe", 1), `imap.tls: "maybe" is not one of`},
 		{"bad duration", strings.Replace(goodConfig, "tick_interval: 5s", "tick_interval: soon", 1), "not a duration"},
 		{"missing address", strings.Replace(goodConfig, "judge_address: judge@example.test", "", 1), "judge_address is required"},
@@ -70,5 +70,32 @@ func TestSecret(t *testing.T) {
 	dir := filepath.Dir(f)
 	if v, err := Secret("", "${CREDENTIALS_DIRECTORY}/pw", func(k string) string { return map[string]string{"CREDENTIALS_DIRECTORY": dir}[k] }); err != nil || v != "filepw" {
 		t.Fatalf("file with ${CREDENTIALS_DIRECTORY}: %q %v", v, err)
+	}
+}
+
+// A misspelt key is named as the file writes it, with a hint, and every problem of the
+// file is listed at once (the bug: "field usernme not found in type judge.IMAPConfig",
+// and the other problems hidden).
+func TestConfigErrorsNameKeysAndListAll(t *testing.T) {
+	bad := strings.NewReplacer("username: orders", "usernme: orders", "tick_interval: 5s", "tick_interval: soon",
+		"tls: none", "tls: sometimes").Replace(goodConfig) + "limits:\n  max_message_bytes: lots\n"
+	_, err := ParseConfig("c.yaml", []byte(bad))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"imap.usernme: unknown key (line 7); did you mean imap.username?",
+		"tick_interval (line 12): \"soon\" is not a duration",
+		`limits.max_message_bytes (line 14): "lots" is not a whole number`,
+		`smtp.tls: "sometimes" is not one of`,
+		"imap.username is required",
+		"5 problem(s)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "judge.") || strings.Contains(err.Error(), "IMAPConfig") {
+		t.Errorf("the error names Go types:\n%v", err)
 	}
 }

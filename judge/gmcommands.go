@@ -115,8 +115,12 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			return "", err
 		}
 	}
+	stored, err := j.optionsOf(e.tx, g) // as created: the course may have set the seats
+	if err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, spec.Options, g), g.Tag), nil
+		g.Tag, g.Course, settingsText(set, stored, g), g.Tag), nil
 }
 
 // playable refuses a ruleset the judge cannot yet run by mail. The engine plays the
@@ -555,6 +559,15 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 	s := store.GameSettings{Name: g.Name, Deadline: g.Deadline, Grace: g.Grace, Missed: g.Missed, ListAddress: g.ListAddress}
 	if err := applySetting(&s, &o, key, strings.Trim(val, "\"")); err != nil {
 		return "", err
+	}
+	if key == "players" || key == "max-players" {
+		setup, err := j.setupFor(g)
+		if err != nil {
+			return "", err
+		}
+		if seats := courseSeats(setup.Course); o.MaxPlayers > seats {
+			return "", refuse("course %s seats at most %d players.", g.Course, seats)
+		}
 	}
 	if (key == "players" || key == "max-players") && g.Status == store.GameOpen {
 		ps, err := e.tx.Players(g.ID)

@@ -536,6 +536,17 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		return g, nil, err
 	}
 	g.Rules, _ = json.Marshal(setup.Rules)
+	// A course seats at most its "players" range's top (and never more robots than it
+	// has start squares): a game may take fewer, never more.
+	seats := courseSeats(setup.Course)
+	switch {
+	case spec.Options.MaxPlayers > seats:
+		return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, spec.Options.MaxPlayers)
+	case len(spec.Players) > seats:
+		return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, len(spec.Players))
+	case spec.Options.MaxPlayers == 0 && seats < adjudicator.MaxRobots:
+		spec.Options.MaxPlayers = seats
+	}
 	id, err := tx.CreateGame(g)
 	if err != nil {
 		return g, nil, err
@@ -641,4 +652,17 @@ func genTag(gen int) string {
 		return ""
 	}
 	return fmt.Sprintf(".g%d", gen)
+}
+
+// courseSeats is how many robots a course takes: its players range's top, at most its
+// start squares and adjudicator.MaxRobots.
+func courseSeats(c *adjudicator.Course) int {
+	n := adjudicator.MaxRobots
+	if c.MaxPlayers > 0 && c.MaxPlayers < n {
+		n = c.MaxPlayers
+	}
+	if len(c.Starts) > 0 && len(c.Starts) < n {
+		n = len(c.Starts)
+	}
+	return n
 }

@@ -431,3 +431,15 @@ func TestRolledBackTurnReportSubject(t *testing.T) {
 }
 
 var regexpNewSecret = regexp.MustCompile(`has a new secret: (\S+)`)
+
+// A course refuses more players than it seats (the bug: --players 6 on a 2-4 course).
+func TestCourseSeats(t *testing.T) {
+	f := newFixture(t)
+	boss := f.addServerGM("boss@example.test")
+	_, text := f.send("boss@example.test", "new", "secret "+boss+"\nCREATE big course=sprint players=6\n")
+	mustContain(t, "CREATE players=6 on sprint", text, "Not done", "seats at most 4 players")
+	_, text = f.send("boss@example.test", "new", "secret "+boss+"\nCREATE small course=sprint\n")
+	mustContain(t, "CREATE on sprint", text, "players:         at most 4")
+	_, text = f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nSET players 5\n")
+	mustContain(t, "SET players 5 on sprint", text, "Not done", "seats at most 4")
+}
