@@ -17,6 +17,7 @@ import (
 //	target=NAME          another robot
 //	steps=N              how far (Reverse Gear: back 2)
 //	option=NAME          one of the target's options (Target Control)
+//	lock=1..5            one of the target's registers (Target Control)
 //
 // Unknown keys and bad values are ignored: the orders package checks sheets before they
 // get here; this reader only has to be safe.
@@ -32,6 +33,7 @@ type Answer struct {
 	Target   string
 	Steps    int
 	Option   string
+	Lock     int // a register of the target to lock (Target Control)
 }
 
 // Use reports whether the answer says to use the option.
@@ -71,6 +73,10 @@ func ParseAnswer(s string) Answer {
 			}
 		case "target":
 			a.Target = v
+		case "lock":
+			if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= Registers {
+				a.Lock = n
+			}
 		case "steps":
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 9 {
 				a.Steps = n

@@ -31,7 +31,7 @@ type cardsTurn struct {
 	hand      [MaxRobots][]int // each hand as dealt, before programming
 	pile      []int            // the draw pile, top first (Emergency Switch, Randomizer)
 	pileOK    bool
-	sixth     [MaxRobots]int  // Conditional Command's face-down card
+	sixthUsed [MaxRobots]bool // Conditional Command's face-down card played
 	emergency [MaxRobots]bool // Emergency Switch thrown
 	remote    [MaxRobots]int8 // Remote Control: controller index+1
 	jam       [MaxRobots]RegisterSet
@@ -196,35 +196,31 @@ type PowerDowner interface {
 // register is revealed it may swap it in for that register's card; the sixth card is
 // discarded at the end of the turn, used or not. By mail: "use Conditional Command P490
 // in register 3", or with a condition judged before each register is revealed ("use
-// Conditional Command P490 if damage > 4": the first register where it holds). Ruling: a
-// locked register cannot be swapped. Default: no sixth card.
+// Conditional Command P490 if damage > 4": the first register where it holds). Rulings:
+// the card named is the face-down card (it must be in the hand, not programmed, not on a
+// Flywheel); it is swapped in once; a locked register cannot be swapped. Default: no
+// sixth card.
 type conditionalCommand struct{}
 
 func (conditionalCommand) Option() string { return "Conditional Command" }
 
-func (conditionalCommand) StartTurn(v View) {
-	t, i := v.t, v.robot
-	r := &t.st.Robots[i]
-	a := t.ask(i, "Conditional Command", "which card from your hand lies face down as the sixth?")
-	if !a.Use() || a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || r.Flywheel == a.Card {
-		return
-	}
-	t.cards.sixth[i] = a.Card
-}
-
 func (conditionalCommand) BeforeReveal(v View) {
 	t, i := v.t, v.robot
 	r := &t.st.Robots[i]
-	if t.cards.sixth[i] == 0 || r.IsLocked(t.register) || r.Power == PowerDown {
+	if t.cards.sixthUsed[i] || r.IsLocked(t.register) || r.Power == PowerDown {
 		return
 	}
-	a := t.ask(i, "Conditional Command", "swap the sixth card into this register?")
+	a := t.ask(i, "Conditional Command", "swap your face-down sixth card (card=) into this register?")
 	if !a.Use() || (a.Register != 0 && a.Register != t.register) {
 		return
 	}
+	// The sixth card comes from the hand and is not in the program or on a Flywheel.
+	if a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || r.Flywheel == a.Card {
+		return
+	}
 	old := r.Registers[t.register-1]
-	r.Registers[t.register-1] = t.cards.sixth[i]
-	t.cards.sixth[i] = 0
+	r.Registers[t.register-1] = a.Card
+	t.cards.sixthUsed[i] = true
 	t.emit(Event{Kind: EvSwapped, Robot: r.Name, Option: "Conditional Command", Card: r.Registers[t.register-1], Amount: old})
 }
 
@@ -262,14 +258,14 @@ func (targetControl) Hit(v View, j int) {
 	if !q.Active() {
 		return
 	}
-	a := t.askAbout(i, "Target Control", "lock one of its registers (register N) or destroy one of its options (option NAME)?", j, Impact{})
+	a := t.askAbout(i, "Target Control", "lock one of its registers (lock=N) or destroy one of its options (option=NAME)?", j, Impact{})
 	if !a.Use() {
 		return
 	}
-	if a.Register > 0 {
-		t.cards.jam[j] = t.cards.jam[j].With(a.Register)
-		q.Jammed = q.Jammed.With(a.Register)
-		t.useEvent(i, "Target Control", j, q.Registers[a.Register-1], a.Register)
+	if a.Lock > 0 {
+		t.cards.jam[j] = t.cards.jam[j].With(a.Lock)
+		q.Jammed = q.Jammed.With(a.Lock)
+		t.useEvent(i, "Target Control", j, q.Registers[a.Lock-1], a.Lock)
 		return
 	}
 	k := 0

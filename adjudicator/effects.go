@@ -15,7 +15,7 @@ import "slices"
 //
 //	HandSizer     deal: how many cards (Extra Memory)
 //	Dealer        deal, after the robot's hand is dealt: change the hand (Flywheel, Recompile)
-//	Starter       programs loaded, before register 1 (Conditional Command's sixth card)
+//	Starter       programs loaded, before register 1 (Flywheel's card)
 //	Revealer      phase a, before the register's cards are revealed: edit the program,
 //	              set sides and turrets (Emergency Switch, Conditional Command, Turret, Shield)
 //	Stepper       phase b, a movement card's steps (Brakes, Fourth Gear, Reverse Gear)

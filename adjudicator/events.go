@@ -139,3 +139,7 @@ func ApplyEvent(robots []Robot, e Event) {
 		r.Lives = e.Amount
 	}
 }
+
+// EventKinds lists every event kind, for readers that must refuse an unknown one (the
+// scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvUse, EvAbsorbed, EvSwapped}

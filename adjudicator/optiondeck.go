@@ -95,7 +95,14 @@ func Implemented(name string) bool {
 // scenarioTested lists the cards whose effects the scenario suite covers (at least three
 // scenarios each citing the card's seed; TestTestedCardsHaveScenarios checks it). A card
 // joins the dealt decks only once it is here.
-var scenarioTested = []string{}
+var scenarioTested = []string{
+	"Protective Coating", "Brakes", "Circuit Breaker", "Double Laser", "Extra Memory",
+	"Fourth Gear", "Gyroscopic Stabilisator", "Power Laser", "Mechanical Arm", "Turbo Blaster",
+	"Protection Shields", "High Pressor Beam", "Ramming Device", "Rear Laser", "Reverse Gear",
+	"Protection Shield", "De Luxe Safety Copy", "Tractor Beam", "Turret",
+	"Emergency Switch", "Conditional Command", "Flywheel", "Recompile", "Target Control",
+	"Randomizer", "Remote Control",
+}
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games
 // deal only DealtOptions, the tested cards; scenarios may deal any card with an effect.)

@@ -189,6 +189,9 @@ func (a Action) Param() string {
 	if a.Steps != 0 {
 		parts = append(parts, "steps="+strconv.Itoa(a.Steps))
 	}
+	if a.Lock != 0 {
+		parts = append(parts, "lock="+strconv.Itoa(a.Lock))
+	}
 	if a.TargetOption != "" {
 		parts = append(parts, "option="+a.TargetOption)
 	}

@@ -908,8 +908,22 @@ func (p *langParser) parseUseParams(a *Action) {
 		}
 		p.i = save
 		switch {
-		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase") || p.is("lock"):
-			p.skip("in", "during", "for", "the", "lock", "its")
+		case p.is("lock"):
+			// Target Control: "lock register 3" names the target's register, not when.
+			p.i++
+			p.skip("its", "their", "the")
+			p.acceptAny("register", "reg")
+			n, ok := p.number()
+			if !ok || n < 1 || n > 5 {
+				p.fail("expected a register 1 to 5 to lock, got %s", p.got())
+				return
+			}
+			if !once("a register to lock", a.Lock != 0) {
+				return
+			}
+			a.Lock = n
+		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase"):
+			p.skip("in", "during", "for", "the")
 			if _, ok := p.acceptAny("register", "reg", "phase"); !ok {
 				p.i = save
 				return

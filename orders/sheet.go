@@ -101,6 +101,7 @@ type Action struct {
 	Target   string `json:"target,omitempty"`   // a robot's name
 	Card     int    `json:"card,omitempty"`     // a program card's priority
 	Steps    int    `json:"steps,omitempty"`    // how far (Reverse Gear: "back 2")
+	Lock     int    `json:"lock,omitempty"`     // the target's register to lock (Target Control: "lock register 3")
 	// TargetOption is one of the target's options (Target Control: "destroy Brakes").
 	TargetOption string `json:"target_option,omitempty"`
 }

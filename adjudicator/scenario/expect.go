@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -100,6 +101,13 @@ func (p *parser) expectLine(ln int, rest string) error {
 	body, opts, hasOpts := strings.Cut(body, "options:")
 	if hasOpts {
 		want := splitList(opts)
+		// An option name the cards do not know is a typo (or words after the list, which
+		// must come last): refused, never compared and quietly failed or passed.
+		for _, w := range want {
+			if !slices.Contains(adjudicator.OptionNames(), w) {
+				return p.errf(ln, "expect %s: %q is not an option card (options: must come last on the line)", head, w)
+			}
+		}
 		add(func(r *Result) string {
 			got := r.State.Robots[idx].Options
 			if strings.Join(got, ", ") != strings.Join(want, ", ") {
@@ -208,6 +216,26 @@ func (p *parser) expectLine(ln int, rest string) error {
 				}
 				return ""
 			})
+		case "flywheel":
+			// seed 000, Flywheel: the card kept for the next hand, or none.
+			v, err := val()
+			if err != nil {
+				return err
+			}
+			want := 0
+			if v != "none" {
+				c, ok := p.card(v)
+				if !ok || c == 0 || adjudicator.StandardDeck().Kind(c) == adjudicator.NoCard {
+					return p.errf(ln, "expect %s: flywheel wants a card of the deck (P490) or none", head)
+				}
+				want = c
+			}
+			add(func(r *Result) string {
+				if got := robot(r).Flywheel; got != want {
+					return fmt.Sprintf("%s flywheel P%d", head, got)
+				}
+				return ""
+			})
 		case "registers":
 			var want [adjudicator.Registers]int
 			for reg := 0; reg < adjudicator.Registers; reg++ {
@@ -236,7 +264,7 @@ func (p *parser) expectLine(ln int, rest string) error {
 				return err
 			}
 		default:
-			return p.errf(ln, "expect %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, real, destroyed, active, out, in, power, hand, registers, options:; 2023: energy, deck, discard, haywire, holds)", head, key)
+			return p.errf(ln, "expect %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, real, destroyed, active, out, in, power, hand, registers, flywheel, options:; 2023: energy, deck, discard, haywire, holds)", head, key)
 		}
 	}
 	return nil
@@ -286,6 +314,9 @@ func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
 		return nil, p.errf(ln, "expect event: want \"KIND ROBOT key=value ...\" (ROBOT may be *)")
 	}
 	m := &eventMatcher{kind: f[0], robot: f[1], fields: map[string]string{}, count: -1}
+	if !slices.Contains(adjudicator.EventKinds, m.kind) {
+		return nil, p.errf(ln, "expect event: %q is not an event kind (docs/scenarios.md lists them)", m.kind)
+	}
 	if m.robot != "*" && p.robotIndex(m.robot) < 0 {
 		return nil, p.errf(ln, "expect event: %q is not a robot of this scenario", m.robot)
 	}

@@ -2,10 +2,13 @@ package scenario
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
 const scenarioDir = "../testdata/scenarios"
@@ -62,5 +65,54 @@ func TestScenarios(t *testing.T) {
 				t.Errorf("under GOMAXPROCS=1 the JSON differs")
 			}
 		})
+	}
+}
+
+// An expectation the engine would not check must make the file fail, not pass: a typo
+// in an event kind, an event field or an option name, words after an options: list.
+func TestExpectTyposRefused(t *testing.T) {
+	base := "title: t\nsource: s\nboard:\n  .  f1\nrobot A at 0,0 facing N down options: Brakes\n"
+	for _, line := range []string{
+		"expect no event: optoin A",
+		"expect no event: option A opton=Brakes",
+		"expect A: options: Brake",
+		"expect A: options: Brakes damage 0",
+		"expect A: flywheel P9999",
+		"orders A: use Brakes on",
+		"orders Z: use Brakes",
+	} {
+		if _, err := Parse("typo.scn", base+line+"\n"); err == nil {
+			t.Errorf("%q parsed; want an error", line)
+		}
+	}
+	if _, err := Parse("ok.scn", base+"expect A: damage 0 options: Brakes\norders A: use Brakes in register 2\n"); err != nil {
+		t.Errorf("a good file: %v", err)
+	}
+}
+
+// Every card a game may deal has at least three scenarios that give a robot the card
+// and cite its seed (issue 9: "at least 3 per option card").
+func TestDealtCardsHaveScenarios(t *testing.T) {
+	files, err := filepath.Glob("../testdata/scenarios/*.scn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		for _, card := range adjudicator.DealtOptions(adjudicator.DeckBoth) {
+			if strings.Contains(text, "options: ") && strings.Contains(text, card) && (strings.Contains(text, "seed 000") || strings.Contains(text, "seed 001")) {
+				count[card]++
+			}
+		}
+	}
+	for _, card := range adjudicator.DealtOptions(adjudicator.DeckBoth) {
+		if count[card] < 3 {
+			t.Errorf("%s is dealt but has %d scenarios (want at least 3)", card, count[card])
+		}
 	}
 }
