@@ -69,7 +69,7 @@ func sprintGame(t testing.TB, turns int) (*adjudicator.Setup, *adjudicator.State
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 11, adjudicator.DealtOptions(adjudicator.DeckBoth))
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 11, []string{"Double Laser", "Extra Memory", "Brakes", "Rear Laser", "Turret"})
 	if err != nil {
 		t.Fatal(err)
 	}
