@@ -104,8 +104,8 @@ func (p *parser) expectLine(ln int, rest string) error {
 		// An option name the cards do not know is a typo (or words after the list, which
 		// must come last): refused, never compared and quietly failed or passed.
 		for _, w := range want {
-			if !slices.Contains(adjudicator.OptionNames(), w) {
-				return p.errf(ln, "expect %s: %q is not an option card (options: must come last on the line)", head, w)
+			if !slices.Contains(adjudicator.OptionNames(), w) && !slices.Contains(adjudicator.UpgradeNames(), w) {
+				return p.errf(ln, "expect %s: %q is not an option card or upgrade (options: must come last on the line)", head, w)
 			}
 		}
 		add(func(r *Result) string {
