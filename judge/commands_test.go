@@ -346,7 +346,7 @@ func TestCommands(t *testing.T) {
 				}
 				sec := secretInText.FindStringSubmatch(textOf(t, w[0]))[1]
 				p := f.player("spring", "Hulk")
-				if p.Email != "hulk2@example.test" || !store.CheckSecret(p.SecretHash, sec) || store.CheckSecret(p.SecretHash, f.secrets["Hulk"]) {
+				if p.Email != "hulk2@example.test" || !f.j.Store.CheckSecret(p.SecretHash, sec) || f.j.Store.CheckSecret(p.SecretHash, f.secrets["Hulk"]) {
 					t.Error("Hulk's address or secret did not change")
 				}
 				f.secrets["Hulk2"] = sec

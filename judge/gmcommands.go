@@ -397,7 +397,7 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			return "", refuse("%s is out of the race; it cannot be given to a new player.", p.Robot)
 		}
 	}
-	sec, hash, err := newSecret()
+	sec, hash, err := j.newSecret()
 	if err != nil {
 		return "", err
 	}
@@ -640,7 +640,7 @@ func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 			}
 			gid, what = g.ID, "game "+g.Tag
 		}
-		sec, hash, err := newSecret()
+		sec, hash, err := j.newSecret()
 		if err != nil {
 			return err
 		}

@@ -87,7 +87,7 @@ func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 			return "", refuse("%s plays another robot in game %s.", addr, g.Tag)
 		}
 	}
-	code, hash, err := newSecret()
+	code, hash, err := j.newSecret()
 	if err != nil {
 		return "", err
 	}
@@ -181,7 +181,7 @@ func (j *Judge) cmdNewSecret(e *cmdEnv, c Command) (string, error) {
 	if err != nil || p.Withdrawn || !strings.EqualFold(p.Email, e.from) {
 		return answer, j.audit(e, "newsecret-refused", robot)
 	}
-	sec, hash, err := newSecret()
+	sec, hash, err := j.newSecret()
 	if err != nil {
 		return "", err
 	}

@@ -153,7 +153,7 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 		// Players with an address first: the welcome mail goes to the players stored
 		// so far; placeholders are added after it.
 		add := func(seat int, robot, email string) error {
-			sec, hash, err := newSecret()
+			sec, hash, err := j.newSecret()
 			if err != nil {
 				return err
 			}

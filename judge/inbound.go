@@ -187,7 +187,7 @@ func (j *Judge) logFate(row store.InboxMessage, msg *mail.Message, f fate, note 
 // a player), but a mail with the right secret from the registered address is still
 // served, since anyone can forge a From address and must not be able to lock a player
 // out by sending wrong secrets in their name. Guessing stays hopeless: secrets carry
-// about 79 bits and each guess costs a bcrypt check.
+// about 79 bits, so even a fast keyed hash leaves 2^79 guesses (store/secret.go).
 func (j *Judge) rateLimited(tx *store.Tx, from string) (bool, error) {
 	n, err := tx.AuthFailures(from, j.now().Add(-j.AuthWindow))
 	return n > j.AuthFailures, err
@@ -375,7 +375,10 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 			"this address; if it was not, you need do nothing.\n", player.Robot, g.Tag, from)
 		return store.InboxRejected, "From is not the registered address", 0, j.enqueue(tx, outMail{
 			kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: player.Email,
-			subject: subject(g.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
+			subject: subject(g.Tag, "a mail for your robot came from another address"),
+			// one notice per robot a day, however many forged senders name it: the
+			// Message-ID is the robot's and the day's, and the outbox keeps one per ID
+			messageID: j.noticeID("spoof", fmt.Sprintf("%s.%d.%s", g.Tag, player.ID, j.now().Format("20060102"))), text: text})
 	}
 	if sheet.Secret == "" {
 		if sheetErr != nil {
@@ -385,7 +388,14 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		return store.InboxRejected, "missing secret", 0, reply("Your sheet has no secret line, so it was not read; nothing was done.", nil,
 			"Put your secret on a line of its own in the sheet: secret YOURSECRET (your welcome mail has it).")
 	}
-	if !j.verified.check(player.SecretHash, sheet.Secret) {
+	// A sender already rate-limited pays no slow (bcrypt) check: a flood of wrong secrets
+	// must not eat the time others' sheets need. A keyed hash is always checked (cheap),
+	// so the right secret from the registered address is still served.
+	limited, err := j.rateLimited(tx, from)
+	if err != nil {
+		return "", "", 0, err
+	}
+	if !j.verified.checkSlow(player.SecretHash, sheet.Secret, !limited) {
 		return denied("wrong secret")
 	}
 	if player.Withdrawn { // its secret counts for nothing any more (the kick notice says so)

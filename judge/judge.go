@@ -66,7 +66,8 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Judge{
-		Store: st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
+		verified: secretCache{key: st.SecretKey()},
+		Store:    st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
 		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour,
 		Course: adjudicator.LoadCourse,
 	}, nil
@@ -187,15 +188,31 @@ func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]strin
 	return secrets, nil
 }
 
-// secretCache remembers (hash, secret) pairs that bcrypt has accepted, as a SHA-256 of
-// the pair, so a player's tenth sheet does not cost another bcrypt (~70 ms). It holds no
-// secret and is bounded; it is emptied when full.
+// secretCache checks secrets. Keyed hashes (store.KeyedHash) cost microseconds. A bcrypt
+// hash from before them costs ~70 ms, so: a secret not shaped like one of ours is refused
+// without hashing; a bcrypt check passed is remembered, as a SHA-256 of the pair (no
+// secret kept; bounded, emptied when full), and the hash is queued to be replaced by the
+// keyed one (upgrades, written by Tick). Callers skip the slow check for senders already
+// rate-limited (checkSlow false).
 type secretCache struct {
-	mu sync.Mutex
-	ok map[[32]byte]bool
+	key []byte
+
+	mu       sync.Mutex
+	ok       map[[32]byte]bool
+	upgrades map[string]string // bcrypt hash → keyed hash of the secret shown right
+	slow     int               // bcrypt checks done (tests)
 }
 
-func (c *secretCache) check(hash, secret string) bool {
+func (c *secretCache) check(hash, secret string) bool { return c.checkSlow(hash, secret, true) }
+
+// checkSlow is check, refusing without a bcrypt check when allowSlow is false.
+func (c *secretCache) checkSlow(hash, secret string, allowSlow bool) bool {
+	if store.IsKeyedHash(hash) {
+		return store.CheckKeyed(c.key, hash, secret)
+	}
+	if !store.SecretShaped(secret) {
+		return false // cannot be right: not worth a bcrypt
+	}
 	key := sha256.Sum256([]byte(hash + "\x00" + secret))
 	c.mu.Lock()
 	hit := c.ok[key]
@@ -203,6 +220,12 @@ func (c *secretCache) check(hash, secret string) bool {
 	if hit {
 		return true
 	}
+	if !allowSlow {
+		return false
+	}
+	c.mu.Lock()
+	c.slow++
+	c.mu.Unlock()
 	if !store.CheckSecret(hash, secret) {
 		return false
 	}
@@ -211,16 +234,52 @@ func (c *secretCache) check(hash, secret string) bool {
 		c.ok = map[[32]byte]bool{}
 	}
 	c.ok[key] = true
+	if len(c.key) == 32 {
+		if c.upgrades == nil {
+			c.upgrades = map[string]string{}
+		}
+		c.upgrades[hash] = store.KeyedHash(c.key, secret)
+	}
 	c.mu.Unlock()
 	return true
 }
 
-func newSecret() (plain, hash string, err error) {
+// upgradeHashes replaces the bcrypt hashes whose secret was shown right by keyed ones.
+func (j *Judge) upgradeHashes(ctx context.Context) {
+	j.verified.mu.Lock()
+	ups := j.verified.upgrades
+	j.verified.upgrades = nil
+	j.verified.mu.Unlock()
+	if len(ups) == 0 {
+		return
+	}
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		for old, keyed := range ups {
+			if _, err := tx.ReplaceSecretHash(old, keyed); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		j.Log.Warn("replacing bcrypt secret hashes by keyed ones failed; tried again later", "err", err)
+		j.verified.mu.Lock()
+		if j.verified.upgrades == nil {
+			j.verified.upgrades = ups
+		}
+		j.verified.mu.Unlock()
+		return
+	}
+	j.Log.Info("secret hashes upgraded from bcrypt to keyed", "count", len(ups))
+}
+
+// newSecret makes a secret and its keyed hash.
+func (j *Judge) newSecret() (plain, hash string, err error) {
 	plain, err = store.NewSecret()
 	if err != nil {
 		return "", "", err
 	}
-	hash, err = store.HashSecret(plain)
+	hash, err = j.Store.HashSecret(plain)
 	return plain, hash, err
 }
 

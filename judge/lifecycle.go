@@ -557,7 +557,7 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 	}
 	secrets := map[string]string{}
 	if spec.GMEmail != "" {
-		sec, hash, err := newSecret()
+		sec, hash, err := j.newSecret()
 		if err != nil {
 			return g, nil, err
 		}
@@ -567,7 +567,7 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		secrets[""] = sec
 	}
 	for i, p := range spec.Players {
-		sec, hash, err := newSecret()
+		sec, hash, err := j.newSecret()
 		if err != nil {
 			return g, nil, err
 		}

@@ -305,3 +305,85 @@ func TestUnparseableFromIsNotAnswered(t *testing.T) {
 		t.Errorf("%d mails enqueued for senders that are not addresses", after-before)
 	}
 }
+
+// TestFloodPaysNoSlowHash: a flood of wrong secrets costs no bcrypt once its sender is
+// rate-limited, and none at all for a secret that cannot be one of ours; new secrets are
+// keyed hashes (microseconds), and an old bcrypt hash is replaced by a keyed one once its
+// right secret is shown. Before issue 14 each of 2,000 wrong secrets cost a bcrypt (~74 ms)
+// and a valid sheet behind them was read a minute late.
+func TestFloodPaysNoSlowHash(t *testing.T) {
+	j, _, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	legacy := func(robot string) {
+		var p store.Player
+		h, err := store.HashSecret(secrets[robot])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+			g, err := tx.GameByTag("live")
+			if err != nil {
+				return err
+			}
+			if p, err = tx.PlayerByRobot(g.ID, robot); err != nil {
+				return err
+			}
+			if !store.IsKeyedHash(p.SecretHash) {
+				t.Errorf("%s's new secret is stored as %.4s…, want a keyed hash", robot, p.SecretHash)
+			}
+			return tx.SetPlayerSecret(p.ID, h)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	legacy("Alice") // as stored before keyed hashes
+	legacy("Bob")
+	uid := uint32(1000)
+	send := func(from, robot, secret string) {
+		uid++
+		body := "robot " + robot + "\nturn 1\nsecret " + secret + "\nif damage > 4 then power down\n"
+		if err := j.HandleMessage(ctx, 1, uid, rawMail(from, "[RR live] orders", body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 40; i++ {
+		send("bob@example.test", "Bob", "aaaa-bbbb-cccc-dd"+string(rune('a'+i%20))+string(rune('a'+i/20))) // shaped, wrong
+	}
+	for i := 0; i < 40; i++ {
+		send("bob@example.test", "Bob", "not-a-secret") // cannot be right
+	}
+	if j.verified.slow > j.AuthFailures+1 {
+		t.Errorf("%d bcrypt checks for 80 wrong secrets, want at most %d (until the sender is rate-limited)", j.verified.slow, j.AuthFailures+1)
+	}
+	before := j.verified.slow
+	send("alice@example.test", "Alice", secrets["Alice"])
+	if j.verified.slow != before+1 {
+		t.Errorf("alice's right secret against her bcrypt hash: %d slow checks, want 1", j.verified.slow-before)
+	}
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var sheets map[string]store.OrderSheet
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		g, _ := tx.GameByTag("live")
+		p, err := tx.PlayerByRobot(g.ID, "Alice")
+		if err != nil {
+			return err
+		}
+		if !store.IsKeyedHash(p.SecretHash) || !store.CheckKeyed(j.Store.SecretKey(), p.SecretHash, secrets["Alice"]) {
+			t.Errorf("alice's bcrypt hash was not replaced by the keyed hash of her secret")
+		}
+		p, _ = tx.PlayerByRobot(g.ID, "Bob")
+		if store.IsKeyedHash(p.SecretHash) {
+			t.Errorf("bob's hash changed without his secret")
+		}
+		sheets, err = tx.LatestValidOrders(g.ID, 1)
+		return err
+	})
+	if _, ok := sheets["Alice"]; !ok {
+		t.Error("alice's sheet behind the flood was not accepted")
+	}
+	if _, ok := sheets["Bob"]; ok {
+		t.Error("a wrong secret was accepted")
+	}
+}

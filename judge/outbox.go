@@ -337,6 +337,7 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 			n++
 		}
 	}
+	j.upgradeHashes(ctx)
 	if _, err := j.Lifecycle(ctx); err != nil {
 		j.Log.Error("reminders and final summaries failed", "err", err)
 	}

@@ -117,7 +117,7 @@ func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
 	if e.from == "" {
 		return "", refuse("JOIN is by mail: the player's address is the one the mail comes from.")
 	}
-	sec, hash, err := newSecret()
+	sec, hash, err := j.newSecret()
 	if err != nil {
 		return "", err
 	}

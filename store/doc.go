@@ -9,8 +9,8 @@
 // are JSON bytes it stores and returns untouched. It never reads the clock
 // (every time is a parameter, so tests are deterministic), never sends mail,
 // never logs, and never stores a plain secret: players' and game masters'
-// secrets go in as bcrypt hashes (HashSecret), and the schema refuses anything
-// else.
+// secrets go in as keyed hashes (Store.HashSecret: HMAC-SHA-256 under a server key;
+// older bcrypt hashes are still read), and the schema refuses anything else.
 //
 // # Opening
 //

@@ -37,10 +37,10 @@ type GM struct {
 
 const playerColumns = `id, game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at, timezone, wait_turn, absent_from, absent_until`
 
-// checkHash refuses anything that is not a bcrypt hash, so that a plain secret
+// checkHash refuses anything that is not a bcrypt or keyed hash, so that a plain secret
 // can never reach the database by mistake (the schema checks it too).
 func checkHash(h string) error {
-	if !looksLikeBcrypt(h) {
+	if !looksLikeBcrypt(h) && !IsKeyedHash(h) {
 		return errors.New("secret must be stored hashed (use HashSecret)")
 	}
 	return nil

@@ -1,7 +1,13 @@
 package store
 
 import (
+	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -42,7 +48,8 @@ func NewSecret() (string, error) {
 	return b.String(), nil
 }
 
-// HashSecret hashes a secret with bcrypt for storage.
+// HashSecret hashes a secret with bcrypt. Secrets are stored keyed (Store.HashSecret);
+// bcrypt hashes from before are still read, and tests make them to check that.
 func HashSecret(s string) (string, error) {
 	if s == "" {
 		return "", fmt.Errorf("store: hash secret: empty secret")
@@ -72,6 +79,103 @@ func CheckSecret(hash, s string) bool {
 
 func looksLikeBcrypt(h string) bool {
 	return len(h) == 60 && strings.HasPrefix(h, "$2") && h[3] == '$'
+}
+
+// Keyed hashes. bcrypt's cost (~70 ms a check) exists for passwords people choose; the
+// judge's secrets are 79 random bits (NewSecret), which no amount of hashing speed makes
+// guessable, and a slow hash only lets a flood of wrong secrets eat the time the judge
+// needs for everyone else (issue 14). So secrets are stored as HMAC-SHA-256 under a
+// random 32-byte server key kept in the database (server_keys): a copy of the database
+// without the key would be no help either, but even with it, 2^79 guesses stay hopeless.
+//
+// The stored form is "$2h$k1$" and the unpadded base64url of the MAC: it keeps the
+// schema's check that a secret column holds a "$2?$" hash (never a plain secret), and it
+// is not a bcrypt version (2a, 2b, 2x, 2y), so the two are never confused. Old bcrypt
+// hashes keep working; each is replaced by its keyed hash the first time the right
+// secret is shown (see judge's secretCache).
+const hmacPrefix = "$2h$k1$"
+
+// KeyedHash is the stored form of secret s under key.
+func KeyedHash(key []byte, s string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(s))
+	return hmacPrefix + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// IsKeyedHash reports whether h is a keyed hash (not a bcrypt one).
+func IsKeyedHash(h string) bool {
+	return strings.HasPrefix(h, hmacPrefix) && len(h) == len(hmacPrefix)+43
+}
+
+// CheckKeyed reports whether s is the secret of h, for h a keyed hash, in constant time.
+func CheckKeyed(key []byte, h, s string) bool {
+	return IsKeyedHash(h) && hmac.Equal([]byte(KeyedHash(key, s)), []byte(h))
+}
+
+// SecretShaped reports whether s is written as NewSecret writes secrets: anything else
+// cannot be a secret of this judge, and is refused without hashing anything.
+func SecretShaped(s string) bool {
+	return len(s) == secretGroups*secretGroupLen+secretGroups-1 && secretShape.MatchString(s)
+}
+
+// CheckSecret reports whether plain is the secret of hash, a keyed or a bcrypt hash.
+func (s *Store) CheckSecret(hash, plain string) bool {
+	if IsKeyedHash(hash) {
+		return CheckKeyed(s.key, hash, plain)
+	}
+	return CheckSecret(hash, plain)
+}
+
+// SecretKey is the server key of the keyed secret hashes.
+func (s *Store) SecretKey() []byte { return s.key }
+
+// HashSecret is s's keyed hash, the form secrets are stored in.
+func (s *Store) HashSecret(plain string) (string, error) {
+	if plain == "" {
+		return "", fmt.Errorf("store: hash secret: empty secret")
+	}
+	return KeyedHash(s.key, plain), nil
+}
+
+// loadKey reads the server key, making it on first use.
+func loadKey(ctx context.Context, db *sql.DB) ([]byte, error) {
+	var key []byte
+	err := db.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = 'secret-hmac'`).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, fmt.Errorf("store: server key: %w", err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO server_keys (name, key) VALUES ('secret-hmac', ?)`, key); err != nil {
+			return nil, fmt.Errorf("store: server key: %w", err)
+		}
+		err = db.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = 'secret-hmac'`).Scan(&key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: server key: %w", err)
+	}
+	if len(key) != 32 {
+		return nil, fmt.Errorf("store: server key: %d bytes, want 32", len(key))
+	}
+	return key, nil
+}
+
+// ReplaceSecretHash puts a keyed hash where a bcrypt one was (players and game masters
+// whose secret was just shown right); it returns how many rows changed.
+func (t *Tx) ReplaceSecretHash(old, keyed string) (int64, error) {
+	if !looksLikeBcrypt(old) || !IsKeyedHash(keyed) {
+		return 0, fmt.Errorf("store: replace secret hash: want a bcrypt hash replaced by a keyed one")
+	}
+	var n int64
+	for _, table := range []string{"players", "gms"} {
+		res, err := t.exec(`UPDATE `+table+` SET secret_hash = ? WHERE secret_hash = ?`, keyed, old)
+		if err != nil {
+			return n, fmt.Errorf("store: replace secret hash in %s: %w", table, err)
+		}
+		c, _ := res.RowsAffected()
+		n += c
+	}
+	return n, nil
 }
 
 // secretShape matches a secret as NewSecret writes it: four groups of four letters of

@@ -52,6 +52,7 @@ type Store struct {
 	reader *sql.DB
 	retry  RetryPolicy
 	opts   Options
+	key    []byte // the server key of keyed secret hashes (secret.go)
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -100,6 +101,11 @@ func OpenWith(path string, o Options) (*Store, error) {
 		writer.Close()
 		return nil, err
 	}
+	key, err := loadKey(ctx, writer)
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
 
 	reader, err := sql.Open("sqlite", dsn(path, o, true))
 	if err != nil {
@@ -113,7 +119,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		reader.Close()
 		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o}, nil
+	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key}, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name. The writer begins its
