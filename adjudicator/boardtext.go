@@ -924,6 +924,18 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 				continue
 			}
 			c.Name = f[1].text
+		case "rules":
+			// rules 2023: the course is made for that ruleset (its boards hold its
+			// elements); NewSetup refuses it with another.
+			if len(f) != 2 || c.Rules != "" {
+				errs.add(l.num, 0, "want one line: rules NAME (e.g. rules 2023)")
+				continue
+			}
+			if _, err := RulesByName(f[1].text); err != nil || f[1].text == "" {
+				errs.add(l.num, f[1].col, "unknown ruleset %q (want postal or 2023)", clip(f[1].text))
+				continue
+			}
+			c.Rules = f[1].text
 		case "players":
 			if havePlayers {
 				errs.add(l.num, f[0].col, "second players line")
@@ -1022,7 +1034,7 @@ func ParseCourse(filename, text string, boards func(name string) (*BoardFile, er
 				starts = append(starts, nb)
 			}
 		default:
-			errs.add(l.num, f[0].col, "unknown line %q (want course, players, place, flag or start)", clip(f[0].text))
+			errs.add(l.num, f[0].col, "unknown line %q (want course, rules, players, place, flag or start)", clip(f[0].text))
 		}
 	}
 	if !havePlayers {

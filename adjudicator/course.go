@@ -14,6 +14,9 @@ type Course struct {
 	MaxPlayers int         `json:"max_players"`
 	Boards     int         `json:"boards"` // how many boards it is made of (lives rule)
 	Parts      []Placement `json:"parts,omitempty"`
+	// Rules names the ruleset the course is made for ("2023"); "" any that accepts its
+	// elements (the postal rules' courses).
+	Rules string `json:"rules,omitempty"`
 	// owner is, per square, the index+1 of the placed board covering it (0: none);
 	// nil when the course is one board. The 2023 reboot finds the board a robot fell
 	// from with it (reboot.go).

@@ -26,8 +26,10 @@ func TestShippedBoardsLoad(t *testing.T) {
 				factory++
 			case bf.Board.W == 12 && bf.Board.H == 4 && len(bf.Starts) == 8:
 				startBoards++
+			case bf.Board.W == 12 && bf.Board.H == 4 && len(bf.Starts) == 6:
+				startBoards++ // the 2023 docking bay: six robots (seed 004, Components)
 			default:
-				t.Errorf("%dx%d with %d starts: neither a 12x12 factory board nor a 12x4 start board with 8 starts", bf.Board.W, bf.Board.H, len(bf.Starts))
+				t.Errorf("%dx%d with %d starts: neither a 12x12 factory board nor a 12x4 start board with 8 (or, 2023, 6) starts", bf.Board.W, bf.Board.H, len(bf.Starts))
 			}
 			if len(bf.Flags) != 0 {
 				t.Errorf("shipped board carries flags %v (courses place flags)", bf.Flags)
@@ -71,8 +73,12 @@ func TestShippedCoursesLoad(t *testing.T) {
 					t.Errorf("flag %d at %v cannot be reached from start 1", i+1, f)
 				}
 			}
-			// The engine accepts it with the most players it is for.
-			s, err := NewSetup(c, PostalRules(), 1, nil)
+			// The engine accepts it with the most players it is for, under its ruleset.
+			rules, err := RulesByName(c.Rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewSetup(c, rules, 1, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

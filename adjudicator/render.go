@@ -306,6 +306,10 @@ func cellGlyph(c *Course, p Pos, beam uint8) string {
 		return string(g)
 	case s.Repair > 0:
 		return fmt.Sprintf("w%d ", s.Repair%10)
+	case s.Reboot.On:
+		return string([]byte{'R', facingArrow(s.Reboot.Dir), 'b'}) // 2023: reboot token
+	case s.Battery:
+		return "(+)" // 2023: battery
 	case s.Portal > 0:
 		return fmt.Sprintf("<%d>", s.Portal%10)
 	case s.Stomper != 0:
@@ -379,6 +383,10 @@ func underGlyph(c *Course, p Pos) byte {
 		return facingArrow(s.Belt.Dir)
 	case s.Repair > 0:
 		return 'w'
+	case s.Reboot.On:
+		return 'R'
+	case s.Battery:
+		return '+'
 	case s.Portal > 0:
 		return '@'
 	case s.Stomper != 0:

@@ -50,23 +50,13 @@ func (t *turn) round() *roundState {
 // engine's copy of the floor (seed 004, Checkpoints: "Board elements under checkpoints
 // are inactive"; the checkpoints of seed 004 do not move, so this is the same as
 // switching them off each register); with Rules.EdgeWalls the outer edges get walls.
-// Repair sites and crushers are not part of the 2023 rules: a course holding one is
-// refused rather than played with a dead element.
+// Elements a ruleset does not play are refused by checkElements, not played dead.
 func (s *Setup) prepare2023() error {
 	s.Deck = KindDeck()
 	s.cards = Cards2023()
 	s.Effects = upgradeEffects()
 	c := *s.Course
 	b := c.Board.Clone()
-	for k, sq := range b.Squares {
-		p := Pos{k % b.W, k / b.W}
-		if sq.Repair > 0 {
-			return fmt.Errorf("setup: course %q: square %v: repair sites are not part of the 2023 rules (seed 004)", c.Name, p)
-		}
-		if sq.Crusher != 0 {
-			return fmt.Errorf("setup: course %q: square %v: crushers are not part of the 2023 rules (seed 004)", c.Name, p)
-		}
-	}
 	if s.Rules.CheckpointCovers {
 		for _, f := range c.Flags {
 			sq := b.At(f)
@@ -251,4 +241,34 @@ func (t *turn) activate(i int) {
 	}
 	t.playKind(i, k)
 	t.afterCard(i)
+}
+
+// checkElements refuses a floor holding an element the ruleset does not play, rather
+// than playing it as dead floor: batteries and reboot tokens belong to the 2023 rules;
+// repair sites, crushers and the Grand Prix and Crash & Burn elements to the postal
+// rules (seed 004 has none of them).
+func (r Rules) checkElements(c *Course) error {
+	b := c.Board
+	for k := range b.Squares {
+		sq := &b.Squares[k]
+		p := Pos{k % b.W, k / b.W}
+		var what string
+		switch {
+		case !r.Own() && sq.Battery:
+			what = "a battery"
+		case !r.Own() && sq.Reboot.On:
+			what = "a reboot token"
+		case r.Own() && sq.Repair > 0:
+			what = "a repair site"
+		case r.Own() && sq.Crusher != 0:
+			what = "a crusher"
+		case r.Own() && (sq.Oil || sq.Portal != 0 || sq.Level != 0 || sq.Ramps != 0 || sq.Repulsors != 0 ||
+			sq.Door != (Door{}) || sq.ChopShop || sq.Flamer != 0 || sq.Stomper != 0):
+			what = "a Grand Prix or Crash & Burn element"
+		default:
+			continue
+		}
+		return fmt.Errorf("course %q: square %v holds %s, which the %s rules do not play", c.Name, p, what, r.Name)
+	}
+	return nil
 }

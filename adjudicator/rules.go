@@ -324,6 +324,12 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 			return nil, fmt.Errorf("setup: rules tiles: %v", err)
 		}
 	}
+	if c.Rules != "" && c.Rules != rules.Name {
+		return nil, fmt.Errorf("setup: course %q is made for the %s rules, not the %s rules", c.Name, c.Rules, rules.Name)
+	}
+	if err := rules.checkElements(c); err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
+	}
 	if rules.Own() {
 		if options == nil {
 			options = upgradeDeck()

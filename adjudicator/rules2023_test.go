@@ -171,7 +171,7 @@ func game2023(t testing.TB, robots int) (*Setup, *State, []Orders) {
 
 func TestNewSetup2023RefusesPostalElements(t *testing.T) {
 	c := testCourse(t)
-	if _, err := NewSetup(c, Rules2023(), 1, nil); err == nil || !strings.Contains(err.Error(), "repair sites are not part of the 2023 rules") {
+	if _, err := NewSetup(c, Rules2023(), 1, nil); err == nil || !strings.Contains(err.Error(), "holds a repair site, which the 2023 rules do not play") {
 		t.Errorf("got %v", err)
 	}
 	// The engine's floor loses the elements under checkpoints; the course does not.

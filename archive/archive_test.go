@@ -164,6 +164,10 @@ func TestShippedCoursesInline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if shipped.Rules != "" {
+				// Archives of 2023 games are not built yet (docs/rules-2023.md).
+				t.Skipf("course %s is for the %s rules", name, shipped.Rules)
+			}
 			in, err := Inline(shipped, adjudicator.LoadBoard)
 			if err != nil {
 				t.Fatal(err)
