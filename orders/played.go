@@ -1,6 +1,11 @@
 package orders
 
-import "github.com/rallyjudge/rallyjudge/adjudicator"
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
 
 // Played is one robot's orders as the engine played them in a turn: the judge keeps
 // one per robot with every resolved turn, and archives carry them, so that the turn
@@ -23,4 +28,35 @@ func (p Played) Orders() adjudicator.Orders {
 		o.Decider = Compile(p.Sheet)
 	}
 	return o
+}
+
+// Check refuses a record no judge writes (a saved turn or an archive is read from
+// outside): a missed-orders policy it does not know, or an order the order language
+// cannot say, such as an unknown action or test. Every rule must read back from its
+// own text as itself (Rule.String, ParseRule).
+func (p Played) Check() error {
+	switch p.Missed {
+	case "", "powerdown", "random", "autopilot":
+	default:
+		return fmt.Errorf("unknown missed-orders policy %q (want powerdown, random or autopilot)", p.Missed)
+	}
+	if p.Sheet == nil {
+		return nil
+	}
+	if len(p.Sheet.Rules) > MaxRules {
+		return fmt.Errorf("%d orders, at most %d", len(p.Sheet.Rules), MaxRules)
+	}
+	for i, r := range p.Sheet.Rules {
+		text := r.String()
+		back, err := ParseRule(text, 0)
+		if err != nil {
+			return fmt.Errorf("order %d (%q) is no order: %v", i+1, text, err)
+		}
+		a, _ := json.Marshal(r)
+		b, _ := json.Marshal(back)
+		if string(a) != string(b) {
+			return fmt.Errorf("order %d (%q) is no order the sheets can say: %s", i+1, text, a)
+		}
+	}
+	return nil
 }

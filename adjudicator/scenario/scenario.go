@@ -3,11 +3,13 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/orders"
@@ -65,11 +67,26 @@ func (r *Result) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// Limits on a scenario file: over them it is refused with a clear error, never read in
+// part.
+const (
+	MaxFileSize = 1 << 20 // bytes
+	MaxLineLen  = 4096    // bytes in one line
+)
+
 // Load reads and parses the scenario file at path.
 func Load(path string) (*Scenario, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes, the most a scenario may be", filepath.Base(path), MaxFileSize)
 	}
 	return Parse(filepath.Base(path), string(b))
 }
@@ -150,8 +167,20 @@ func (p *parser) errf(line int, format string, args ...any) error {
 
 // Parse reads a scenario from text; name is the file name used in messages.
 func Parse(name, text string) (*Scenario, error) {
+	if len(text) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes, the most a scenario may be", name, MaxFileSize)
+	}
+	text = strings.TrimPrefix(text, "\uFEFF") // a byte-order mark some editors write
+	if !utf8.ValidString(text) {
+		return nil, fmt.Errorf("%s: not UTF-8 text", name)
+	}
 	p := &parser{name: name, lines: strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), sc: &Scenario{Name: name}, boards: 1, turn: 1, rules: adjudicator.PostalRules()}
 	var pendingExpect []func() error
+	for i, l := range p.lines {
+		if len(l) > MaxLineLen {
+			return nil, p.errf(i+1, "the line is longer than %d bytes", MaxLineLen)
+		}
+	}
 	for i := 0; i < len(p.lines); i++ {
 		ln := i + 1
 		line := strings.TrimSpace(p.lines[i])
@@ -180,8 +209,8 @@ func Parse(name, text string) (*Scenario, error) {
 			p.boards = v
 		case "turn":
 			v, err := strconv.Atoi(rest)
-			if err != nil || v < 1 {
-				return nil, p.errf(ln, "turn: want a turn number (1+), got %q", rest)
+			if err != nil || v < 1 || v > adjudicator.MaxTurn {
+				return nil, p.errf(ln, "turn: want a turn number (1 to %d), got %q", adjudicator.MaxTurn, rest)
 			}
 			p.turn = v
 		case "stop":
@@ -556,6 +585,9 @@ func (p *parser) build() error {
 	if len(p.robots) > adjudicator.MaxRobots {
 		return fmt.Errorf("%s: %d robots, at most %d", p.name, len(p.robots), adjudicator.MaxRobots)
 	}
+	if p.sc.NewGame && len(p.board.Starts) == 0 {
+		return fmt.Errorf("%s: game: new places robots on start squares, and the board has none (mark them 1-8)", p.name)
+	}
 	b := p.board.Board
 	course := &adjudicator.Course{Name: p.name, Board: b, Flags: p.board.Flags, Starts: p.board.Starts,
 		MinPlayers: 1, MaxPlayers: adjudicator.MaxRobots, Boards: p.boards}
@@ -591,7 +623,10 @@ func (p *parser) build() error {
 		return nil
 	}
 	if p.r23 != nil {
-		return p.build2023(setup)
+		if err := p.build2023(setup); err != nil {
+			return err
+		}
+		return p.checkState()
 	}
 	st := &adjudicator.State{Turn: p.turn, OptionDeck: slices.Clone(p.deck)}
 	seen := map[int]string{}
@@ -619,6 +654,9 @@ func (p *parser) build() error {
 		locked := r.Locked()
 		if len(rl.locked) > locked {
 			return p.errf(rl.line, "robot %s: %d locked cards but %d damage locks %d registers", r.Name, len(rl.locked), r.Damage, locked)
+		}
+		if r.Power == adjudicator.PowerOn && !r.Out && len(rl.locked) < locked {
+			return p.errf(rl.line, "robot %s: %d damage locks %d registers but %d locked cards are given (write - for a register that locked empty while powered down)", r.Name, r.Damage, locked, len(rl.locked))
 		}
 		if r.Power == adjudicator.PowerDown && len(rl.locked) > 0 {
 			return p.errf(rl.line, "robot %s: a powered-down robot has its damage repaired and holds no locked cards", r.Name)
@@ -669,6 +707,15 @@ func (p *parser) build() error {
 		}
 	}
 	p.sc.State = st
+	return p.checkState()
+}
+
+// checkState refuses a state no game could reach (adjudicator.CheckState): a robot on a
+// pit, two robots on a square, 10 damage on a robot in play, ...
+func (p *parser) checkState() error {
+	if err := p.sc.Setup.CheckState(p.sc.State); err != nil {
+		return fmt.Errorf("%s: %v", p.name, err)
+	}
 	return nil
 }
 

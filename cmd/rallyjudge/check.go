@@ -193,13 +193,20 @@ func printProblems(w io.Writer, name string, err error) {
 // isSavedTurn reports whether a file's bytes are a saved turn (JSON) rather than a
 // scenario.
 func isSavedTurn(b []byte) bool {
-	t := bytes.TrimSpace(b)
+	t := bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\uFEFF")))
 	return len(t) > 0 && t[0] == '{'
 }
 
 // readSavedTurn reads a saved turn and builds its setup.
+//
+// Saved turns come from outside: a state no game could reach is refused with every
+// reason (adjudicator.CheckState), and so is an option card that is not in the file's
+// "options" (the game's option deck: the draw pile, the discard pile and every held card
+// come from it), an orders entry for another seat's robot, or an order the sheets cannot
+// say (orders.Played.Check). A UTF-8 byte-order mark is accepted.
 func readSavedTurn(path string, b []byte) (*adjudicator.Setup, *savedTurn, error) {
 	var sv savedTurn
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sv); err != nil {
@@ -220,12 +227,42 @@ func readSavedTurn(path string, b []byte) (*adjudicator.Setup, *savedTurn, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if err := setup.CheckState(sv.State); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := setup.CheckOptionDeck(sv.State); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v (\"options\" is the game's option deck)", path, err)
+	}
+	for i, p := range sv.Orders {
+		if i < len(sv.State.Robots) && p.Robot != sv.State.Robots[i].Name {
+			return nil, nil, fmt.Errorf("%s: orders entry %d is for robot %q, but seat %d is %s (one entry per robot, in seat order)", path, i+1, p.Robot, i+1, sv.State.Robots[i].Name)
+		}
+		if err := p.Check(); err != nil {
+			return nil, nil, fmt.Errorf("%s: orders entry %d (%s): %v", path, i+1, p.Robot, err)
+		}
+	}
 	return setup, &sv, nil
+}
+
+// maxStateFile is the largest saved turn or scenario read: a bigger one is refused,
+// never read in part.
+const maxStateFile = 4 << 20
+
+// readStateFile reads a --state or resolve file within maxStateFile.
+func readStateFile(path string) ([]byte, error) {
+	b, err := readCapped(path, maxStateFile+1)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxStateFile {
+		return nil, fmt.Errorf("%s: larger than %d bytes, the most a saved turn may be", path, maxStateFile)
+	}
+	return b, nil
 }
 
 // loadState reads a saved turn (JSON) or, failing that, a scenario file.
 func loadState(path string) (*adjudicator.Setup, *adjudicator.State, error) {
-	b, err := readCapped(path, 16<<20)
+	b, err := readStateFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

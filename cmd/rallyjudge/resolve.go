@@ -32,7 +32,12 @@ func cmdResolve(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if b, err := readCapped(fs.Arg(0), 16<<20); err == nil && isSavedTurn(b) {
+	b, err := readStateFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
+		return 2
+	}
+	if isSavedTurn(b) {
 		return resolveSavedTurn(fs.Arg(0), b, stdout, stderr)
 	}
 	s, err := scenario.Load(fs.Arg(0))
