@@ -149,7 +149,7 @@ func (s *Setup) CheckState(st *State) error {
 	where := map[string]string{}
 	option := func(name, place string) {
 		k := strings.ToLower(name)
-		if !known[k] {
+		if !known[k] && !own { // the 2023 rules hold upgrade cards: their names are checked by their rules
 			add("option %s (%s) is not an option card", name, place)
 			return
 		}
