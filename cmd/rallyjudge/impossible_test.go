@@ -85,6 +85,8 @@ func TestResolveRefusesImpossibleStates(t *testing.T) {
 		{"an option held twice", func(sv *savedTurn) { sv.State.Robots[0].Options = []string{names[0], names[0]} }, "every card is in the deck once"},
 		{"an option held and in the draw pile", func(sv *savedTurn) {
 			sv.State.Robots[0].Options = []string{names[0]}
+			sv.State.OptionDeck = slices.DeleteFunc(sv.State.OptionDeck, func(n string) bool { return n == names[0] })
+			sv.State.OptionDiscard = nil
 			sv.State.OptionDeck = []string{names[0]}
 		}, "every card is in the deck once"},
 		{"an option outside the options key", func(sv *savedTurn) {
@@ -94,6 +96,8 @@ func TestResolveRefusesImpossibleStates(t *testing.T) {
 				sv.Options = nil
 			}
 			sv.State.Robots[0].Options = []string{names[0]}
+			sv.State.OptionDeck = slices.DeleteFunc(sv.State.OptionDeck, func(n string) bool { return n == names[0] })
+			sv.State.OptionDiscard = nil
 		}, "not in the game's option deck"},
 		{"a card held by two robots", func(sv *savedTurn) { sv.State.Robots[1].Hand[0] = sv.State.Robots[0].Hand[0] }, "held or played by both"},
 		{"a card that is no card", func(sv *savedTurn) { sv.State.Robots[0].Hand[0] = 495 }, "not a card of the deck"},
