@@ -109,7 +109,9 @@ func (t *turn) playRound() {
 		}
 		t.round().reentering[i] = r.Destroyed
 		t.upgradePhase(i) // seed 004, Phase 1: upgrades.go
-		if t.orders[i].Shutdown {
+		// A shutdown is ordered outright (Orders.Shutdown) or by the orders' power-down
+		// decision ("shut down", "if ... power down"), asked as the round begins.
+		if t.orders[i].Shutdown || t.decider(i).PowerDown(t.view(i)) {
 			t.shutdown(i)
 			continue
 		}

@@ -455,3 +455,57 @@ func TestCheckUpgradeOrders(t *testing.T) {
 		t.Errorf("postal upgrade orders: %v", err)
 	}
 }
+
+// The shipped 2023 course plays: six robots for twenty rounds of plain programs, every
+// card kept, every robot on the floor or rebooting.
+func TestDockingRunPlays(t *testing.T) {
+	c, err := LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := RulesByName(c.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSetup(c, rules, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSetup(c, PostalRules(), 7, nil); err == nil || !strings.Contains(err.Error(), "made for the 2023 rules") {
+		t.Errorf("postal rules on docking-run: %v", err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D", "E", "F"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebooted := 0
+	for round := 0; round < 20 && !st.Over; round++ {
+		os := make([]Orders, len(st.Robots))
+		for i := range st.Robots {
+			r := &st.Robots[i]
+			h := slices.Clone(r.Hand)
+			// Moves first: robots go somewhere.
+			slices.SortFunc(h, func(a, b int) int { return CardKind(b).Steps() - CardKind(a).Steps() })
+			n := 0
+			for reg := 0; reg < Registers; reg++ {
+				if r.Mat.Haywire[reg] == 0 {
+					os[i].Program[reg] = h[n]
+					n++
+				}
+			}
+			os[i].Upgrade.Draw = r.Mat.Energy >= 4
+		}
+		var ev []Event
+		if st, ev, err = Resolve(s, st, os); err != nil {
+			t.Fatalf("round %d: %v", round+1, err)
+		}
+		for _, e := range ev {
+			if e.Kind == EvReboot {
+				rebooted++
+			}
+		}
+	}
+	if rebooted == 0 {
+		t.Error("twenty rounds of moves first and nobody ever fell: the test plays nothing")
+	}
+}

@@ -1,9 +1,10 @@
 package adjudicator
 
 // Shutdown (seed 004, Shutdown): a robot may shut down for the round, declared after
-// programming and before register 1 is revealed. By mail it is an order of the round
-// (Orders.Shutdown), conditional like any other; the engine acts on it as the round's
-// activation begins. Its consequences, numbered as seed 004 numbers them:
+// programming and before register 1 is revealed. By mail it is an order of the round:
+// Orders.Shutdown, or the power-down decision of its orders (Decider.PowerDown: "shut
+// down", "if ... power down"), asked as the round's activation begins with the state
+// as it is then; a program is still given in that case (it is discarded). Its consequences, numbered as seed 004 numbers them:
 //
 //  1. the robot is shut down for this round (Robot.Power is PowerDown until the end of
 //     the round);

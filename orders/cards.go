@@ -23,6 +23,8 @@ var kindWords = map[string]string{
 	"turnleft": "left", "rotate-left": "left", "turn-left": "left", "ccw": "left", "rot-left": "left",
 	"r": "right", "rr": "right", "tr": "right", "rt": "right", "right": "right", "rotateright": "right",
 	"turnright": "right", "rotate-right": "right", "turn-right": "right", "cw": "right", "rot-right": "right",
+	// The 2023 cards (seed 004, Programming Cards), named by kind in 2023 games.
+	"powerup": "powerup", "power-up": "powerup", "again": "again", "spam": "spam", "moveback": "backup",
 }
 
 // attachable are the names that may be written glued to the priority (L70, B430, U10).
@@ -50,6 +52,8 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 		return "backup", 2, 0
 	case t == "u" && next(1).text == "turn":
 		return "uturn", 2, 0
+	case t == "power" && next(1).text == "up":
+		return "powerup", 2, 0 // the 2023 card; a line "power up" alone is the order (cardStart)
 	case inList(t, "rotate", "turn", "rot") && inList(next(1).text, "left", "right"):
 		return next(1).text, 2, 0
 	}
@@ -122,8 +126,11 @@ func cardStart(toks []token) bool {
 	if n, ok := isPriority(t); ok && (n >= 10 || t.text[0] == 'p') {
 		return true
 	}
+	if len(toks) >= 2 && toks[0].text == "power" && toks[1].text == "up" && (len(toks) == 2 || !kindsOnly(toks[2:])) {
+		return false // the order "power up" (come back up), not the 2023 card Power Up
+	}
 	if _, used, prio := kindAt(toks, 0); used > 0 {
-		if prio > 0 {
+		if prio > 0 || kindsOnly(toks) {
 			return true
 		}
 		if used < len(toks) {
@@ -133,6 +140,28 @@ func cardStart(toks []token) bool {
 		return true
 	}
 	return false
+}
+
+// kindsOnly reports whether the line is nothing but card names and separators, as a
+// 2023 program is written ("Move 1, Again, Left, U-Turn, SPAM").
+func kindsOnly(toks []token) bool {
+	for i := 0; i < len(toks); {
+		switch toks[i].text {
+		case ",", ";", "/", "|", "-", "locked", "lock", "x":
+			i++
+			continue
+		}
+		if reg, used := isLabel(toks, i); reg > 0 {
+			i += used
+			continue
+		}
+		_, used, prio := kindAt(toks, i)
+		if used == 0 || prio != 0 {
+			return false
+		}
+		i += used
+	}
+	return true
 }
 
 // cards reads a line of program cards onto the sheet's program.
@@ -196,9 +225,11 @@ func (tp *textParser) cards(n int, toks []token) {
 			for i < len(toks) && inList(toks[i].text, "#", "(", "-", ":", "=", "[") {
 				i++
 			}
-			if i >= len(toks) {
-				tp.ps.add(Pos{n, toks[len(toks)-1].col}, "expected the priority after %q (as in \"M1 P490\")", t.raw)
-				return
+			if i >= len(toks) || inList(toks[i].text, ",", ";", "/", "|") || kindOnlyNext(toks, i) {
+				// A card named by kind alone: a 2023 card (seed 004: its cards have no
+				// priorities). Validate refuses it in a postal game.
+				tp.addCard(Card{Kind: kind, At: at})
+				continue
 			}
 			p, ok := isPriority(toks[i])
 			if !ok {
@@ -210,6 +241,13 @@ func (tp *textParser) cards(n int, toks []token) {
 		}
 		tp.addCard(Card{Priority: prio, Kind: kind, At: at})
 	}
+}
+
+// kindOnlyNext reports whether toks[i:] starts with another card name with no priority
+// glued to it ("Move 1 Again").
+func kindOnlyNext(toks []token, i int) bool {
+	_, used, prio := kindAt(toks, i)
+	return used > 0 && prio == 0
 }
 
 // register is the number of the register the next card fills.

@@ -42,6 +42,9 @@ func (c Card) String() string {
 		return "locked"
 	case c.Kind != "":
 		if k, ok := adjudicator.ParseCardKind(c.Kind); ok {
+			if c.Priority == 0 {
+				return k.Title() // a 2023 card, named by kind
+			}
 			return fmt.Sprintf("%s P%d", k.Title(), c.Priority)
 		}
 	}
@@ -143,6 +146,17 @@ func (p Pos) String() string {
 	return fmt.Sprintf("line %d, column %d", p.Line, p.Col)
 }
 
+// value is the card as the engine numbers it: its priority, or for a card named by kind
+// alone (the 2023 rules) its kind.
+func (c Card) value() int {
+	if c.Priority == 0 && c.Kind != "" {
+		if k, ok := adjudicator.ParseCardKind(c.Kind); ok {
+			return int(k)
+		}
+	}
+	return c.Priority
+}
+
 // HasProgram reports whether the sheet carries a program.
 func (s *Sheet) HasProgram() bool { return len(s.Program) > 0 }
 
@@ -176,7 +190,7 @@ func (s *Sheet) Orders() adjudicator.Orders {
 			break
 		}
 		if !c.Locked {
-			o.Program[i] = c.Priority
+			o.Program[i] = c.value()
 		}
 	}
 	o.Decider = Compile(s)

@@ -128,6 +128,10 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 	if s.At != nil {
 		progAt = s.At["program"]
 	}
+	if setup.Rules.Own() {
+		checkOwnProgram(rep, setup, st, idx, s) // the 2023 rules: rules2023.go
+		return
+	}
 	if r.Power == adjudicator.PowerDown {
 		for _, c := range s.Program {
 			if !c.Locked {
@@ -175,6 +179,10 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 		}
 		kind := setup.Deck.Kind(c.Priority)
 		switch {
+		case c.Priority == 0 && c.Kind != "":
+			k, _ := adjudicator.ParseCardKind(c.Kind)
+			rep.err(c.At, "register %d: %s needs its priority, as in \"%s P%d\" (%s)", reg, k.Title(), k.Title(), firstOfKind(setup, hand, k), handList(hand))
+			continue
 		case kind == adjudicator.NoCard:
 			// The wording for every card not in the hand, then why.
 			rep.err(c.At, "P%d is not in your hand%s (P%d is not a card)", c.Priority, didYouMean(c.Priority, hand), c.Priority)

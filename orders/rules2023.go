@@ -1,0 +1,140 @@
+package orders
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// Order sheets for the 2023 rules (seed 004; docs/rules-2023.md). A 2023 card has no
+// priority: the program names cards by kind ("Move 1, Again, Rotate Left, SPAM, U-Turn"),
+// and a register holding a face-down Haywire is written "-" (or left out: the cards then
+// fill the other registers in order).
+
+// checkOwnProgram is checkProgram for the 2023 rules: the cards by kind, as many of a
+// kind as the hand holds, none in a register holding a face-down Haywire.
+func checkOwnProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
+	r := &st.Robots[idx]
+	progAt := Pos{}
+	if s.At != nil {
+		progAt = s.At["program"]
+	}
+	if !s.HasProgram() {
+		rep.warn(Pos{}, "no program on this sheet: its orders are merged into your current orders (docs/orders.md)")
+		return
+	}
+	if r.Mat == nil {
+		rep.err(progAt, "%s has no player mat: the game's state is damaged", r.Name)
+		return
+	}
+	haywire := 0
+	for _, hw := range r.Mat.Haywire {
+		if hw != 0 {
+			haywire++
+		}
+	}
+	free := adjudicator.Registers - haywire
+	n := len(s.Program)
+	if n != adjudicator.Registers && n != free {
+		rep.err(progAt, "expected %d cards (or 5, writing \"-\" for the registers holding a face-down Haywire: %s), found %d", free, haywireList(r), n)
+		return
+	}
+	prog := ownProgramOf(s, r)
+	for i, c := range s.Program {
+		reg := i + 1
+		if n == free {
+			reg = 0 // the cards fill the free registers; positions are checked below
+		}
+		switch {
+		case c.Locked && (n == free || r.Mat.Haywire[i] == 0):
+			rep.err(c.At, "register %d holds no face-down Haywire: write a card there (%s)", i+1, ownHand(r))
+		case !c.Locked && c.Priority != 0:
+			rep.err(c.At, "P%d: 2023 cards have no priority numbers; name the card (%s)", c.Priority, ownHand(r))
+		case reg > 0 && !c.Locked && r.Mat.Haywire[i] != 0:
+			rep.err(c.At, "register %d holds a face-down %s and takes no card this round; write \"-\" there", reg, adjudicator.CardKind(r.Mat.Haywire[i]).Title())
+		}
+	}
+	if !rep.OK() {
+		return
+	}
+	for _, e := range setup.CheckProgram(st, idx, prog) {
+		at := progAt
+		if e.Register > 0 && e.Register <= len(s.Program) && n == adjudicator.Registers {
+			at = s.Program[e.Register-1].At
+		}
+		rep.err(at, "%s (%s)", e.Error(), ownHand(r))
+	}
+}
+
+// ownProgramOf is a 2023 sheet's program as the engine takes it: by kind, the cards of
+// a short program filling the registers without a face-down Haywire in order.
+func ownProgramOf(s *Sheet, r *adjudicator.Robot) [adjudicator.Registers]int {
+	var prog [adjudicator.Registers]int
+	if len(s.Program) == adjudicator.Registers || r.Mat == nil {
+		for i, c := range s.Program {
+			if i < adjudicator.Registers && !c.Locked {
+				prog[i] = c.value()
+			}
+		}
+		return prog
+	}
+	k := 0
+	for reg := 0; reg < adjudicator.Registers && k < len(s.Program); reg++ {
+		if r.Mat.Haywire[reg] != 0 {
+			continue
+		}
+		if !s.Program[k].Locked {
+			prog[reg] = s.Program[k].value()
+		}
+		k++
+	}
+	return prog
+}
+
+// OwnOrders are a checked 2023 sheet as the engine takes it (Sheet.Orders, with a short
+// program placed around the robot's face-down Haywire cards).
+func (s *Sheet) OwnOrders(r *adjudicator.Robot) adjudicator.Orders {
+	o := s.Orders()
+	o.Program = ownProgramOf(s, r)
+	return o
+}
+
+func ownHand(r *adjudicator.Robot) string {
+	if len(r.Hand) == 0 {
+		return "your hand is empty"
+	}
+	parts := make([]string, len(r.Hand))
+	for i, c := range r.Hand {
+		parts[i] = adjudicator.CardKind(c).Title()
+	}
+	return "you hold " + strings.Join(parts, ", ")
+}
+
+func haywireList(r *adjudicator.Robot) string {
+	var regs []string
+	for i, hw := range r.Mat.Haywire {
+		if hw != 0 {
+			regs = append(regs, fmt.Sprint(i+1))
+		}
+	}
+	if len(regs) == 0 {
+		return "none"
+	}
+	return strings.Join(regs, ", ")
+}
+
+// firstOfKind is a card of kind k in the hand (for a hint), else the deck's first.
+func firstOfKind(setup *adjudicator.Setup, hand []int, k adjudicator.CardKind) int {
+	for _, c := range hand {
+		if setup.Deck.Kind(c) == k {
+			return c
+		}
+	}
+	for _, c := range setup.Deck.Cards() {
+		if setup.Deck.Kind(c) == k {
+			return c
+		}
+	}
+	return 0
+}

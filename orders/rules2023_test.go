@@ -1,0 +1,110 @@
+package orders
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// game2023 is a new 2023 game on the shipped docking-run course, robot A's hand set.
+func game2023(t *testing.T, hand ...adjudicator.CardKind) (*adjudicator.Setup, *adjudicator.State) {
+	t.Helper()
+	c, err := adjudicator.LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(s, []string{"A", "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Robots[0].Hand = nil
+	for _, k := range hand {
+		st.Robots[0].Hand = append(st.Robots[0].Hand, int(k))
+	}
+	return s, st
+}
+
+func TestSheet2023(t *testing.T) {
+	hand := []adjudicator.CardKind{adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft,
+		adjudicator.CardSpam, adjudicator.CardUTurn, adjudicator.CardPowerUp, adjudicator.CardMove3, adjudicator.CardBackUp}
+	k := func(ks ...adjudicator.CardKind) (p [adjudicator.Registers]int) {
+		for i, x := range ks {
+			p[i] = int(x)
+		}
+		return p
+	}
+	tests := []struct {
+		name, sheet string
+		haywire     int // register (1-5) holding a face-down Haywire, 0 none
+		want        string
+		prog        [adjudicator.Registers]int
+	}{
+		{name: "names", sheet: "Robot: A\nTurn: 1\nMove 1, Again, Rotate Left, SPAM, U-Turn\n",
+			prog: k(adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
+		{name: "short words", sheet: "Robot: A\nTurn: 1\nM1 M1 powerup back move3\n",
+			prog: k(adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardPowerUp, adjudicator.CardBackUp, adjudicator.CardMove3)},
+		{name: "yaml", sheet: "robot: A\nturn: 1\nprogram: [Move 1, Again, Left, Power Up, U-Turn]\n",
+			prog: k(adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardPowerUp, adjudicator.CardUTurn)},
+		{name: "three of two", sheet: "Robot: A\nTurn: 1\nMove 1, Move 1, Move 1, Left, U-Turn\n", want: "you hold 2 Move 1"},
+		{name: "not held", sheet: "Robot: A\nTurn: 1\nMove 2, Move 1, Again, Left, U-Turn\n", want: "Move 2 is not in your hand"},
+		{name: "priority", sheet: "Robot: A\nTurn: 1\nP490 Move 1, Again, Left, U-Turn\n", want: "2023 cards have no priority numbers"},
+		{name: "haywire slot written", sheet: "Robot: A\nTurn: 1\nMove 1, Again, Left, SPAM, U-Turn\n", haywire: 2, want: "face-down Haywire Stall"},
+		{name: "haywire slot dashed", sheet: "Robot: A\nTurn: 1\nMove 1, -, Left, SPAM, U-Turn\n", haywire: 2,
+			prog: k(adjudicator.CardMove1, adjudicator.NoCard, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
+		{name: "haywire slot left out", sheet: "Robot: A\nTurn: 1\nMove 1, Left, SPAM, U-Turn\n", haywire: 2,
+			prog: k(adjudicator.CardMove1, adjudicator.NoCard, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
+		{name: "four cards", sheet: "Robot: A\nTurn: 1\nMove 1, Left, SPAM, U-Turn\n", want: "expected 5 cards"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, st := game2023(t, hand...)
+			if tc.haywire > 0 {
+				st.Robots[0].Mat.Haywire[tc.haywire-1] = int(adjudicator.CardHaywire3)
+			}
+			parse := Parse
+			if tc.name == "yaml" {
+				parse = ParseYAML
+			}
+			sheet, err := parse([]byte(tc.sheet))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Validate(s, st, "A", sheet)
+			got := ""
+			if errs := rep.Errors(); len(errs) > 0 {
+				got = errs[0].String()
+			}
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if tc.want == "" {
+				o := sheet.OwnOrders(&st.Robots[0])
+				if o.Program != tc.prog {
+					t.Errorf("program %v, want %v", o.Program, tc.prog)
+				}
+				if errs := s.CheckOrders(st, 0, o); len(errs) > 0 {
+					t.Errorf("engine refuses the checked program: %v", errs)
+				}
+			}
+		})
+	}
+}
+
+// A card named by kind alone is a 2023 card: a postal game asks for its priority.
+func TestPostalSheetNeedsPriorities(t *testing.T) {
+	s, st := testGame(t)
+	sheet, err := Parse([]byte(fmt.Sprintf("Robot: %s\nTurn: %d\nMove 1, Move 2, Left, Right, U-Turn\n", st.Robots[0].Name, st.Turn)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Validate(s, st, st.Robots[0].Name, sheet)
+	if errs := rep.Errors(); len(errs) == 0 || !strings.Contains(errs[0].String(), "Move 1 needs its priority") {
+		t.Errorf("got %v", rep)
+	}
+}
