@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/internal/faultnet"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -386,4 +388,66 @@ func TestFloodPaysNoSlowHash(t *testing.T) {
 	if _, ok := sheets["Bob"]; ok {
 		t.Error("a wrong secret was accepted")
 	}
+}
+
+// TestBatchIntake: the messages of one fetch are stored and judged in one commit each
+// for the batch; each keeps the server's receive time, each sheet is acknowledged once
+// (a copy with the same Message-ID in the same batch has one effect), and the turn
+// whose programs are then all in is resolved.
+func TestBatchIntake(t *testing.T) {
+	j, _, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	g := func() (g store.Game) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+		return g
+	}
+	var st0 *adjudicator.State
+	_ = j.Store.View(ctx, func(tx *store.Tx) error { var err error; st0, _, err = stateOf(tx, g()); return err })
+	setup := j.mustSetup(t, "live")
+	var msgs []mail.Fetched
+	recv := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, r := range []string{"Alice", "Bob"} {
+		prog := RandomProgram(setup, st0, i, 5, 1)
+		var cards []string
+		for _, p := range prog {
+			cards = append(cards, fmt.Sprintf("P%d", p))
+		}
+		body := fmt.Sprintf("robot %s\nturn 1\nsecret %s\n%s\n", r, secrets[r], strings.Join(cards, " "))
+		raw := rawMail(strings.ToLower(r)+"@example.test", "[RR live] orders", body)
+		msgs = append(msgs, mail.Fetched{UID: uint32(10 + i), Raw: raw, Received: recv.Add(time.Duration(i) * time.Minute)})
+	}
+	msgs = append(msgs, mail.Fetched{UID: 12, Raw: msgs[0].Raw, Received: recv}) // the same mail again
+	for i, err := range j.HandleBatch(ctx, 1, msgs) {
+		if err != nil {
+			t.Errorf("message %d: %v", i, err)
+		}
+	}
+	if got := g().CurrentTurn; got != 2 {
+		t.Errorf("game at turn %d after both programs came in one batch, want 2", got)
+	}
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		rows, err := tx.InboxByStatus(store.InboxProcessed, 10)
+		if len(rows) != 2 {
+			t.Errorf("%d inbox rows processed, want 2 (the copy folded)", len(rows))
+		}
+		for _, r := range rows {
+			if r.Received.Before(recv) || r.Received.After(recv.Add(time.Minute)) {
+				t.Errorf("inbox %d received %v, want the server's time", r.ID, r.Received)
+			}
+		}
+		ms, _ := tx.OutboxByGame(g().ID, 1)
+		acks := 0
+		for _, m := range ms {
+			if m.Kind == "ack" {
+				acks++
+			}
+		}
+		if acks != 2 {
+			t.Errorf("%d acknowledgements, want 2", acks)
+		}
+		if vs, _ := tx.OrderVersions(g().ID, 1, "Alice"); len(vs) != 1 {
+			t.Errorf("%d versions of Alice's orders, want 1", len(vs))
+		}
+		return err
+	})
 }

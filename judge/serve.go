@@ -77,22 +77,28 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		err := l.Fetcher.Run(ctx, func(_ context.Context, v, uid uint32, raw []byte) error {
+		err := l.Fetcher.RunBatch(ctx, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
 			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			defer cancel()
-			err := j.HandleMessage(hctx, v, uid, raw)
-			if err == nil {
-				j.savePosition(hctx, l.Mailbox, v, uid)
-			} else if errors.Is(err, ErrCorrupt) {
-				select { // stop taking mail: Serve returns the error
-				case fetchErr <- err:
-				default:
+			errs := j.HandleBatch(hctx, v, msgs)
+			var last uint32
+			for i, err := range errs {
+				if err == nil {
+					last = max(last, msgs[i].UID)
+				} else if errors.Is(err, ErrCorrupt) {
+					select { // stop taking mail: Serve returns the error
+					case fetchErr <- err:
+					default:
+					}
+					stopAll()
 				}
-				stopAll()
+			}
+			if last != 0 {
+				j.savePosition(hctx, l.Mailbox, v, last)
 			}
 			poke(clockWake)
 			poke(sendWake)
-			return err
+			return errs
 		})
 		if err != nil && ctx.Err() == nil {
 			fetchErr <- err

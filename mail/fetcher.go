@@ -175,6 +175,36 @@ func (f *Fetcher) Poke() {
 // Run reads the mailbox until ctx ends, reconnecting with exponential backoff after any error.
 // It returns ctx's error.
 func (f *Fetcher) Run(ctx context.Context, handle Handler) error {
+	return f.RunBatch(ctx, func(ctx context.Context, uidvalidity uint32, msgs []Fetched) []error {
+		errs := make([]error, len(msgs))
+		for i, m := range msgs {
+			errs[i] = handle(ctx, uidvalidity, m.UID, m.Raw)
+			if errs[i] != nil && ctx.Err() != nil {
+				for k := i + 1; k < len(msgs); k++ {
+					errs[k] = ctx.Err()
+				}
+				break
+			}
+		}
+		return errs
+	})
+}
+
+// Fetched is one message as the server gave it: its UID, its bytes, and when the server
+// received it (INTERNALDATE; zero when the server gave none).
+type Fetched struct {
+	UID      uint32
+	Raw      []byte
+	Received time.Time
+}
+
+// BatchHandler receives the messages of one FETCH (up to BatchCount, in UID order) and
+// returns one error per message (nil: stored durably, may be marked done). Storing a
+// batch in one transaction is what lets intake keep up with the server.
+type BatchHandler func(ctx context.Context, uidvalidity uint32, msgs []Fetched) []error
+
+// RunBatch is Run with a handler that takes each fetched batch at once.
+func (f *Fetcher) RunBatch(ctx context.Context, handle BatchHandler) error {
 	backoff := f.cfg.MinBackoff
 	for {
 		start := time.Now()
@@ -240,7 +270,7 @@ func (f *Fetcher) dial(ctx context.Context, opts *imapclient.Options) (*imapclie
 }
 
 // session is one connection: login, select, sweep, then IDLE or poll and check, until an error.
-func (f *Fetcher) session(ctx context.Context, handle Handler) error {
+func (f *Fetcher) session(ctx context.Context, handle BatchHandler) error {
 	news := make(chan struct{}, 1)
 	opts := &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		// runs on the client's reader goroutine: never block it
@@ -360,7 +390,7 @@ func (f *Fetcher) session(ctx context.Context, handle Handler) error {
 
 // check finds the messages to offer and offers them. A full check (after connecting) takes every
 // message not marked done; a quick one those above the position plus earlier failures.
-func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle Handler, full, keywords bool) error {
+func (f *Fetcher) check(ctx context.Context, c *imapclient.Client, handle BatchHandler, full, keywords bool) error {
 	began := time.Now()
 	err := f.checkOnce(ctx, c, handle, full, keywords)
 	f.mu.Lock()
@@ -382,7 +412,7 @@ func (f *Fetcher) CaughtUp() time.Time {
 	return f.caughtUp
 }
 
-func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Handler, full, keywords bool) error {
+func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle BatchHandler, full, keywords bool) error {
 	f.mu.Lock()
 	pos := f.pos
 	retry := make([]imap.UID, 0, len(f.retry))
@@ -438,7 +468,7 @@ func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Ha
 
 // fetch sizes the messages, fetches them in batches bounded by bytes and count, offers each to
 // the handler in UID order and marks the ones it accepted.
-func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle Handler, uids []imap.UID) error {
+func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchHandler, uids []imap.UID) error {
 	sizes := map[imap.UID]int64{}
 	for chunk := range slices.Chunk(uids, 500) {
 		var msgs []*imapclient.FetchMessageBuffer
@@ -479,7 +509,7 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle Handle
 	return flush()
 }
 
-func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle Handler, batch []imap.UID, sizes map[imap.UID]int64) error {
+func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle BatchHandler, batch []imap.UID, sizes map[imap.UID]int64) error {
 	var whole, big []imap.UID
 	for _, u := range batch {
 		if sizes[u] > f.cfg.MaxFetchSize {
@@ -517,26 +547,36 @@ func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle H
 	f.mu.Lock()
 	uidvalidity := f.pos.UIDValidity
 	f.mu.Unlock()
-	var done []imap.UID
+	var fetched []Fetched
 	for _, m := range msgs {
 		if m.UID == 0 || len(m.BodySection) == 0 {
 			continue
 		}
-		raw := m.BodySection[0].Bytes
 		if sizes[m.UID] > f.cfg.MaxFetchSize {
 			f.log.Warn("imap message over the fetch limit; offered truncated", "uid", m.UID, "size", sizes[m.UID])
 		}
-		err := handle(ctx, uidvalidity, uint32(m.UID), raw)
+		fetched = append(fetched, Fetched{UID: uint32(m.UID), Raw: m.BodySection[0].Bytes, Received: m.InternalDate})
+	}
+	if len(fetched) == 0 {
+		return nil
+	}
+	errs := handle(ctx, uidvalidity, fetched)
+	var done []imap.UID
+	for i, m := range fetched {
+		var err error
+		if i < len(errs) {
+			err = errs[i]
+		}
 		f.mu.Lock()
-		if uint32(m.UID) > f.pos.UID {
-			f.pos.UID = uint32(m.UID)
+		if m.UID > f.pos.UID {
+			f.pos.UID = m.UID
 		}
 		if err != nil {
-			f.retry[uint32(m.UID)] = true
+			f.retry[m.UID] = true
 		} else {
-			delete(f.retry, uint32(m.UID))
-			f.pending[uint32(m.UID)] = true
-			done = append(done, m.UID)
+			delete(f.retry, m.UID)
+			f.pending[m.UID] = true
+			done = append(done, imap.UID(m.UID))
 		}
 		f.mu.Unlock()
 		if err != nil {

@@ -117,3 +117,47 @@ func TestCheckServingRefusesDamagedPages(t *testing.T) {
 		t.Fatalf("CheckServing on damaged pages: %v", err)
 	}
 }
+
+func TestSavepointUndoesOnlyItsOwnWork(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "sp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	now := time.Now()
+	boom := errors.New("boom")
+	err = st.Tx(ctx, func(tx *Tx) error {
+		for i, fail := range []bool{false, true, false} {
+			err := tx.Savepoint(func() error {
+				if _, err := tx.Audit(AuditEntry{At: now, Actor: "t", Action: "sp", Detail: string(rune('a' + i))}); err != nil {
+					return err
+				}
+				if fail {
+					return boom
+				}
+				return nil
+			})
+			if (err != nil) != fail {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_ = st.View(ctx, func(tx *Tx) error {
+		es, err := tx.AuditLog(0, 10)
+		for _, e := range es {
+			if e.Action == "sp" {
+				got = append(got, e.Detail)
+			}
+		}
+		return err
+	})
+	if strings.Join(got, "") != "ac" {
+		t.Errorf("kept %q, want a and c (b's savepoint rolled back)", got)
+	}
+}

@@ -268,3 +268,25 @@ func noRows(err error) error {
 	}
 	return err
 }
+
+// Savepoint runs fn inside a SAVEPOINT of the transaction: when fn fails, what it did is
+// undone and the transaction goes on (a batch of mails commits in one transaction, and
+// one mail that fails must not take the others with it).
+func (t *Tx) Savepoint(fn func() error) error {
+	if _, err := t.exec("SAVEPOINT one"); err != nil {
+		return fmt.Errorf("store: savepoint: %w", err)
+	}
+	if err := fn(); err != nil {
+		if _, rerr := t.exec("ROLLBACK TO one"); rerr != nil {
+			return errors.Join(err, fmt.Errorf("store: rollback to savepoint: %w", rerr))
+		}
+		if _, rerr := t.exec("RELEASE one"); rerr != nil {
+			return errors.Join(err, fmt.Errorf("store: release savepoint: %w", rerr))
+		}
+		return err
+	}
+	if _, err := t.exec("RELEASE one"); err != nil {
+		return fmt.Errorf("store: release savepoint: %w", err)
+	}
+	return nil
+}
