@@ -228,3 +228,35 @@ func TestStepFloorMatchesStep(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTurnGrandPrix: a turn of four robots on the grand-prix course, whose floor has
+// every tile (the tile-aware step and the tile steps).
+func BenchmarkTurnGrandPrix(b *testing.B) {
+	c, err := LoadCourse("grand-prix")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewSetup(c, PostalRules(), 7, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	spots := []Pos{{3, 2}, {6, 7}, {4, 17}, {2, 20}}
+	orders := make([]Orders, len(st.Robots))
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		r.Pos, r.Archive, r.Virtual, r.Facing = spots[i], spots[i], false, Dir(i%4)
+		h := slices.Clone(r.Hand)
+		slices.SortFunc(h, func(a, b int) int { return b - a })
+		copy(orders[i].Program[:], h[:Registers])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Resolve(s, st, orders); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -42,11 +42,12 @@ func (t *turn) fireLasers() {
 	}
 	doors := t.setup.fx&fxDoor != 0
 	for _, e := range t.setup.emitters {
-		for _, q := range e.path {
+		path := e.path
+		if doors {
+			path = path[:e.cut[t.register]] // closed swing doors are walls (doors.go)
+		}
+		for _, q := range path {
 			if !t.occ[q.Y*b.W+q.X] {
-				if doors && b.doorClosed(q, e.dir, t.register) {
-					break // a closed swing door is a wall (doors.go)
-				}
 				continue
 			}
 			found := false
@@ -59,7 +60,7 @@ func (t *turn) fireLasers() {
 					}
 				}
 			}
-			if found || (doors && b.doorClosed(q, e.dir, t.register)) {
+			if found {
 				break
 			}
 		}
@@ -127,7 +128,7 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 	b := t.board()
 	walls, robots := g.Walls, g.Robots
 	for q := t.st.Robots[i].Pos; ; {
-		if t.beamStops(q, g.Dir) {
+		if b.Blocked(q, g.Dir) || (t.setup.fx != 0 && t.tileStopsBeam(q, g.Dir)) {
 			if walls == 0 {
 				return
 			}
@@ -151,7 +152,7 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 // stop it; Power Laser is not counted: the other weapons are not lasers), or -1.
 func (t *turn) firstInLine(i int, d Dir) int {
 	b := t.board()
-	for q := t.st.Robots[i].Pos; !t.beamStops(q, d); {
+	for q := t.st.Robots[i].Pos; !b.Blocked(q, d) && (t.setup.fx == 0 || !t.tileStopsBeam(q, d)); {
 		q = q.Step(d)
 		if !b.In(q) {
 			return -1
@@ -163,16 +164,11 @@ func (t *turn) firstInLine(i int, d Dir) int {
 	return -1
 }
 
-// beamStops reports whether a beam leaving p towards d is stopped on the edge: a wall,
-// a closed swing door (doors.go), a ledge or ramp between levels (levels.go).
-func (t *turn) beamStops(p Pos, d Dir) bool {
+// tileStopsBeam reports whether a tile stops a beam leaving p towards d on the edge (a
+// wall is looked at first, by the caller): a closed swing door (doors.go), a ledge or
+// ramp between levels (levels.go).
+func (t *turn) tileStopsBeam(p Pos, d Dir) bool {
 	b := t.board()
-	if b.Blocked(p, d) {
-		return true
-	}
-	if t.setup.fx == 0 {
-		return false
-	}
 	return (t.setup.fx&fxDoor != 0 && b.doorClosed(p, d, t.register)) ||
 		(t.setup.fx&fxLevels != 0 && b.levelEdge(p, d))
 }
@@ -186,12 +182,16 @@ func (t *turn) boardBeamsAt(p Pos, not int) int {
 	}
 	total := 0
 	for _, e := range t.setup.emitters {
-		for _, q := range e.path {
+		path := e.path
+		if t.setup.fx&fxDoor != 0 {
+			path = path[:e.cut[t.register]]
+		}
+		for _, q := range path {
 			if q == p {
 				total += e.beams
 				break
 			}
-			if t.anyRobotAt(q, not) || (t.setup.fx&fxDoor != 0 && b.doorClosed(q, e.dir, t.register)) {
+			if t.anyRobotAt(q, not) {
 				break
 			}
 		}

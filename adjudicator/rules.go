@@ -286,6 +286,9 @@ type Setup struct {
 	beamAt   []int8     // per square: beams of board lasers reaching it on an empty board
 	cards    CardSet    // the 2023 card set (Rules.Own)
 	fx       floorFx    // the tiles the floor holds (floormove.go)
+	// steps and afterLasers are Rules.Elements and Rules.AfterLasers resolved once, the
+	// steps of tiles the floor does not have left out (they would find nothing to do).
+	steps, afterLasers []namedStep
 	slow     bool       // steps go through stepFloor: tiles, or Rules.PassTouches
 	portals  [10][2]Pos // the squares of each portal colour (portals.go)
 }
@@ -295,6 +298,10 @@ type emitter struct {
 	dir   Dir
 	beams int
 	path  []Pos // squares the beam can reach on an empty board, emitter square first
+	// cut[r] is how much of path the beam covers in register r (0: outside the
+	// registers) with the swing doors closed then (doors.go); only read when the floor
+	// has doors.
+	cut [Registers + 1]int
 }
 
 // NewSetup checks the course and rules and prepares the static parts of the floor.
@@ -369,6 +376,7 @@ func (s *Setup) prepare() error {
 		}
 		s.portals = pairs
 	}
+	s.steps, s.afterLasers = s.resolveSteps(s.Rules.Elements), s.resolveSteps(s.Rules.AfterLasers)
 	s.emitters = nil
 	s.beamAt = make([]int8, len(b.Squares))
 	for y := 0; y < b.H; y++ {
@@ -386,6 +394,18 @@ func (s *Setup) prepare() error {
 				// close); a level's edge stops the beam for good (levels.go).
 				if b.Blocked(q, l.Dir) || (s.fx&fxLevels != 0 && b.levelEdge(q, l.Dir)) {
 					break
+				}
+			}
+			for reg := 0; reg <= Registers; reg++ {
+				e.cut[reg] = len(e.path)
+				if s.fx&fxDoor == 0 {
+					continue
+				}
+				for k, q := range e.path {
+					if b.doorClosed(q, e.dir, reg) {
+						e.cut[reg] = k + 1
+						break
+					}
 				}
 			}
 			s.emitters = append(s.emitters, e)
@@ -506,4 +526,26 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// namedStep is a register step and its name (the events' phase).
+type namedStep struct {
+	name string
+	run  func(*turn)
+}
+
+// resolveSteps looks the step names up once (NewSetup has checked them), leaving out
+// the steps of tiles the floor does not have.
+func (s *Setup) resolveSteps(names []string) []namedStep {
+	var out []namedStep
+	for _, n := range names {
+		switch {
+		case n == "stompers" && s.fx&fxStomper == 0, n == "flamers" && s.fx&fxFlamer == 0:
+			continue
+		}
+		if run := elementStep(n); run != nil {
+			out = append(out, namedStep{n, run})
+		}
+	}
+	return out
 }

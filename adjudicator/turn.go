@@ -271,21 +271,21 @@ func (t *turn) runRegister(reg int) {
 	}
 	t.revealAndOrder()
 	t.movePhase()
-	for _, name := range t.setup.Rules.Elements {
+	for _, st := range t.setup.steps {
 		if t.st.Over {
 			return
 		}
-		t.phase = name
-		elementStep(name)(t)
+		t.phase = st.name
+		st.run(t)
 	}
 	if t.st.Over {
 		return
 	}
 	t.phase = "lasers"
 	t.fireLasers()
-	for _, name := range t.setup.Rules.AfterLasers {
-		t.phase = name
-		elementStep(name)(t)
+	for _, st := range t.setup.afterLasers {
+		t.phase = st.name
+		st.run(t)
 	}
 	if t.st.Over {
 		return
