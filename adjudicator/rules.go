@@ -283,14 +283,14 @@ type Setup struct {
 	Effects []Effect // option card effects in play (effects.go); NewSetup puts every implemented one
 
 	emitters []emitter
-	beamAt   []int8     // per square: beams of board lasers reaching it on an empty board
-	cards    CardSet    // the 2023 card set (Rules.Own)
-	fx       floorFx    // the tiles the floor holds (floormove.go)
+	beamAt   []int8  // per square: beams of board lasers reaching it on an empty board
+	cards    CardSet // the 2023 card set (Rules.Own)
+	fx       floorFx // the tiles the floor holds (floormove.go)
 	// steps and afterLasers are Rules.Elements and Rules.AfterLasers resolved once, the
 	// steps of tiles the floor does not have left out (they would find nothing to do).
 	steps, afterLasers []namedStep
-	slow     bool       // steps go through stepFloor: tiles, or Rules.PassTouches
-	portals  [10][2]Pos // the squares of each portal colour (portals.go)
+	slow               bool       // steps go through stepFloor: tiles, or Rules.PassTouches
+	portals            [10][2]Pos // the squares of each portal colour (portals.go)
 }
 
 type emitter struct {
