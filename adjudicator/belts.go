@@ -25,12 +25,14 @@ const (
 	beltsAll     beltSet = iota // express and normal together (postal second belt step)
 	beltsExpress                // express (2023: blue) belts only
 	beltsNormal                 // normal (2023: green) belts only
+	currents                    // currents in water (seed 001; water.go): as normal belts, never turning
 )
 
 func (t *turn) moveBelts(which beltSet) {
 	b := t.board()
 	var movers [MaxRobots]int
 	var to [MaxRobots]Pos
+	var dirs [MaxRobots]Dir
 	var moving [MaxRobots]bool
 	n := 0
 	for i := range t.st.Robots {
@@ -38,17 +40,27 @@ func (t *turn) moveBelts(which beltSet) {
 		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
-		belt := b.At(r.Pos).Belt
-		if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
+		var dir Dir
+		if which == currents {
+			d, ok := b.currentDir(r.Pos)
+			if !ok || b.Blocked(r.Pos, d) {
+				continue
+			}
+			dir = d
+		} else {
+			belt := b.At(r.Pos).Belt
+			if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
+				continue
+			}
+			if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
+				continue
+			}
+			dir = belt.Dir
+		}
+		if t.setup.fx != 0 && t.beltHeld(r.Pos, dir) {
 			continue
 		}
-		if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
-			continue
-		}
-		if t.setup.fx != 0 && t.beltHeld(r.Pos, belt.Dir) {
-			continue
-		}
-		movers[n], to[n], moving[n] = i, r.Pos.Step(belt.Dir), true
+		movers[n], to[n], dirs[n], moving[n] = i, r.Pos.Step(dir), dir, true
 		n++
 	}
 	if n == 0 {
@@ -91,15 +103,15 @@ func (t *turn) moveBelts(which beltSet) {
 		i := movers[a]
 		r := &t.st.Robots[i]
 		from := r.Pos
-		travel := b.At(from).Belt.Dir
+		travel := dirs[a]
 		if t.setup.fx&fxLevels != 0 {
 			_, e := t.next(slot{p: from}, travel)
 			fell[a] = e == edgeFall
 		}
 		r.Pos = to[a]
 		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: t.pos(from), To: t.pos(r.Pos)})
-		if b.Deadly(r.Pos) {
-			continue // destroyed below, after everyone has moved
+		if b.Deadly(r.Pos) || which == currents {
+			continue // destroyed below, after everyone has moved; currents never turn
 		}
 		if nb := b.At(r.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(travel.Back()) && t.effectElement(i, "curve") {
 			switch nb.Dir {

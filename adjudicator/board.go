@@ -107,6 +107,14 @@ type Square struct {
 	ChopShop  bool        // chop shop (chopshop.go)
 	Flamer    RegisterSet // registers a flamer is active; 0 none (flamers.go)
 	Stomper   RegisterSet // registers a stomper is active; 0 none (stompers.go)
+
+	// The Armed and Dangerous floor (seed 001, Board Element Overview): water.go,
+	// teleporters.go, randomizers.go. Levels, ramps and ledges are levels.go's.
+	Water      bool  // water: the first square of a card played in it is lost (water.go)
+	Current    uint8 // a current's flow, direction+1, on a water square; 0 none (water.go)
+	Teleporter bool  // teleporter (teleporters.go)
+	Randomizer bool  // randomizer (randomizers.go)
+	Drain      bool  // a drain: a pit in every way (Floor is FloorPit), drawn as a drain
 }
 
 // RebootToken is a reboot token on a square (seed 004, Re-entering Play): On says there
@@ -208,6 +216,9 @@ func (b *Board) rotateOnce() *Board {
 			s.Repulsors = rotateEdges(s.Repulsors)
 			if s.Door.Side != 0 {
 				s.Door.Side = uint8(Dir(s.Door.Side-1).Right()) + 1
+			}
+			if s.Current != 0 {
+				s.Current = uint8(Dir(s.Current-1).Right()) + 1
 			}
 			// clockwise: (x, y) -> (H-1-y, x)
 			*r.At(Pos{b.H - 1 - y, x}) = s

@@ -425,7 +425,10 @@ func parseSquare(errs *errList, line int, f field) (Square, bool) {
 			col += len(e) + 1
 		}
 		if sq.Floor == FloorPit && len(kinds) > 1 {
-			errs.add(line, f.col, "a pit holds nothing else (got %q)", clip(tok))
+			errs.add(line, f.col, "a pit or drain holds nothing else (got %q)", clip(tok))
+		}
+		if a, b := floorClash(kinds); a != "" {
+			errs.add(line, f.col, "a %s and a %s on one square (got %q)", a, b, clip(tok))
 		}
 		if sq.Belt.Kind != NoBelt && sq.Gear != NoRotation {
 			errs.add(line, f.col, "a gear and a belt on one square (got %q)", clip(tok))
@@ -448,7 +451,27 @@ func dirByte(c byte) (Dir, bool) {
 	return 0, false
 }
 
-const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, e, @N, s1-s8, f1-f16, o, t1-t9, h1-h3, rN, qN, dE24, $, m24 or k24"
+const wantElement = "want ., X, bN, BN, gL, gR, pN135, c24, lS2, w1, w2, e, @N, s1-s8, f1-f16, o, t1-t9, h1-h3, rN, qN, dE24, $, m24, k24, ~, ~N, T, ? or D"
+
+// floorClash names two elements that cannot share a square because each decides how a
+// robot on it moves or what card it plays: of water (currents are water), teleporter and
+// randomizer, none shares a square with another of them or with a belt, gear, oil slick,
+// portal or chop shop. "" when the square is fine.
+func floorClash(kinds []string) (string, string) {
+	mine := []string{"water", "teleporter", "randomizer"}
+	others := []string{"water", "teleporter", "randomizer", "belt", "gear", "oil slick", "portal", "chop shop"}
+	for _, a := range kinds {
+		if !slices.Contains(mine, a) {
+			continue
+		}
+		for _, b := range kinds {
+			if b != a && slices.Contains(others, b) {
+				return a, b
+			}
+		}
+	}
+	return "", ""
+}
 
 // parseElement reads one element into sq and returns its kind ("" on error).
 func parseElement(errs *errList, line, col int, e string, sq *Square) string {
@@ -645,6 +668,40 @@ func parseElement(errs *errList, line, col int, e string, sq *Square) string {
 		}
 		sq.Flamer = regs
 		return "flamer"
+	case '~':
+		// seed 001, Water and Currents: a current is water that flows.
+		sq.Water = true
+		if rest == "" {
+			return "water"
+		}
+		d, ok := Dir(0), false
+		if len(rest) == 1 {
+			d, ok = dirByte(rest[0])
+		}
+		if !ok {
+			return bad("want ~ alone for water, or ~N, ~E, ~S, ~W for water with a current flowing that way")
+		}
+		sq.Current = uint8(d) + 1
+		return "water"
+	case 'T':
+		if rest != "" {
+			return bad("want T alone for a teleporter")
+		}
+		sq.Teleporter = true
+		return "teleporter"
+	case '?':
+		if rest != "" {
+			return bad("want ? alone for a randomizer")
+		}
+		sq.Randomizer = true
+		return "randomizer"
+	case 'D':
+		// seed 001, Drains: "Drains function as pits in every way."
+		if rest != "" {
+			return bad("want D alone for a drain")
+		}
+		sq.Floor, sq.Drain = FloorPit, true
+		return "pit"
 	case 'k':
 		// seed 000, Stomper: "A Stomper without numbers is always active".
 		if rest == "" {
@@ -746,7 +803,10 @@ func FormatBoard(bf *BoardFile) string {
 func squareToken(b *Board, p Pos) string {
 	s := b.At(p)
 	var parts []string
-	if s.Floor == FloorPit {
+	switch {
+	case s.Floor == FloorPit && s.Drain:
+		parts = append(parts, "D")
+	case s.Floor == FloorPit:
 		parts = append(parts, "X")
 	}
 	if s.Belt.Kind != NoBelt {
@@ -820,6 +880,18 @@ func squareToken(b *Board, p Pos) string {
 		parts = append(parts, "k")
 	default:
 		parts = append(parts, "k"+registersString(s.Stomper))
+	}
+	switch {
+	case s.Current != 0:
+		parts = append(parts, "~"+Dir(s.Current-1).String())
+	case s.Water:
+		parts = append(parts, "~")
+	}
+	if s.Teleporter {
+		parts = append(parts, "T")
+	}
+	if s.Randomizer {
+		parts = append(parts, "?")
 	}
 	t := "."
 	if len(parts) > 0 {

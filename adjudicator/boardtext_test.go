@@ -88,7 +88,7 @@ func TestParseBoardErrors(t *testing.T) {
 		{"start gap", "board a 2x1\ns1 s3\n", []string{`a.board:2:4: start 3 without start 2`}},
 		{"flag gap", "board a 2x1\nf2 .\n", []string{`flag 2 without flag 1`}},
 		{"two belts", "board a 1x1\nbN+bE\n", []string{`second belt on one square`}},
-		{"pit with belt", "board a 1x1\nX+bN\n", []string{`a pit holds nothing else`}},
+		{"pit with belt", "board a 1x1\nX+bN\n", []string{`a pit or drain holds nothing else`}},
 		{"gear on belt", "board a 1x1\nbN+gL\n", []string{`a gear and a belt on one square`}},
 		{"curve from behind", "board a 1x1\nbN:S\n", []string{`a N belt turns robots carried in from W or E only`}},
 		{"dot joined", "board a 1x1\n.+w1\n", []string{`want . alone`}},

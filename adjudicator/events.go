@@ -60,8 +60,8 @@ const (
 	EvUpgrade    = "upgrade"        // upgrade phase: Option drawn, installed or uninstalled (Cause); Amount energy paid
 	// The floor tiles (seed 003 Grand Prix, seed 000).
 	EvSlid        = "slid"         // slid one square From→To on oil
-	EvSlowed      = "slowed"       // Amount squares of its card lost (Cause "oil": it started on oil)
-	EvTeleport    = "teleported"   // a portal moved it From→To
+	EvSlowed      = "slowed"       // Amount squares of its card lost (Cause "oil" or "water": where it started)
+	EvTeleport    = "teleported"   // a portal (Cause "portal") or a teleporter ("teleporter", Amount squares) moved it From→To
 	EvRepulsed    = "repulsed"     // ran into a repulsor field at From: pushed back Amount squares
 	EvArchiveKept = "archive-kept" // reached a flag and kept its archive at To (Rules.ArchiveChoice)
 
@@ -69,6 +69,9 @@ const (
 	EvUse      = "use"      // used Option (on Other); Card, Amount as the card says
 	EvAbsorbed = "absorbed" // Option stopped Amount points of damage from Cause
 	EvSwapped  = "swapped"  // Option put Card in this register instead of Amount (the old card)
+
+	// The Armed and Dangerous floor (seed 001).
+	EvRandomized = "randomized" // a randomizer replaced register card Amount by Card (0: unknown in a forecast)
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
@@ -142,4 +145,4 @@ func ApplyEvent(robots []Robot, e Event) {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvUse, EvAbsorbed, EvSwapped}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvUse, EvAbsorbed, EvSwapped, EvRandomized}

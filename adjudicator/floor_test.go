@@ -70,7 +70,7 @@ func TestTileTokenErrors(t *testing.T) {
 		{"m", "flamer's registers"},
 		{"k9", "stomper's registers"},
 		{"o+o", "second oil slick"},
-		{"X+o", "a pit holds nothing else"},
+		{"X+o", "a pit or drain holds nothing else"},
 	} {
 		_, err := ParseBoard("bad.board", "board bad 1x1\n"+tc.tok+"\n")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -42,6 +42,10 @@ const (
 	fxChop
 	fxFlamer
 	fxStomper
+	fxWater      // water, with or without a current (water.go)
+	fxCurrent    // a current (water.go)
+	fxTeleporter // teleporters.go
+	fxRandomizer // randomizers.go
 )
 
 // scanFloor says which tiles the board holds.
@@ -72,6 +76,18 @@ func scanFloor(b *Board) floorFx {
 		}
 		if s.Stomper != 0 {
 			fx |= fxStomper
+		}
+		if s.Water {
+			fx |= fxWater
+		}
+		if s.Current != 0 {
+			fx |= fxCurrent
+		}
+		if s.Teleporter {
+			fx |= fxTeleporter
+		}
+		if s.Randomizer {
+			fx |= fxRandomizer
 		}
 	}
 	return fx
@@ -145,6 +161,9 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			t.stopMove = true
 		}
 		return false
+	}
+	if e == edgeFall && t.setup.Rules.Landing == "next" && !r.Virtual && t.robotAt(to, i) >= 0 {
+		return t.fallBeside(i, d, from, to, by)
 	}
 	var chain [MaxRobots]int
 	var dest [MaxRobots]slot
@@ -275,7 +294,7 @@ func (t *turn) entered(i int) {
 }
 
 // startMove prepares robot i's card of steps squares and returns the squares it will
-// try to move: one less when it starts on oil (oil.go).
+// try to move: one less when it starts on oil (oil.go) or in water (water.go).
 func (t *turn) startMove(i, steps int) int {
 	t.mover, t.count, t.stopMove = i, steps, false
 	t.moved = [MaxRobots]uint8{}
@@ -284,6 +303,9 @@ func (t *turn) startMove(i, steps int) int {
 		r := &t.st.Robots[i]
 		t.emit(Event{Kind: EvSlowed, Robot: r.Name, From: t.pos(r.Pos), Amount: 1, Cause: "oil"})
 		steps--
+	}
+	if steps > 0 && t.setup.fx&fxWater != 0 {
+		steps = t.slowInWater(i, steps) // seed 001, Water: water.go
 	}
 	return steps
 }

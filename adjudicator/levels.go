@@ -27,6 +27,9 @@ import "fmt"
 //     the 2 damage").
 //   - Ruling (seed 001: robots on different levels cannot fire on one another; seed 003
 //     is silent): laser beams, board and robot alike, stop at a ledge or ramp edge.
+//   - Seed 001 (Ledges; Landing) lands a falling robot differently: it comes down on the
+//     next square along its way without a robot, and nobody else moves or is damaged.
+//     Rules.Landing "next" plays it (fallBeside); the default is seed 003's push.
 //   - Ruling: belts and pushers treat a ledge from below like a wall and cannot carry a
 //     robot up a ramp (one square up a ramp ends on the ramp, and the robot slides
 //     straight back); carried down a ledge the robot falls and takes 2 damage.
@@ -83,3 +86,30 @@ func checkLevels(b *Board) error {
 	}
 	return nil
 }
+
+// fallBeside is seed 001's landing (Rules.Landing "next"): robot i, moving towards d from
+// slot from, falls down a ledge into slot to, where a robot stands; it comes down on the
+// next square along d without one (teleporters.go, landing) and takes the fall's 2
+// damage. Ruling: should no square ahead be free (a wall behind the robots below), the
+// fall does not happen and the robot is blocked at the ledge.
+func (t *turn) fallBeside(i int, d Dir, from, to slot, by string) bool {
+	r := &t.st.Robots[i]
+	p := t.landing(i, to.p, d, from.p)
+	if p == from.p || t.board().LevelAt(p) >= t.board().LevelAt(from.p) && t.board().In(p) {
+		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "robot"})
+		return false
+	}
+	ev := Event{Kind: EvMove, Card: t.cardOf(i, by)}
+	if by == "oil" {
+		ev = Event{Kind: EvSlid, Cause: by}
+	} else if by != "" {
+		ev = Event{Kind: EvPushed, Cause: by}
+	}
+	t.place(i, d, slot{p: p}, edgeFall, ev, -1, false)
+	return r.Active()
+}
+
+// BeamStops reports whether a laser beam leaving p towards d stops on that edge for good:
+// a wall, or the edge between two levels (seed 001, Levels: robots on different levels
+// cannot fire on one another). Swing doors open and close, so they are not counted here.
+func (b *Board) BeamStops(p Pos, d Dir) bool { return b.Blocked(p, d) || b.levelEdge(p, d) }

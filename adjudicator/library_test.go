@@ -177,7 +177,7 @@ func TestLoadUnknown(t *testing.T) {
 }
 
 func TestSensibleCatches(t *testing.T) {
-	bf, err := ParseBoard("bad", "board bad 4x2\nlE1 bE bW .\nbE bN bN|N bS:E\n")
+	bf, err := ParseBoard("bad", "board bad 4x3\nlE1 bE bW .\nbE bN bN|N bS:E\n~E ~W ~N|N .\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +190,9 @@ func TestSensibleCatches(t *testing.T) {
 		"belt at 1,1 is fed from W but does not turn",
 		"belt at 2,1 runs into a wall",
 		"belt at 3,1 turns robots from E but no belt comes from there",
+		"currents at 0,2 and 1,2 run head-on",
+		"currents at 1,2 and 0,2 run head-on",
+		"current at 2,2 runs into a wall",
 	}
 	slices.Sort(got)
 	slices.Sort(want)
@@ -218,6 +221,16 @@ func sensible(b *Board) []string {
 			}
 			if s.Pusher.Registers != 0 && !s.Walls.Has(s.Pusher.Dir.Back()) {
 				out = append(out, fmt.Sprintf("pusher at %v is not on a wall", p))
+			}
+			if d, ok := b.currentDir(p); ok {
+				// seed 001, Currents: a current that runs into a wall or head-on into
+				// another holds the robots in it for good.
+				if b.Blocked(p, d) {
+					out = append(out, fmt.Sprintf("current at %v runs into a wall", p))
+				}
+				if e, ok := b.currentDir(p.Step(d)); ok && e == d.Back() {
+					out = append(out, fmt.Sprintf("currents at %v and %v run head-on", p, p.Step(d)))
+				}
 			}
 			belt := s.Belt
 			if belt.Kind == NoBelt {

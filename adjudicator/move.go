@@ -51,6 +51,14 @@ func (t *turn) playKind(i int, kind CardKind) {
 		return
 	}
 	steps, d := kind.Steps(), r.Facing
+	if t.setup.fx&fxTeleporter != 0 && steps != 0 && t.onTeleporter(i) {
+		// seed 001, Teleporters: the card's distance is the table's, and options that
+		// change a movement card do not act (teleporters.go).
+		t.startMove(i, 0)
+		t.teleportCard(i, steps)
+		t.endMove()
+		return
+	}
 	steps = t.effectSteps(i, kind, steps)
 	if steps < 0 {
 		steps, d = -steps, d.Back()

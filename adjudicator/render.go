@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -134,7 +135,7 @@ func RenderText(c *Course, robots []Robot) string {
 // courses draw as before.
 func tileKey(b *Board) string {
 	fx := scanFloor(b)
-	if fx == 0 {
+	if fx == 0 && !slices.ContainsFunc(b.Squares, func(s Square) bool { return s.Drain }) {
 		return ""
 	}
 	var sb strings.Builder
@@ -153,6 +154,14 @@ func tileKey(b *Board) string {
 	line(fxChop, " $   chop shop: swap an option after a register; or draw one at turn end")
 	line(fxFlamer, "F o  flamer: in its registers 1 damage entering it, 1 more standing in\n       it after the lasers")
 	line(fxStomper, "K e  stomper: destroys a robot on it in its registers (K *: always)")
+	// The Armed and Dangerous floor (seed 001).
+	line(fxWater, " ~   water: a card played in it loses its first square")
+	line(fxCurrent, "~>~  current flowing east (^ > v <): water that carries robots 1 square\n       after the belts")
+	line(fxTeleporter, " T   teleporter: a card played on it jumps Back Up 2, Move 1 3, Move 2 4,\n       Move 3 5 squares")
+	line(fxRandomizer, " ?   randomizer: a robot on it plays a random card instead of its own")
+	if slices.ContainsFunc(b.Squares, func(s Square) bool { return s.Drain }) {
+		sb.WriteString("  XDX  drain: a pit\n")
+	}
 	return sb.String()
 }
 
@@ -211,7 +220,7 @@ func beamMap(b *Board) []uint8 {
 			}
 			for q := (Pos{x, y}); b.In(q); q = q.Step(l.Dir) {
 				out[q.Y*b.W+q.X] |= mark
-				if b.Blocked(q, l.Dir) {
+				if b.BeamStops(q, l.Dir) {
 					break
 				}
 			}
@@ -279,6 +288,8 @@ func cellGlyph(c *Course, p Pos, beam uint8) string {
 		return fmt.Sprintf("F%02d", flag%100)
 	case start > 0:
 		return fmt.Sprintf("S%-2d", start%100)
+	case s.Drain:
+		return "XDX"
 	case s.Floor == FloorPit:
 		return "XXX"
 	case s.Crusher != 0:
@@ -320,6 +331,14 @@ func cellGlyph(c *Course, p Pos, beam uint8) string {
 		return " $ "
 	case s.Oil:
 		return "oil"
+	case s.Teleporter:
+		return " T "
+	case s.Randomizer:
+		return " ? "
+	case s.Current != 0:
+		return string([]byte{'~', facingArrow(Dir(s.Current - 1)), '~'})
+	case s.Water:
+		return " ~ "
 	case beam == 1:
 		return " - "
 	case beam == 2:
@@ -397,6 +416,12 @@ func underGlyph(c *Course, p Pos) byte {
 		return '$'
 	case s.Oil:
 		return 'o'
+	case s.Teleporter:
+		return 'T'
+	case s.Randomizer:
+		return '?'
+	case s.Water:
+		return '~'
 	}
 	return ' '
 }

@@ -247,8 +247,8 @@ func (t *turn) activate(i int) {
 
 // checkElements refuses a floor holding an element the ruleset does not play, rather
 // than playing it as dead floor: batteries and reboot tokens belong to the 2023 rules;
-// repair sites, crushers and the Grand Prix and Crash & Burn elements to the postal
-// rules (seed 004 has none of them).
+// repair sites, crushers and the Grand Prix, Crash & Burn and Armed and Dangerous
+// elements to the postal rules (seed 004 has none of them).
 func (r Rules) checkElements(c *Course) error {
 	b := c.Board
 	for k := range b.Squares {
@@ -267,6 +267,10 @@ func (r Rules) checkElements(c *Course) error {
 		case r.Own() && (sq.Oil || sq.Portal != 0 || sq.Level != 0 || sq.Ramps != 0 || sq.Repulsors != 0 ||
 			sq.Door != (Door{}) || sq.ChopShop || sq.Flamer != 0 || sq.Stomper != 0):
 			what = "a Grand Prix or Crash & Burn element"
+		case r.Own() && (sq.Water || sq.Teleporter || sq.Randomizer):
+			// seed 001's water, currents, teleporters and randomizers (a randomizer
+			// draws from a shared deck the 2023 rules do not have); drains are pits.
+			what = "an Armed and Dangerous element"
 		default:
 			continue
 		}

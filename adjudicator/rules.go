@@ -29,8 +29,8 @@ type Rules struct {
 	// and its archive keep their deck when later versions implement more cards); nil
 	// means DealtOptions(OptionDeck) as this version knows it.
 	OptionCards []string `json:"option_cards,omitempty"`
-	// Elements is the order of phase c, by step name: express, belts, pushers, gears,
-	// crushers, stompers. A new board element adds a step here.
+	// Elements is the order of phase c, by step name: express, belts, currents, pushers,
+	// gears, crushers, stompers. A new board element adds a step here.
 	Elements []string `json:"elements"`
 
 	// The parts of the 2023 rules (seed 004). Each zero value is the postal rule, so a
@@ -76,6 +76,11 @@ type Rules struct {
 	// Tiles are element tiles laid on empty squares of the course for this game (seed
 	// 000, "Factory Elements as tiles"), as "X,Y:TOKEN" words (tiles.go); "" none.
 	Tiles string `json:"tiles"`
+	// Landing is what a robot falling down a ledge onto another robot does (levels.go).
+	// "" is seed 003's Grand Prix rule (LEDGES: the robot landed on is pushed on and
+	// takes 2 damage too); "next" is seed 001's (Ledges, Landing: the falling robot comes
+	// down on the next square along its way without a robot, and only it is damaged).
+	Landing string `json:"landing"`
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
@@ -152,6 +157,9 @@ func (r Rules) Check() error {
 			return fmt.Errorf("rules: cards \"own\", order \"token\", damage \"cards\" and fall \"reboot\" are one ruleset (seed 004) and come together")
 		}
 	}
+	if r.Landing != "" && r.Landing != "next" {
+		return fmt.Errorf("rules: landing %q (want \"\" for seed 003's push or \"next\" for seed 001's next open square)", r.Landing)
+	}
 	if r.HandSize < Registers || r.HandSize > 20 {
 		return fmt.Errorf("rules: hand size %d (want %d to 20)", r.HandSize, Registers)
 	}
@@ -183,7 +191,7 @@ func PostalRules() Rules {
 		MaxOptions:     3,
 		SharedStart:    true,
 		OptionDeck:     DeckCrashBurn,
-		Elements:       []string{"express", "belts", "pushers", "gears", "crushers", "stompers"},
+		Elements:       []string{"express", "belts", "currents", "pushers", "gears", "crushers", "stompers"},
 		AfterLasers:    []string{"flamers"},
 	}
 }
@@ -369,6 +377,9 @@ func (s *Setup) prepare() error {
 	b := s.Course.Board
 	s.fx = scanFloor(b)
 	s.slow = s.fx != 0 || s.Rules.PassTouches
+	if s.fx&fxCurrent != 0 && !slices.Contains(s.Rules.Elements, "currents") {
+		return fmt.Errorf("course %q has currents, but the rules' board element steps (%s) have no currents step (seed 001, Currents)", s.Course.Name, strings.Join(s.Rules.Elements, ","))
+	}
 	if s.fx&fxPortal != 0 {
 		pairs, err := checkPortals(b)
 		if err != nil {

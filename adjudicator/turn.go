@@ -320,6 +320,9 @@ func (t *turn) revealAndOrder() {
 		}
 		t.order = append(t.order, i)
 	}
+	if t.setup.fx&fxRandomizer != 0 {
+		t.randomize() // seed 001, Randomizers: randomizers.go
+	}
 	// Highest priority first (seed 003, Program Cards: "Cards with HIGHER priorities are
 	// performed (fully) BEFORE cards with lower priorities"). Priorities are unique; an
 	// insertion sort on at most 8 robots allocates nothing.
@@ -368,6 +371,12 @@ func elementStep(name string) func(*turn) {
 		return func(t *turn) { t.moveBelts(beltsExpress); t.moveBelts(beltsExpress) }
 	case "green":
 		return func(t *turn) { t.moveBelts(beltsNormal) } // seed 004: green belts move 1
+	case "currents":
+		return func(t *turn) {
+			if t.setup.fx&fxCurrent != 0 {
+				t.moveBelts(currents) // seed 001, Currents: water.go
+			}
+		}
 	case "stompers":
 		return (*turn).runStompers
 	case "flamers":

@@ -250,6 +250,9 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 	if s.Floor == adjudicator.FloorPit {
 		cv.rect(x0, y0, x1, y1, cPitEdge)
 		cv.rect(x0+2, y0+2, x1-2, y1-2, cPit)
+		if s.Drain {
+			p.drain(cv, q) // armed.go
+		}
 		return
 	}
 	cv.rect(x0, y0, x1, y1, cFloorEdge)
@@ -259,6 +262,7 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 		cv.rect(x0+1, y0+1, x1, y1, cFloor)
 	}
 	p.floorTiles(cv, q, s)
+	p.armedFloor(cv, q, s)
 	if n := p.startAt(q); n > 0 {
 		p.start(cv, q, n)
 	}
@@ -520,12 +524,13 @@ func (p *painter) crusher(cv canvas, q adjudicator.Pos, set adjudicator.Register
 }
 
 // beamPath is the squares a board laser's beam covers on an empty board: the emitter's
-// square first, to the first wall or the board's edge (seed 003, Lasers).
+// square first, to the first wall, level edge or the board's edge (seed 003, Lasers;
+// seed 001, Levels).
 func beamPath(b *adjudicator.Board, at adjudicator.Pos, d adjudicator.Dir) []adjudicator.Pos {
 	var path []adjudicator.Pos
 	for q := at; b.In(q); q = q.Step(d) {
 		path = append(path, q)
-		if b.Blocked(q, d) {
+		if b.BeamStops(q, d) {
 			break
 		}
 	}

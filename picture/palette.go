@@ -46,6 +46,11 @@ const (
 	cChop                         // chop shop
 	cFlamer                       // flamer
 	cStomper                      // stomper
+	cWater                        // water (seed 001)
+	cCurrent                      // a current's chevrons
+	cTeleporter                   // teleporter
+	cRandomizer                   // randomizer
+	cDrain                        // a drain's rings in its pit
 	cRobot0                       // seat colours: cRobot0 + seat
 	cTint0      = cRobot0 + seats // virtual robot fill: cTint0 + seat
 	cClear      = cTint0 + seats  // transparent: only in GIF frame deltas
@@ -81,6 +86,7 @@ func newPalette() color.Palette {
 		cGrey: "8c8c8c", cHalo: "fff04a", cDestroyed: "d00000",
 		cOil: "2b2233", cPortal: "7a3fc0", cHigh: "e2e2dc", cLedge: "6b3e1e", cRamp: "b08a5a",
 		cRepulsor: "19a7bd", cDoor: "5b6f8a", cChop: "2a6fb0", cFlamer: "ff6a00", cStomper: "4b4b5a",
+		cWater: "a9d8f2", cCurrent: "2f73b8", cTeleporter: "1f9e6e", cRandomizer: "e2b53a", cDrain: "23486e",
 	}
 	for i, s := range base {
 		p[i] = rgb(s)

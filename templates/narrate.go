@@ -238,6 +238,20 @@ func (n *narrator) cardEvent(e adjudicator.Event) bool {
 		n.flushMoves()
 		c.clauses = append(c.clauses, blockedText(e, len(c.clauses) == 0))
 		return true
+	case adjudicator.EvSlowed:
+		if e.Robot != c.robot {
+			return false
+		}
+		where := map[string]string{"water": "in water", "oil": "on oil"}[e.Cause]
+		c.clauses = append(c.clauses, fmt.Sprintf("starts %s and loses its first square", nonEmpty(where, "slowed")))
+		return true
+	case adjudicator.EvTeleport:
+		if e.Robot != c.robot || e.Cause != "teleporter" || e.To == nil {
+			return false
+		}
+		n.flushMoves()
+		c.clauses = append(c.clauses, fmt.Sprintf("teleports %d squares to %v", e.Amount, *e.To))
+		return true
 	case adjudicator.EvDestroyed:
 		if e.Robot == c.robot {
 			n.flushMoves()
@@ -374,9 +388,23 @@ func (n *narrator) single(e adjudicator.Event) {
 	case adjudicator.EvSlid:
 		n.add(fmt.Sprintf("%s slides on the oil from %v to %v", e.Robot, pos(e.From), pos(e.To)))
 	case adjudicator.EvSlowed:
+		if e.Cause == "water" {
+			n.add(fmt.Sprintf("%s starts in water and loses the first square of its move", e.Robot))
+			break
+		}
 		n.add(fmt.Sprintf("%s starts on oil and loses the first square of its move", e.Robot))
 	case adjudicator.EvTeleport:
+		if e.Cause == "teleporter" {
+			n.add(fmt.Sprintf("%s teleports %d squares from %v to %v", e.Robot, e.Amount, pos(e.From), pos(e.To)))
+			break
+		}
 		n.add(fmt.Sprintf("%s enters the portal at %v and comes out at %v", e.Robot, pos(e.From), pos(e.To)))
+	case adjudicator.EvRandomized:
+		if e.Card == 0 {
+			n.add(fmt.Sprintf("%s stands on a randomizer: it will play a random card instead of P%d", e.Robot, e.Amount))
+			break
+		}
+		n.add(fmt.Sprintf("%s stands on a randomizer: P%d is discarded and it plays P%d instead", e.Robot, e.Amount, e.Card))
 	case adjudicator.EvRepulsed:
 		n.add(fmt.Sprintf("%s runs into the repulsor field at %v and is thrown back %s", e.Robot, pos(e.From), points(e.Amount, "square")))
 	case adjudicator.EvArchiveKept:
@@ -500,8 +528,11 @@ func dirName(d *adjudicator.Dir) string {
 }
 
 func beltName(phase string) string {
-	if phase == "express" {
+	switch phase {
+	case "express":
 		return "express belt"
+	case "currents":
+		return "current" // seed 001, Currents
 	}
 	return "belt"
 }

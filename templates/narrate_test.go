@@ -63,6 +63,21 @@ func TestNarrate(t *testing.T) {
 			{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Hulk", Amount: 1, Cause: "laser"},
 			{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Hulk", Other: "Zoom", Amount: 1, Cause: "robot-laser"}},
 			[]string{"a board laser hits Hulk: 1 damage", "Zoom shoots Hulk: 1 damage"}},
+		// seed 001's floor.
+		{"current", []adjudicator.Event{
+			{Register: 1, Phase: "currents", Kind: adjudicator.EvConveyed, Robot: "Hulk", From: p(0, 2), To: p(1, 2)}},
+			[]string{"Hulk rides the current from 0,2 to 1,2"}},
+		{"water", []adjudicator.Event{card("Zoom", 790),
+			{Register: 1, Phase: "move", Kind: adjudicator.EvSlowed, Robot: "Zoom", From: p(1, 1), Amount: 1, Cause: "water"},
+			move("Zoom", p(1, 1), p(2, 1)), move("Zoom", p(2, 1), p(3, 1))},
+			[]string{"P790 Zoom plays Move 3: starts in water and loses its first square; moves 2 to 3,1"}},
+		{"teleporter", []adjudicator.Event{card("Zoom", 500),
+			{Register: 1, Phase: "move", Kind: adjudicator.EvTeleport, Robot: "Zoom", From: p(1, 1), To: p(4, 1), Amount: 3, Cause: "teleporter"}},
+			[]string{"P500 Zoom plays Move 1: teleports 3 squares to 4,1"}},
+		{"randomizer", []adjudicator.Event{
+			{Register: 1, Phase: "move", Kind: adjudicator.EvRandomized, Robot: "Zoom", Card: 70, Amount: 500, Cause: "randomizer"},
+			card("Zoom", 70), {Register: 1, Phase: "move", Kind: adjudicator.EvTurn, Robot: "Zoom", Facing: &east}},
+			[]string{"Zoom stands on a randomizer: P500 is discarded and it plays P70 instead", "P70 Zoom plays Rotate Left: turns to face east"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Narrate(adjudicator.StandardDeck(), c.events)

@@ -19,6 +19,7 @@ import (
 //	expect turn: N
 //	expect event: KIND ROBOT|* key=value ...   (count=N: exactly N such events)
 //	expect no event: KIND ROBOT|* key=value ...
+//	expect blast at X,Y power N: NAME D, NAME D ...
 func (p *parser) expectLine(ln int, rest string) error {
 	text := "expect " + rest
 	add := func(check func(r *Result) string) {
@@ -90,6 +91,9 @@ func (p *parser) expectLine(ln int, rest string) error {
 			return ""
 		})
 		return nil
+	}
+	if strings.HasPrefix(head, "blast ") {
+		return p.blastLine(ln, head, body, add)
 	}
 	if ok, err := p.expect2023(ln, head, body, add); ok || err != nil {
 		return err
@@ -446,4 +450,58 @@ func FormatEvent(e adjudicator.Event) string {
 		}
 	}
 	return b.String()
+}
+
+// blastLine reads "expect blast at X,Y power N: NAME D, NAME D": the damage an explosion
+// of power N at X,Y would deal to each named robot where it stands after the turn (or at
+// the stop), counted by adjudicator.BlastDamage (seed 001, Explosive Damage), with the
+// swing doors of the last register played.
+func (p *parser) blastLine(ln int, head, body string, add func(func(r *Result) string)) error {
+	f := strings.Fields(head)
+	if len(f) != 5 || f[1] != "at" || f[3] != "power" {
+		return p.errf(ln, "expect blast: want \"expect blast at X,Y power N: NAME DAMAGE, ...\"")
+	}
+	at, ok := parsePos(f[2])
+	if !ok {
+		return p.errf(ln, "expect blast: %q is not x,y", f[2])
+	}
+	power, err := strconv.Atoi(f[4])
+	if err != nil || power < 1 || power > 1024 {
+		return p.errf(ln, "expect blast: power %q (want 1 to 1024)", f[4])
+	}
+	items := splitList(body)
+	if len(items) == 0 {
+		return p.errf(ln, "expect blast: name at least one robot and its damage")
+	}
+	for _, it := range items {
+		w := strings.Fields(it)
+		if len(w) != 2 {
+			return p.errf(ln, "expect blast: %q: want NAME DAMAGE", it)
+		}
+		idx := p.robotIndex(w[0])
+		if idx < 0 {
+			return p.errf(ln, "expect blast: %q is not a robot of this scenario", w[0])
+		}
+		want, err := strconv.Atoi(w[1])
+		if err != nil || want < 0 {
+			return p.errf(ln, "expect blast: %q: damage %q is not a number", it, w[1])
+		}
+		name, sc := w[0], p.sc
+		add(func(r *Result) string {
+			b := sc.Setup.Course.Board
+			if !b.In(at) {
+				return fmt.Sprintf("blast at %v is off the board", at)
+			}
+			rb := &r.State.Robots[idx]
+			reg := sc.Stop
+			if reg == 0 {
+				reg = adjudicator.Registers
+			}
+			if got := adjudicator.BlastDamage(b, at, power, reg, rb.Pos); got != want {
+				return fmt.Sprintf("%s at %v takes %d", name, rb.Pos, got)
+			}
+			return ""
+		})
+	}
+	return nil
 }

@@ -1,0 +1,96 @@
+package adjudicator
+
+import "math/bits"
+
+// Explosive damage (seed 001, Explosive Damage; rules README, "Explosive damage").
+//
+//   - An explosion of power P deals P damage to a robot on its square, and half as much
+//     for each square further away, rounded down: P >> distance. Seed 001's table: power
+//     2 deals 2, 1; power 4 deals 4, 2, 1; power 16 deals 16, 8, 4, 2, 1; power 64 deals
+//     64, 32, 16, 8, 4, 2, 1; then nothing.
+//   - Distance is counted "as robots move": square by square, never diagonally, and never
+//     through a wall, so a robot behind a wall is as far away as the way round it ("walls
+//     provide limited protection from explosive damage"). A closed swing door is a wall;
+//     the edge of the board is the end of the count.
+//   - A step between two levels counts as one more square ("treating the distance between
+//     levels as an additional square"). Ruling: the step costs the same extra square up
+//     or down, over a ledge or along a ramp (the blast goes both ways; a ramp joins the
+//     same two levels).
+//   - Ruling: pits, drains, water and every other floor are counted like plain floor:
+//     they stop robots, not blasts.
+//   - Flying robots are on the level they fly at (seed 001: "flying robots are not
+//     considered to be on a different level"); until flying exists every robot is on its
+//     square's level.
+//
+// ExplosionDamage and BlastDistances are pure, so the report, the forecast and the
+// scenarios (expect blast) compute the same numbers the option cards will apply.
+
+// ExplosionDamage is the damage an explosion of power deals at distance (seed 001's
+// table); 0 out of reach or for a negative distance.
+func ExplosionDamage(power, distance int) int {
+	if power <= 0 || distance < 0 || distance >= bits.UintSize-1 {
+		return 0
+	}
+	return power >> distance
+}
+
+// BlastReach is the furthest distance at which an explosion of power still deals damage.
+func BlastReach(power int) int {
+	if power <= 0 {
+		return -1
+	}
+	return bits.Len(uint(power)) - 1
+}
+
+// BlastDistances is, for every square of b (row by row), its distance from at counted
+// as robots move, with the swing doors as they stand in register reg (0: every door
+// closed); -1 for squares further than reach or not reached at all.
+func BlastDistances(b *Board, at Pos, reach, reg int) []int {
+	dist := make([]int, len(b.Squares))
+	for k := range dist {
+		dist[k] = -1
+	}
+	if !b.In(at) || reach < 0 {
+		return dist
+	}
+	// A bucket queue by distance: steps cost 1, or 2 between levels.
+	buckets := make([][]Pos, reach+1)
+	dist[at.Y*b.W+at.X] = 0
+	buckets[0] = append(buckets[0], at)
+	for d := 0; d <= reach; d++ {
+		for k := 0; k < len(buckets[d]); k++ {
+			p := buckets[d][k]
+			if dist[p.Y*b.W+p.X] != d {
+				continue // reached more cheaply since
+			}
+			for dir := North; dir <= West; dir++ {
+				q := p.Step(dir)
+				if !b.In(q) || b.Blocked(p, dir) || b.doorClosed(p, dir, reg) {
+					continue
+				}
+				nd := d + 1
+				if b.At(q).Level != b.At(p).Level {
+					nd++
+				}
+				if k := q.Y*b.W + q.X; nd <= reach && (dist[k] < 0 || nd < dist[k]) {
+					dist[k] = nd
+					buckets[nd] = append(buckets[nd], q)
+				}
+			}
+		}
+	}
+	return dist
+}
+
+// BlastDamage is the damage an explosion of power at at deals to a robot standing at p
+// (register reg's swing doors), 0 out of reach.
+func BlastDamage(b *Board, at Pos, power, reg int, p Pos) int {
+	if !b.In(p) {
+		return 0
+	}
+	d := BlastDistances(b, at, BlastReach(power), reg)[p.Y*b.W+p.X]
+	if d < 0 {
+		return 0
+	}
+	return ExplosionDamage(power, d)
+}
