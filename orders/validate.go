@@ -103,6 +103,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	}
 	checkProgram(&rep, setup, st, idx, s)
 	checkRules(&rep, r, s)
+	checkOptionOrders(&rep, setup, st, idx, s)
 	checkFloorOrders(&rep, setup, r, s)
 	// The forecast warns about what a legal program would do: the engine's Simulator
 	// (no events, no allocations) says whether the robot is destroyed; only then is the
@@ -256,7 +257,7 @@ func checkRules(rep *Report, r *adjudicator.Robot, s *Sheet) {
 			if a.Do == DoPowerDown && rule.If == nil && r.Damage == 0 && r.Power != adjudicator.PowerDown {
 				rep.warn(rule.At, "power down announced with no damage to repair")
 			}
-			if a.Option != "" && optionIndex(r.Options, a.Option) < 0 && (a.Do == DoUse || a.Do == DoPreventDamage || a.Do == DoLoseOption) {
+			if a.Option != "" && optionIndex(r.Options, a.Option) < 0 && (a.Do == DoPreventDamage || a.Do == DoLoseOption) {
 				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
 			}
 		}
