@@ -247,6 +247,14 @@ func (t *turn) effectRam(i, pushed int, d Dir, moved bool) {
 	}
 }
 
+// filterDamage is h after robot i's damage filters, worked on in the turn's scratch so
+// that nothing goes on the heap.
+func (t *turn) filterDamage(i int, h Harm) Harm {
+	t.harmScratch = h // no filter deals damage, so no second filterDamage runs inside
+	t.effectDamage(i, &t.harmScratch)
+	return t.harmScratch
+}
+
 func (t *turn) effectDamage(i int, h *Harm) {
 	for _, e := range t.fxOf(i) {
 		if h.Amount <= 0 {
@@ -256,6 +264,13 @@ func (t *turn) effectDamage(i int, h *Harm) {
 			d.Damage(t.view(i), h)
 		}
 	}
+}
+
+// shapeGun is g after robot i's Gunner effects, worked on in the turn's scratch.
+func (t *turn) shapeGun(i int, g Gun) Gun {
+	t.gunScratch = g
+	t.effectGun(i, &t.gunScratch)
+	return t.gunScratch
 }
 
 func (t *turn) effectGun(i int, g *Gun) {

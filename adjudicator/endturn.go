@@ -216,7 +216,8 @@ func (t *turn) destroy(i int, cause string) {
 // cards are reshuffled every turn"). The deal is fixed by (seed, turn).
 func (t *turn) deal() {
 	st := t.st
-	var locked []int
+	var lockedArr [MaxRobots * (Registers + 1)]int
+	locked := lockedArr[:0]
 	for i := range st.Robots {
 		r := &st.Robots[i]
 		for _, c := range r.Registers {
@@ -233,10 +234,17 @@ func (t *turn) deal() {
 			locked = append(locked, r.Flywheel)
 		}
 	}
-	deck := t.setup.Deck.Cards()
+	var deck []int
+	if t.setup.Deck.Len() <= len(t.deckArr) {
+		deck = append(t.deckArr[:0], t.setup.Deck.cards...)
+	} else {
+		deck = t.setup.Deck.Cards()
+	}
 	deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
-	rng := turnRNG(t.setup.Seed, st.Turn, streamDeal)
-	rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+	// Every hand is a piece of one array, each clipped so that adding a card to one
+	// (Flywheel) copies it rather than writing over the next.
+	hands := make([]int, len(deck))
+	shuffleInts(t.setup.Seed, st.Turn, streamDeal, deck)
 	for i := range st.Robots {
 		r := &st.Robots[i]
 		r.Hand = nil
@@ -250,7 +258,9 @@ func (t *turn) deal() {
 		if n > len(deck) {
 			n = len(deck)
 		}
-		r.Hand = slices.Clone(deck[:n])
+		r.Hand = hands[:n:n]
+		copy(r.Hand, deck[:n])
+		hands = hands[n:]
 		deck = deck[n:]
 		slices.Sort(r.Hand)
 		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})

@@ -298,3 +298,40 @@ func BenchmarkSimulator(b *testing.B) {
 		}
 	}
 }
+
+// The allocation-free shuffle of the deal gives the library's order, so games and
+// archives dealt before it keep their cards.
+func TestShuffleIntsMatchesRand(t *testing.T) {
+	for seed := uint64(0); seed < 50; seed++ {
+		for _, n := range []int{0, 1, 2, 7, 64, 84} {
+			a := make([]int, n)
+			for i := range a {
+				a[i] = i
+			}
+			b := slices.Clone(a)
+			shuffleInts(seed*7919, int(seed)%9, streamDeal, a)
+			turnRNG(seed*7919, int(seed)%9, streamDeal).Shuffle(n, func(i, j int) { b[i], b[j] = b[j], b[i] })
+			if !slices.Equal(a, b) {
+				t.Fatalf("seed %d n %d: %v, library %v", seed, n, a, b)
+			}
+		}
+	}
+}
+
+// Every robot holds three Crash & Burn options (each robot a different three), with no
+// orders for them: the cost of asking the effects at every hook (issue 9: 10 µs or less).
+func BenchmarkTurn8RobotsOptions(b *testing.B) {
+	s, st, orders := benchGame(b)
+	cards := DealtOptions(DeckCrashBurn)
+	for i := range st.Robots {
+		for k := 0; k < 3; k++ {
+			st.Robots[i].Options = append(st.Robots[i].Options, cards[(3*i+k)%len(cards)])
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Resolve(s, st, orders); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

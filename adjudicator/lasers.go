@@ -31,7 +31,12 @@ func (t *turn) fireLasers() {
 	// Board lasers. occ marks the squares holding a robot, so a beam's path is walked
 	// without looking at every robot on every square.
 	if len(t.occ) != len(b.Squares) {
-		t.occ = make([]bool, len(b.Squares))
+		if len(b.Squares) <= len(t.occArr) {
+			t.occ = t.occArr[:len(b.Squares)]
+			clear(t.occ)
+		} else {
+			t.occ = make([]bool, len(b.Squares))
+		}
 	} else {
 		clear(t.occ)
 	}
@@ -77,15 +82,15 @@ func (t *turn) fireLasers() {
 			continue // forecasts: the other robots stand still and hold fire
 		}
 		g := Gun{Dir: r.Facing, Beams: 1}
-		t.effectGun(i, &g)
+		if len(t.fxOf(i)) > 0 {
+			g = t.shapeGun(i, g)
+		}
 		if !t.effectReplace(i, g) {
 			t.shoot(i, g, true)
 		}
-		t.eachFx(i, func(e Effect) {
-			if x, ok := e.(ExtraGunner); ok {
-				x.ExtraGuns(t.view(i), g, func(extra Gun) { t.shoot(i, extra, false) })
-			}
-		})
+		if len(t.fxOf(i)) > 0 {
+			t.extraGuns(i, g)
+		}
 	}
 	hits = t.hits
 	if t.setup.Rules.Damage == "cards" {
@@ -107,18 +112,33 @@ func (t *turn) fireLasers() {
 	// After the damage: what a main laser's hit triggers (Target Control), then the
 	// other weapons' pushes, pulls and program changes, in seating order.
 	for _, h := range hits {
-		if h.main {
-			t.eachFx(h.shooter, func(e Effect) {
-				if hh, ok := e.(HitHook); ok {
-					hh.Hit(t.view(h.shooter), h.target)
-				}
-			})
+		if h.main && len(t.fxOf(h.shooter)) > 0 {
+			t.hitHooks(h.shooter, h.target)
 		}
 	}
 	for k := 0; k < len(t.later); k++ {
 		t.later[k]()
 	}
 	t.later = t.later[:0]
+}
+
+// extraGuns fires robot i's extra lasers (ExtraGunner); apart so that a robot without
+// options builds no closure.
+func (t *turn) extraGuns(i int, g Gun) {
+	t.eachFx(i, func(e Effect) {
+		if x, ok := e.(ExtraGunner); ok {
+			x.ExtraGuns(t.view(i), g, func(extra Gun) { t.shoot(i, extra, false) })
+		}
+	})
+}
+
+// hitHooks tells robot i's effects (HitHook) that its main laser hit robot j.
+func (t *turn) hitHooks(i, j int) {
+	t.eachFx(i, func(e Effect) {
+		if hh, ok := e.(HitHook); ok {
+			hh.Hit(t.view(i), j)
+		}
+	})
 }
 
 // shoot fires robot i's laser g from its square: the beam stops at the first wall or
@@ -220,7 +240,9 @@ func (t *turn) damage(i, amount int, cause, shooter string) {
 // The points taken land together at the end of the hit. Reaching Rules.DestroyAt
 // destroys the robot. Under the 2023 rules the damage is dealt as damage cards.
 func (t *turn) hurt(i int, h Harm, shooter string) {
-	t.effectDamage(i, &h)
+	if len(t.fxOf(i)) > 0 {
+		h = t.filterDamage(i, h)
+	}
 	if t.setup.Rules.Damage == "cards" {
 		t.damageCards(i, h.Amount, h.Cause, shooter) // seed 004: spam.go
 		return

@@ -165,6 +165,29 @@ func (s *State) Clone() *State {
 	return &c
 }
 
+// cloneForTurn is Clone for a postal turn, into *into: the hands, options and tokens are
+// shared with s, not copied, since a turn only reads them and replaces them (play sets
+// each hand to nil, deal makes new ones). Everything the turn changes in place is copied.
+func (s *State) cloneForTurn(into *State) *State {
+	*into = *s
+	c := into
+	c.Robots = slices.Clone(s.Robots)
+	for i := range c.Robots {
+		r := &c.Robots[i]
+		// Options and Tokens are shared too, clipped: the engine never writes into them,
+		// it makes new slices (removeOption, setToken) or appends past the clip (a copy).
+		r.Hand = slices.Clip(r.Hand)
+		r.Options = slices.Clip(r.Options)
+		r.Tokens = slices.Clip(r.Tokens)
+		r.Mat = r.Mat.clone()
+	}
+	c.DamageDeck = slices.Clone(s.DamageDeck)
+	c.DamageDiscard = slices.Clone(s.DamageDiscard)
+	c.OptionDeck = slices.Clone(s.OptionDeck)
+	c.OptionDiscard = slices.Clone(s.OptionDiscard)
+	return c
+}
+
 // Robot returns the index of the robot with that name (case-sensitive), or -1.
 func (s *State) Robot(name string) int {
 	for i := range s.Robots {
