@@ -124,17 +124,25 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			}
 		}
 	}()
-	// the sender: the outbox, however slow the SMTP server
+	// the sender: the outbox, however slow the SMTP server. Mail enqueued by another
+	// process (rallyjudge game on the same database) is seen within a second: a cheap
+	// look at the outbox's next due time, not a wait for the next tick.
 	go func() {
 		defer wg.Done()
 		t := time.NewTicker(l.Tick)
 		defer t.Stop()
+		peek := time.NewTicker(time.Second)
+		defer peek.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			case <-sendWake:
+			case <-peek.C:
+				if !j.outboxDue(ctx) {
+					continue
+				}
 			}
 			// sending is cut short by a stop: the mail in hand is retried after the restart
 			if _, err := j.DrainOutbox(ctx, l.Sender); err != nil && ctx.Err() == nil {
@@ -170,4 +178,15 @@ func (j *Judge) savePosition(ctx context.Context, mailbox string, v, uid uint32)
 	if err != nil {
 		j.Log.Warn("saving the mailbox position failed", "err", err)
 	}
+}
+
+// outboxDue reports whether a pending mail is due now.
+func (j *Judge) outboxDue(ctx context.Context) bool {
+	var due bool
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		next, err := tx.NextDue()
+		due = err == nil && !next.IsZero() && !next.After(j.now())
+		return err
+	})
+	return due
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // gameFlags are rallyjudge game's flags, for every operation (each uses some).
@@ -203,9 +205,12 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 		return 2
 	}
+	if f.Config == "" && f.DB == "" {
+		f.Config = defaultConfig()
+	}
+	var cfg judge.Config
 	if f.Config != "" {
-		cfg, err := judge.LoadConfig(f.Config)
-		if err != nil {
+		if cfg, err = judge.LoadConfig(f.Config); err != nil {
 			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 			return 2
 		}
@@ -217,7 +222,7 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if f.DB == "" || f.Address == "" {
-		fmt.Fprintf(stderr, "rallyjudge game %s: needs --db FILE and --address JUDGE@ADDR (or --config FILE)\n", op)
+		fmt.Fprintf(stderr, "rallyjudge game %s: needs --config FILE (or RALLYJUDGE_CONFIG, or %s), or --db FILE and --address JUDGE@ADDR\n", op, systemConfig)
 		return 2
 	}
 	var c judge.Command
@@ -241,6 +246,17 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 		return 1
 	}
+	// The mails made here are the daemon's mails: the same From name and the game
+	// master's templates (the bug: they came from "rallyjudge" whatever judge_name said).
+	if cfg.JudgeName != "" {
+		j.Name = cfg.JudgeName
+	}
+	if cfg.TemplatesDir != "" {
+		if j.Templates, err = templates.Load(cfg.TemplatesDir); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+			return 2
+		}
+	}
 	ctx := context.Background()
 	if op == "add-gm" {
 		if err := j.AddGM(ctx, f.Game, f.Email); err != nil {
@@ -260,4 +276,20 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// systemConfig is where the guide installs the serve config (docs/gamemasters.md).
+const systemConfig = "/etc/rallyjudge/rallyjudge.yaml"
+
+// defaultConfig is the config `rallyjudge game` reads when given neither --config nor
+// --db: $RALLYJUDGE_CONFIG, else the system config when it exists and can be read.
+func defaultConfig() string {
+	if c := os.Getenv("RALLYJUDGE_CONFIG"); c != "" {
+		return c
+	}
+	if f, err := os.Open(systemConfig); err == nil {
+		f.Close()
+		return systemConfig
+	}
+	return ""
 }

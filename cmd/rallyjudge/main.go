@@ -28,6 +28,7 @@ func commands() map[string]command {
 		"replay":  {"check an archive replays bit for bit; --turn N, --html FILE", cmdReplay},
 		"import":  {"make a game from an archive, to continue or fork it", cmdImport},
 		"game":    {"a game master's operations: game create|start|list|status|... --db FILE", cmdGame},
+		"version": {"print the version, the commit and the Go it was built with", cmdVersion},
 	}
 }
 
