@@ -39,6 +39,13 @@ func (t *turn) touchFlags() {
 				finishers = append(finishers, i)
 			}
 		}
+		if own && t.setup.Rules.DynamicArchive && (sq.Battery || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
+			// seed 004, Dynamic Archiving: "Robots archive when ending on a Checkpoint or
+			// Battery" (ruling R-ARCHIVE: a shut-down robot, which claims nothing, does
+			// not archive either).
+			r.Archive = r.Pos
+			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
+		}
 		if !own && (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			t.moveArchive(i, sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0)
 		}

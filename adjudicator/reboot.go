@@ -60,8 +60,10 @@ func (t *turn) reboot(i int, cause string) {
 	}
 	r.Hand = r.Hand[:0]
 	t.round().reentering[i] = false
-	p, _ := t.rebootSquare(i)
-	r.Archive = p
+	if !t.setup.Rules.DynamicArchive {
+		p, _ := t.rebootSquare(i)
+		r.Archive = p
+	}
 	t.damageCards(i, t.setup.Rules.ReentryDamage, "reboot", "")
 }
 
@@ -115,7 +117,17 @@ func (t *turn) rebootSquare(i int) (Pos, Dir) {
 // reports whether the robot is on the board.
 func (t *turn) reenter(i int) bool {
 	r := &t.st.Robots[i]
+	f := t.decider(i).ReentryFacing(t.view(i))
+	if f > West {
+		f = North
+	}
 	p, d := t.rebootSquare(i)
+	if t.setup.Rules.DynamicArchive {
+		// seed 004, Dynamic Archiving: "Reboot at Archive Token location". Ruling
+		// R-ARCHIVE-PUSH: the archive token has no arrow; a robot found there is pushed
+		// the way the rebooting robot will face.
+		p, d = r.Archive, f
+	}
 	if j := t.realAt(p, i); j >= 0 {
 		t.step(j, d, "reboot") // it may fall and reboot in turn: the token is free then
 		if t.realAt(p, i) >= 0 {
@@ -124,10 +136,6 @@ func (t *turn) reenter(i int) bool {
 		}
 	}
 	r.Pos, r.Archive = p, p
-	f := t.decider(i).ReentryFacing(t.view(i))
-	if f > West {
-		f = North
-	}
 	r.Destroyed = false
 	r.Facing = f
 	t.emit(Event{Kind: EvReenter, Robot: r.Name, To: t.pos(p), Facing: t.dir(f)})

@@ -57,6 +57,12 @@ func (s *Setup) prepare2023() error {
 	s.Effects = upgradeEffects()
 	c := *s.Course
 	b := c.Board.Clone()
+	if s.Rules.Lighter {
+		// seed 004, A Lighter Game: "Remove ... battery spaces".
+		for k := range b.Squares {
+			b.Squares[k].Battery = false
+		}
+	}
 	if s.Rules.CheckpointCovers {
 		for _, f := range c.Flags {
 			sq := b.At(f)

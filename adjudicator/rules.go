@@ -61,6 +61,12 @@ type Rules struct {
 	// DiscardSpam: SPAM cards in hand are discarded with the rest of the hand after
 	// programming (seed 004, A Less SPAM-y Game).
 	DiscardSpam bool `json:"discard_spam,omitempty"`
+	// Lighter: no upgrades, no energy, no batteries (seed 004, A Lighter Game); energy
+	// start and maximum are then 0. DynamicArchive: a robot ending a register on a
+	// checkpoint or battery puts its archive token there and reboots there rather than on
+	// a reboot token (seed 004, Dynamic Archiving; reboot.go).
+	Lighter        bool `json:"lighter,omitempty"`
+	DynamicArchive bool `json:"dynamic_archive,omitempty"`
 	// AfterLasers are the steps right after the lasers: flamers (seed 000, "the Flamers
 	// activate directly after the Lasers").
 	AfterLasers []string `json:"after_lasers"`
@@ -169,8 +175,11 @@ func (r Rules) Check() error {
 	if r.EnergyMax < 0 || r.EnergyMax > 99 || r.EnergyStart < 0 || r.EnergyStart > r.EnergyMax {
 		return fmt.Errorf("rules: energy starts at %d with a maximum of %d (want 0 <= start <= maximum <= 99)", r.EnergyStart, r.EnergyMax)
 	}
-	if !r.Own() && (r.EnergyMax > 0 || r.CheckpointCovers || r.EdgeWalls || r.DiscardSpam) {
-		return fmt.Errorf("rules: energy, checkpoint covers, edge walls and discard spam belong to the 2023 rules")
+	if !r.Own() && (r.EnergyMax > 0 || r.CheckpointCovers || r.EdgeWalls || r.DiscardSpam || r.Lighter || r.DynamicArchive) {
+		return fmt.Errorf("rules: energy, checkpoint covers, edge walls, discard spam, lighter and dynamic archive belong to the 2023 rules")
+	}
+	if r.Lighter && r.EnergyMax != 0 {
+		return fmt.Errorf("rules: the lighter game has no energy (energy_max 0)")
 	}
 	if r.Own() && (r.MaxOptions != 0 || r.SharedStart || r.BaseLives != 0) {
 		return fmt.Errorf("rules: the 2023 rules have no option cards, shared start or lives")
@@ -346,8 +355,11 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 		return nil, fmt.Errorf("setup: %w", err)
 	}
 	if rules.Own() {
-		if options == nil {
+		if options == nil && !rules.Lighter {
 			options = upgradeDeck()
+		}
+		if rules.Lighter && len(options) > 0 {
+			return nil, fmt.Errorf("setup: the lighter game has no upgrades (seed 004, A Lighter Game)")
 		}
 		if err := checkUpgradeDeck(options); err != nil {
 			return nil, fmt.Errorf("setup: %w", err)
@@ -446,6 +458,9 @@ func (s *Setup) CheckOrders(st *State, robot int, o Orders) []ProgramError {
 	if !o.Upgrade.Empty() {
 		if !s.Rules.Own() {
 			return []ProgramError{{Msg: "the upgrade phase belongs to the 2023 rules; this game plays the " + s.Rules.Name + " rules"}}
+		}
+		if s.Rules.Lighter {
+			return []ProgramError{{Msg: "upgrade phase: the lighter game has no upgrades (seed 004, A Lighter Game)"}}
 		}
 		if r := &st.Robots[robot]; r.Mat != nil {
 			if errs := checkUpgradeOrders(r, o.Upgrade); len(errs) > 0 {

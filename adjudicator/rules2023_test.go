@@ -509,3 +509,35 @@ func TestDockingRunPlays(t *testing.T) {
 		t.Error("twenty rounds of moves first and nobody ever fell: the test plays nothing")
 	}
 }
+
+func TestLighterGame(t *testing.T) {
+	c := testCourseFor2023(t)
+	r := Rules2023()
+	r.Lighter = true
+	if err := r.Check(); err == nil || !strings.Contains(err.Error(), "no energy") {
+		t.Errorf("lighter with energy: %v", err)
+	}
+	r.EnergyStart, r.EnergyMax = 0, 0
+	if _, err := NewSetup(c, r, 1, []string{"Zoop"}); err == nil || !strings.Contains(err.Error(), "no upgrades") {
+		t.Errorf("lighter with an upgrade deck: %v", err)
+	}
+	s, err := NewSetup(c, r, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range s.Course.Board.Squares {
+		if s.Course.Board.Squares[k].Battery {
+			t.Fatalf("a battery left on the lighter game's floor at %d", k)
+		}
+	}
+	st, _, err := NewGame(s, []string{"A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.OptionDeck) != 0 || st.Robots[0].Mat.Energy != 0 {
+		t.Errorf("upgrade deck %v, energy %d", st.OptionDeck, st.Robots[0].Mat.Energy)
+	}
+	if errs := s.CheckOrders(st, 0, Orders{Shutdown: true, Upgrade: UpgradeOrders{Draw: true}}); len(errs) == 0 || !strings.Contains(errs[0].Msg, "no upgrades") {
+		t.Errorf("upgrade orders in the lighter game: %v", errs)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // The 2023 rules in scenario files (docs/scenarios.md, "The 2023 rules"):
 //
-//	rules: 2023 [edge-walls] [discard-spam]
+//	rules: 2023 [edge-walls] [discard-spam] [lighter] [dynamic-archive]
 //	priority: NAME                          the robot holding the priority token
 //	damage deck: spam lurch spam ...        the damage deck, top first (not shuffled)
 //	damage discard: spam ...
@@ -97,8 +97,12 @@ func (p *parser) line2023(ln int, key, rest string) error {
 				r.EdgeWalls = true // seed 004, A Less Deadly Game
 			case "discard-spam":
 				r.DiscardSpam = true // seed 004, A Less SPAM-y Game
+			case "lighter":
+				r.Lighter, r.EnergyStart, r.EnergyMax = true, 0, 0 // seed 004, A Lighter Game
+			case "dynamic-archive":
+				r.DynamicArchive = true // seed 004, Dynamic Archiving
 			default:
-				return p.errf(ln, "rules: unknown 2023 variant %q (want edge-walls, discard-spam)", v)
+				return p.errf(ln, "rules: unknown 2023 variant %q (want edge-walls, discard-spam, lighter, dynamic-archive)", v)
 			}
 		}
 		p.r23 = &rules2023{rules: r}
