@@ -260,3 +260,110 @@ func BenchmarkTurnGrandPrix(b *testing.B) {
 		}
 	}
 }
+
+// Random games on the grand-prix course, whose floor has every tile, under the postal
+// rules and under Crash & Burn's settings: nothing fails, and after every turn no two
+// real robots share a square and every robot on the board stands on a square of it.
+func TestGrandPrixRandomGames(t *testing.T) {
+	c, err := LoadCourse("grand-prix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb := PostalRules()
+	cb.PassTouches, cb.ArchiveChoice = true, true
+	kinds := map[string]int{}
+	defer func() {
+		t.Logf("%v", kinds)
+		tiles := 0
+		for _, k := range []string{EvSlid, EvTeleport, EvRepulsed, "blocked door move", "blocked ledge move", "damage flamer flamers", "destroyed stomper stompers"} {
+			if kinds[k] > 0 {
+				tiles++
+			}
+		}
+		if tiles < 5 {
+			t.Errorf("the random games met only %d kinds of tile events (%v): the test does not exercise the tiles", tiles, kinds)
+		}
+	}()
+	for _, rules := range []Rules{PostalRules(), cb} {
+		for seed := uint64(1); seed <= 8; seed++ {
+			s, err := NewSetup(c, rules, seed, OptionNames()[:0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, _, err := NewGame(s, []string{"A", "B", "C", "D"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := turnRNG(seed, 5, 9)
+			for turn := 0; turn < 40 && !st.Over; turn++ {
+				orders := make([]Orders, len(st.Robots))
+				for i := range st.Robots {
+					r := &st.Robots[i]
+					h := slices.Clone(r.Hand)
+					rng.Shuffle(len(h), func(a, b int) { h[a], h[b] = h[b], h[a] })
+					k := 0
+					for reg := 1; reg <= Registers; reg++ {
+						if !r.IsLocked(reg) && k < len(h) {
+							orders[i].Program[reg-1] = h[k]
+							k++
+						}
+					}
+				}
+				next, events, err := Resolve(s, st, orders)
+				if err != nil {
+					t.Fatalf("seed %d turn %d: %v", seed, st.Turn, err)
+				}
+				for _, e := range events {
+					switch e.Kind {
+					case EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept:
+						kinds[e.Kind]++
+					case EvDamage, EvBlocked, EvDestroyed, EvPushed, EvOptionGain:
+						kinds[e.Kind+" "+e.Cause+" "+e.Phase]++
+					}
+				}
+				seen := map[Pos]string{}
+				for _, r := range next.Robots {
+					if !r.Active() {
+						continue
+					}
+					if !c.Board.In(r.Pos) {
+						t.Fatalf("seed %d turn %d: %s at %v, off the floor", seed, st.Turn, r.Name, r.Pos)
+					}
+					if r.Virtual {
+						continue
+					}
+					if o, ok := seen[r.Pos]; ok {
+						t.Fatalf("seed %d turn %d: %s and %s, both real, share %v", seed, st.Turn, o, r.Name, r.Pos)
+					}
+					seen[r.Pos] = r.Name
+				}
+				st = next
+			}
+		}
+	}
+}
+
+// FuzzWithTiles: a game's tiles setting is outside input (mail, the command line, an
+// archive header): it never panics, and whatever it lays passes the course check and
+// leaves the course it was laid on unchanged.
+func FuzzWithTiles(f *testing.F) {
+	for _, s := range []string{"3,5:t1 4,6:t1 6,4:m24", "0,0:k", "1,1:dE13;2,2:c24", "9,9:t1", "3,5:", ":t1", "3,5:t1 3,5:t1", "a,b:c"} {
+		f.Add(s)
+	}
+	c, err := LoadCourse("sprint")
+	if err != nil {
+		f.Fatal(err)
+	}
+	before := FormatBoard(&BoardFile{Name: "sprint", Board: c.Board})
+	f.Fuzz(func(t *testing.T, spec string) {
+		out, err := c.WithTiles(spec)
+		if err == nil {
+			if err := out.Check(); err != nil {
+				t.Fatalf("%q: laid but fails the check: %v", spec, err)
+			}
+		}
+		if FormatBoard(&BoardFile{Name: "sprint", Board: c.Board}) != before {
+			t.Fatalf("%q changed the course it was laid on", spec)
+		}
+	})
+}
