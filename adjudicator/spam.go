@@ -111,6 +111,13 @@ func (t *turn) replaceCard(i, c int) (int, CardKind) {
 		r.Mat.Discard = append(r.Mat.Discard, c)
 	}
 	r.Registers[reg-1] = 0
+	if t.single >= 0 {
+		// Ruling R-FORECAST-HIDDEN: a forecast (Simulate, the autopilot) does not know
+		// the order of the robot's deck any more than its player does: the replacement
+		// is unknown and the forecast plays nothing in its place.
+		t.emit(Event{Kind: EvReplaced, Robot: r.Name, Card: c, Cause: "unknown"})
+		return 0, NoCard
+	}
 	nc, ok := t.drawCard(i)
 	if !ok {
 		t.emit(Event{Kind: EvReplaced, Robot: r.Name, Card: c, Cause: "empty-deck"})

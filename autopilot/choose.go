@@ -90,7 +90,9 @@ func (p *Pilot) Choose(st *adjudicator.State, robot int) Plan {
 	}
 	s := &search{p: p, robot: robot, before: *r}
 	for reg := 1; reg <= adjudicator.Registers; reg++ {
-		if !r.IsLocked(reg) {
+		// A locked register (postal) or one holding a face-down Haywire (2023) takes no
+		// card.
+		if !r.IsLocked(reg) && (r.Mat == nil || r.Mat.Haywire[reg-1] == 0) {
 			s.free = append(s.free, reg-1)
 		}
 	}

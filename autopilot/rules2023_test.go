@@ -1,0 +1,52 @@
+package autopilot
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// The autopilot plays a legal 2023 program: cards by kind, as many of a kind as the
+// hand holds, nothing in a register holding a face-down Haywire; and its choice does not
+// depend on the order of the robot's deck, which its player cannot see.
+func TestChoose2023(t *testing.T) {
+	c, err := adjudicator.LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(s, []string{"A", "B", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &st.Robots[0]
+	r.Hand = []int{int(adjudicator.CardSpam), int(adjudicator.CardMove1), int(adjudicator.CardMove1), int(adjudicator.CardMove2),
+		int(adjudicator.CardLeft), int(adjudicator.CardRight), int(adjudicator.CardAgain), int(adjudicator.CardUTurn), int(adjudicator.CardMove3)}
+	slices.Sort(r.Hand)
+	r.Mat.Haywire[2] = int(adjudicator.CardHaywire3)
+	plan := Choose(s, st, 0)
+	if plan.Program[2] != 0 {
+		t.Errorf("program %v: a card in register 3, which holds a Haywire", plan.Program)
+	}
+	if errs := s.CheckOrders(st, 0, adjudicator.Orders{Program: plan.Program}); len(errs) > 0 {
+		t.Fatalf("program %v is not legal: %v", plan.Program, errs)
+	}
+	// The same hand with another deck order: the same choice.
+	other := st.Clone()
+	slices.Reverse(other.Robots[0].Mat.Deck)
+	if got := Choose(s, other, 0); got.Program != plan.Program {
+		t.Errorf("the deck's order changed the choice: %v, then %v", plan.Program, got.Program)
+	}
+	// A whole round with the autopilot's programs resolves.
+	os := make([]adjudicator.Orders, len(st.Robots))
+	for i := range st.Robots {
+		os[i] = adjudicator.Orders{Program: Choose(s, st, i).Program}
+	}
+	if _, _, err := adjudicator.Resolve(s, st, os); err != nil {
+		t.Fatal(err)
+	}
+}
