@@ -505,6 +505,15 @@ func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *
 	if err != nil {
 		return ack, err
 	}
+	// The orders in force, not only this sheet's: earlier turns' standing orders carry
+	// over, and this turn's answer a decision anew (orders.Merge; docs/players.md).
+	standing, err := j.standingOrders(tx, g, st)
+	if err != nil {
+		return ack, err
+	}
+	if eff := effectiveSheet(standing[player.Robot], valid, player.Robot); eff != nil {
+		ack.Standing = standingLines(eff)
+	}
 	ack.Deadline = deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now())
 	missing := readiness(st, valid, players)
 	hs := holds(g, st, valid, players)

@@ -443,3 +443,17 @@ func TestCourseSeats(t *testing.T) {
 	_, text = f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nSET players 5\n")
 	mustContain(t, "SET players 5 on sprint", text, "Not done", "seats at most 4")
 }
+
+// Standing orders carry over from turn to turn, and the acknowledgement lists every
+// order in force, not only the new sheet's (the bug: players.md said a sheet with a
+// program replaced them, and the acknowledgement showed only the new sheet's orders).
+func TestAckListsStandingOrdersInForce(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(rawMail("hulk@example.test", "[RR spring] orders", f.sheet("Hulk", "if damage > 5 then power down\n")))
+	f.allSheets("Hulk")
+	if g, _ := f.game("spring"); g.CurrentTurn != 2 {
+		t.Fatalf("turn %d, want 2", g.CurrentTurn)
+	}
+	_, ack := f.send("hulk@example.test", "[RR spring] orders", f.sheet("Hulk", "reenter facing north\n"))
+	mustContain(t, "turn 2's acknowledgement", ack, "IN FORCE", "if damage > 5 then power down", "reenter facing N")
+}
