@@ -197,8 +197,18 @@ tick_interval: 200ms
 		}
 	}
 	// A last, clean run to send what is left, then SIGTERM.
+	// Wait for its "serving" line (an event, not a sleep): by then its signal handler is in.
+	serving := func() int {
+		b, _ := os.ReadFile(logf.Name())
+		return strings.Count(string(b), "rallyjudge serving")
+	}
+	before := serving()
 	cmd := start()
-	time.Sleep(500 * time.Millisecond) // let it install its signal handler
+	for end := time.Now().Add(2 * time.Minute); serving() == before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the last run never started serving; see %s", logf.Name())
+		}
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		var due []store.OutboxMail

@@ -263,6 +263,16 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 
 // reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it.
 func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string) error {
+	// the errors quote the mail's lines: not for an address nobody registered (reflection.go)
+	if len(errs) > 0 {
+		known, err := tx.KnownAddress(to)
+		if err != nil {
+			return err
+		}
+		if !known {
+			errs = nil
+		}
+	}
 	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
 	if err != nil {
 		return err
@@ -301,7 +311,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	if sheet.Game != "" {
 		if tag != "" && !strings.EqualFold(tag, sheet.Game) {
 			return store.InboxRejected, "game in subject and sheet differ", 0, reply(
-				fmt.Sprintf("The subject names game %s but the sheet names game %s; nothing was done.", tag, sheet.Game), nil, "")
+				"The subject and the sheet name different games; nothing was done.", nil, "")
 		}
 		tag = strings.ToLower(sheet.Game)
 	}
@@ -315,7 +325,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	}
 	g, err := tx.GameByTag(tag)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.InboxRejected, "no such game", 0, reply(fmt.Sprintf("There is no game %q here; nothing was done.", tag), nil, "")
+		return store.InboxRejected, "no such game", 0, reply("There is no game by that name here; nothing was done.", nil, "")
 	} else if err != nil {
 		return "", "", 0, err
 	}
@@ -348,11 +358,18 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		return store.InboxRejected, note, 0, reply("Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
 	}
 	if player == nil && sheet.Robot != "" {
+		// the name the mail gave is told back only to a registered address (reflection.go)
+		noRobot := "no robot by that name"
+		if known, err := tx.KnownAddress(from); err != nil {
+			return "", "", 0, err
+		} else if known {
+			noRobot = fmt.Sprintf("no robot %q", sheet.Robot)
+		}
 		if sheetErr != nil {
-			return syntaxOnly(fmt.Sprintf("Game %s has no robot %q, and the sheet has errors; nothing was done:", g.Tag, sheet.Robot), "robot not in this game; sheet unreadable")
+			return syntaxOnly(fmt.Sprintf("Game %s has %s, and the sheet has errors; nothing was done:", g.Tag, noRobot), "robot not in this game; sheet unreadable")
 		}
 		f.outcome = outcomeRefused
-		return store.InboxRejected, "robot not in this game", 0, reply(fmt.Sprintf("Game %s has no robot %q; nothing was done.", g.Tag, sheet.Robot), nil,
+		return store.InboxRejected, "robot not in this game", 0, reply(fmt.Sprintf("Game %s has %s; nothing was done.", g.Tag, noRobot), nil,
 			"Write your robot's name as your welcome mail gives it, on a line \"robot NAME\".")
 	}
 	if player == nil {

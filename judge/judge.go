@@ -43,6 +43,8 @@ type Judge struct {
 	// the deadline the turn resolves anyway, with an error in the log.
 	IntakeCaughtUp func() time.Time
 	MaxIntakeWait  time.Duration
+	// Replies bound the replies to mail (reflection.go).
+	Replies ReplyLimits
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
 
@@ -68,7 +70,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 	return &Judge{
 		verified: secretCache{key: st.SecretKey()},
 		Store:    st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
-		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour,
+		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
 		Course: adjudicator.LoadCourse,
 	}, nil
 }

@@ -451,3 +451,103 @@ func TestBatchIntake(t *testing.T) {
 		return err
 	})
 }
+
+// outboxTo counts the mails in the outbox to addr (any status), with their texts.
+func outboxTo(t *testing.T, j *Judge, addr string) (n int, subjects, texts []string) {
+	t.Helper()
+	_ = j.Store.View(context.Background(), func(tx *store.Tx) error {
+		ms, err := tx.DuePending(j.now().Add(24*time.Hour), 10000)
+		for _, m := range ms {
+			if len(m.To) == 1 && m.To[0] == addr {
+				n++
+				subjects = append(subjects, m.Subject)
+				ex, err := mail.Extract(m.Raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				texts = append(texts, ex.Text)
+			}
+		}
+		return err
+	})
+	return n, subjects, texts
+}
+
+// TestReflection: the judge cannot be turned against third parties. Mail with a forged
+// From gets replies that carry none of the attacker's text; replies per recipient and
+// overall are bounded; a partner that answers every mail without RFC 3834 headers is
+// not answered for ever; forged senders naming one robot make one notice. Before issue
+// 14: 7,000 forged HELPs gave 7,000 replies, each echoing the attacker's subject, and an
+// auto-responder looped 118 times in two minutes.
+func TestReflection(t *testing.T) {
+	uid := uint32(5000)
+	send := func(t *testing.T, j *Judge, from, subject, body string) {
+		uid++
+		if err := j.HandleMessage(context.Background(), 1, uid, rawMail(from, subject, body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("no attacker text", func(t *testing.T) {
+		j, _, _ := livenessGame(t, nil)
+		send(t, j, "victim@elsewhere.test", "CHEAP PILLS http://evil.test", "game pills-now\nrobot Evilbot\nvisit http://evil.test/buy\n")
+		send(t, j, "victim2@elsewhere.test", "[RR live] CHEAP PILLS", "robot Evilbot\nvisit http://evil.test/buy\nsecret aaaa-bbbb-cccc-dddd\n")
+		send(t, j, "victim3@elsewhere.test", "HELP http://evil.test", "HELP http://evil.test/buy\nvisit http://evil.test/buy\n")
+		for _, v := range []string{"victim@elsewhere.test", "victim2@elsewhere.test", "victim3@elsewhere.test"} {
+			n, subjects, texts := outboxTo(t, j, v)
+			if n != 1 {
+				t.Errorf("%s: %d replies, want 1", v, n)
+				continue
+			}
+			if subjects[0] != strangerSubject {
+				t.Errorf("%s: subject %q, want %q", v, subjects[0], strangerSubject)
+			}
+			for _, bad := range []string{"evil", "PILLS", "pills", "Evilbot"} {
+				if strings.Contains(texts[0], bad) {
+					t.Errorf("%s: the reply echoes %q:\n%s", v, bad, texts[0])
+				}
+			}
+		}
+	})
+	t.Run("per recipient and overall", func(t *testing.T) {
+		j, _, _ := livenessGame(t, nil)
+		j.Replies.Global = 10
+		for i := 0; i < 30; i++ {
+			send(t, j, "victim@elsewhere.test", fmt.Sprintf("help %d", i), "HELP\n")
+		}
+		if n, _, _ := outboxTo(t, j, "victim@elsewhere.test"); n != j.Replies.PerStranger {
+			t.Errorf("30 forged HELPs to one victim: %d replies, want %d", n, j.Replies.PerStranger)
+		}
+		total := 0
+		for i := 0; i < 30; i++ {
+			v := fmt.Sprintf("v%d@elsewhere.test", i)
+			send(t, j, v, "help", "HELP\n")
+			n, _, _ := outboxTo(t, j, v)
+			total += n
+		}
+		if total > j.Replies.Global {
+			t.Errorf("30 forged HELPs from 30 addresses: %d replies, want at most %d overall", total, j.Replies.Global)
+		}
+	})
+	t.Run("loop partner without headers", func(t *testing.T) {
+		j, _, _ := livenessGame(t, nil)
+		// a registered player's auto-responder: no Auto-Submitted, no Precedence, the
+		// same subject every time, answering each of the judge's replies
+		before, _, _ := outboxTo(t, j, "alice@example.test") // her welcome
+		for i := 0; i < 40; i++ {
+			send(t, j, "alice@example.test", "Out of office", "I am away until Monday.\n")
+		}
+		if n, _, _ := outboxTo(t, j, "alice@example.test"); n-before > j.Replies.LoopSubjects {
+			t.Errorf("40 mails from a loop partner: %d replies, want at most %d", n-before, j.Replies.LoopSubjects)
+		}
+	})
+	t.Run("spoof notices per robot", func(t *testing.T) {
+		j, _, _ := livenessGame(t, nil)
+		before, _, _ := outboxTo(t, j, "alice@example.test")
+		for i := 0; i < 20; i++ {
+			send(t, j, fmt.Sprintf("forger%d@elsewhere.test", i), "[RR live] orders", "robot Alice\nsecret aaaa-bbbb-cccc-dddd\nif damage > 4 then power down\n")
+		}
+		if n, _, _ := outboxTo(t, j, "alice@example.test"); n-before != 1 {
+			t.Errorf("20 forged senders naming Alice: %d notices to her, want 1", n-before)
+		}
+	})
+}

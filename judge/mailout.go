@@ -45,6 +45,16 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 		j.Log.Warn("mail not sent: the recipient is not a plain address", "kind", m.kind, "message_id", m.messageID)
 		return nil
 	}
+	if isReply(m.kind) {
+		ok, why, err := j.mayReply(tx, &m) // reflection.go
+		if err != nil {
+			return err
+		}
+		if !ok {
+			j.Log.Info("reply withheld", "kind", m.kind, "message_id", m.messageID, "why", why)
+			return nil
+		}
+	}
 	as := "auto-replied"
 	if m.generated {
 		as = "auto-generated"

@@ -154,7 +154,9 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.writer.Exec(`PRAGMA user_version = 7`); err != nil {
+	ms, _ := embeddedMigrations()
+	newer := strconv.Itoa(len(ms) + 1) // one more than this build knows
+	if _, err := st.writer.Exec(`PRAGMA user_version = ` + newer); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -162,8 +164,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if !errors.Is(err, ErrSchemaTooNew) {
 		t.Fatalf("open newer schema: %v, want ErrSchemaTooNew", err)
 	}
-	ms, _ := embeddedMigrations()
-	want := "store: database schema version 7 is newer than this rallyjudge knows (" + strconv.Itoa(len(ms)) + "); upgrade rallyjudge"
+	want := "store: database schema version " + newer + " is newer than this rallyjudge knows (" + strconv.Itoa(len(ms)) + "); upgrade rallyjudge"
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %q\nwant prefix %q", err, want)
 	}
