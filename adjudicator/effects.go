@@ -165,7 +165,7 @@ type Reenterer interface {
 // asked when a robot holds several (immunity before shields before coatings). A card not
 // listed here is never dealt (optiondeck.go).
 func effectList() []Effect {
-	return crashBurnEffects()
+	return append(crashBurnEffects(), armedEffects()...) // cards_crashburn.go, cards_armed.go
 }
 
 // effectFor is the implemented effect of the named card, or nil.

@@ -102,6 +102,8 @@ var scenarioTested = []string{
 	"Protection Shield", "De Luxe Safety Copy", "Tractor Beam", "Turret",
 	"Emergency Switch", "Conditional Command", "Flywheel", "Recompile", "Target Control",
 	"Randomizer", "Remote Control",
+	// Armed and Dangerous (cards_armed.go).
+	"Big Gun", "Reengineering Unit",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

@@ -46,7 +46,7 @@ func TestParseOptionDeck(t *testing.T) {
 // refused: a game never deals a dead card.
 func TestSetupRefusesDeadCards(t *testing.T) {
 	c := testCourse(t)
-	for _, deck := range [][]string{{"Big Gun"}, {"No Such Card"}} {
+	for _, deck := range [][]string{{"Bio Option"}, {"No Such Card"}} {
 		if _, err := NewSetup(c, PostalRules(), 1, deck); err == nil {
 			t.Errorf("NewSetup accepted the deck %v", deck)
 		}
@@ -61,7 +61,7 @@ func TestDeadCardsInSavedDeckAreSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &State{Turn: 1, Robots: []Robot{{Name: "A", Lives: 3}}, OptionDeck: []string{"Big Gun", "Bio Option"}}
+	st := &State{Turn: 1, Robots: []Robot{{Name: "A", Lives: 3}}, OptionDeck: []string{"Mine Layer", "Bio Option"}}
 	tr := &turn{setup: s, st: st, single: -1}
 	if tr.drawOption(0) {
 		t.Fatal("drew a card the game does not deal")

@@ -964,7 +964,8 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.i++
 		case p.is("card") || p.is("with"):
 			p.i++
-		case p.is("destroy") || p.is("discard") || p.is("option"):
+		case p.is("destroy") || p.is("discard") || p.is("option") || p.is("take") || p.is("swap") || p.is("exchange"):
+			// Target Control: "destroy Brakes"; Reengineering Unit: "take Brakes".
 			p.i++
 			p.skip("its", "their", "the", "option", "card")
 			name, ok := p.parseOptionName()

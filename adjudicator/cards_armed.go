@@ -1,0 +1,137 @@
+package adjudicator
+
+import (
+	"slices"
+	"strings"
+)
+
+// The Armed and Dangerous option cards (seed 001, "Complete Listing of Option Cards";
+// numbered 47–72 in data/options.txt). Each card is one type here citing its entry in
+// seed 001, listed in armedEffects; a card joins the dealt decks once its scenarios are
+// in (optiondeck.go, scenarioTested).
+//
+// Implemented so far: Big Gun (47), Reengineering Unit (67). The other 24 need machinery
+// that is not built yet (phase-programmed options and the primary card, devices and
+// launchers, boosters and fuel, flying and landing): they are not in this list, so no
+// game deals them.
+
+// armedEffects is the Armed and Dangerous cards whose effects are implemented.
+func armedEffects() []Effect {
+	return []Effect{bigGun{}, reengineeringUnit{}}
+}
+
+// ---- 47 Big Gun (seed 001, "Big Gun": optional weapon, launcher, payload 5) ----
+// Instead of the main laser the robot may fire the Big Gun: 2 damage to the first robot
+// in the laser's line, and the robot itself is pushed back 1 square (away from where it
+// fires). It holds five shots; spent, the launcher stays on the robot (seed 001,
+// Launchers: "After a launcher's payload has been spent, the launcher remains attached"),
+// so it can still be discarded to prevent damage, but fires no more.
+//
+// Ruling: the Big Gun may be fired with no robot in its line (the shot is wasted on a
+// wall or past the board's edge) and the recoil still pushes the robot back: seed 001
+// asks for no target. Ruling: the recoil is a push like a board pusher's (robots behind
+// are pushed, a wall stops it), carried out after every laser's damage, with the other
+// weapons' pushes (View.Later), in seating order.
+//
+// The decision, asked in phase d of each register while shots remain: fire the Big Gun
+// instead of the laser ("use Big Gun", optionally "on NAME" to fire only at that robot);
+// the default is the laser.
+type bigGun struct{}
+
+func (bigGun) Option() string { return "Big Gun" }
+
+// bigGunShots is the Big Gun's payload (seed 001: "Payload/capacity: 5").
+const bigGunShots = 5
+
+func (bigGun) Replace(v View, g Gun) bool {
+	t, i := v.t, v.robot
+	shots := t.token(i, "Big Gun")
+	if shots >= bigGunShots {
+		return false
+	}
+	j := t.firstInLine(i, g.Dir)
+	var a Answer
+	if j >= 0 {
+		a = t.askAbout(i, "Big Gun", "fire the Big Gun instead of your laser?", j, Impact{Damage: 2})
+	} else {
+		a = t.ask(i, "Big Gun", "fire the Big Gun (no robot in its line) instead of your laser?")
+	}
+	if !a.Use() || (a.Target != "" && (j < 0 || t.st.Robots[j].Name != a.Target)) {
+		return false
+	}
+	shots++
+	t.setToken(i, "Big Gun", shots)
+	t.useEvent(i, "Big Gun", j, 0, shots)
+	if j >= 0 {
+		t.hits = append(t.hits, hit{target: j, amount: 2, shooter: i, from: g.Dir.Back(), cause: "big-gun"})
+	}
+	v.Later(func() { t.shove(i, g.Dir.Back(), "big-gun") })
+	return true
+}
+
+// ---- 67 Reengineering Unit (seed 001, "Reengineering Unit": run time) ----
+// When the robot pushes another robot it may exchange this card for one of the pushed
+// robot's options: the pushed robot gets the Reengineering Unit, the pusher the option.
+//
+// Ruling: only a push that moves the other robot counts ("pushes"), whether the pusher
+// is moving under its own card or being moved; a push held by a wall does not. Ruling:
+// a card keeps what is on it (shots fired, damage absorbed) when it changes hands. The
+// exchange is at once, in the middle of the move: what the cards do from then on is
+// their new holders'.
+//
+// The decision, asked at each push while the robot holds the card: which option to take
+// ("use Reengineering Unit take Brakes", or "use Reengineering Unit" for the pushed
+// robot's oldest option; "on NAME" to do it only to that robot). The default is no
+// exchange. An option the pushed robot does not hold is no exchange.
+type reengineeringUnit struct{}
+
+func (reengineeringUnit) Option() string { return "Reengineering Unit" }
+
+func (reengineeringUnit) Rams(v View, j int, d Dir, moved bool) {
+	t, i := v.t, v.robot
+	if !moved || j == i || !t.holds(i, "Reengineering Unit") {
+		return
+	}
+	other := &t.st.Robots[j]
+	if len(other.Options) == 0 {
+		return
+	}
+	a := t.askAbout(i, "Reengineering Unit", "exchange the Reengineering Unit for one of its options?", j, Impact{})
+	if !a.Use() || (a.Target != "" && a.Target != other.Name) {
+		return
+	}
+	take := other.Options[0]
+	if a.Option != "" {
+		k := slices.IndexFunc(other.Options, func(o string) bool { return strings.EqualFold(o, a.Option) })
+		if k < 0 {
+			return
+		}
+		take = other.Options[k]
+	}
+	if take == "Reengineering Unit" {
+		return // nothing to gain: the same card for the same card
+	}
+	t.swapOptions(i, "Reengineering Unit", j, take)
+	t.useEvent(i, "Reengineering Unit", j, 0, 0)
+	t.emit(Event{Kind: EvOptionLose, Robot: t.st.Robots[i].Name, Option: "Reengineering Unit", Cause: "exchanged", Other: other.Name})
+	t.emit(Event{Kind: EvOptionGain, Robot: t.st.Robots[i].Name, Option: take, Cause: "exchanged", Other: other.Name})
+	t.emit(Event{Kind: EvOptionLose, Robot: other.Name, Option: take, Cause: "exchanged", Other: t.st.Robots[i].Name})
+	t.emit(Event{Kind: EvOptionGain, Robot: other.Name, Option: "Reengineering Unit", Cause: "exchanged", Other: t.st.Robots[i].Name})
+}
+
+// swapOptions gives robot i's option mine to robot j and j's option theirs to i, each
+// card keeping its place in its new holder's list and its tokens. The slices are copied
+// first (a Simulator's robots share them with the state they forecast).
+func (t *turn) swapOptions(i int, mine string, j int, theirs string) {
+	ri, rj := &t.st.Robots[i], &t.st.Robots[j]
+	ki, kj := slices.Index(ri.Options, mine), slices.Index(rj.Options, theirs)
+	if ki < 0 || kj < 0 {
+		return
+	}
+	tokI, tokJ := t.token(i, mine), t.token(j, theirs)
+	ri.Options, rj.Options = slices.Clone(ri.Options), slices.Clone(rj.Options)
+	ri.Options[ki], rj.Options[kj] = theirs, mine
+	t.fxOK[i], t.fxOK[j] = false, false
+	t.setToken(i, theirs, tokJ)
+	t.setToken(j, mine, tokI)
+}
