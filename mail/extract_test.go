@@ -245,6 +245,8 @@ func TestExtractHostile(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	files, _ := filepath.Glob("testdata/extract/*.eml")
 	more, _ := filepath.Glob("testdata/auto/*.eml")
+	clients, _ := filepath.Glob("testdata/clients/*.eml")
+	files = append(files, clients...)
 	for _, p := range append(files, more...) {
 		b, err := os.ReadFile(p)
 		if err != nil {

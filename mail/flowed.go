@@ -30,7 +30,7 @@ func DecodeFlowed(text string, delSp bool) string {
 	curDepth, open := 0, false
 	flush := func() {
 		if open {
-			line := quotePrefix(curDepth) + cur.String()
+			line := strings.TrimSuffix(quotePrefix(curDepth)+cur.String(), "\r")
 			if curDepth > 0 {
 				line = strings.TrimRight(line, " ")
 			}

@@ -105,6 +105,10 @@ func quoteFollows(lines []string, i int) bool {
 	return false
 }
 
+// maxHeaderLine is the longest line taken for an attribution or a header line: longer
+// ones are text (and never go through the patterns below).
+const maxHeaderLine = 300
+
 // attributionEnd matches how an attribution ends, in the languages clients write.
 var attributionEnd = regexp.MustCompile(`(?i)(wrote|writes|schrieb|a écrit|escribió|escreveu|scrisse|schreef|skrev|kirjoitti|napisał|написал|pisze|yazdı|έγραψε)\s*:$`)
 
@@ -118,10 +122,10 @@ func attribution(lines []string, i int) (start, end int, ok bool) {
 	// an attribution that starts at i and ends within the next two lines
 	for e := i; e < len(lines) && e <= i+2; e++ {
 		t := strings.TrimSpace(lines[e])
-		if t == "" || isQuotedLine(t) {
+		if t == "" || isQuotedLine(t) || len(t) > maxHeaderLine {
 			break
 		}
-		if attributionEnd.MatchString(t) {
+		if strings.HasSuffix(t, ":") && attributionEnd.MatchString(t) {
 			if e == i || attributionStart.MatchString(strings.TrimSpace(lines[i])) {
 				return i, e, utf8.RuneCountInString(strings.Join(lines[i:e+1], " ")) <= 300
 			}
@@ -174,18 +178,24 @@ func startsOriginal(lines []string, i int) bool {
 // headerBlock reports whether lines from i on are a "From: ... Sent: ..." block: a
 // From line, then at least one of the other header lines among the next four.
 func headerBlock(lines []string, i int) bool {
-	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-		i++
+	for k := 0; k < 3 && i < len(lines) && strings.TrimSpace(lines[i]) == ""; k++ {
+		i++ // Outlook leaves a blank line or two under its rule
 	}
-	if i >= len(lines) || !headerFrom.MatchString(strings.TrimSpace(lines[i])) {
+	if i >= len(lines) || !headerLine(headerFrom, lines[i]) {
 		return false
 	}
 	for k := i + 1; k < len(lines) && k <= i+4; k++ {
-		if headerNext.MatchString(strings.TrimSpace(lines[k])) {
+		if headerLine(headerNext, lines[k]) {
 			return true
 		}
 	}
 	return false
+}
+
+// headerLine reports whether l is a header line of the pattern re: short, with a colon.
+func headerLine(re *regexp.Regexp, l string) bool {
+	t := strings.TrimSpace(l)
+	return len(t) <= maxHeaderLine && strings.IndexByte(t, ':') > 0 && re.MatchString(t)
 }
 
 // clientSignatures are the one-line signatures mail clients add, lower case prefixes.

@@ -73,3 +73,24 @@ func FuzzStripReply(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStripReplyHostile: the largest text Extract keeps (256 KiB) in shapes that
+// would make a careless stripper quadratic (blank runs, rules, header blocks, one long
+// line). Every shape is read in linear time.
+func BenchmarkStripReplyHostile(b *testing.B) {
+	shapes := map[string]string{
+		"blank lines":   strings.Repeat("\n", 256<<10),
+		"rules":         strings.Repeat("____________\n\n\n", 16<<10),
+		"header blocks": strings.Repeat("From: x\n\n\n\n\n", 16<<10),
+		"one line":      strings.Repeat("a", 256<<10),
+		"quotes":        strings.Repeat("> x\n", 64<<10),
+	}
+	for name, s := range shapes {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for i := 0; i < b.N; i++ {
+				StripReply(s)
+			}
+		})
+	}
+}
