@@ -10,14 +10,15 @@ import (
 // seed 001, listed in armedEffects; a card joins the dealt decks once its scenarios are
 // in (optiondeck.go, scenarioTested).
 //
-// Implemented so far: Big Gun (47), Reengineering Unit (67). The other 24 need machinery
+// Implemented so far: Big Gun (47), Reengineering Unit (67), Reflector (68). The other 23
+// need machinery
 // that is not built yet (phase-programmed options and the primary card, devices and
 // launchers, boosters and fuel, flying and landing): they are not in this list, so no
 // game deals them.
 
 // armedEffects is the Armed and Dangerous cards whose effects are implemented.
 func armedEffects() []Effect {
-	return []Effect{bigGun{}, reengineeringUnit{}}
+	return []Effect{bigGun{}, reengineeringUnit{}, reflector{}}
 }
 
 // ---- 47 Big Gun (seed 001, "Big Gun": optional weapon, launcher, payload 5) ----
@@ -134,4 +135,70 @@ func (t *turn) swapOptions(i int, mine string, j int, theirs string) {
 	t.fxOK[i], t.fxOK[j] = false, false
 	t.setToken(i, theirs, tokJ)
 	t.setToken(j, mine, tokI)
+}
+
+// armedTurn is what the Armed and Dangerous cards keep for one turn.
+type armedTurn struct {
+	reflect [MaxRobots]int8 // the side Reflector faces, +1 (0: not asked; front)
+}
+
+// ---- 68 Reflector (seed 001, "Reflector": turn programmed) ----
+// For the whole turn the Reflector faces one side of the robot: front, right, back or
+// left. A laser that hits the robot on that side does its damage as usual and is also
+// reflected back to its source.
+//
+// Ruling: the reflected beam goes back along the laser's own path, which the laser has
+// just shown to be clear, so it hits the robot that fired it with the damage the laser
+// brought to the Reflector (cause "reflector"), after every laser of the register has
+// done its damage. A board laser's reflection goes back into its emitter and hurts
+// nobody. Ruling: lasers are the board's lasers and the robots' lasers (main, rear,
+// double, power); the other weapons (Turbo Blaster, Big Gun ...) are not reflected, and
+// neither is a reflected beam, so two Reflectors facing each other do not send a beam
+// back and forth. Ruling: a shield or a coating that stops a laser's damage before it
+// reaches the Reflector (the effect order) leaves less to reflect.
+//
+// The decision, asked when the programs are loaded: which side the Reflector faces ("use
+// Reflector facing back"; a compass direction is taken relative to the robot's facing
+// then). The default is the front.
+type reflector struct{}
+
+func (reflector) Option() string { return "Reflector" }
+
+func (reflector) StartTurn(v View) {
+	t, i := v.t, v.robot
+	a := t.ask(i, "Reflector", "which side does the Reflector face this turn?")
+	side := 0
+	switch {
+	case a.HasSide:
+		side = a.Side
+	case a.HasDir:
+		side = int((a.Dir - t.st.Robots[i].Facing + 4) & 3)
+	}
+	t.armed.reflect[i] = int8(side) + 1
+}
+
+func (reflector) Damage(v View, h *Harm) {
+	t, i := v.t, v.robot
+	if h.Amount <= 0 || !h.Sided || (h.Cause != "laser" && h.Cause != "robot-laser") {
+		return
+	}
+	r := &t.st.Robots[i]
+	side := 0
+	if s := t.armed.reflect[i]; s > 0 {
+		side = int(s - 1)
+	}
+	if h.Side(r.Facing) != side {
+		return
+	}
+	t.useEvent(i, "Reflector", h.By, 0, h.Amount)
+	if h.By < 0 {
+		return // back into a board laser's emitter
+	}
+	back := Harm{Amount: h.Amount, Cause: "reflector", From: h.From.Back(), Sided: true, By: i}
+	shooter := h.By
+	v.Later(func() {
+		if t.st.Robots[shooter].Active() {
+			t.hurt(shooter, back, t.st.Robots[i].Name)
+		}
+	})
 }

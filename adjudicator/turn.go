@@ -57,6 +57,7 @@ type turn struct {
 	// dealPile is the deck left during the deal (Recompile draws from it).
 	dealPile []int
 	cards    cardsTurn // what the Crash & Burn cards keep for the turn (cards_crashburn.go)
+	armed    armedTurn // what the Armed and Dangerous cards keep for the turn (cards_armed.go)
 
 	// Storage a full turn uses instead of allocating (BenchmarkTurn8Robots): event
 	// positions and facings, the lasers' hits, the deck being dealt and the hands.
