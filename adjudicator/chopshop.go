@@ -14,9 +14,11 @@ package adjudicator
 //     of register 5 the end-of-turn choice is made instead (it includes the register's),
 //     with the repairs (endturn.go), so a robot chooses once there, not twice.
 //   - Ruling: a destroyed robot is on no square and does not visit the chop shop.
-//   - Recharging needs options that run down (Turbo Blaster's shots ...); until an
-//     option reports charges (the option effects), ChopRecharge is refused like an
-//     unknown choice, and the orders language offers no recharge order.
+//   - Recharging gives an option that runs down its full use again: the count an
+//     option keeps of what it has used (Robot.Tokens: the points on a Protective
+//     Coating, the shots a Turbo Blaster fired) goes back to 0. Ruling: an option with
+//     nothing used cannot be recharged (the choice does nothing); recharging is not an
+//     exchange, so an option drawn this turn may be recharged.
 
 // ChopAct is what a robot does at a chop shop.
 type ChopAct uint8
@@ -25,7 +27,7 @@ const (
 	ChopNothing  ChopAct = iota
 	ChopScrap            // scrap Option and draw a new option card
 	ChopDraw             // end of turn only: draw one more option card
-	ChopRecharge         // recharge Option (not available yet: see above)
+	ChopRecharge         // recharge Option: what it has used up is restored
 )
 
 // ChopChoice is a robot's choice at a chop shop; Option indexes View.Robot().Options.
@@ -70,6 +72,15 @@ func (t *turn) runChopShops(endOfTurn bool) {
 		case ChopDraw:
 			if endOfTurn {
 				t.drawTracked(i)
+			}
+		case ChopRecharge:
+			if c.Option < 0 || c.Option >= len(r.Options) {
+				continue
+			}
+			name := r.Options[c.Option]
+			if used := t.token(i, name); used > 0 {
+				t.setToken(i, name, 0)
+				t.emit(Event{Kind: EvRecharged, Robot: r.Name, Option: name, Amount: used, Cause: "chop-shop"})
 			}
 		}
 	}

@@ -64,6 +64,7 @@ const (
 	EvTeleport    = "teleported"   // a portal (Cause "portal") or a teleporter ("teleporter", Amount squares) moved it From→To
 	EvRepulsed    = "repulsed"     // ran into a repulsor field at From: pushed back Amount squares
 	EvArchiveKept = "archive-kept" // reached a flag and kept its archive at To (Rules.ArchiveChoice)
+	EvRecharged   = "recharged"    // a chop shop restored Option's Amount used-up tokens
 
 	// Option cards (effects.go, cards_*.go).
 	EvUse      = "use"      // used Option (on Other); Card, Amount as the card says
@@ -145,4 +146,4 @@ func ApplyEvent(robots []Robot, e Event) {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvUse, EvAbsorbed, EvSwapped, EvRandomized}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized}

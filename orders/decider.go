@@ -130,18 +130,21 @@ func (d *decider) MoveArchive(v adjudicator.View) bool {
 }
 
 // ChopShop answers at a chop shop (seed 003, CHOP SHOP): "swap OPTION" scraps that held
-// option and draws a new one; "take option" draws one more at the end of the turn.
+// option and draws a new one; "recharge OPTION" restores what it has used up; "take
+// option" draws one more at the end of the turn.
 // Default: nothing.
 func (d *decider) ChopShop(v adjudicator.View, endOfTurn bool) adjudicator.ChopChoice {
 	held := v.Robot().Options
 	a, ok := d.decide(v, func(a Action) bool {
-		return (a.Do == DoSwapOption && optionIndex(held, a.Option) >= 0) || (a.Do == DoTakeOption && endOfTurn)
+		return ((a.Do == DoSwapOption || a.Do == DoRecharge) && optionIndex(held, a.Option) >= 0) || (a.Do == DoTakeOption && endOfTurn)
 	})
 	switch {
 	case !ok:
 		return adjudicator.ChopChoice{}
 	case a.Do == DoTakeOption:
 		return adjudicator.ChopChoice{Act: adjudicator.ChopDraw}
+	case a.Do == DoRecharge:
+		return adjudicator.ChopChoice{Act: adjudicator.ChopRecharge, Option: optionIndex(held, a.Option)}
 	}
 	return adjudicator.ChopChoice{Act: adjudicator.ChopScrap, Option: optionIndex(held, a.Option)}
 }

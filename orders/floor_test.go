@@ -16,6 +16,7 @@ func TestFloorOrdersParse(t *testing.T) {
 		{"swap Brakes", Action{Do: DoSwapOption, Option: "Brakes"}},
 		{"swap fourth gear for a new option", Action{Do: DoSwapOption, Option: "Fourth Gear"}},
 		{"at the chop shop replace Turret", Action{}}, // "at" starts no order: an error
+		{"recharge Turbo Blaster", Action{Do: DoRecharge, Option: "Turbo Blaster"}},
 		{"keep archive", Action{Do: DoKeepArchive}},
 		{"don't move my archive", Action{Do: DoKeepArchive}},
 		{"keep my safety copy where it is", Action{Do: DoKeepArchive}},
@@ -122,5 +123,25 @@ func TestKeepArchiveOrder(t *testing.T) {
 		if r.Flags != 1 || r.Archive != want {
 			t.Errorf("archive_choice %v: flags %d archive %v, want 1 and %v", choice, r.Flags, r.Archive, want)
 		}
+	}
+}
+
+// "recharge OPTION" restores what the option has used up, at a chop shop.
+func TestRechargeOrder(t *testing.T) {
+	s, st := floorGame(t, adjudicator.PostalRules(), ". f1 .", ". $ .")
+	st.Robots[0].Options, st.Robots[0].Tokens = []string{"Protective Coating"}, []int{2}
+	next, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{sheetOrders(t, "P70 P90 P110 P130 P150\nrecharge Protective Coating\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := next.Robots[0]; len(r.Options) != 1 || (len(r.Tokens) > 0 && r.Tokens[0] != 0) {
+		t.Errorf("after recharging: options %v tokens %v, want the coating with 0 used", r.Options, r.Tokens)
+	}
+	next, _, err = adjudicator.Resolve(s, st, []adjudicator.Orders{sheetOrders(t, "P70 P90 P110 P130 P150\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := next.Robots[0]; len(r.Tokens) == 0 || r.Tokens[0] != 2 {
+		t.Errorf("without the order: tokens %v, want 2 used still", r.Tokens)
 	}
 }

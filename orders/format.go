@@ -177,6 +177,8 @@ func (a Action) String() string {
 		return "nothing"
 	case DoSwapOption:
 		return "swap " + a.Option + " for a new option"
+	case DoRecharge:
+		return "recharge " + a.Option
 	case DoKeepArchive:
 		return "keep archive"
 	case DoMoveArchive:

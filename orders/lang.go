@@ -694,7 +694,7 @@ func nearestOption(w string, v *vocab) (string, bool) {
 }
 
 var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter",
-	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "move"}
+	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "recharge", "move"}
 
 // parseAction reads one action.
 func (p *langParser) parseAction() Action {
@@ -769,6 +769,14 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("for", "a", "new", "option", "card", "at", "the", "chop", "shop")
 		return Action{Do: DoSwapOption, Option: name}
+	case p.accept("recharge"), p.accept("refill"), p.accept("reload"):
+		// seed 003, CHOP SHOP: recharge one option.
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		p.skip("at", "the", "chop", "shop")
+		return Action{Do: DoRecharge, Option: name}
 	case p.accept("keep", "archive"), p.accept("keep", "my", "archive"), p.accept("keep", "the", "archive"),
 		p.accept("keep", "safety", "copy"), p.accept("keep", "my", "safety", "copy"), p.accept("don't", "move", "archive"),
 		p.accept("dont", "move", "archive"), p.accept("do", "not", "move", "archive"), p.accept("don't", "move", "my", "archive"):

@@ -125,6 +125,7 @@ const (
 	DoNothing       = "nothing"        // answers nothing (an explicit empty else)
 	// The floor tiles and Crash & Burn's settings (adjudicator: chopshop.go, flags.go).
 	DoSwapOption  = "swap-option"  // chop shop: scrap Option and draw a new one
+	DoRecharge    = "recharge"     // chop shop: recharge Option (what it used up is restored)
 	DoKeepArchive = "keep-archive" // reaching a flag: keep the archive where it is (rules archive_choice)
 	DoMoveArchive = "move-archive" // reaching a flag: move the archive there (the default)
 )

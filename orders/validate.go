@@ -239,9 +239,9 @@ func checkFloorOrders(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robo
 			case a == nil:
 			case (a.Do == DoKeepArchive || a.Do == DoMoveArchive) && !setup.Rules.ArchiveChoice:
 				rep.warn(rule.At, "this game's rules move the archive to every flag reached (seed 003): the order does nothing unless the rules setting archive_choice is on")
-			case a.Do == DoSwapOption && !setup.HasChopShop():
+			case (a.Do == DoSwapOption || a.Do == DoRecharge) && !setup.HasChopShop():
 				rep.warn(rule.At, "the course has no chop shop: the order does nothing")
-			case a.Do == DoSwapOption && optionIndex(r.Options, a.Option) < 0:
+			case (a.Do == DoSwapOption || a.Do == DoRecharge) && optionIndex(r.Options, a.Option) < 0:
 				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
 			}
 		}
@@ -392,7 +392,7 @@ func (r Rule) Decisions() []string {
 			d = "lose"
 		case DoUse, DoDecline:
 			d = "option:" + strings.ToLower(a.Option)
-		case DoSwapOption:
+		case DoSwapOption, DoRecharge:
 			d = "chop"
 		case DoKeepArchive, DoMoveArchive:
 			d = "archive"

@@ -407,6 +407,8 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s stands on a randomizer: P%d is discarded and it plays P%d instead", e.Robot, e.Amount, e.Card))
 	case adjudicator.EvRepulsed:
 		n.add(fmt.Sprintf("%s runs into the repulsor field at %v and is thrown back %s", e.Robot, pos(e.From), points(e.Amount, "square")))
+	case adjudicator.EvRecharged:
+		n.add(fmt.Sprintf("%s recharges %s at the chop shop", e.Robot, e.Option))
 	case adjudicator.EvArchiveKept:
 		n.add(fmt.Sprintf("%s keeps its archive marker at %v", e.Robot, pos(e.To)))
 	default:

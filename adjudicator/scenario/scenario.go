@@ -554,21 +554,25 @@ func (p *parser) decideLine(ln int, rest string) error {
 			switch v {
 			case "draw":
 				rl.dec.Chop = &adjudicator.ChopChoice{Act: adjudicator.ChopDraw}
-			case "scrap":
+			case "scrap", "recharge":
 				w, err := next()
 				if err != nil {
 					return err
 				}
 				n, err := strconv.Atoi(w)
 				if err != nil || n < 0 {
-					return p.errf(ln, "decide %s: chop scrap wants the index of a held option, got %q", rl.r.Name, w)
+					return p.errf(ln, "decide %s: chop %s wants the index of a held option, got %q", rl.r.Name, v, w)
 				}
-				rl.dec.Chop = &adjudicator.ChopChoice{Act: adjudicator.ChopScrap, Option: n}
+				act := adjudicator.ChopScrap
+				if v == "recharge" {
+					act = adjudicator.ChopRecharge
+				}
+				rl.dec.Chop = &adjudicator.ChopChoice{Act: act, Option: n}
 			default:
-				return p.errf(ln, "decide %s: chop wants draw or scrap N, got %q", rl.r.Name, v)
+				return p.errf(ln, "decide %s: chop wants draw, scrap N or recharge N, got %q", rl.r.Name, v)
 			}
 		default:
-			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N, keep-archive, chop draw|scrap N)", rl.r.Name, f[k])
+			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N, keep-archive, chop draw|scrap N|recharge N)", rl.r.Name, f[k])
 		}
 	}
 	return nil
