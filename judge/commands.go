@@ -57,7 +57,7 @@ var verbs = map[string]verbInfo{
 	"ORDERS":    {"player", "ORDERS", "the rest of the mail is your order sheet"},
 	"STATUS":    {"member", "STATUS", "the game now: turn, deadline, whose orders are in"},
 	"RESEND":    {"player", "RESEND [TURN]", "your report of a turn again (the latest by default)"},
-	"HISTORY":   {"member", "HISTORY", "a short log of the game's turns"},
+	"HISTORY":   {"member", "HISTORY [REPLAY]", "a short log of the game's turns and press; REPLAY: the replay page, attached"},
 	"WITHDRAW":  {"player", "WITHDRAW", "leave the game; your robot leaves the race"},
 	"CREATE":    {"server", "CREATE GAME course=NAME [key=value ...]", "create an open game (server game masters)"},
 	"START":     {"gm", "START", "deal turn 1 to the players who joined and mail the welcomes"},
@@ -244,7 +244,7 @@ func (j *Judge) runCommand(e *cmdEnv, c Command) (string, error) {
 	case "RESEND":
 		return j.cmdResend(e, c)
 	case "HISTORY":
-		return j.cmdHistory(e)
+		return j.cmdHistory(e, c)
 	case "WITHDRAW":
 		if e.player == nil {
 			return "", refuse("WITHDRAW is for players; game masters use KICK ROBOT.")

@@ -36,6 +36,7 @@ type outMail struct {
 	text      string
 	html      string        // optional: an HTML alternative of text
 	inline    []mail.Inline // optional, with html: pictures it shows (cid:)
+	attach    []mail.Inline // optional, without html: files that come with the mail
 	generated bool          // auto-generated (reports) rather than auto-replied
 }
 
@@ -62,7 +63,7 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	raw, err := mail.Compose(mail.Outgoing{
 		From: j.Address, FromName: j.Name, To: []string{m.to}, Subject: m.subject,
 		MessageID: m.messageID, InReplyTo: m.inReplyTo, References: m.refs,
-		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline,
+		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline, Attachments: m.attach,
 	})
 	if err != nil {
 		return fmt.Errorf("compose %s: %w", m.messageID, err)

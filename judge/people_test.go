@@ -457,3 +457,36 @@ func TestAckListsStandingOrdersInForce(t *testing.T) {
 	_, ack := f.send("hulk@example.test", "[RR spring] orders", f.sheet("Hulk", "reenter facing north\n"))
 	mustContain(t, "turn 2's acknowledgement", ack, "IN FORCE", "if damage > 5 then power down", "reenter facing N")
 }
+
+// The report shows stills per register and says how to get the replay page; HISTORY
+// REPLAY mails the page as an attachment.
+func TestReportStillsAndReplayPage(t *testing.T) {
+	f := newFixture(t)
+	f.allSheets()
+	reps := f.mailsTo("hulk@example.test", "report")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	raw := string(reps[0].Raw)
+	for _, want := range []string{"reg1.spring.1@", "reg5.spring.1@", "spring-turn-1-register-3.png", "HISTORY REPLAY"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	mustContain(t, "the report's HTML", qpDecoded(raw), `name=3D"viewport"`, "Register by register", "After register 5", "overflow-x: auto")
+	_, text := f.send("zoombot@example.test", "[RR spring] replay", "secret "+f.secrets["Zoombot"]+"\nHISTORY REPLAY\n")
+	mustContain(t, "HISTORY REPLAY", text, "The replay page of game spring")
+	ms := f.mailsTo("zoombot@example.test", "replay")
+	if len(ms) != 1 {
+		t.Fatalf("%d replay mails", len(ms))
+	}
+	r := string(ms[0].Raw)
+	for _, want := range []string{"multipart/mixed", `attachment; filename=spring-replay-turn-1.html`, "text/html"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("the replay mail lacks %q:\n%.600s", want, r)
+		}
+	}
+}
+
+// qpDecoded joins quoted-printable soft line breaks (the =XX escapes stay).
+func qpDecoded(s string) string { return strings.ReplaceAll(s, "=\r\n", "") }

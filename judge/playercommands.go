@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -321,8 +323,14 @@ func rewriteHeaders(raw []byte, set map[string]string) []byte {
 	return append([]byte(strings.Join(out, nl)), body...)
 }
 
-func (j *Judge) cmdHistory(e *cmdEnv) (string, error) {
+func (j *Judge) cmdHistory(e *cmdEnv, c Command) (string, error) {
 	g := *e.game
+	if len(c.Args) == 1 && strings.EqualFold(c.Args[0], "REPLAY") {
+		return j.mailReplay(e)
+	}
+	if len(c.Args) > 0 {
+		return "", refuse("write HISTORY or HISTORY REPLAY.")
+	}
 	turns, err := e.tx.LiveTurns(g.ID)
 	if err != nil {
 		return "", err
@@ -391,4 +399,38 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 		return fmt.Sprintf("%s %s: the seat in game %s is free again.\n", p.Robot, how, g.Tag), nil
 	}
 	return fmt.Sprintf("%s %s: the robot leaves the race when turn %d is resolved.\n", p.Robot, how, g.CurrentTurn), nil
+}
+
+// mailReplay mails the sender the game's replay page (archive.WriteHTML: the board and
+// every turn step by step, with no player's orders in it) as an attachment.
+func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
+	g := *e.game
+	if g.Status == store.GameOpen {
+		return "", refuse("game %s has not started.", g.Tag)
+	}
+	a, err := archive.FromStore(e.tx, g.ID)
+	if err != nil {
+		return "", err
+	}
+	var page bytes.Buffer
+	if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
+		return "", err
+	}
+	to := e.from
+	if e.player != nil {
+		to = e.player.Email
+	}
+	if to == "" {
+		return "", refuse("HISTORY REPLAY is by mail; on the server, rallyjudge export and rallyjudge replay --html make the page.")
+	}
+	name := fmt.Sprintf("%s-replay-turn-%d.html", g.Tag, g.CurrentTurn-1)
+	if err := j.enqueue(e.tx, outMail{kind: "replay", gameID: g.ID, turn: g.CurrentTurn, to: to,
+		subject:   subject(g.Tag, fmt.Sprintf("The replay page, up to turn %d", g.CurrentTurn-1)),
+		messageID: j.noticeID("replay", fmt.Sprintf("%s.%s", g.Tag, e.key)),
+		text: fmt.Sprintf("The attached page (%s) plays game %s turn by turn, step by step: open it in a web\n"+
+			"browser; it needs no network. It shows what the reports showed, no player's orders.\n", name, g.Tag),
+		attach: []mail.Inline{{ContentType: "text/html; charset=utf-8", Filename: name, Data: page.Bytes()}}, generated: true}); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("The replay page of game %s (%d KB) comes in a mail of its own.\n", g.Tag, (page.Len()+1023)/1024), nil
 }

@@ -52,7 +52,9 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 		var before adjudicator.State
 		if err := json.Unmarshal(tn.Before, &before); err == nil {
 			var gif bytes.Buffer
-			if err := picture.TurnGIF(&gif, setup.Course, before.Robots, events, opt); err == nil {
+			frames := picture.TurnFrames(setup.Course, before.Robots, events, opt)
+			p.stills(j, g, turn, frames, picture.Steps(events, setup.Deck))
+			if err := picture.EncodeFrames(&gif, frames, opt); err == nil {
 				p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 				p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
 					Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: gif.Bytes()})
@@ -62,6 +64,32 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 		}
 	}
 	return p
+}
+
+// stills adds a still PNG of the floor as each register left it (the last frame of
+// each register's steps), beside the animation.
+func (p *reportPictures) stills(j *Judge, g store.Game, turn int, frames []picture.Frame, steps []picture.Step) {
+	last := map[int]int{} // register → index of its last frame
+	for k, s := range steps {
+		if s.Register >= 1 && s.Register <= adjudicator.Registers && k+1 < len(frames) {
+			last[s.Register] = k + 1
+		}
+	}
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		k, ok := last[reg]
+		if !ok {
+			continue
+		}
+		var png bytes.Buffer
+		if err := picture.PNG(&png, frames[k].Image); err != nil {
+			j.Log.Warn("report still", "game", g.Tag, "turn", turn, "register", reg, "err", err)
+			continue
+		}
+		cid := j.pictureID(fmt.Sprintf("reg%d", reg), g.Tag, turn)
+		p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: fmt.Sprintf("After register %d", reg)})
+		p.inline = append(p.inline, mail.Inline{ContentID: cid, ContentType: "image/png",
+			Filename: fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, reg), Data: png.Bytes()})
+	}
 }
 
 // enqueueReports writes every player's report of the turn just resolved (and, in a
@@ -79,6 +107,8 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		Board: adjudicator.RenderText(setup.Course, next.Robots), Legend: adjudicator.RenderLegend(next.Robots...),
 		Sections: sections, Robots: templates.StatusOf(setup.Deck, next),
 		Deadline: deadlineText(deadline), Winner: next.Winner, Over: over,
+		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
+			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", j.Address, g.Tag),
 	}
 	if over {
 		base.Standings = templates.StandingsOf(next)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"mime"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ type Outgoing struct {
 	Text   string   // the plain text body; required
 	HTML   string   // optional; if set the mail is multipart/alternative
 	Inline []Inline // optional; needs HTML; wraps the HTML in multipart/related
+	// Attachments are files that come with a plain text mail (multipart/mixed), e.g. a
+	// game's replay page; not with HTML.
+	Attachments []Inline
 }
 
 // Compose builds the raw bytes of an outgoing mail (CRLF line ends, UTF-8, quoted-printable
@@ -56,6 +60,8 @@ func Compose(o Outgoing) ([]byte, error) {
 		return nil, errors.New("mail: compose: no version for " + HeaderVersion)
 	case len(o.Inline) > 0 && o.HTML == "":
 		return nil, errors.New("mail: compose: inline parts need an HTML body")
+	case len(o.Attachments) > 0 && o.HTML != "":
+		return nil, errors.New("mail: compose: attachments go with a plain text mail only")
 	}
 	for _, s := range []string{o.Subject, o.FromName, o.Version, o.AutoSubmitted} {
 		if strings.ContainsAny(s, "\r\n") {
@@ -98,6 +104,47 @@ func Compose(o Outgoing) ([]byte, error) {
 	h.Set("MIME-Version", "1.0")
 
 	var buf bytes.Buffer
+	if len(o.Attachments) > 0 {
+		h.SetContentType("multipart/mixed", nil)
+		w, err := message.CreateWriter(&buf, h.Header)
+		if err != nil {
+			return nil, fmt.Errorf("mail: compose: %w", err)
+		}
+		var th message.Header
+		setText(&th, "text/plain")
+		pw, err := w.CreatePart(th)
+		if err != nil {
+			return nil, fmt.Errorf("mail: compose: %w", err)
+		}
+		if err := writeAll(pw, crlf(o.Text)); err != nil {
+			return nil, err
+		}
+		for _, a := range o.Attachments {
+			var ah message.Header
+			ct := a.ContentType
+			if ct == "" {
+				ct = "application/octet-stream"
+			}
+			mt, params, err := mime.ParseMediaType(ct)
+			if err != nil {
+				return nil, fmt.Errorf("mail: compose: attachment %s: content type %q: %w", a.Filename, ct, err)
+			}
+			ah.SetContentType(mt, params)
+			ah.Set("Content-Transfer-Encoding", "base64")
+			ah.SetContentDisposition("attachment", map[string]string{"filename": a.Filename})
+			pw, err := w.CreatePart(ah)
+			if err != nil {
+				return nil, fmt.Errorf("mail: compose: %w", err)
+			}
+			if err := writeAll(pw, a.Data); err != nil {
+				return nil, err
+			}
+		}
+		if err := w.Close(); err != nil {
+			return nil, fmt.Errorf("mail: compose: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
 	if o.HTML == "" {
 		setText(&h.Header, "text/plain")
 		w, err := message.CreateWriter(&buf, h.Header)

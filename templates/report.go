@@ -33,6 +33,7 @@ type Report struct {
 	Sections  []Section
 	Robots    []RobotStatus
 	Deadline  string // the next deadline, written for people
+	Replay    string // how to get the game's replay page ("" to say nothing)
 	Winner    string
 	Over      bool
 	Standings []Standing // when the game is over
@@ -52,6 +53,15 @@ type Pictures struct {
 	TurnCID  string // the turn, step by step (animated GIF); "" when there is none
 	Width    int    // the board picture's size in pixels
 	Height   int
+	// Stills are the floor as each register left it (PNG), so a reader can step through
+	// the turn at their own pace beside the animation.
+	Stills []Still
+}
+
+// Still is one still picture of a turn.
+type Still struct {
+	CID     string
+	Caption string
 }
 
 // Public reports whether the report carries the public part.

@@ -120,7 +120,7 @@ func (s *Set) checkOverrides(dir string, names []string) error {
 	robots := []RobotStatus{{Name: "Zoom", Square: "1,2", Facing: "north", Power: "on"}}
 	report := Report{Game: "g", Course: "c", Turn: 1, NextTurn: 2, Part: PartFull, Player: "Zoom", Board: "b", Legend: "l",
 		Sections: sections, Robots: robots, Deadline: "d", Standings: []Standing{{}}, Hand: card, Locked: card,
-		Standing: []string{"if damage > 4 then power down"}, Sheet: "#orders\n#end\n", Pictures: &Pictures{BoardCID: "b", TurnCID: "t"}}
+		Standing: []string{"if damage > 4 then power down"}, Sheet: "#orders\n#end\n", Pictures: &Pictures{BoardCID: "b", TurnCID: "t", Stills: []Still{{CID: "s1", Caption: "After register 1"}}}, Replay: "r"}
 	samples := map[string]any{
 		"report.txt.tmpl":   report,
 		"report.html.tmpl":  report,
