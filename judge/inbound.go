@@ -217,6 +217,24 @@ func (j *Judge) extract(raw []byte) (*mail.Message, error) {
 	return h, err
 }
 
+// limitText says which of the reading limits a mail hit, for its sender and the inbox
+// note: a 3 KB mail nested 50 deep is refused for its nesting, not its size (issue 14).
+func (j *Judge) limitText(err error) (summary, note string) {
+	var le *mail.LimitError
+	if !errors.As(err, &le) {
+		return fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10), "over the size limit"
+	}
+	switch le.What {
+	case "depth":
+		return fmt.Sprintf("Your mail nests MIME parts deeper than rallyjudge reads (%d levels); it was not read.", le.Limit), "over the nesting limit"
+	case "parts":
+		return fmt.Sprintf("Your mail has more MIME parts than rallyjudge reads (%d); it was not read.", le.Limit), "over the parts limit"
+	case "text":
+		return fmt.Sprintf("Your mail's text is longer than rallyjudge reads (%d KiB); it was not read.", le.Limit>>10), "over the text limit"
+	}
+	return fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10), "over the size limit"
+}
+
 var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
 
 // judgeMessage decides what a stored message does. It returns the inbox status and note,
@@ -248,9 +266,8 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 	if perr != nil {
 		f.outcome = outcomeUnreadable
 		if errors.Is(perr, mail.ErrLimit) {
-			return store.InboxRejected, "over the size limit", 0, reply(
-				fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10),
-				nil, "Send the order sheet as plain text, without attachments or pictures.")
+			summary, note := j.limitText(perr)
+			return store.InboxRejected, note, 0, reply(summary, nil, "Send the order sheet as plain text, without attachments or pictures.")
 		}
 		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
 	}

@@ -45,6 +45,9 @@ type Judge struct {
 	MaxIntakeWait  time.Duration
 	// Replies bound the replies to mail (reflection.go).
 	Replies ReplyLimits
+	// Retention says how long bookkeeping rows are kept (pruned by Tick).
+	Retention store.Retention
+	lastPrune time.Time
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
 
@@ -71,7 +74,8 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		verified: secretCache{key: st.SecretKey()},
 		Store:    st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
 		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
-		Course: adjudicator.LoadCourse,
+		Retention: store.DefaultRetention(),
+		Course:    adjudicator.LoadCourse,
 	}, nil
 }
 

@@ -511,6 +511,9 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 	if !tagRE.MatchString(spec.Tag) {
 		return store.Game{}, nil, fmt.Errorf("game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
 	}
+	if err := checkName("game name", spec.Name); err != nil {
+		return store.Game{}, nil, fmt.Errorf("game %s: %w", spec.Tag, err)
+	}
 	if spec.Missed == "" {
 		spec.Missed = store.MissedPowerDown
 	}

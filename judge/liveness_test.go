@@ -551,3 +551,165 @@ func TestReflection(t *testing.T) {
 		}
 	})
 }
+
+// TestLimitReplyNamesTheLimit: a 3 KB mail nested 50 deep was refused as "larger than
+// 256 KiB"; the reply now names the limit it hit.
+func TestLimitReplyNamesTheLimit(t *testing.T) {
+	j, _, _ := livenessGame(t, nil)
+	var b strings.Builder
+	b.WriteString("From: alice@example.test\r\nTo: judge@example.test\r\nSubject: [RR live] deep\r\nMessage-ID: <deep@client.test>\r\nMIME-Version: 1.0\r\n")
+	const depth = 50
+	for i := 0; i < depth; i++ {
+		fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n", i, i)
+	}
+	b.WriteString("Content-Type: text/plain\r\n\r\nrobot Alice\r\n")
+	for i := depth - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "--b%d--\r\n", i)
+	}
+	raw := []byte(b.String())
+	if len(raw) > 4<<10 {
+		t.Fatalf("test mail is %d bytes, want about 3 KB", len(raw))
+	}
+	if err := j.HandleMessage(context.Background(), 1, 9000, raw); err != nil {
+		t.Fatal(err)
+	}
+	_, _, texts := outboxTo(t, j, "alice@example.test")
+	found := false
+	for _, tx := range texts {
+		if strings.Contains(tx, "deeper than rallyjudge reads") {
+			found = true
+		}
+		if strings.Contains(tx, "larger than rallyjudge reads") {
+			t.Errorf("a %d-byte mail refused as too large:\n%s", len(raw), tx)
+		}
+	}
+	if !found {
+		t.Errorf("no reply names the nesting limit: %q", texts)
+	}
+}
+
+// TestNamesRefuseControlAndBidi: a game name with an escape sequence or a bidi override
+// was echoed to players and to the operator's terminal; now it is refused, saying what.
+func TestNamesRefuseControlAndBidi(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"Spring Open 2026", true},
+		{"Frühjahrsrennen", true},
+		{"", true},
+		{"evil\x1b[2J", false},
+		{"a\u202Egnirps", false},
+		{"iso\u2066late", false},
+		{"zero\u200Bwidth", false},
+		{"tab\there", false},
+		{"bad\xffutf8", false},
+	} {
+		err := checkName("name", tc.name)
+		if (err == nil) != tc.ok {
+			t.Errorf("checkName(%q) = %v, want ok %v", tc.name, err, tc.ok)
+		}
+		if err != nil && strings.Contains(err.Error(), tc.name) {
+			t.Errorf("the refusal quotes the name: %v", err)
+		}
+	}
+	j, _, _ := livenessGame(t, nil)
+	_, err := j.CreateGame(context.Background(), GameSpec{Tag: "bidi", Name: "x\u202Ey", Course: "sprint", Seed: 1,
+		Players: []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}}})
+	if err == nil || !strings.Contains(err.Error(), "bidirectional") {
+		t.Errorf("CreateGame with a bidi override in the name: %v", err)
+	}
+}
+
+// TestPruning: identity failures, rejected mail, the bodies of mail taken and mail not
+// about a game are pruned by the documented retention; a game's record is kept.
+func TestPruning(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	send := func(uid uint32, from, subject, body string) {
+		if err := j.HandleMessage(ctx, 1, uid, rawMail(from, subject, body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(1, "stranger@elsewhere.test", "hello", "HELP\n")                                                       // a reply not about a game
+	send(2, "nobody@elsewhere.test", "[RR nosuch] x", "robot X\n")                                              // rejected
+	send(3, "bob@example.test", "[RR live] orders", "robot Bob\nsecret aaaa-bbbb-cccc-dddd\npower down\n")      // an identity failure
+	send(4, "alice@example.test", "[RR live] orders", "robot Alice\nsecret "+secrets["Alice"]+"\npower down\n") // taken
+	count := func() (fails, inbox, raws, outbox, gameMail int) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error {
+			fails, _ = tx.AuthFailures("bob@example.test", time.Time{})
+			for _, s := range []store.InboxStatus{store.InboxProcessed, store.InboxRejected} {
+				rows, _ := tx.InboxByStatus(s, 100)
+				inbox += len(rows)
+				for _, r := range rows {
+					if len(r.Raw) > 0 {
+						raws++
+					}
+				}
+			}
+			ms, _ := tx.DuePending(clock.Now().Add(time.Hour), 1000)
+			for _, m := range ms {
+				if m.GameID == 0 {
+					outbox++
+				} else {
+					gameMail++
+				}
+			}
+			return nil
+		})
+		return
+	}
+	// the pending mail would never be pruned; mark everything sent as a sender would
+	drain := func() {
+		if _, err := j.DrainOutbox(ctx, &countingSender{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f0, i0, r0, _, _ := count()
+	drain()
+	if f0 == 0 || i0 < 3 || r0 < 3 {
+		t.Fatalf("set-up: %d failures, %d inbox rows, %d raws", f0, i0, r0)
+	}
+	var sentOther, sentGame int
+	counts := func() {
+		sentOther, sentGame = 0, 0
+		_ = j.Store.View(ctx, func(tx *store.Tx) error {
+			g, _ := tx.GameByTag("live")
+			ms, _ := tx.OutboxByGame(g.ID, -1)
+			sentGame = len(ms)
+			var n int
+			n, _ = tx.RepliesSince([]string{"command", "reject"}, "", time.Time{})
+			sentOther = n
+			return nil
+		})
+	}
+	counts()
+	if sentOther == 0 || sentGame == 0 {
+		t.Fatalf("set-up: %d replies, %d game mails", sentOther, sentGame)
+	}
+	clock.Add(31 * 24 * time.Hour)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f1, i1, r1, _, _ := count()
+	if f1 != 0 {
+		t.Errorf("%d identity failures left after 31 days", f1)
+	}
+	var rejected int
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		rows, err := tx.InboxByStatus(store.InboxRejected, 100)
+		rejected = len(rows)
+		return err
+	})
+	if rejected != 0 || i1 == 0 || r1 != 0 {
+		t.Errorf("inbox after 31 days: %d rejected rows (want 0), %d rows taken (want them kept), %d with their bytes (want 0)", rejected, i1, r1)
+	}
+	before := sentGame
+	counts()
+	if sentOther != 0 {
+		t.Errorf("%d replies not about a game left after 31 days", sentOther)
+	}
+	if sentGame < before {
+		t.Errorf("game mail pruned: %d of %d left", sentGame, before)
+	}
+}

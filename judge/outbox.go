@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -268,6 +269,29 @@ func (j *Judge) tellGMs(ctx context.Context, m store.OutboxMail, sendErr error) 
 	})
 }
 
+// prune removes, at most once an hour, what the retention says is no longer kept.
+func (j *Judge) prune(ctx context.Context) {
+	now := j.now()
+	if !j.lastPrune.IsZero() && now.Sub(j.lastPrune) < time.Hour {
+		return
+	}
+	r := j.Retention
+	r.AuthFailures = max(r.AuthFailures, j.AuthWindow) // never under the rate limit's window
+	var p store.Pruned
+	if err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		p, err = tx.Prune(now, r)
+		return err
+	}); err != nil {
+		j.Log.Warn("pruning old rows failed; tried again later", "err", err)
+		return
+	}
+	j.lastPrune = now
+	if p != (store.Pruned{}) {
+		j.Log.Info("old rows pruned", "auth_failures", p.AuthFailures, "rejected_mail", p.Rejected, "mail_bodies", p.InboxRaw, "outbox", p.Outbox)
+	}
+}
+
 // intakePast reports whether intake has read every mail the server received before the
 // game's deadline (plus grace), so the turn may be resolved: a sheet that reached the
 // mailbox in time counts, however long the queue in front of it (issue 14). Past
@@ -338,6 +362,7 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 		}
 	}
 	j.upgradeHashes(ctx)
+	j.prune(ctx)
 	if _, err := j.Lifecycle(ctx); err != nil {
 		j.Log.Error("reminders and final summaries failed", "err", err)
 	}

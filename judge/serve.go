@@ -50,7 +50,8 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	if l.Tick <= 0 {
 		l.Tick = 30 * time.Second
 	}
-	if err := j.Recover(ctx); err != nil {
+	// mail stored but not judged before a crash; finished even if a stop comes meanwhile
+	if err := j.Recover(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 	if l.Fetcher != nil && j.IntakeCaughtUp == nil {

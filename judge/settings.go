@@ -94,7 +94,13 @@ type gameSetting struct {
 // gameSettings lists the settings in the order they are shown.
 var gameSettings = []gameSetting{
 	{key: "name", values: "TEXT", label: "name",
-		set:  func(s *store.GameSettings, _ *Options, v string) error { s.Name = v; return nil },
+		set: func(s *store.GameSettings, _ *Options, v string) error {
+			if err := checkName("name", v); err != nil {
+				return err
+			}
+			s.Name = v
+			return nil
+		},
 		show: func(s store.GameSettings, _ Options, _ store.Game) string { return s.Name }},
 	{key: "deadline", values: "48h | daily 18:00", label: "deadline",
 		set: func(s *store.GameSettings, _ *Options, v string) error {

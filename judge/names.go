@@ -1,0 +1,44 @@
+package judge
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// checkName refuses a name (a game's name: the free-text one; tags and robot names are
+// plain ASCII already) that would reach players' mail and the operator's terminal with
+// characters that change what is shown: control characters (escape sequences), the
+// bidirectional overrides and isolates that reverse text (U+202A–U+202E, U+2066–U+2069,
+// marks U+200E, U+200F, U+061C), zero-width characters, invalid UTF-8 (issue 14). It
+// errs with what was wrong and where, never quoting the name.
+func checkName(what, name string) error {
+	if !utf8.ValidString(name) {
+		return refuse("%s: not valid UTF-8.", what)
+	}
+	if n := utf8.RuneCountInString(name); n > 80 {
+		return refuse("%s: %d characters (at most 80).", what, n)
+	}
+	for i, r := range []rune(name) {
+		if bad := badRune(r); bad != "" {
+			return refuse("%s: character %d is %s (U+%04X), which is not allowed in names.", what, i+1, bad, r)
+		}
+	}
+	return nil
+}
+
+func badRune(r rune) string {
+	switch {
+	case r == 0x202A || r == 0x202B || r == 0x202C || r == 0x202D || r == 0x202E ||
+		r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x2069:
+		return "a bidirectional override"
+	case r == 0x200E || r == 0x200F || r == 0x061C:
+		return "a direction mark"
+	case r == 0x200B || r == 0x200C || r == 0x200D || r == 0xFEFF || r == 0x2060:
+		return "a zero-width character"
+	case unicode.IsControl(r):
+		return "a control character"
+	case unicode.Is(unicode.Cf, r):
+		return "an invisible format character"
+	}
+	return ""
+}
