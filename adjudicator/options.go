@@ -84,6 +84,23 @@ type OptionCard struct {
 	Source string // "C&B" or "A&D"
 	Name   string
 	Text   string // what it does, shortened
+	// Example is an order for the card as a sheet writes it ("use Brakes in register
+	// 2"); "-" when the card always works and takes no order (docs/options.md).
+	Example string
+}
+
+// OptionCardNamed is the card with that name (exact), and false when there is none.
+func OptionCardNamed(name string) (OptionCard, bool) {
+	cards, err := OptionCards()
+	if err != nil {
+		return OptionCard{}, false
+	}
+	for _, c := range cards {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return OptionCard{}, false
 }
 
 // OptionCards lists every option card known (data/options.txt), in file order.
@@ -94,7 +111,7 @@ func OptionCards() ([]OptionCard, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f := strings.SplitN(line, "|", 4)
+		f := strings.SplitN(line, "|", 5)
 		if len(f) < 3 {
 			return nil, fmt.Errorf("options: line %d: want \"number | source | name | text\"", i+1)
 		}
@@ -103,8 +120,11 @@ func OptionCards() ([]OptionCard, error) {
 			return nil, fmt.Errorf("options: line %d: bad number %q", i+1, f[0])
 		}
 		c.Source, c.Name = strings.TrimSpace(f[1]), strings.TrimSpace(f[2])
-		if len(f) == 4 {
+		if len(f) >= 4 {
 			c.Text = strings.TrimSpace(f[3])
+		}
+		if len(f) == 5 {
+			c.Example = strings.TrimSpace(f[4])
 		}
 		out = append(out, c)
 	}

@@ -166,6 +166,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		rep := base
 		rep.Player, rep.PlayerOut = r.Name, r.Out
 		rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
+		rep.NewOptions = templates.NewOptionsOf(events, r)
 		rep.Sheet = templates.SheetFor(g.Tag, r, turn+1, lines)
 		if !over {
 			rep.Deadline = deadlineIn(deadline, p.Timezone)

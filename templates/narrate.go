@@ -411,6 +411,12 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s recharges %s at the chop shop", e.Robot, e.Option))
 	case adjudicator.EvArchiveKept:
 		n.add(fmt.Sprintf("%s keeps its archive marker at %v", e.Robot, pos(e.To)))
+	case adjudicator.EvUse:
+		n.add(optionUseText(e))
+	case adjudicator.EvAbsorbed:
+		n.add(fmt.Sprintf("%s's %s stops %s", e.Robot, e.Option, points(e.Amount, "damage")))
+	case adjudicator.EvSwapped:
+		n.add(fmt.Sprintf("%s's %s puts P%d in register %d instead of P%d", e.Robot, e.Option, e.Card, e.Register+swapNext(e), e.Amount))
 	default:
 		n.add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
 	}
@@ -547,4 +553,47 @@ func points(n int, what string) string {
 		return fmt.Sprintf("%d lives", n)
 	}
 	return fmt.Sprintf("%d %s", n, what)
+}
+
+// swapNext is 1 when a swap is made for the next register (a Randomizer shot in the
+// lasers phase changes the target's next card), else 0.
+func swapNext(e adjudicator.Event) int {
+	if e.Phase == "lasers" {
+		return 1
+	}
+	return 0
+}
+
+// optionUseText narrates an option card used (adjudicator.EvUse).
+func optionUseText(e adjudicator.Event) string {
+	on := ""
+	if e.Other != "" {
+		on = " on " + e.Other
+	}
+	switch e.Option {
+	case "Brakes":
+		return fmt.Sprintf("%s brakes and stays put", e.Robot)
+	case "Fourth Gear":
+		return fmt.Sprintf("%s shifts into Fourth Gear: its Move 3 moves 4", e.Robot)
+	case "Reverse Gear":
+		return fmt.Sprintf("%s uses Reverse Gear: its Back Up moves 2", e.Robot)
+	case "Ramming Device":
+		return fmt.Sprintf("%s rams %s", e.Robot, e.Other)
+	case "Flywheel":
+		return fmt.Sprintf("%s keeps P%d on its Flywheel for the next hand", e.Robot, e.Card)
+	case "Target Control":
+		if e.Amount > 0 {
+			return fmt.Sprintf("%s's Target Control locks %s's register %d", e.Robot, e.Other, e.Amount)
+		}
+		return fmt.Sprintf("%s's Target Control hits an option of %s", e.Robot, e.Other)
+	case "Turbo Blaster":
+		return fmt.Sprintf("%s fires its Turbo Blaster%s (shot %d of 5)", e.Robot, on, e.Amount)
+	case "Recompile":
+		return fmt.Sprintf("%s recompiles: its hand of %s is dealt again", e.Robot, plural(e.Amount, "card"))
+	case "Emergency Switch":
+		return fmt.Sprintf("%s throws its Emergency Switch", e.Robot)
+	case "De Luxe Safety Copy":
+		return fmt.Sprintf("%s uses its De Luxe Safety Copy", e.Robot)
+	}
+	return fmt.Sprintf("%s uses %s%s", e.Robot, e.Option, on)
 }

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,6 +39,9 @@ type Report struct {
 	Over      bool
 	Standings []Standing // when the game is over
 	Hand      []Card     // the player's new hand (private)
+	// NewOptions explains the option cards the player's robot drew this turn and still
+	// holds (private): what each does and an order for it (docs/options.md).
+	NewOptions []OptionHelp
 	Locked    []Card     // the player's locked registers (private)
 	Down      bool       // the player's robot is powered down next turn: no program
 	Standing  []string   // the standing orders in force, in the order language
@@ -172,6 +176,33 @@ func StandingsOf(st *adjudicator.State) []Standing {
 	for i, r := range rs {
 		out[i] = Standing{Place: i + 1, Name: r.Name, Flags: r.Flags, Lives: r.Lives, Damage: r.Damage,
 			Out: r.Out, Winner: r.Name == st.Winner && st.Winner != ""}
+	}
+	return out
+}
+
+// OptionHelp is what a report tells a player about an option card just drawn.
+type OptionHelp struct {
+	Name    string
+	Text    string // what it does, in this project's words (data/options.txt)
+	Example string // an order for it; "" when the card always works and takes none
+}
+
+// NewOptionsOf lists the option cards robot r drew in a turn's events and still holds,
+// with what each does and how to order it.
+func NewOptionsOf(events []adjudicator.Event, r adjudicator.Robot) []OptionHelp {
+	var out []OptionHelp
+	for _, e := range events {
+		if e.Kind != adjudicator.EvOptionGain || e.Robot != r.Name || !slices.Contains(r.Options, e.Option) {
+			continue
+		}
+		h := OptionHelp{Name: e.Option}
+		if c, ok := adjudicator.OptionCardNamed(e.Option); ok {
+			h.Text = c.Text
+			if c.Example != "-" {
+				h.Example = c.Example
+			}
+		}
+		out = append(out, h)
 	}
 	return out
 }

@@ -489,3 +489,36 @@ func TestOverridesCheckedAtLoad(t *testing.T) {
 		t.Fatalf("a good override refused: %v", err)
 	}
 }
+
+// A robot that draws an option learns in its report what the card does and how to order
+// it; another player's report does not carry it.
+func TestReportExplainsNewOption(t *testing.T) {
+	set := loadSet(t)
+	s, _, next, events := sprintGame(t, 1)
+	me := next.Robots[0].Name
+	next.Robots[0].Options = []string{"Brakes", "Double Laser"}
+	events = append(events,
+		adjudicator.Event{Kind: adjudicator.EvOptionGain, Robot: me, Option: "Brakes", Phase: "end"},
+		adjudicator.Event{Kind: adjudicator.EvOptionGain, Robot: me, Option: "Double Laser", Phase: "end"})
+	for i := range next.Robots {
+		rep := reportFor(s, next, events, i, nil)
+		rep.NewOptions = NewOptionsOf(events, next.Robots[i])
+		out, err := set.Text("report.txt.tmpl", rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, err := set.HTML("report.html.tmpl", rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"YOUR NEW OPTION CARD: Brakes", "With Move 1 you may stay put", "use Brakes in register 2",
+			"YOUR NEW OPTION CARD: Double Laser", "It always works"} {
+			if got := strings.Contains(out, want); got != (i == 0) {
+				t.Errorf("%s's report: %q present %v", next.Robots[i].Name, want, got)
+			}
+		}
+		if got := strings.Contains(html, "Your new option card: Brakes"); got != (i == 0) {
+			t.Errorf("%s's HTML report: new option present %v", next.Robots[i].Name, got)
+		}
+	}
+}
