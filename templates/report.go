@@ -42,10 +42,10 @@ type Report struct {
 	// NewOptions explains the option cards the player's robot drew this turn and still
 	// holds (private): what each does and an order for it (docs/options.md).
 	NewOptions []OptionHelp
-	Locked    []Card     // the player's locked registers (private)
-	Down      bool       // the player's robot is powered down next turn: no program
-	Standing  []string   // the standing orders in force, in the order language
-	Sheet     string     // a ready-to-edit order sheet for the next turn
+	Locked     []Card   // the player's locked registers (private)
+	Down       bool     // the player's robot is powered down next turn: no program
+	Standing   []string // the standing orders in force, in the order language
+	Sheet      string   // a ready-to-edit order sheet for the next turn
 	// Pictures, when not nil, are shown in the HTML part (cid: references to inline
 	// parts of the same mail).
 	Pictures *Pictures
