@@ -133,6 +133,8 @@ func phaseTitle(phase string) string {
 		return "express belts"
 	case "belts":
 		return "conveyor belts"
+	case "chop-shop":
+		return "chop shop"
 	}
 	return phase
 }
@@ -172,6 +174,12 @@ func phaseCaption(s Step) string {
 			notes = append(notes, fmt.Sprintf("%s touches flag %d", e.Robot, e.Amount))
 		case adjudicator.EvArchive:
 			notes = append(notes, e.Robot+" archives")
+		case adjudicator.EvSlid:
+			notes = append(notes, e.Robot+" slides on oil")
+		case adjudicator.EvTeleport:
+			notes = append(notes, e.Robot+" through a portal")
+		case adjudicator.EvRepulsed:
+			notes = append(notes, e.Robot+" repulsed")
 		case adjudicator.EvWin:
 			notes = append(notes, e.Robot+" WINS")
 		}
