@@ -102,7 +102,8 @@ func (m *Mat) clone() *Mat {
 	}
 	c := *m
 	c.Deck = slices.Clone(m.Deck)
-	c.Discard = slices.Clone(m.Discard)
+	// Room for a round's discards (a hand and five registers), so a turn grows it once.
+	c.Discard = append(make([]int, 0, len(m.Discard)+2*Registers+10), m.Discard...)
 	c.Collection = slices.Clone(m.Collection)
 	return &c
 }
