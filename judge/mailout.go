@@ -6,6 +6,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Everything the judge says goes through enqueue: composed once, stored in the outbox
@@ -40,6 +41,12 @@ type outMail struct {
 	generated bool          // auto-generated (reports) rather than auto-replied
 }
 
+// noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's
+// override can reword them; replies, acknowledgements, reports and welcomes have
+// templates of their own.
+var noticeKinds = map[string]bool{"reminder": true, "missed": true, "notice": true, "gm-notice": true,
+	"press": true, "broadcast": true, "final": true, "replay": true}
+
 func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	if !mail.ValidAddress(m.to) {
 		// a stored address that is not one (an old row, an import): say so, send nothing
@@ -55,6 +62,17 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 			j.Log.Info("reply withheld", "kind", m.kind, "message_id", m.messageID, "why", why)
 			return nil
 		}
+	}
+	if noticeKinds[m.kind] && j.Templates != nil {
+		game := ""
+		if t := tagInSubject.FindStringSubmatch(m.subject); t != nil {
+			game = strings.ToLower(t[1])
+		}
+		text, err := j.Templates.Text("notice.txt.tmpl", templates.Notice{Kind: m.kind, Game: game, Subject: m.subject, Text: m.text, Judge: j.Address})
+		if err != nil {
+			return fmt.Errorf("notice %s: %w", m.messageID, err)
+		}
+		m.text = text
 	}
 	as := "auto-replied"
 	if m.generated {

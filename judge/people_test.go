@@ -2,6 +2,8 @@ package judge
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Issue 13: what players and game masters of mail games rely on. Each test plays it by
@@ -490,3 +493,24 @@ func TestReportStillsAndReplayPage(t *testing.T) {
 
 // qpDecoded joins quoted-printable soft line breaks (the =XX escapes stay).
 func qpDecoded(s string) string { return strings.ReplaceAll(s, "=\r\n", "") }
+
+// Notices come from notice.txt.tmpl, which a game master may override like reports.
+func TestNoticeTemplateOverride(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	over := "{{if eq .Kind \"notice\"}}From the Spring Open desk ({{.Game}}):\n{{end}}{{.Text}}"
+	if err := os.WriteFile(filepath.Join(dir, "notice.txt.tmpl"), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := templates.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.j.Templates = set
+	f.send("gm@example.test", "[RR spring] dl", "secret "+f.secrets[""]+"\nEXTEND 1d\n")
+	ms := f.mailsTo("hulk@example.test", "notice")
+	if len(ms) != 1 {
+		t.Fatalf("%d notices", len(ms))
+	}
+	mustContain(t, "the notice", textOf(t, ms[0]), "From the Spring Open desk (spring):", "has moved the deadline of turn 1")
+}

@@ -296,3 +296,13 @@ type Welcome struct {
 	Turn                int    // the turn the hand is for (1 at the start)
 	TakeOver            bool   // a new player takes over a robot in a running game (REPLACE)
 }
+
+// Notice is the data of notice.txt.tmpl: a mail the judge writes on its own (a
+// reminder, a note to a player or a game master, press, the final summary).
+type Notice struct {
+	Kind    string // reminder, missed, notice, gm-notice, press, broadcast, final, replay
+	Game    string // the game's tag ("" for none)
+	Subject string
+	Text    string // the judge's own wording, ready to send
+	Judge   string // the judge's address
+}

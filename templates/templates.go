@@ -126,6 +126,7 @@ func (s *Set) checkOverrides(dir string, names []string) error {
 		"report.html.tmpl":  report,
 		"ack.txt.tmpl":      Ack{Game: "g", Robot: "Zoom", Turn: 1, Program: card, Standing: []string{"x"}, Warnings: []string{"w"}, Forecast: "f", Deadline: "d", Waiting: "w"},
 		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
+		"notice.txt.tmpl":   Notice{Kind: "reminder", Game: "g", Subject: "s", Text: "t", Judge: "j"},
 		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
 	}
 	for name, data := range samples {
