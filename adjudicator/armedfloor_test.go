@@ -217,3 +217,30 @@ func TestRandomizerForecastKnowsNoCard(t *testing.T) {
 		t.Errorf("forecast plays the robot's own cards: at %v, want 1,0 after its Move 1", r.Pos)
 	}
 }
+
+// seed 001's option variants as rules settings (variants.go): the playable ones are
+// accepted, the others refused by name rather than played as nothing.
+func TestOptionVariantSettings(t *testing.T) {
+	r := PostalRules()
+	if err := r.Set("option_package", "standard"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Set("turbo_wrenches", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(); err != nil {
+		t.Errorf("standard package with turbo wrenches: %v", err)
+	}
+	for _, bad := range []string{"deluxe", "scavenger", "STANDARD"} {
+		r := PostalRules()
+		r.OptionPackage = bad
+		if err := r.Check(); err == nil {
+			t.Errorf("option package %q accepted", bad)
+		}
+	}
+	r2 := Rules2023()
+	r2.TurboWrenches = true
+	if err := r2.Check(); err == nil {
+		t.Error("Turbo Wrenches accepted in the 2023 rules")
+	}
+}

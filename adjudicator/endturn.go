@@ -31,6 +31,10 @@ func (t *turn) endOfTurn() {
 		}
 		sq := b.At(r.Pos)
 		switch {
+		case sq.Repair > 0 && t.setup.Rules.TurboWrenches:
+			if !t.turboWrench(i, sq.Repair) { // seed 001, Turbo Wrenches: variants.go
+				t.repair(i, sq.Repair)
+			}
 		case sq.Repair >= 2:
 			// Ruling: with no option card left to draw (no deck, or a game without
 			// options) the site repairs, so "take option card" never costs the repair

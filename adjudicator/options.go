@@ -46,7 +46,17 @@ func (t *turn) drawOption(i int) bool {
 	r.Options = append(r.Options, card)
 	t.fxOK[i] = false
 	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})
-	if max := t.setup.Rules.MaxOptions; max > 0 && len(r.Options) > max {
+	if !t.drawingTwo {
+		t.keepMaxOptions(i)
+	}
+	return true
+}
+
+// keepMaxOptions discards, by the robot's orders, options held beyond Rules.MaxOptions
+// (LossFourth).
+func (t *turn) keepMaxOptions(i int) {
+	r := &t.st.Robots[i]
+	for max := t.setup.Rules.MaxOptions; max > 0 && len(r.Options) > max; {
 		idx := t.decider(i).LoseOption(t.view(i), LossFourth)
 		if idx < 0 || idx >= len(r.Options) {
 			idx = 0
@@ -54,7 +64,6 @@ func (t *turn) drawOption(i int) bool {
 		opt := t.removeOption(i, idx)
 		t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "fourth"})
 	}
-	return true
 }
 
 func (t *turn) removeOption(i, idx int) string {

@@ -87,6 +87,11 @@ type Rules struct {
 	// takes 2 damage too); "next" is seed 001's (Ledges, Landing: the falling robot comes
 	// down on the next square along its way without a robot, and only it is damaged).
 	Landing string `json:"landing"`
+	// OptionPackage and TurboWrenches are seed 001's option variants (variants.go):
+	// "standard" deals each robot one option card before the game; Turbo Wrenches lets a
+	// wrench site give option cards instead of repairs.
+	OptionPackage string `json:"option_package"`
+	TurboWrenches bool   `json:"turbo_wrenches"`
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
@@ -162,6 +167,15 @@ func (r Rules) Check() error {
 		if (f.got != "") != r.Own() {
 			return fmt.Errorf("rules: cards \"own\", order \"token\", damage \"cards\" and fall \"reboot\" are one ruleset (seed 004) and come together")
 		}
+	}
+	if !slices.Contains(optionPackages, r.OptionPackage) {
+		if r.OptionPackage == "deluxe" {
+			return fmt.Errorf("rules: option package \"deluxe\" (seed 001: draw three, keep one) is not playable yet: the choice cannot be ordered before the first turn; use \"standard\" or none")
+		}
+		return fmt.Errorf("rules: option package %q (want \"\" or \"standard\")", r.OptionPackage)
+	}
+	if r.Own() && (r.OptionPackage != "" || r.TurboWrenches) {
+		return fmt.Errorf("rules: option packages and Turbo Wrenches are seed 001's option variants; the 2023 rules have no option cards")
 	}
 	if r.Landing != "" && r.Landing != "next" {
 		return fmt.Errorf("rules: landing %q (want \"\" for seed 003's push or \"next\" for seed 001's next open square)", r.Landing)

@@ -58,6 +58,9 @@ type turn struct {
 	dealPile []int
 	cards    cardsTurn // what the Crash & Burn cards keep for the turn (cards_crashburn.go)
 	armed    armedTurn // what the Armed and Dangerous cards keep for the turn (cards_armed.go)
+	// drawingTwo: a Turbo Wrenches draw of two cards is under way; the limit on options
+	// held waits until one of them is given up (variants.go).
+	drawingTwo bool
 
 	// Storage a full turn uses instead of allocating (BenchmarkTurn8Robots): event
 	// positions and facings, the lasers' hits, the deck being dealt and the hands.
@@ -161,6 +164,7 @@ func NewGame(s *Setup, names []string) (*State, []Event, error) {
 		st.OptionDeck[i], st.OptionDeck[j] = st.OptionDeck[j], st.OptionDeck[i]
 	})
 	t := &turn{setup: s, st: st, single: -1, phase: "deal"}
+	t.dealPackages() // seed 001, Option Variants: variants.go
 	if s.Rules.Own() {
 		t.newGame2023()
 		return st, t.events, nil
