@@ -23,9 +23,9 @@ const (
 type Loss uint8
 
 const (
-	LossDestroyed Loss = iota // the robot was destroyed (rules README, Option cards)
-	LossFourth                // a fourth option arrived; at most MaxOptions are held
-	LossTurboWrench           // Turbo Wrenches: of the two cards drawn on a double wrench, one goes (variants.go)
+	LossDestroyed   Loss = iota // the robot was destroyed (rules README, Option cards)
+	LossFourth                  // a fourth option arrived; at most MaxOptions are held
+	LossTurboWrench             // Turbo Wrenches: of the two cards drawn on a double wrench, one goes (variants.go)
 )
 
 // Decider answers a robot's run-time decisions. Implementations must not keep the View
