@@ -693,7 +693,7 @@ func nearestOption(w string, v *vocab) (string, bool) {
 	return best, best != "" && bd <= 1+len(sw)/3
 }
 
-var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter",
+var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter", "install", "uninstall", "buy",
 	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "recharge", "move"}
 
 // parseAction reads one action.
@@ -730,6 +730,20 @@ func (p *langParser) parseAction() Action {
 		p.accept("take", "repairs"), p.accept("fix"):
 		p.skip("2", "two", "damage", "both", "points", "twice")
 		return Action{Do: DoRepair}
+	case p.accept("draw", "upgrade"), p.accept("draw", "an", "upgrade"), p.accept("draw", "a", "new", "upgrade"),
+		p.accept("buy", "upgrade"), p.accept("buy", "an", "upgrade"), p.accept("buy", "an", "upgrade", "card"):
+		p.skip("card")
+		return Action{Do: DoDrawUpgrade} // seed 004, Phase 1: draw an upgrade for 1 energy
+	case p.accept("install"), p.accept("uninstall"):
+		do := DoInstall
+		if t.text == "uninstall" {
+			do = DoUninstall
+		}
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		return Action{Do: do, Option: name}
 	case p.is("take") || p.is("draw") || p.is("get") || p.is("choose") || p.is("pick") || p.is("option"):
 		p.i++
 		p.skip("up", "an", "a", "the", "new")

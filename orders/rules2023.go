@@ -138,3 +138,65 @@ func firstOfKind(setup *adjudicator.Setup, hand []int, k adjudicator.CardKind) i
 	}
 	return 0
 }
+
+// upgradeOrders is the sheet's upgrade phase (seed 004, Phase 1): its plain (not
+// conditional) draw, install and uninstall orders. An upgrade named by an alias the
+// order language reads as another card ("Mini Howitzer" reads as Turbo Blaster) is taken
+// back to the upgrade's name.
+func (s *Sheet) upgradeOrders() adjudicator.UpgradeOrders {
+	var u adjudicator.UpgradeOrders
+	for _, r := range s.Rules {
+		if r.If != nil {
+			continue
+		}
+		switch a := r.Then; a.Do {
+		case DoDrawUpgrade:
+			u.Draw = true
+		case DoInstall:
+			u.Install = upgradeName(a.Option)
+		case DoUninstall:
+			u.Uninstall = append(u.Uninstall, upgradeName(a.Option))
+		}
+	}
+	return u
+}
+
+func upgradeName(option string) string {
+	for _, n := range adjudicator.UpgradeNames() {
+		if squash(canonicalOption(n)) == squash(canonicalOption(option)) {
+			return n
+		}
+	}
+	return option
+}
+
+// checkUpgradeOrders checks a sheet's upgrade phase: only the 2023 rules have one, its
+// orders are plain (they act as the round begins, before any condition could be
+// judged), and the engine must accept them (energy, the limits, the cards held).
+func checkUpgradeOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
+	for _, r := range s.Rules {
+		for _, a := range []*Action{&r.Then, r.Else} {
+			if a == nil || (a.Do != DoDrawUpgrade && a.Do != DoInstall && a.Do != DoUninstall) {
+				continue
+			}
+			switch {
+			case !setup.Rules.Own():
+				rep.err(r.At, "upgrades belong to the 2023 rules; this game plays the %s rules", setup.Rules.Name)
+				return
+			case r.If != nil:
+				rep.err(r.At, "upgrade orders act as the round begins and cannot be conditional: write them plainly (\"install Zoop\")")
+				return
+			}
+		}
+	}
+	if !setup.Rules.Own() {
+		return
+	}
+	u := s.upgradeOrders()
+	if u.Empty() {
+		return
+	}
+	for _, e := range setup.CheckOrders(st, idx, adjudicator.Orders{Upgrade: u, Shutdown: true}) {
+		rep.err(Pos{}, "%s", e.Error())
+	}
+}

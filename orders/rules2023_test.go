@@ -108,3 +108,59 @@ func TestPostalSheetNeedsPriorities(t *testing.T) {
 		t.Errorf("got %v", rep)
 	}
 }
+
+func TestUpgradeOrders2023(t *testing.T) {
+	hand := []adjudicator.CardKind{adjudicator.CardMove1, adjudicator.CardMove2, adjudicator.CardLeft, adjudicator.CardRight, adjudicator.CardUTurn}
+	tests := []struct {
+		name, orders string
+		energy      int
+		want        string
+		upgrade     adjudicator.UpgradeOrders
+	}{
+		{name: "all three", orders: "uninstall Brakes\ninstall Mini Howitzer\ndraw upgrade\n", energy: 4,
+			upgrade: adjudicator.UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Mini Howitzer", Draw: true}},
+		{name: "buy", orders: "buy an upgrade\n", energy: 1, upgrade: adjudicator.UpgradeOrders{Draw: true}},
+		{name: "too poor", orders: "install Mini Howitzer\ndraw upgrade\n", energy: 3, want: "costs 4 energy and the robot has 3"},
+		{name: "not drawn", orders: "install Zoop\n", energy: 3, want: "not among your uninstalled upgrades"},
+		{name: "conditional install", orders: "if facing N install Zoop\n", energy: 5, want: "cannot be conditional"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, st := game2023(t, hand...)
+			r := &st.Robots[0]
+			r.Mat.Energy = tc.energy
+			r.Options = []string{"Brakes"}
+			r.Mat.Collection = []string{"Mini Howitzer"}
+			sheet, err := Parse([]byte("Robot: A\nTurn: 1\nMove 1, Move 2, Left, Right, U-Turn\n" + tc.orders))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Validate(s, st, "A", sheet)
+			got := ""
+			if errs := rep.Errors(); len(errs) > 0 {
+				got = errs[0].String()
+			}
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if tc.want == "" {
+				o := sheet.OwnOrders(r)
+				if fmt.Sprint(o.Upgrade) != fmt.Sprint(tc.upgrade) {
+					t.Errorf("upgrade %+v, want %+v", o.Upgrade, tc.upgrade)
+				}
+				if _, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{o, {Shutdown: true}}); err != nil {
+					t.Errorf("the engine refuses the checked orders: %v", err)
+				}
+			}
+		})
+	}
+	// A postal game has no upgrade phase.
+	ps, pst := testGame(t)
+	sheet, err := Parse([]byte("draw upgrade\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := Validate(ps, pst, pst.Robots[0].Name, sheet); !strings.Contains(rep.String(), "upgrades belong to the 2023 rules") {
+		t.Errorf("postal: %v", rep)
+	}
+}

@@ -128,6 +128,10 @@ const (
 	DoRecharge    = "recharge"     // chop shop: recharge Option (what it used up is restored)
 	DoKeepArchive = "keep-archive" // reaching a flag: keep the archive where it is (rules archive_choice)
 	DoMoveArchive = "move-archive" // reaching a flag: move the archive there (the default)
+	// The 2023 upgrade phase (adjudicator: upgrades.go): plain orders of the round.
+	DoDrawUpgrade = "draw-upgrade" // draw an upgrade for 1 energy
+	DoInstall     = "install"      // install Option, paying its cost
+	DoUninstall   = "uninstall"    // uninstall Option
 )
 
 // Pos is a place in a sheet: 1-based line and column (in characters, a tab counting as
@@ -194,6 +198,7 @@ func (s *Sheet) Orders() adjudicator.Orders {
 			o.Program[i] = c.value()
 		}
 	}
+	o.Upgrade = s.upgradeOrders()
 	o.Decider = Compile(s)
 	return o
 }

@@ -105,6 +105,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	checkRules(&rep, r, s)
 	checkOptionOrders(&rep, setup, st, idx, s)
 	checkFloorOrders(&rep, setup, r, s)
+	checkUpgradeOrders(&rep, setup, st, idx, s) // the 2023 upgrade phase: rules2023.go
 	// The forecast warns about what a legal program would do: the engine's Simulator
 	// (no events, no allocations) says whether the robot is destroyed; only then is the
 	// full forecast run, for the register and the cause.
