@@ -113,9 +113,9 @@ func TestUpgradeOrders2023(t *testing.T) {
 	hand := []adjudicator.CardKind{adjudicator.CardMove1, adjudicator.CardMove2, adjudicator.CardLeft, adjudicator.CardRight, adjudicator.CardUTurn}
 	tests := []struct {
 		name, orders string
-		energy      int
-		want        string
-		upgrade     adjudicator.UpgradeOrders
+		energy       int
+		want         string
+		upgrade      adjudicator.UpgradeOrders
 	}{
 		{name: "all three", orders: "uninstall Brakes\ninstall Mini Howitzer\ndraw upgrade\n", energy: 4,
 			upgrade: adjudicator.UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Mini Howitzer", Draw: true}},
