@@ -316,4 +316,10 @@ func TestEveryMailsFateIsLogged(t *testing.T) {
 			}
 		}
 	}
+	// the first mail again (a second delivery): its fate is logged as a duplicate
+	buf.Reset()
+	f.deliver(mails[0].raw)
+	if !strings.Contains(buf.String(), "msg=mail inbox=1 ") || !strings.Contains(buf.String(), "outcome=duplicate") {
+		t.Errorf("a second delivery is not logged as a duplicate:\n%s", buf.String())
+	}
 }

@@ -49,7 +49,8 @@ func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw 
 		return j.corrupt(fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, uid, err))
 	}
 	if dup && row.Status != store.InboxNew {
-		j.Log.Debug("message seen before", "uid", uid, "inbox", row.ID, "status", row.Status)
+		// the same mail again (a copy, a second delivery): its fate was logged the first time
+		j.Log.Info("mail", "inbox", row.ID, "from", row.From, "outcome", "duplicate", "note", "seen before as inbox "+fmt.Sprint(row.ID)+" ("+string(row.Status)+")", "uid", uid)
 		return nil
 	}
 	return j.processStored(ctx, row, msg, perr)
