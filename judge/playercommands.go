@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -69,6 +71,7 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 			}
 		}
 		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, g.Course, len(ps), o.maxPlayers(), what)
+		fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
 	}
 	return b.String(), nil
 }
@@ -433,4 +436,25 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("The replay page of game %s (%d KB) comes in a mail of its own.\n", g.Tag, (page.Len()+1023)/1024), nil
+}
+
+// gameRulesLine is a game's deadline rules, missed-orders policy, option deck and
+// ruleset in one line, for LIST.
+func gameRulesLine(g store.Game, o Options) string {
+	var r adjudicator.Rules
+	rules, deck := "postal", "crash-burn"
+	if err := json.Unmarshal(g.Rules, &r); err == nil {
+		if r.Name != "" {
+			rules = r.Name
+		}
+		if r.OptionDeck != "" {
+			deck = string(r.OptionDeck)
+		}
+	}
+	grace := "no grace"
+	if g.Grace > 0 {
+		grace = "grace " + g.Grace.String()
+	}
+	return fmt.Sprintf("deadline %s, %s; without orders: %s; option cards: %s; rules: %s",
+		deadlineRuleText(g.Deadline), grace, o.policy(g), deck, rules)
 }
