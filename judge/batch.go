@@ -42,7 +42,7 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 		}
 		it.row = store.InboxMessage{UIDValidity: uidvalidity, UID: m.UID, Raw: m.Raw, Size: int64(len(m.Raw)), Received: received}
 		if it.msg != nil {
-			it.row.MessageID, it.row.From, it.row.Subject = it.msg.MessageID, it.msg.From, clip(it.msg.Subject, 200)
+			it.row.MessageID, it.row.From, it.row.Subject = it.msg.MessageID, it.msg.From, clip(redactText(it.msg.Subject), 200)
 		}
 	}
 	if err := j.Store.Tx(ctx, func(tx *store.Tx) error {

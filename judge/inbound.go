@@ -37,7 +37,7 @@ func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw 
 	msg, perr := j.extract(raw)
 	row := store.InboxMessage{UIDValidity: uidvalidity, UID: uid, Raw: raw, Size: int64(len(raw)), Received: now}
 	if msg != nil {
-		row.MessageID, row.From, row.Subject = msg.MessageID, msg.From, clip(msg.Subject, 200)
+		row.MessageID, row.From, row.Subject = msg.MessageID, msg.From, clip(redactText(msg.Subject), 200)
 	}
 	var dup bool
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
@@ -620,17 +620,77 @@ func redactInbound(raw []byte, text string) ([]byte, bool) {
 			hidden = true // encoded: base64, or cut by a quoted-printable soft break
 		}
 	}
-	if hidden {
-		head := out
-		if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
-			head = head[:i+4]
-		} else if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
-			head = head[:i+2]
-		}
-		out = append(bytes.Clone(head), "(body removed by rallyjudge: it carried a secret; what was read from it is stored)\r\n"...)
+	// What is left is checked as a reader would see it — every header value and part
+	// decoded (base64, quoted-printable with soft breaks, charsets, nested messages):
+	// a secret found there, or a mail that cannot be walked, loses its body; a secret in
+	// the header as well loses everything but a note (issue 14).
+	if hidden || carriesSecret(out, values) {
+		out = withoutBody(out)
 		changed = true
+		if carriesSecret(out, values) {
+			out = []byte("X-Rallyjudge-Removed: the mail carried a secret in its header\r\n\r\n(removed by rallyjudge)\r\n")
+		}
 	}
 	return out, changed
+}
+
+// withoutBody is raw's header without its Content-* fields, and a plain-text note for a
+// body.
+func withoutBody(raw []byte) []byte {
+	head := raw
+	if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
+		head = head[:i+2]
+	} else if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
+		head = head[:i+1]
+	}
+	var out []byte
+	skip := false
+	for _, l := range bytes.SplitAfter(head, []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		if l[0] == ' ' || l[0] == '\t' { // a folded line belongs to the field before
+			if !skip {
+				out = append(out, l...)
+			}
+			continue
+		}
+		skip = len(l) >= 8 && bytes.EqualFold(l[:8], []byte("content-"))
+		if !skip {
+			out = append(out, l...)
+		}
+	}
+	out = append(out, "Content-Type: text/plain; charset=utf-8\r\n\r\n"+
+		"(body removed by rallyjudge: it carried a secret; what was read from it is stored)\r\n"...)
+	return out
+}
+
+// carriesSecret reports whether raw, decoded as a reader would see it, still holds one of
+// values or anything shaped like a judge-made secret; a mail that cannot be decoded to the
+// end is assumed to.
+func carriesSecret(raw []byte, values []string) bool {
+	pieces, ok := mail.Decoded(raw, int64(4*len(raw))+1024)
+	if !ok {
+		return true
+	}
+	for _, p := range pieces {
+		if _, found := store.RedactSecrets(p); found {
+			return true
+		}
+		for _, v := range values {
+			if bytes.Contains(p, []byte(v)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// redactText is s with everything shaped like a judge-made secret removed (a subject
+// is stored in its own column, decoded).
+func redactText(s string) string {
+	b, _ := store.RedactSecrets([]byte(s))
+	return string(b)
 }
 
 // redactSecret removes the secret from a sheet's text before it is stored.
