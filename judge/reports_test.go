@@ -144,8 +144,8 @@ func TestDemoMail(t *testing.T) {
 		}
 		// Pictures: every cid: the HTML shows is an inline part of the mail.
 		cids := regexp.MustCompile(`src="cid:([^"]+)"`).FindAllStringSubmatch(r.html, -1)
-		if len(cids) != 2 {
-			t.Errorf("%s: the HTML shows %d pictures, want 2 (board and turn)", r.name, len(cids))
+		if len(cids) != 7 {
+			t.Errorf("%s: the HTML shows %d pictures, want 7 (board, turn, a still per register)", r.name, len(cids))
 		}
 		for _, c := range cids {
 			if len(r.inline[c[1]]) == 0 {
@@ -251,8 +251,8 @@ func TestListGameReports(t *testing.T) {
 				if strings.Contains(pub.text, "YOUR HAND") || strings.Contains(pub.text, "#orders") || pub.inReplyTo != root {
 					t.Errorf("the list's report shows a private part or is not threaded (In-Reply-To %q):\n%s", pub.inReplyTo, pub.text)
 				}
-				if !strings.Contains(pub.text, "WHAT HAPPENED") || len(pub.inline) != 2 {
-					t.Errorf("the list's report lacks the events or its 2 pictures (%d)", len(pub.inline))
+				if !strings.Contains(pub.text, "WHAT HAPPENED") || len(pub.inline) != 7 {
+					t.Errorf("the list's report lacks the events or its 7 pictures (board, turn, a still per register): %d", len(pub.inline))
 				}
 			}
 			if len(byRobot) != 3 {
@@ -266,7 +266,7 @@ func TestListGameReports(t *testing.T) {
 				if public != (list == "") {
 					t.Errorf("%s: the public part is shown: %v (list %q)", robot, public, list)
 				}
-				wantPics := 2
+				wantPics := 7 // the board, the turn, a still per register
 				if list != "" || robot == "hulk" {
 					wantPics = 0
 				}
