@@ -713,3 +713,53 @@ func TestPruning(t *testing.T) {
 		t.Errorf("game mail pruned: %d of %d left", sentGame, before)
 	}
 }
+
+// TestDeadlineWaitsForIntake: a turn is resolved at its deadline only once intake has
+// read every mail the server received before it, so a sheet that reached the mailbox in
+// time counts whatever the backlog; after MaxIntakeWait it resolves anyway. Before issue
+// 14 a backlog of 2,000 mails had a sheet delivered 30 s before the deadline read 59 s
+// after it, and its player got a random program.
+func TestDeadlineWaitsForIntake(t *testing.T) {
+	j, clock, _ := livenessGame(t, nil)
+	ctx := context.Background()
+	var caughtUp time.Time
+	j.IntakeCaughtUp = func() time.Time { return caughtUp }
+	var deadline time.Time
+	turn := func() int {
+		var g store.Game
+		_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+		deadline = g.DeadlineAt.Add(g.Grace)
+		return g.CurrentTurn
+	}
+	turn()
+	clock.Add(deadline.Sub(clock.Now()) + time.Minute) // a minute past the deadline
+	caughtUp = deadline.Add(-30 * time.Second)         // intake still reading mail from before it
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := turn(); n != 1 {
+		t.Fatalf("resolved at turn %d while mail received before the deadline was unread", n)
+	}
+	caughtUp = deadline.Add(time.Second) // intake has read everything up to past the deadline
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := turn(); n != 2 {
+		t.Fatalf("game at turn %d once intake caught up, want 2", n)
+	}
+	// the next deadline, with intake stuck for good: resolved after MaxIntakeWait
+	clock.Add(deadline.Sub(clock.Now()) + time.Minute)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := turn(); n != 2 {
+		t.Fatalf("resolved turn 2 with intake behind, before MaxIntakeWait")
+	}
+	clock.Add(j.MaxIntakeWait)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := turn(); n != 3 {
+		t.Fatalf("game at turn %d after MaxIntakeWait with intake stuck, want 3", n)
+	}
+}
