@@ -17,8 +17,9 @@ type optionParams struct {
 	always                                       bool // the card always works: "use" orders nothing
 }
 
-// cardParams is the order grammar of the Crash & Burn cards (seed 000). Cards not here
-// (Armed and Dangerous) are not checked beyond the general rules.
+// cardParams is the order grammar of the cards the engine plays: the Crash & Burn cards
+// (seed 000) and the Armed and Dangerous cards implemented so far (seed 001). Cards not
+// here are not dealt and are not checked beyond the general rules.
 var cardParams = map[string]optionParams{
 	"Protective Coating":      {always: true},
 	"Emergency Switch":        {},
@@ -46,6 +47,10 @@ var cardParams = map[string]optionParams{
 	"De Luxe Safety Copy":     {},
 	"Tractor Beam":            {target: true},
 	"Turret":                  {dir: true},
+	// Armed and Dangerous (seed 001; adjudicator/cards_armed.go).
+	"Big Gun":            {target: true},
+	"Reengineering Unit": {target: true, targetOption: true},
+	"Reflector":          {dir: true},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the

@@ -25,12 +25,19 @@ func TestOptionOrdersValidated(t *testing.T) {
 		{"good target control", "use Target Control on Zoë lock register 3", ""},
 		{"target control both", "use Target Control on Zoë lock register 3 destroy Brakes", "not both"},
 		{"good shield", "use Protection Shield left", ""},
+		// Armed and Dangerous (seed 001).
+		{"good big gun", "use Big Gun on Zoë", ""},
+		{"big gun takes no direction", "use Big Gun facing left", "takes no direction"},
+		{"good reengineering unit", "use Reengineering Unit on Zoë take Brakes", ""},
+		{"reengineering unit takes no card", "use Reengineering Unit P790", "takes no card"},
+		{"good reflector", "use Reflector facing back", ""},
+		{"reflector takes no target", "use Reflector on Zoë", "takes no target"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setup, st := testGame(t)
 			fred := st.Robot("Fred")
 			st.Robots[fred].Hand = append(st.Robots[fred].Hand, 500)
-			st.Robots[fred].Options = []string{"Tractor Beam", "Flywheel", "Conditional Command", "Brakes", "Reverse Gear", "Target Control", "Protection Shield"}
+			st.Robots[fred].Options = []string{"Tractor Beam", "Flywheel", "Conditional Command", "Brakes", "Reverse Gear", "Target Control", "Protection Shield", "Big Gun", "Reengineering Unit", "Reflector"}
 			s := mustParse(t, "Fred Turn 3\nP490 P670 P70 P80 P430\n"+tc.order)
 			rep := Validate(setup, st, "Fred", s)
 			var errs []string
