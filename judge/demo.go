@@ -161,6 +161,15 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		served <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 200 * time.Millisecond})
 	}()
 	defer func() { stop(); <-served }()
+	// The mails sent are counted and saved (--save-mail) however the demo ends: at the
+	// game's end, at the turn limit, or interrupted in --play (the bug: an interrupt
+	// saved nothing).
+	saved := false
+	defer func() {
+		if !saved {
+			_ = j.demoSaveMail(o, &res)
+		}
+	}()
 
 	if o.Play {
 		if err := j.demoAwaitJoin(ctx, spec.Tag, len(bots)+1, secrets); err != nil {
@@ -234,38 +243,11 @@ func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	} else {
 		fmt.Fprintf(o.Out, "No winner after %d turns.\n", res.Turns)
 	}
-	err = st.View(ctx, func(tx *store.Tx) error {
-		ms, err := tx.OutboxByGame(1, -1)
-		if err != nil {
-			return err
-		}
-		for _, m := range ms {
-			if m.Status != store.OutboxSent {
-				continue
-			}
-			res.Sent++
-			if m.Kind == "report" {
-				res.Reports++
-			}
-			if o.SaveMail != "" {
-				if err := os.MkdirAll(o.SaveMail, 0o755); err != nil {
-					return err
-				}
-				name := fmt.Sprintf("%04d-%s-%s.eml", m.ID, m.Kind, strings.SplitN(m.To[0], "@", 2)[0])
-				if err := os.WriteFile(filepath.Join(o.SaveMail, name), m.Raw, 0o644); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	fmt.Fprintf(o.Out, "rallyjudge sent %d mails (%d turn reports).\n", res.Sent, res.Reports)
-	if o.SaveMail != "" {
-		fmt.Fprintf(o.Out, "mails saved in %s\n", o.SaveMail)
-	}
+	err = j.demoSaveMail(o, &res)
+	saved = true
 	if o.Play && err == nil {
 		// The person may still be reading the last report: keep the servers up.
-		fmt.Fprintf(o.Out, "The mail servers stay up for you to read your mail; interrupt (Ctrl-C) to stop.\n")
+		fmt.Fprintf(o.Out, "The mail servers stay up for you to read your mail; press Enter (or Ctrl-C) to stop.\n")
 		<-ctx.Done()
 	}
 	return res, err
@@ -411,4 +393,40 @@ func standingsTable(st *adjudicator.State) string {
 		fmt.Fprintf(&b, "  %d. %-8s %s\n", i+1, r.Name, state)
 	}
 	return b.String()
+}
+
+// demoSaveMail counts the mails the demo sent and writes them to o.SaveMail as .eml.
+// It reads on a context of its own: it also runs after an interrupt.
+func (j *Judge) demoSaveMail(o DemoOptions, res *DemoResult) error {
+	res.Sent, res.Reports = 0, 0
+	err := j.Store.View(context.Background(), func(tx *store.Tx) error {
+		ms, err := tx.OutboxByGame(1, -1)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if m.Status != store.OutboxSent {
+				continue
+			}
+			res.Sent++
+			if m.Kind == "report" {
+				res.Reports++
+			}
+			if o.SaveMail != "" {
+				if err := os.MkdirAll(o.SaveMail, 0o755); err != nil {
+					return err
+				}
+				name := fmt.Sprintf("%04d-%s-%s.eml", m.ID, m.Kind, strings.SplitN(m.To[0], "@", 2)[0])
+				if err := os.WriteFile(filepath.Join(o.SaveMail, name), m.Raw, 0o644); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	fmt.Fprintf(o.Out, "rallyjudge sent %d mails (%d turn reports).\n", res.Sent, res.Reports)
+	if o.SaveMail != "" {
+		fmt.Fprintf(o.Out, "mails saved in %s\n", o.SaveMail)
+	}
+	return err
 }

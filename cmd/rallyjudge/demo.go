@@ -37,6 +37,19 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *play {
+		// Enter on the terminal ends the demo too, not only an interrupt.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			var line string
+			if _, err := fmt.Fscanln(os.Stdin, &line); err == nil || err.Error() == "unexpected newline" {
+				cancel()
+			}
+		}()
+		fmt.Fprintln(stdout, "press Enter (or Ctrl-C) here to stop the demo; the mails so far are saved with --save-mail")
+	}
 	_, err := judge.RunDemo(ctx, judge.DemoOptions{
 		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
 		Bot: demoBot, Play: *play,
@@ -45,5 +58,5 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)
 		return 1
 	}
-	return 0 // an interrupt is the way out of --play
+	return 0 // Enter or an interrupt ends --play
 }
