@@ -67,7 +67,7 @@ func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.St
 				continue
 			}
 			at := rule.At
-			if optionIndex(r.Options, a.Option) < 0 {
+			if !holdsOption(setup, r, s, a.Option) {
 				rep.err(at, "you do not hold %s (you hold %s): write the order once you have the card", a.Option, optionList(r.Options))
 				continue
 			}

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -199,4 +200,24 @@ func checkUpgradeOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.S
 	for _, e := range setup.CheckOrders(st, idx, adjudicator.Orders{Upgrade: u, Shutdown: true}) {
 		rep.err(Pos{}, "%s", e.Error())
 	}
+}
+
+// holdsOption reports whether the robot holds the option card name, or, under the 2023
+// rules, will have the upgrade installed when the round is played (this sheet's upgrade
+// phase comes first); 2023 names are compared through the order language's aliases.
+func holdsOption(setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet, name string) bool {
+	if !setup.Rules.Own() {
+		return optionIndex(r.Options, name) >= 0
+	}
+	u := s.upgradeOrders()
+	same := func(a, b string) bool { return squash(canonicalOption(a)) == squash(canonicalOption(b)) }
+	if u.Install != "" && same(u.Install, name) {
+		return true
+	}
+	for _, o := range r.Options {
+		if same(o, name) && !slices.ContainsFunc(u.Uninstall, func(x string) bool { return same(x, o) }) {
+			return true
+		}
+	}
+	return false
 }

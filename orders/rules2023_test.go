@@ -164,3 +164,37 @@ func TestUpgradeOrders2023(t *testing.T) {
 		t.Errorf("postal: %v", rep)
 	}
 }
+
+// The 2023 sheet of docs/orders.md ("The 2023 rules") reads and checks as the doc says.
+func TestDocs2023Sheet(t *testing.T) {
+	text := "Robot: A\nTurn: 1\nMove 1, Again, Rotate Left, SPAM, U-Turn\ndraw upgrade\ninstall Deflector Shield\n" +
+		"uninstall Brakes\nuse Deflector Shield if on laser\nuse Zoop S in register 2\nshut down\nface E\n"
+	s, st := game2023(t, adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)
+	r := &st.Robots[0]
+	r.Mat.Energy = 3
+	r.Options = []string{"Brakes", "Zoop"}
+	r.Mat.Collection = []string{"Deflector Shield"}
+	sheet, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := Validate(s, st, "A", sheet); !rep.OK() {
+		t.Fatalf("the doc's sheet: %v", rep)
+	}
+	o := sheet.OwnOrders(r)
+	want := adjudicator.UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Deflector Shield", Draw: true}
+	if fmt.Sprint(o.Upgrade) != fmt.Sprint(want) {
+		t.Errorf("upgrade %+v", o.Upgrade)
+	}
+	next, ev, err := adjudicator.Resolve(s, st, []adjudicator.Orders{o, {Shutdown: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shut := false
+	for _, e := range ev {
+		shut = shut || (e.Kind == adjudicator.EvShutdown && e.Robot == "A")
+	}
+	if !shut || next.Robots[0].Mat.Energy != 0 || fmt.Sprint(next.Robots[0].Options) != "[Zoop Deflector Shield]" {
+		t.Errorf("shut down %v, energy %d, upgrades %v", shut, next.Robots[0].Mat.Energy, next.Robots[0].Options)
+	}
+}

@@ -102,7 +102,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		return rep
 	}
 	checkProgram(&rep, setup, st, idx, s)
-	checkRules(&rep, r, s)
+	checkRules(&rep, setup, r, s)
 	checkOptionOrders(&rep, setup, st, idx, s)
 	checkFloorOrders(&rep, setup, r, s)
 	checkUpgradeOrders(&rep, setup, st, idx, s) // the 2023 upgrade phase: rules2023.go
@@ -249,16 +249,16 @@ func checkFloorOrders(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robo
 	}
 }
 
-func checkRules(rep *Report, r *adjudicator.Robot, s *Sheet) {
+func checkRules(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet) {
 	for _, rule := range s.Rules {
 		for _, a := range []*Action{&rule.Then, rule.Else} {
 			if a == nil {
 				continue
 			}
-			if a.Do == DoPowerDown && rule.If == nil && r.Damage == 0 && r.Power != adjudicator.PowerDown {
+			if a.Do == DoPowerDown && rule.If == nil && r.Damage == 0 && r.Power != adjudicator.PowerDown && !setup.Rules.Own() {
 				rep.warn(rule.At, "power down announced with no damage to repair")
 			}
-			if a.Option != "" && optionIndex(r.Options, a.Option) < 0 && (a.Do == DoPreventDamage || a.Do == DoLoseOption) {
+			if a.Option != "" && !holdsOption(setup, r, s, a.Option) && (a.Do == DoPreventDamage || a.Do == DoLoseOption) {
 				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
 			}
 		}
