@@ -244,3 +244,62 @@ func TestOptionVariantSettings(t *testing.T) {
 		t.Error("Turbo Wrenches accepted in the 2023 rules")
 	}
 }
+
+// useAll answers yes to every option question (the test's standing "use" order), but
+// no to an exchange of hands when noSwap.
+type useAll struct {
+	Defaults
+	noSwap bool
+}
+
+func (u useAll) Option(_ View, _ string, q string) string {
+	if u.noSwap && strings.Contains(q, "exchange") {
+		return "no"
+	}
+	return "yes"
+}
+
+// seed 001, Interceptor: the exchange keeps every card and both hand sizes; the robot
+// with fewer cards gives its whole hand away.
+func TestInterceptorExchangeKeepsCards(t *testing.T) {
+	s := armedSetup(t, ". . . . .\n. . . . f1\ns1 . . . .", PostalRules(), 741)
+	s.Effects = effectList()
+	st := &State{Turn: 1, Robots: []Robot{
+		{Name: "A", Pos: Pos{1, 0}, Facing: North, Lives: 3, Options: []string{"Interceptor"}, Hand: []int{80, 70, 100, 90, 120}},
+		{Name: "B", Pos: Pos{3, 0}, Facing: North, Lives: 3, Damage: 3, Hand: []int{10, 20, 30, 40, 50}},
+	}}
+	play := func(d Decider) *State {
+		orders := []Orders{{Program: [Registers]int{80, 70, 100, 90, 120}, Decider: d}, {Program: [Registers]int{10, 20, 30, 40, 50}}}
+		next, _, err := Resolve(s, st, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next
+	}
+	plain, swapped := play(useAll{noSwap: true}), play(useAll{})
+	ha, hb := plain.Robots[0].Hand, plain.Robots[1].Hand
+	a, b := swapped.Robots[0].Hand, swapped.Robots[1].Hand
+	if len(a) != len(ha) || len(b) != len(hb) || len(hb) >= len(ha) {
+		t.Fatalf("hand sizes %d, %d after; %d, %d dealt", len(a), len(b), len(ha), len(hb))
+	}
+	for _, c := range hb {
+		if !slices.Contains(a, c) {
+			t.Errorf("B's dealt card P%d is not in A's hand %v: B (fewer cards) gives its whole hand", c, a)
+		}
+	}
+	for _, c := range b {
+		if !slices.Contains(ha, c) {
+			t.Errorf("B's new card P%d was not in A's dealt hand %v", c, ha)
+		}
+	}
+	all := append(slices.Clone(a), b...)
+	slices.Sort(all)
+	want := append(slices.Clone(ha), hb...)
+	slices.Sort(want)
+	if !slices.Equal(all, want) {
+		t.Errorf("cards after %v, before %v", all, want)
+	}
+	if tok := swapped.Robots[0].Tokens; len(tok) > 0 && tok[0] != 0 {
+		t.Errorf("the intercept token is still out: %v", tok)
+	}
+}

@@ -10,15 +10,15 @@ import (
 // seed 001, listed in armedEffects; a card joins the dealt decks once its scenarios are
 // in (optiondeck.go, scenarioTested).
 //
-// Implemented so far: Big Gun (47), Reengineering Unit (67), Reflector (68). The other 23
-// need machinery
+// Implemented so far: Big Gun (47), Interceptor (60), Reengineering Unit (67), Reflector
+// (68). The other 22 need machinery
 // that is not built yet (phase-programmed options and the primary card, devices and
 // launchers, boosters and fuel, flying and landing): they are not in this list, so no
 // game deals them.
 
 // armedEffects is the Armed and Dangerous cards whose effects are implemented.
 func armedEffects() []Effect {
-	return []Effect{bigGun{}, reengineeringUnit{}, reflector{}}
+	return []Effect{bigGun{}, interceptor{}, reengineeringUnit{}, reflector{}}
 }
 
 // ---- 47 Big Gun (seed 001, "Big Gun": optional weapon, launcher, payload 5) ----
@@ -201,4 +201,78 @@ func (reflector) Damage(v View, h *Harm) {
 			t.hurt(shooter, back, t.st.Robots[i].Name)
 		}
 	})
+}
+
+// ---- 60 Interceptor (seed 001, "Interceptor": optional weapon) ----
+// Instead of the main laser the robot may put its intercept token on the robot its laser
+// would hit (moving it from any robot that had it). After the cards are dealt on a later
+// turn it may exchange hands with the robot that has the token, and takes the token
+// back. Both hands keep their sizes: the robot with fewer cards gives its whole hand to
+// the other and draws as many at random from the other's hand (equal hands are simply
+// exchanged).
+//
+// The token is kept on the card (Robot.Tokens: the target's seat + 1; 0 none).
+//
+// Ruling: "subsequent turns" begin with the deal that ends the turn the token was placed
+// in: that deal's hands are the next turn's. Ruling: the draw at random is by the game's
+// seed and the turn (streamIntercept), so a replay draws the same cards. Ruling: a robot
+// with no hand (powered down, out of the race, or not yet back) cannot be exchanged with;
+// the token stays. A target out of the race loses the token.
+//
+// The decisions: in phase d, place the token instead of firing ("use Interceptor", "on
+// NAME" for one robot only); at the deal, exchange hands ("use Interceptor" again: one
+// standing order does both). The default is neither: the laser fires, hands are kept.
+type interceptor struct{}
+
+func (interceptor) Option() string { return "Interceptor" }
+
+func (interceptor) Replace(v View, g Gun) bool {
+	t, i := v.t, v.robot
+	j := t.firstInLine(i, g.Dir)
+	if j < 0 {
+		return false
+	}
+	a := t.askAbout(i, "Interceptor", "put your intercept token on it instead of firing your laser?", j, Impact{})
+	if !a.Use() || (a.Target != "" && a.Target != t.st.Robots[j].Name) {
+		return false
+	}
+	t.setToken(i, "Interceptor", j+1)
+	t.useEvent(i, "Interceptor", j, 0, 0)
+	return true
+}
+
+func (interceptor) AfterHands(v View) {
+	t, i := v.t, v.robot
+	k := t.token(i, "Interceptor")
+	if k <= 0 || k > len(t.st.Robots) || k-1 == i {
+		return
+	}
+	j := k - 1
+	me, them := &t.st.Robots[i], &t.st.Robots[j]
+	if them.Out {
+		t.setToken(i, "Interceptor", 0)
+		return
+	}
+	if len(me.Hand) == 0 || len(them.Hand) == 0 {
+		return
+	}
+	a := t.askAbout(i, "Interceptor", "exchange hands with the robot holding your intercept token?", j, Impact{})
+	if !a.Use() || (a.Target != "" && a.Target != them.Name) {
+		return
+	}
+	few, many := me, them
+	if len(them.Hand) < len(me.Hand) {
+		few, many = them, me
+	}
+	n := len(few.Hand)
+	pool := slices.Clone(many.Hand)
+	rng := turnRNG(t.setup.Seed, t.st.Turn, streamIntercept)
+	rng.Shuffle(len(pool), func(x, y int) { pool[x], pool[y] = pool[y], pool[x] })
+	drawn, kept := pool[:n:n], pool[n:]
+	newMany := append(slices.Clone(few.Hand), kept...)
+	few.Hand, many.Hand = slices.Clone(drawn), newMany
+	slices.Sort(few.Hand)
+	slices.Sort(many.Hand)
+	t.setToken(i, "Interceptor", 0)
+	t.useEvent(i, "Interceptor", j, 0, n)
 }

@@ -15,6 +15,7 @@ import "slices"
 //
 //	HandSizer     deal: how many cards (Extra Memory)
 //	Dealer        deal, after the robot's hand is dealt: change the hand (Flywheel, Recompile)
+//	HandsDealer   deal, after every hand is dealt (Interceptor)
 //	Starter       programs loaded, before register 1 (Flywheel's card)
 //	Revealer      phase a, before the register's cards are revealed: edit the program,
 //	              set sides and turrets (Emergency Switch, Conditional Command, Turret, Shield)
@@ -55,6 +56,11 @@ type HandSizer interface {
 // Dealer acts once the robot's hand is dealt (View.Robot().Hand); it may change it.
 type Dealer interface {
 	AfterDeal(v View)
+}
+
+// HandsDealer acts once every robot's hand is dealt (Interceptor's exchange of hands).
+type HandsDealer interface {
+	AfterHands(v View)
 }
 
 // Starter acts when the programs are loaded, before register 1.

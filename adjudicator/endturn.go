@@ -276,4 +276,11 @@ func (t *turn) deal() {
 		})
 		deck = t.dealPile
 	}
+	for i := range st.Robots {
+		t.eachFx(i, func(e Effect) {
+			if d, ok := e.(HandsDealer); ok {
+				d.AfterHands(t.view(i))
+			}
+		})
+	}
 }

@@ -103,7 +103,7 @@ var scenarioTested = []string{
 	"Emergency Switch", "Conditional Command", "Flywheel", "Recompile", "Target Control",
 	"Randomizer", "Remote Control",
 	// Armed and Dangerous (cards_armed.go).
-	"Big Gun", "Reengineering Unit", "Reflector",
+	"Big Gun", "Interceptor", "Reengineering Unit", "Reflector",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

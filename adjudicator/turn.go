@@ -181,6 +181,7 @@ const (
 	streamOwnDecks  = 4 // 2023: reshuffles of the robots' own piles (owndeck.go)
 	streamSetup2023 = 5 // 2023: the first shuffle of every deck (round.go)
 	streamDrawPile  = 6 // the cards not dealt, for options that draw during a turn
+	streamIntercept = 7 // seed 001, Interceptor: the cards drawn from another hand (cards_armed.go)
 )
 
 // Resolve plays one turn: orders[i] are the orders of st.Robots[i]. It returns the state

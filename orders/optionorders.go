@@ -49,6 +49,7 @@ var cardParams = map[string]optionParams{
 	"Turret":                  {dir: true},
 	// Armed and Dangerous (seed 001; adjudicator/cards_armed.go).
 	"Big Gun":            {target: true},
+	"Interceptor":        {target: true},
 	"Reengineering Unit": {target: true, targetOption: true},
 	"Reflector":          {dir: true},
 }
