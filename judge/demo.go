@@ -63,8 +63,18 @@ type DemoResult struct {
 
 var demoRobots = []string{"Twonky", "Zoombot", "Hulk", "Spinbot"}
 
-// RunDemo plays a demo game to the end or the turn limit.
+// RunDemo plays a demo game to the end or the turn limit. Interrupted (ctx cancelled),
+// it returns ctx's error, whatever step the interrupt cut short (a transaction rolled
+// back under it says "already rolled back", which is no failure of the demo).
 func RunDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
+	res, err := runDemo(ctx, o)
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return res, err
+}
+
+func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	var res DemoResult
 	if o.Course == "" {
 		o.Course = "sprint"

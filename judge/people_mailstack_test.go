@@ -1,0 +1,124 @@
+package judge
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// TestPeopleThroughRealMail plays issue 13's features by mail through the real mail
+// stack (Postfix in, Dovecot out; RALLYJUDGE_MAILSTACK=1): the game master hears of each
+// join and gets a summary after the turn and the roster in STATUS; alice writes bob
+// anonymous press; bob's WAIT holds the turn until NOWAIT; carol observes.
+func TestPeopleThroughRealMail(t *testing.T) {
+	imapAddr, smtpAddr := needMailstack(t)
+	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
+	for u, p := range pw {
+		clearMailbox(t, imapAddr, u, p)
+	}
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), "people.db"), store.Options{Sync: store.SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j, err := New(st, "orders@example.test", testLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := j.AddGM(ctx, "", "carol@example.test"); err != nil {
+		t.Fatal(err)
+	}
+	var boss string
+	_ = st.View(ctx, func(tx *store.Tx) error {
+		ms, _ := tx.DuePending(time.Now().Add(time.Hour), 10)
+		for _, m := range ms {
+			x, _ := mail.Extract(m.Raw)
+			if s := secretInText.FindStringSubmatch(x.Text); s != nil {
+				boss = s[1]
+			}
+		}
+		return nil
+	})
+	sender := serveOnMailstack(t, j, imapAddr, smtpAddr)
+	send := func(user, subj, body string) string {
+		t.Helper()
+		raw := rawMail(user+"@example.test", subj, body)
+		x, _ := mail.Extract(raw)
+		if err := sender.Send(ctx, user+"@example.test", []string{"orders@example.test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+		end := time.Now().Add(60 * time.Second)
+		for time.Now().Before(end) {
+			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
+				if m, err := mail.Extract(r); err == nil && m.InReplyTo == x.MessageID {
+					return m.Text
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("%s: no reply to %q", user, subj)
+		return ""
+	}
+	mailWith := func(user, subjectPart string) (string, []byte) {
+		t.Helper()
+		end := time.Now().Add(60 * time.Second)
+		for time.Now().Before(end) {
+			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
+				if m, err := mail.Extract(r); err == nil && strings.Contains(m.Subject, subjectPart) {
+					return m.Text, r
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("%s: no mail with subject %q", user, subjectPart)
+		return "", nil
+	}
+	expect := func(step, text string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: lacks %q:\n%s", step, w, text)
+			}
+		}
+	}
+	g := "[RR people] "
+	expect("create", send("carol", "new", "secret "+boss+"\nCREATE people course=sprint players=2 gm-copies=on\n"), "Game people is created")
+	sec := map[string]string{}
+	for _, u := range []string{"alice", "bob"} {
+		robot := strings.ToUpper(u[:1]) + u[1:]
+		text := send(u, "join", "JOIN people "+robot+"\n")
+		m := secretInText.FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("join %s: no secret:\n%s", u, text)
+		}
+		sec[u] = m[1]
+	}
+	join, _ := mailWith("carol", "Bob joined")
+	expect("join notice", join, "bob@example.test")
+	expect("observe", send("carol", g+"watch", "OBSERVE\n"), "You now observe game people")
+	expect("start", send("carol", g+"start", "secret "+boss+"\nSTART\n"), "has started with 2 robots")
+	expect("press", send("alice", g+"psst", "secret "+sec["alice"]+"\nPRESS TO Bob ANON\nI will not push you.\nENDPRESS\n"), "went to Bob")
+	press, raw := mailWith("bob", "Press from an anonymous player")
+	expect("press mail", press, "I will not push you.")
+	if strings.Contains(strings.ToLower(string(raw)), "alice") {
+		t.Errorf("anonymous press names alice:\n%s", raw)
+	}
+	expect("wait", send("bob", g+"wait", "secret "+sec["bob"]+"\nWAIT\n"), "waits for its deadline")
+	for _, u := range []string{"alice", "bob"} {
+		robot := strings.ToUpper(u[:1]) + u[1:]
+		hand := handFrom(func() string { s, _ := mailWith(u, "Welcome, "+robot); return s }())
+		send(u, g+"orders", "secret "+sec[u]+"\nORDERS\nrobot "+robot+"\n"+strings.Join(hand[:5], " ")+"\n")
+	}
+	expect("status while waiting", send("carol", g+"status", "secret "+boss+"\nSTATUS\n"), "Turn 1.", "Bob asked to WAIT",
+		"Roster (game masters only)", "alice@example.test", "Observers: carol@example.test")
+	expect("nowait", send("bob", g+"nowait", "secret "+sec["bob"]+"\nNOWAIT\n"), "as soon as every program is in")
+	summary, _ := mailWith("carol", "Turn 1 summary")
+	expect("summary", summary, "In:        Alice, Bob")
+	mailWith("carol", "Turn 1 report") // the observer's (and the game master's) public report
+}
