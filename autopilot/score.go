@@ -15,7 +15,7 @@ const (
 	destroyValue = 8_000       // a life lost, on top of restarting from the archive
 	outValue     = 1_000_000   // the last life lost: out of the race
 	laserValue   = 60          // per beam reaching the final square (it fires again)
-	optionValue  = 150         // an option card drawn at a double wrench
+	optionValue  = 400         // an option card drawn at a double wrench
 )
 
 // outcome is where a program leaves the robot, as the end of turn will see it.
@@ -81,9 +81,13 @@ func (p *Pilot) evaluate(before, after *adjudicator.Robot) outcome {
 		switch {
 		case sq.Repair >= 2 && dmg > repairAbove:
 			o.Repair = min(dmg, sq.Repair)
-		case sq.Repair >= 2:
+		case sq.Repair >= 2 && len(p.setup.Options) > 0 && len(before.Options) < p.setup.Rules.MaxOptions:
+			// An option card is worth a detour of a few squares when the game deals them
+			// and the robot has room for one (docs/options.md).
 			o.Option = true
 			s += optionValue
+		case sq.Repair >= 2:
+			o.Repair = min(dmg, sq.Repair) // nothing to draw: the site repairs (endturn.go)
 		case sq.Repair == 1 || p.setup.Course.FlagAt(pos) > 0:
 			o.Repair = min(dmg, 1)
 		}

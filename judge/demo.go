@@ -36,6 +36,9 @@ type DemoOptions struct {
 	Log      *slog.Logger
 	// Bot chooses a bot's program and standing orders; nil plays a random legal program.
 	Bot func(setup *adjudicator.Setup, st *adjudicator.State, robot int) (program [adjudicator.Registers]int, standing []string)
+	// OptionDeck is the game's option deck (adjudicator.OptionDeck); "" for the default
+	// (crash-burn).
+	OptionDeck string
 	// Play keeps a seat for a person: the game opens with three bots, waits for a JOIN
 	// by mail from you@example.test, and then waits for that player's orders each turn,
 	// so the player's guide can be followed against the demo's servers.
@@ -123,6 +126,15 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	spec := GameSpec{
 		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
+	}
+	if o.OptionDeck != "" {
+		d, ok := adjudicator.ParseOptionDeck(o.OptionDeck)
+		if !ok {
+			return res, fmt.Errorf("demo: option deck %q: want none, crash-burn, armed-dangerous or both", o.OptionDeck)
+		}
+		rules := adjudicator.PostalRules()
+		rules.OptionDeck = d
+		spec.Rules = &rules
 	}
 	for _, n := range bots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: n, Email: strings.ToLower(n) + "@example.test"})
