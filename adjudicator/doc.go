@@ -23,7 +23,11 @@
 //	lasers.go     phase d: board and robot lasers
 //	flags.go      phase e: flags and archive markers
 //	endturn.go    end of turn: repairs, re-entry, virtual robots, power down
-//	options.go    option cards: deck, bookkeeping, hooks for their effects
+//	options.go    option cards: the list (data/options.txt), drawing, discarding
+//	optiondeck.go which cards a game deals: the implemented and scenario-tested ones
+//	effects.go    the option-effect design: hook interfaces and where the turn asks them
+//	cards_crashburn.go  the 26 Crash & Burn cards, one type a card (seed 000)
+//	answer.go     reading a Decider's answer to an option question
 //	simulate.go   forecasts: Simulate, and the allocation-free Simulator for autopilots
 //	events.go     the event log
 package adjudicator
