@@ -158,6 +158,9 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 		if !b.In(q) {
 			return
 		}
+		if !t.occ[q.Y*b.W+q.X] {
+			continue // no robot here (the occupancy grid of this lasers phase)
+		}
 		if j := t.realAt(q, i); j >= 0 {
 			t.hits = append(t.hits, hit{target: j, amount: g.Beams, shooter: i, from: g.Dir.Back(), main: main})
 			if robots == 0 {
