@@ -416,13 +416,13 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "replace", fmt.Sprintf("%s: %s → %s", p.Robot, p.Email, addr)); err != nil {
 		return "", err
 	}
-	welcome, err := j.takeOverWelcome(e.tx, g, p, sec)
+	welcome, welcomeHTML, err := j.takeOverWelcome(e.tx, g, p, sec)
 	if err != nil {
 		return "", err
 	}
 	if err := j.enqueue(e.tx, outMail{kind: "welcome", gameID: g.ID, turn: g.CurrentTurn, to: addr,
 		subject: subject(g.Tag, fmt.Sprintf("Welcome: you now play %s", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.new", e.key, p.Seat)),
-		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, generated: true}); err != nil {
+		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, html: welcomeHTML, generated: true}); err != nil {
 		return "", err
 	}
 	if !strings.EqualFold(p.Email, addr) {
@@ -663,29 +663,34 @@ func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 // running game the welcome template with the board, the robot's hand and a blank sheet
 // for the turn being played, like the first welcome; before the start, the secret and
 // what comes next.
-func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec string) (string, error) {
+func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec string) (text, html string, err error) {
 	if g.Status == store.GameOpen {
 		return fmt.Sprintf("You take over the robot %s in game %s (course %s), which has not started yet.\n\n"+
 			"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
-			"When the game master STARTs the game you get your robot's first hand.\n", p.Robot, g.Tag, g.Course, sec), nil
+			"When the game master STARTs the game you get your robot's first hand.\n", p.Robot, g.Tag, g.Course, sec), "", nil
 	}
 	setup, err := j.setupFor(g)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	st, _, err := stateOf(tx, g)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if p.Seat < 0 || p.Seat >= len(st.Robots) {
-		return "", fmt.Errorf("game %s: robot %s has no seat %d", g.Tag, p.Robot, p.Seat)
+		return "", "", fmt.Errorf("game %s: robot %s has no seat %d", g.Tag, p.Robot, p.Seat)
 	}
 	r := st.Robots[p.Seat]
 	hand, locked := templates.HandOf(setup.Deck, r)
-	return j.Templates.Text("welcome.txt.tmpl", templates.Welcome{
+	w := templates.Welcome{
 		Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
 		Board: adjudicator.RenderText(setup.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
 		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
-	})
+	}
+	if text, err = j.Templates.Text("welcome.txt.tmpl", w); err != nil {
+		return "", "", err
+	}
+	html, err = j.Templates.HTML("welcome.html.tmpl", w)
+	return text, html, err
 }

@@ -259,11 +259,16 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	for _, p := range players {
 		r := st.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
-		text, err := j.Templates.Text("welcome.txt.tmpl", templates.Welcome{
+		w := templates.Welcome{
 			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: secrets[p.Robot],
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
-		})
+		}
+		text, err := j.Templates.Text("welcome.txt.tmpl", w)
+		if err != nil {
+			return err
+		}
+		html, err := j.Templates.HTML("welcome.html.tmpl", w)
 		if err != nil {
 			return err
 		}
@@ -271,7 +276,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: your robot and your first hand", r.Name)),
 			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
-			text: text, generated: true,
+			text: text, html: html, generated: true,
 		}); err != nil {
 			return err
 		}

@@ -128,6 +128,7 @@ func (s *Set) checkOverrides(dir string, names []string) error {
 		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
 		"notice.txt.tmpl":   Notice{Kind: "reminder", Game: "g", Subject: "s", Text: "t", Judge: "j"},
 		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
+		"welcome.html.tmpl": Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
 	}
 	for name, data := range samples {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {

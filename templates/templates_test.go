@@ -454,6 +454,13 @@ func TestOtherTemplatesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, c.name+".txt.golden", out)
+			if strings.HasPrefix(c.name, "welcome") { // the welcome has an HTML part too
+				h, err := set.HTML("welcome.html.tmpl", c.data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, c.name+".html.golden", h)
+			}
 		})
 	}
 }
