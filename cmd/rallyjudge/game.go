@@ -28,10 +28,26 @@ type gameFlags struct {
 	Players, MissedLimit                                                                             int
 	// the other operations
 	Robot, Email, At, By, Key, Value, Text string
+	// Set are further game settings for create, key=value each (--set press=none): every
+	// key CREATE takes by mail, so a new setting needs no new flag.
+	Set setFlags
+}
+
+// setFlags collects repeated --set key=value flags.
+type setFlags []string
+
+func (s *setFlags) String() string { return strings.Join(*s, " ") }
+
+func (s *setFlags) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+		return fmt.Errorf("--set %q: want key=value", v)
+	}
+	*s = append(*s, v)
+	return nil
 }
 
 var gameOps = map[string]string{
-	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --tiles 'X,Y:TOKEN ...' --gm ADDR]",
+	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --tiles 'X,Y:TOKEN ...' --gm ADDR --set key=value ...]",
 	"start":     "deal turn 1 to the players who joined: --game TAG",
 	"list":      "the open and running games",
 	"status":    "the game now: --game TAG",
@@ -94,6 +110,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Key, "key", "", "set: the option")
 	fs.StringVar(&f.Value, "value", "", "set: its value")
 	fs.StringVar(&f.Text, "text", "", "broadcast: the message")
+	fs.Var(&f.Set, "set", "create: a game setting, key=value (repeatable): observers, press, whogame, absence, absence-cap, gm-copies, ...")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -153,6 +170,10 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		if f.Tiles != "" {
 			// The rules setting tiles (adjudicator/tiles.go), quoted: it holds commas and spaces.
 			c.Args = append(c.Args, "rules.tiles=\""+strings.ReplaceAll(f.Tiles, "\"", "")+"\"")
+		}
+		for _, kv := range f.Set {
+			k, v, _ := strings.Cut(kv, "=")
+			add(strings.ToLower(strings.TrimSpace(k)), v)
 		}
 		if f.Rules != "" {
 			for _, kv := range strings.Split(f.Rules, ",") {
