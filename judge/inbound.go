@@ -442,6 +442,28 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		f.outcome = outcomeRefused
 		return store.InboxRejected, "game over", 0, reply(fmt.Sprintf("Game %s is over; no more orders are taken.", g.Tag), nil, "")
 	}
+	// A sheet counts by the time the mail server received it, not the time it is read.
+	// One the server received before the turn being played began was written for the
+	// turn before, which is resolved already (intake was so far behind that the judge
+	// gave up waiting for it: MaxIntakeWait). Playing it as this turn's program would
+	// give the player orders written without this turn's report, so it is refused, the
+	// player is told why and the operator is told loudly: never silently dropped or
+	// silently moved to another turn (issue 14).
+	if sheet.Turn == 0 || sheet.Turn < g.CurrentTurn {
+		if began, late, err := readAfterItsTurn(tx, g, row); err != nil {
+			return "", "", 0, err
+		} else if late {
+			j.Log.Error("a sheet received before its turn was resolved was read only after it; not played",
+				"game", g.Tag, "robot", player.Robot, "turn", g.CurrentTurn-1, "received", row.Received, "turn_resolved", began)
+			f.outcome = outcomeRefused
+			return store.InboxRejected, fmt.Sprintf("received before turn %d was resolved, read after it", g.CurrentTurn-1), 0, reply(
+				fmt.Sprintf("Your sheet for %s reached the mail server at %s, before turn %d of game %s was resolved,\n"+
+					"but the judge could read it only after that turn was resolved (%s): it was NOT played.\n"+
+					"Nothing was changed, and it is not used for turn %d either.",
+					player.Robot, row.Received.UTC().Format(time.RFC3339), g.CurrentTurn-1, g.Tag, began.UTC().Format(time.RFC3339), g.CurrentTurn), nil,
+				fmt.Sprintf("Read the report of turn %d and send your orders for turn %d.", g.CurrentTurn-1, g.CurrentTurn))
+		}
+	}
 	// A sheet with syntax errors is validated too, as far as it was read, so the reply
 	// lists every error at once ("Every error in one reply, not just the first").
 	setup, err := j.setupFor(g)
@@ -713,4 +735,29 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// receiveSkew is how far the mail server's clock (INTERNALDATE) may be off the judge's:
+// only mail received more than this before a turn was resolved is taken as written for
+// it. A turn is resolved early only when intake has read up to its deadline, or after
+// MaxIntakeWait (an hour by default) of waiting, so a sheet this rule catches was
+// received well before the resolution.
+const receiveSkew = 2 * time.Minute
+
+// readAfterItsTurn reports whether the mail in row reached the server before the game's
+// current turn began (the previous turn's resolution, less receiveSkew), and when that
+// turn began. The set-up (turn 0) is not a resolution: mail before the game began is not
+// late.
+func readAfterItsTurn(tx *store.Tx, g store.Game, row store.InboxMessage) (time.Time, bool, error) {
+	if g.CurrentTurn < 2 || row.Received.IsZero() {
+		return time.Time{}, false, nil
+	}
+	prev, err := tx.Turn(g.ID, g.CurrentTurn-1)
+	if errors.Is(err, store.ErrNotFound) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	return prev.Resolved, row.Received.Before(prev.Resolved.Add(-receiveSkew)), nil
 }

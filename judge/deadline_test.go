@@ -1,0 +1,164 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// programSheet is a valid sheet for robot in game "live" of turn turn (its program
+// chosen by RandomProgram with seed), and that program.
+func programSheet(t *testing.T, j *Judge, secrets map[string]string, robot string, seat int, seed int64) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	var g store.Game
+	_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+	var prog string
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		st, _, err := stateOf(tx, g)
+		if err != nil {
+			return err
+		}
+		p := RandomProgram(j.mustSetup(t, "live"), st, seat, seed, g.CurrentTurn)
+		var cards []string
+		for _, c := range p {
+			cards = append(cards, fmt.Sprintf("P%d", c))
+		}
+		prog = strings.Join(cards, " ")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", robot, g.CurrentTurn, secrets[robot], prog), prog
+}
+
+// playedIn is what the engine played for robot in turn n of game "live".
+func playedIn(t *testing.T, j *Judge, n int, robot string) orders.Played {
+	t.Helper()
+	var out orders.Played
+	_ = j.Store.View(context.Background(), func(tx *store.Tx) error {
+		g, _ := tx.GameByTag("live")
+		tn, err := tx.Turn(g.ID, n)
+		if err != nil {
+			t.Fatalf("turn %d: %v", n, err)
+		}
+		var ps []orders.Played
+		mustJSON(t, tn.Orders, &ps)
+		for _, p := range ps {
+			if p.Robot == robot {
+				out = p
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// TestSheetCountsByReceiveTime: a sheet the mail server received (INTERNALDATE) before
+// the deadline is played although the judge reads it after the deadline has passed:
+// the deadline waits for intake (IntakeCaughtUp) and the sheet is taken as any other.
+// And one that the judge could read only after its turn was resolved anyway (intake
+// stuck past MaxIntakeWait) is neither dropped silently nor played as the next turn's
+// program: it is refused, the player is told why, and the operator is told at error
+// level. Before issue 14 it was taken as the program for the following turn, written
+// without that turn's report.
+func TestSheetCountsByReceiveTime(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	rec := &logRecorder{}
+	j.Log = rec.logger()
+	ctx := context.Background()
+	var caughtUp time.Time
+	j.IntakeCaughtUp = func() time.Time { return caughtUp }
+	game := func() (g store.Game) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+		return g
+	}
+	deadline := game().DeadlineAt.Add(game().Grace)
+	body, prog := programSheet(t, j, secrets, "Alice", 0, 77)
+
+	// The sheet reached the server 30 s before the deadline; the judge is a minute past
+	// the deadline and has not read it yet.
+	clock.Add(deadline.Sub(clock.Now()) + time.Minute)
+	caughtUp = deadline.Add(-time.Minute)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := game().CurrentTurn; n != 1 {
+		t.Fatalf("turn resolved (game at turn %d) before intake read the mail received before the deadline", n)
+	}
+	sheetMail := mail.Fetched{UID: 20, Raw: rawMail("alice@example.test", "[RR live] orders", body), Received: deadline.Add(-30 * time.Second)}
+	for _, err := range j.HandleBatch(ctx, 1, []mail.Fetched{sheetMail}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	caughtUp = clock.Now()
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := game().CurrentTurn; n != 2 {
+		t.Fatalf("game at turn %d once intake caught up, want 2", n)
+	}
+	p := playedIn(t, j, 1, "Alice")
+	if p.Missed != "" {
+		t.Errorf("alice's sheet, received before the deadline and read after it, was missed: %q policy played", p.Missed)
+	}
+	var got []string
+	for _, c := range p.Program {
+		got = append(got, fmt.Sprintf("P%d", c))
+	}
+	if strings.Join(got, " ") != prog {
+		t.Errorf("turn 1 played %v for Alice, want her sheet's program %s", got, prog)
+	}
+	if q := playedIn(t, j, 1, "Bob"); q.Missed == "" {
+		t.Errorf("bob sent nothing, but turn 1 has no missed-orders policy for him")
+	}
+
+	// Turn 2: intake is stuck, the judge gives up after MaxIntakeWait and resolves; then
+	// a sheet without a turn line, received before that, is finally read.
+	deadline = game().DeadlineAt.Add(game().Grace)
+	body2, _ := programSheet(t, j, secrets, "Bob", 1, 78)
+	body2 = strings.Replace(body2, "turn 2\n", "", 1)
+	clock.Add(deadline.Sub(clock.Now()) + j.MaxIntakeWait + time.Minute)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := game().CurrentTurn; n != 3 {
+		t.Fatalf("game at turn %d after MaxIntakeWait, want 3", n)
+	}
+	late := mail.Fetched{UID: 21, Raw: rawMail("bob@example.test", "[RR live] orders", body2), Received: deadline.Add(-10 * time.Second)}
+	for _, err := range j.HandleBatch(ctx, 1, []mail.Fetched{late}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		vs, err := tx.OrderVersions(game().ID, 3, "Bob")
+		if err != nil {
+			return err
+		}
+		if len(vs) != 0 {
+			t.Errorf("a sheet written for turn 2 and read after it was stored for turn 3: %d versions", len(vs))
+		}
+		return nil
+	})
+	n, _, texts := outboxTo(t, j, "bob@example.test")
+	told := false
+	for _, s := range texts {
+		if strings.Contains(s, "NOT played") && strings.Contains(s, "turn 2") {
+			told = true
+		}
+	}
+	if !told {
+		t.Errorf("bob was not told his sheet came too late to be read (%d mails to him)", n)
+	}
+	if !rec.has("level=ERROR") || !rec.has("read only after it") {
+		t.Error("no error-level log line for a sheet read after its turn was resolved")
+	}
+}
