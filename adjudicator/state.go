@@ -169,10 +169,19 @@ func (s *State) Clone() *State {
 // cloneForTurn is Clone for a postal turn, into *into: the hands, options and tokens are
 // shared with s, not copied, since a turn only reads them and replaces them (play sets
 // each hand to nil, deal makes new ones). Everything the turn changes in place is copied.
-func (s *State) cloneForTurn(into *State) *State {
+//
+// robots is where the robots are copied to when it has room (clipped, so an append to
+// the new state's robots copies them out).
+func (s *State) cloneForTurn(into *State, robots []Robot) *State {
 	*into = *s
 	c := into
-	c.Robots = slices.Clone(s.Robots)
+	if s.Robots == nil {
+		c.Robots = nil
+	} else if len(s.Robots) <= cap(robots) {
+		c.Robots = append(robots[:0:len(s.Robots)][:0], s.Robots...)
+	} else {
+		c.Robots = slices.Clone(s.Robots)
+	}
 	for i := range c.Robots {
 		r := &c.Robots[i]
 		// Options and Tokens are shared too, clipped: the engine never writes into them,

@@ -63,13 +63,17 @@ type turn struct {
 	drawingTwo bool
 
 	// Storage a full turn uses instead of allocating (BenchmarkTurn8Robots): event
-	// positions and facings, the lasers' hits, the deck being dealt and the hands.
-	posArr  [256]Pos
-	dirArr  [128]Dir
+	// positions and facings, the lasers' hits, the deck being dealt and the hands, the
+	// robots of the new state. Sized to a busy turn (BenchmarkTurn8Robots logs 100
+	// positions and 10 facings); pos and dir allocate more chunks past them. Every byte
+	// here is allocated per turn, and the bytes per turn set how often the GC runs.
+	posArr  [128]Pos
+	dirArr  [32]Dir
 	hitsArr [32]hit
 	deckArr [128]int
 	occArr  [1024]bool
 	stVal   State
+	robArr  [MaxRobots]Robot
 
 	gunScratch  Gun  // shapeGun
 	harmScratch Harm // filterDamage
@@ -218,7 +222,7 @@ func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, 
 	if s.Rules.Own() {
 		t.st = st.Clone()
 	} else {
-		t.st = st.cloneForTurn(&t.stVal) // the new state lives in the turn: one allocation fewer
+		t.st = st.cloneForTurn(&t.stVal, t.robArr[:0]) // the new state and its robots live in the turn: two allocations fewer
 	}
 	t.posBuf, t.dirBuf, t.hits = t.posArr[:0], t.dirArr[:0], t.hitsArr[:0]
 	if stopAfter > 0 && stopAfter < Registers {
