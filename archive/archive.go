@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/orders"
@@ -23,15 +25,21 @@ const Version = 1
 // Limits on what Read accepts (docs/archive.md).
 const (
 	MaxHeaderBytes = 8 << 20   // the header line: the course and its boards inline
-	MaxTurnBytes   = 256 << 10 // one turn line
+	MaxTurnBytes   = 4 << 20   // one turn line (its orders and its press)
 	MaxTurns       = 100000    // turn lines, turn 0 included
 	MaxBoards      = 16        // boards carried
 	MaxOptions     = 256       // option deck cards
 	MaxRules       = 200       // standing and conditional orders on one robot's sheet
 	MaxCondDepth   = 8         // nesting of all/any in a condition
 	MaxCondNodes   = 256       // tests in one order's conditions
+	MaxPress       = 1000      // press messages on one turn line
+	MaxPressBytes  = 64 << 10  // the text of one press message
 	maxNameBytes   = 64
 )
+
+// Anonymous is the sender of anonymous press as the archive gives it: the public
+// never learns who wrote it, and neither does the archive.
+const Anonymous = "anonymous"
 
 // Archive is one game: how it was set up and every turn's orders, with the hash of the
 // state after each turn.
@@ -65,6 +73,19 @@ type Turn struct {
 	// it between turns). Usually absent.
 	Before json.RawMessage `json:"before,omitempty"`
 	Hash   string          `json:"hash"`
+	// Press is the press sent after this turn resolved, while the next turn's orders
+	// were gathered (the judge numbers it turn n+1), in the order it was sent, as the
+	// public sees it. Usually absent.
+	Press []Press `json:"press,omitempty"`
+}
+
+// Press is one message players wrote through the judge, as the public sees it: the
+// sender's robot when it was signed, Anonymous when it was not (never the real
+// sender), the robots written to (none: everyone), the text. Never an address.
+type Press struct {
+	From string   `json:"from"`
+	To   []string `json:"to,omitempty"`
+	Text string   `json:"text"`
 }
 
 // Played is one robot's orders as the engine played them (orders.Played, the judge's
@@ -103,9 +124,24 @@ func Write(w io.Writer, a Archive) error {
 			}
 			t.Before = b.Bytes()
 		}
-		if err := enc.Encode(t); err != nil {
+		for i := range t.Press {
+			if m := checkPress(&a, &t.Press[i]); m != "" {
+				return fmt.Errorf("archive: write: turn %d: press %d: %s", t.Turn, i+1, m)
+			}
+		}
+		if len(t.Press) > MaxPress {
+			return fmt.Errorf("archive: write: turn %d: %d press messages (at most %d)", t.Turn, len(t.Press), MaxPress)
+		}
+		var line bytes.Buffer
+		le := json.NewEncoder(&line)
+		le.SetEscapeHTML(false)
+		if err := le.Encode(t); err != nil {
 			return fmt.Errorf("archive: write: turn %d: %w", t.Turn, err)
 		}
+		if line.Len() > MaxTurnBytes {
+			return fmt.Errorf("archive: write: turn %d: the line is %d bytes (a reader takes at most %d)", t.Turn, line.Len(), MaxTurnBytes)
+		}
+		bw.Write(line.Bytes())
 	}
 	return bw.Flush()
 }
@@ -339,6 +375,14 @@ func checkTurn(a *Archive, t *Turn, want int) string {
 	if !isHash(t.Hash) {
 		return "hash: want 64 lower-case hex digits (SHA-256)"
 	}
+	if len(t.Press) > MaxPress {
+		return fmt.Sprintf("%d press messages (at most %d)", len(t.Press), MaxPress)
+	}
+	for i := range t.Press {
+		if m := checkPress(a, &t.Press[i]); m != "" {
+			return fmt.Sprintf("press %d: %s", i+1, m)
+		}
+	}
 	if want == 0 {
 		if len(t.Orders) > 0 || len(t.Before) > 0 {
 			return "the set-up (turn 0) has no orders and no state before"
@@ -370,6 +414,48 @@ func checkTurn(a *Archive, t *Turn, want int) string {
 	}
 	if len(t.Before) > 0 && t.Before[0] != '{' {
 		return "before: want a JSON object (a state)"
+	}
+	return ""
+}
+
+// checkPress refuses a message whose sender is not a robot of the game or Anonymous,
+// whose recipients are not distinct robots of the game (the signed sender not among
+// them), or whose text is empty, too long, not UTF-8 or holds control characters other
+// than newline and tab (it is printed to a terminal by replay --turn).
+func checkPress(a *Archive, p *Press) string {
+	if p.From != Anonymous && !slices.Contains(a.Robots, p.From) {
+		return fmt.Sprintf("from: %q is not a robot of the game (nor %q)", clip(p.From), Anonymous)
+	}
+	if p.To != nil && len(p.To) == 0 {
+		return "to: empty (leave it out for press to everyone)"
+	}
+	if len(p.To) > len(a.Robots) {
+		return fmt.Sprintf("to: %d robots in a game of %d", len(p.To), len(a.Robots))
+	}
+	for i, r := range p.To {
+		if !slices.Contains(a.Robots, r) {
+			return fmt.Sprintf("to: %q is not a robot of the game", clip(r))
+		}
+		if slices.Contains(p.To[:i], r) {
+			return fmt.Sprintf("to: %q twice", r)
+		}
+		if r == p.From {
+			return fmt.Sprintf("to: %q writes to itself", r)
+		}
+	}
+	if strings.TrimSpace(p.Text) == "" {
+		return "text: empty"
+	}
+	if len(p.Text) > MaxPressBytes {
+		return fmt.Sprintf("text: %d bytes (at most %d)", len(p.Text), MaxPressBytes)
+	}
+	if !utf8.ValidString(p.Text) {
+		return "text: invalid UTF-8"
+	}
+	for _, r := range p.Text {
+		if (r < ' ' && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Sprintf("text: control character %U", r)
+		}
 	}
 	return ""
 }

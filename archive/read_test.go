@@ -70,6 +70,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("rallyjudge-archive 1\n{}\n"))
 	f.Add(bytes.Replace(good, []byte(`"turns":4`), []byte(`"turns":2`), 1))
 	f.Add(bytes.Replace(good, []byte(`"sheet":{`), []byte(`"sheet":{"orders":[{"if":{"all":[{"any":[{}]}]},"then":{"do":"repair"}}],`), 1))
+	f.Add(encode(f, withPress(f)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := Read(bytes.NewReader(b))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -89,6 +90,45 @@ func FromStoreWith(tx *store.Tx, gameID int64, course func(string) (*adjudicator
 		a.Turns = append(a.Turns, t)
 		prev = &after
 	}
+	press, err := tx.PressOf(g.ID)
+	if err != nil {
+		return Archive{}, fmt.Errorf("%s: %w", what, err)
+	}
+	for _, p := range press {
+		// Press the judge numbers turn n was sent after turn n-1 resolved: it goes on
+		// that turn's line. Press of a turn since rolled back, numbered past the
+		// next one, goes on the last line.
+		n := min(max(p.Turn-1, 0), len(a.Turns)-1)
+		ap, err := publicPress(&a, p)
+		if err != nil {
+			return Archive{}, fmt.Errorf("%s: press %d (turn %d): %w", what, p.ID, p.Turn, err)
+		}
+		a.Turns[n].Press = append(a.Turns[n].Press, ap)
+	}
 	a.Count = len(a.Turns)
 	return a, nil
+}
+
+// publicPress is a stored message as the public sees it: the sender only when it was
+// signed, the text with carriage returns and other control characters (but newline
+// and tab) dropped and invalid UTF-8 replaced.
+func publicPress(a *Archive, p store.Press) (Press, error) {
+	out := Press{From: Anonymous, To: p.To}
+	if p.Signed {
+		out.From = p.From
+	}
+	text := strings.ToValidUTF8(strings.ReplaceAll(p.Body, "\r\n", "\n"), "\uFFFD")
+	out.Text = strings.Map(func(r rune) rune {
+		if (r < ' ' && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, text)
+	if len(out.Text) > MaxPressBytes {
+		return Press{}, fmt.Errorf("%d bytes of text (an archive carries at most %d)", len(out.Text), MaxPressBytes)
+	}
+	if m := checkPress(a, &out); m != "" {
+		return Press{}, fmt.Errorf("%s", m)
+	}
+	return out, nil
 }

@@ -135,6 +135,21 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 				return err
 			}
 		}
+		// Press: the messages sent before turn From resolved (on the lines 0 to
+		// From-1), and, when the game goes on where the archive ends, those sent
+		// since (on line From). A fork leaves out the press of the original's future.
+		// Anonymous press comes back anonymous: the archive never knew its sender.
+		for n := 0; n <= spec.From; n++ {
+			if n == spec.From && spec.From != last {
+				break
+			}
+			for _, p := range a.Turns[n].Press {
+				sp := store.Press{GameID: id, Turn: n + 1, From: p.From, To: p.To, Signed: p.From != archive.Anonymous, Body: p.Text, Sent: now}
+				if _, err := tx.AddPress(sp); err != nil {
+					return err
+				}
+			}
+		}
 		// Standing orders in force: what answered each robot's decisions in the last
 		// turn kept, stored as that turn's sheet, so the judge folds them in.
 		if spec.From > 0 {

@@ -18,7 +18,8 @@ const replayUsage = `usage: rallyjudge replay ARCHIVE [--turn N] [--html OUT.htm
 Re-runs every turn of an archive (docs/archive.md) from the set-up and checks the hash
 of the state after each: the game replays bit for bit, or the first turn that differs
 is named.
-  --turn N     show the game after turn N: the board, the robots, the turn's events
+  --turn N     show the game after turn N: the board, the robots, the turn's events,
+               the press sent during the turn and after it
   --html FILE  write one self-contained page that plays the game step by step
   --progress   show a progress bar on standard error (the default when it is a terminal)
 Exit 0: the archive replays exactly; 1: it does not, or cannot be read; 2: usage.`
@@ -87,6 +88,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	if shown != nil {
 		showTurn(stdout, setup, shown)
+		showPress(stdout, &a, shown.Turn)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s: %d turns replay exactly (%s on %s, %d robots)\n", pos[0], last, a.Game, a.Course.Name, len(a.Robots))
@@ -137,6 +139,32 @@ func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
 	for _, e := range s.Events {
 		fmt.Fprintf(w, "  %s\n", eventLine(setup.Deck, e))
 	}
+}
+
+// showPress prints the press of turn n as the public saw it: the messages sent while
+// its orders were gathered (on the line of turn n-1) and those sent after it resolved
+// (on its own line).
+func showPress(w io.Writer, a *archive.Archive, n int) {
+	list := func(title string, ps []archive.Press) {
+		fmt.Fprintf(w, "\n%s:\n", title)
+		if len(ps) == 0 {
+			fmt.Fprintln(w, "  none")
+		}
+		for _, p := range ps {
+			to := "everyone"
+			if p.To != nil {
+				to = strings.Join(p.To, ", ")
+			}
+			fmt.Fprintf(w, "  from %s to %s:\n", p.From, to)
+			for _, l := range strings.Split(p.Text, "\n") {
+				fmt.Fprintf(w, "    | %s\n", l)
+			}
+		}
+	}
+	if n > 0 {
+		list(fmt.Sprintf("Press of turn %d (sent before it resolved)", n), a.Turns[n-1].Press)
+	}
+	list(fmt.Sprintf("Press after turn %d (sent during turn %d)", n, n+1), a.Turns[n].Press)
 }
 
 func eventLine(deck *adjudicator.Deck, e adjudicator.Event) string {
