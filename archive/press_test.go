@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // withPress is a short game with press on turn lines 0 and 2: signed to one robot,
@@ -125,4 +128,39 @@ func TestPressReadErrors(t *testing.T) {
 			t.Fatalf("write: %v", err)
 		}
 	})
+}
+
+// TestPublicPress: a stored message as the archive writes it: anonymous without its
+// sender, control characters dropped, a message longer than an archive carries cut at a
+// character with a note, and the result always passes Read's checks.
+func TestPublicPress(t *testing.T) {
+	a := withPress(t)
+	for _, tc := range []struct {
+		name string
+		in   store.Press
+		from string
+		text func(string) bool
+	}{
+		{"anonymous", store.Press{From: "Hulk", Body: "psst"}, Anonymous, func(s string) bool { return s == "psst" }},
+		{"signed, CRLF and escapes", store.Press{From: "Hulk", Signed: true, Body: "a\r\nb\x1b[1m\u0085c\xff"}, "Hulk", func(s string) bool { return s == "a\nb[1mc\uFFFD" }},
+		{"too long", store.Press{From: "Zoombot", Signed: true, Body: strings.Repeat("é", MaxPressBytes)}, "Zoombot", func(s string) bool {
+			return len(s) <= MaxPressBytes && utf8.ValidString(s) && strings.HasSuffix(s, " bytes longer]") && strings.HasPrefix(s, "éé")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := publicPress(&a, tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.From != tc.from || !tc.text(p.Text) {
+				t.Fatalf("got from %q text %.80q", p.From, p.Text)
+			}
+			if m := checkPress(&a, &p); m != "" {
+				t.Fatalf("Read would refuse it: %s", m)
+			}
+		})
+	}
+	if _, err := publicPress(&a, store.Press{From: "Mallory", Signed: true, Body: "x"}); err == nil {
+		t.Fatal("press from a robot not in the game exported")
+	}
 }

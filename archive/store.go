@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -125,7 +126,15 @@ func publicPress(a *Archive, p store.Press) (Press, error) {
 		return r
 	}, text)
 	if len(out.Text) > MaxPressBytes {
-		return Press{}, fmt.Errorf("%d bytes of text (an archive carries at most %d)", len(out.Text), MaxPressBytes)
+		// Longer than an archive carries (a judge may read mails up to its
+		// limits.max_message_bytes): cut at a character, and say so.
+		note := fmt.Sprintf("\n[cut by the archive: %d bytes longer]", len(out.Text))
+		cut := MaxPressBytes - len(note) - 8
+		for cut > 0 && !utf8.RuneStart(out.Text[cut]) {
+			cut--
+		}
+		note = fmt.Sprintf("\n[cut by the archive: %d bytes longer]", len(out.Text)-cut)
+		out.Text = out.Text[:cut] + note
 	}
 	if m := checkPress(a, &out); m != "" {
 		return Press{}, fmt.Errorf("%s", m)

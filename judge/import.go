@@ -42,7 +42,8 @@ const PlaceholderDomain = "unassigned.invalid"
 // (returned by robot), and turns 0 to From with their states, events and played
 // orders, so the game goes on at turn From+1 (running, or over if the game ended
 // there). Each robot's standing orders in force at turn From carry over, stored as an
-// order sheet of turn From. Players with an address are mailed their secret and hand
+// order sheet of turn From. The archive's press comes back (a fork's only up to turn
+// From; anonymous press with the sender "anonymous", as the archive never knew it). Players with an address are mailed their secret and hand
 // (the welcome mail). The course must be the judge's course of that name, exactly
 // (the judge looks courses up by name).
 func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportSpec) (map[string]string, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -192,6 +193,8 @@ func pressHistory(all []store.Press, reader *store.Player) string {
 		}
 		from := p.From
 		switch {
+		case !p.Signed && reader == nil && p.From == archive.Anonymous:
+			from += " (imported from an archive: the sender is not known)"
 		case !p.Signed && reader == nil:
 			from += " (anonymous)"
 		case !p.Signed && !strings.EqualFold(p.From, reader.Robot):
