@@ -245,9 +245,9 @@ func (t *turn) deal() {
 		deck = t.setup.Deck.Cards()
 	}
 	deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
-	// Every hand is a piece of one array, each clipped so that adding a card to one
-	// (Flywheel) copies it rather than writing over the next.
-	hands := make([]int, len(deck))
+	// Each hand is the piece of the shuffled deck it was dealt from (the turn's own
+	// array, or Deck.Cards' copy), clipped so that adding a card to one (Flywheel) copies
+	// it rather than writing over the next; the pile left is the rest of the deck.
 	shuffleInts(t.setup.Seed, st.Turn, streamDeal, deck)
 	for i := range st.Robots {
 		r := &st.Robots[i]
@@ -262,9 +262,7 @@ func (t *turn) deal() {
 		if n > len(deck) {
 			n = len(deck)
 		}
-		r.Hand = hands[:n:n]
-		copy(r.Hand, deck[:n])
-		hands = hands[n:]
+		r.Hand = deck[:n:n]
 		deck = deck[n:]
 		slices.Sort(r.Hand)
 		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})
