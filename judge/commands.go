@@ -53,7 +53,7 @@ type verbInfo struct {
 var verbs = map[string]verbInfo{
 	"HELP":      {"anyone", "HELP", "this text"},
 	"LIST":      {"anyone", "LIST", "the games open for players and those running"},
-	"JOIN":      {"anyone", "JOIN [GAME] ROBOT", "join an open game with a robot; the reply carries your secret"},
+	"JOIN":      {"anyone", "JOIN [GAME] ROBOT", "ask to join an open game; a code comes back to CONFIRM"},
 	"ORDERS":    {"player", "ORDERS", "the rest of the mail is your order sheet"},
 	"STATUS":    {"member", "STATUS", "the game now: turn, deadline, whose orders are in"},
 	"RESEND":    {"player", "RESEND [TURN]", "your report of a turn again (the latest by default)"},
@@ -78,7 +78,7 @@ var verbs = map[string]verbInfo{
 	"NOWAIT":    {"player", "NOWAIT", "take back your WAIT"},
 	"ABSENT":    {"player", "ABSENT YYYY-MM-DD YYYY-MM-DD | ABSENT NONE", "announce an absence (first and last day, UTC)"},
 	"ADDRESS":   {"player", "ADDRESS NEW@ADDRESS", "move your robot to a new address (the new address confirms)"},
-	"CONFIRM":   {"anyone", "CONFIRM CODE", "from the new address: confirm a change of address"},
+	"CONFIRM":   {"anyone", "CONFIRM CODE", "confirm a JOIN, or a change of address (from the new one)"},
 	"NEWSECRET": {"anyone", "NEWSECRET GAME ROBOT", "a new secret, mailed to the robot's registered address"},
 	"WHOGAME":   {"anyone", "WHOGAME", "who plays which robot (as far as the game allows)"},
 	"OBSERVE":   {"anyone", "OBSERVE [GAME]", "get the game's public report each turn"},

@@ -98,7 +98,17 @@ func TestCommands(t *testing.T) {
 	f := newFixture(t)
 	boss := f.addServerGM("boss@example.test")
 	gm := f.secrets[""]
-	joined := map[string]string{} // robot → secret from its JOIN reply
+	joined := map[string]string{} // robot → secret from its CONFIRM reply
+	codes := map[string]string{}  // address → code from its JOIN reply
+	code := func(from string) func(t *testing.T, text string) {
+		return func(t *testing.T, text string) {
+			m := confirmCode.FindStringSubmatch(text)
+			if m == nil {
+				t.Fatalf("the JOIN reply to %s has no CONFIRM line:\n%s", from, text)
+			}
+			codes[from] = m[1]
+		}
+	}
 	var deadlineBefore time.Time
 
 	type step struct {
@@ -156,9 +166,23 @@ func TestCommands(t *testing.T) {
 			body: func() string { return "secret " + f.secrets["Twonky"] + "\nCREATE winter course=sprint\n" },
 			kind: "reject", want: []string{"did not match"}},
 		{name: "join", from: "dave@example.test", subject: "join", body: func() string { return "JOIN autumn Robo1\n" },
+			want:  []string{"join game autumn", "CONFIRM ", "no seat is\ntaken"},
+			check: code("dave@example.test")},
+		{name: "join confirm from elsewhere", from: "mallory@example.test", subject: "join", body: func() string { return "CONFIRM " + codes["dave@example.test"] + "\n" },
+			want: []string{"Not done: no JOIN"},
+			check: func(t *testing.T, _ string) {
+				if p := f.playersOf("autumn"); len(p) != 0 {
+					t.Errorf("a code sent from another address took a seat: %+v", p)
+				}
+			}},
+		{name: "join confirm", from: "dave@example.test", subject: "Re: join", body: func() string { return "CONFIRM " + codes["dave@example.test"] + "\n" },
 			want:  []string{"You have joined game autumn", "Your secret is: "},
 			check: func(t *testing.T, text string) { joined["Robo1"] = secretInText.FindStringSubmatch(text)[1] }},
+		{name: "join confirm twice", from: "dave@example.test", subject: "Re: join", body: func() string { return "CONFIRM " + codes["dave@example.test"] + "\n" },
+			want: []string{"Not done: no JOIN"}},
 		{name: "join by subject", from: "erin@example.test", subject: "[RR autumn] join", body: func() string { return "join Robo2\n" },
+			want: []string{"CONFIRM "}, check: code("erin@example.test")},
+		{name: "join by subject confirm", from: "erin@example.test", subject: "Re: join", body: func() string { return "CONFIRM " + codes["erin@example.test"] + "\n" },
 			want:  []string{"You have joined game autumn", "2 of 2 seats"},
 			check: func(t *testing.T, text string) { joined["Robo2"] = secretInText.FindStringSubmatch(text)[1] }},
 		{name: "join full", from: "frank@example.test", subject: "join", body: func() string { return "JOIN autumn Robo3\n" },
@@ -172,6 +196,8 @@ func TestCommands(t *testing.T) {
 			body: func() string { return "secret " + joined["Robo2"] + "\nWITHDRAW\n" },
 			want: []string{"Robo2 withdrew", "free again"}},
 		{name: "join again", from: "frank@example.test", subject: "join", body: func() string { return "JOIN autumn Robo3\n" },
+			want: []string{"CONFIRM "}, check: code("frank@example.test")},
+		{name: "join again confirm", from: "frank@example.test", subject: "Re: join", body: func() string { return "CONFIRM " + codes["frank@example.test"] + "\n" },
 			want:  []string{"You have joined"},
 			check: func(t *testing.T, text string) { joined["Robo3"] = secretInText.FindStringSubmatch(text)[1] }},
 		{name: "start", from: "boss@example.test", subject: "[RR autumn] go",
@@ -501,8 +527,8 @@ func TestDocsCommandExamples(t *testing.T) {
 				hand += fmt.Sprintf("P%d ", c)
 			}
 		}
-		code := "" // the latest code mailed to the sender for CONFIRM
-		for _, m := range f.mailsTo(from, "notice") {
+		code := ""                                                                           // the latest code mailed to the sender for CONFIRM
+		for _, m := range append(f.mailsTo(from, "notice"), f.mailsTo(from, "command")...) { // ADDRESS's notice, JOIN's reply
 			if c := confirmCode.FindStringSubmatch(textOf(t, m)); c != nil {
 				code = c[1]
 			}
@@ -638,6 +664,11 @@ func TestCommandsThroughRealMail(t *testing.T) {
 	for _, u := range []string{"alice", "bob"} {
 		robot := strings.ToUpper(u[:1]) + u[1:]
 		text := send(u, "join", "JOIN mailgame "+robot+"\n")
+		c := confirmCode.FindStringSubmatch(text)
+		if c == nil {
+			t.Fatalf("join %s: no code to confirm:\n%s", u, text)
+		}
+		text = send(u, "join", "CONFIRM "+c[1]+"\n")
 		expect("join "+u, text, "You have joined game mailgame")
 		m := secretInText.FindStringSubmatch(text)
 		if m == nil {
@@ -665,4 +696,19 @@ func TestCommandsThroughRealMail(t *testing.T) {
 	mailWith("bob", "A message from the game master")
 	expect("withdraw", send("bob", g+"bye", "secret "+sec["bob"]+"\nWITHDRAW\n"), "Bob withdrew")
 	expect("wrong secret", send("bob", g+"status", "secret not-it\nSTATUS\n"), "did not match")
+}
+
+// playersOf lists a game's players.
+func (f *fixture) playersOf(tag string) []store.Player {
+	f.t.Helper()
+	g, _ := f.game(tag)
+	var ps []store.Player
+	if err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		ps, err = tx.Players(g.ID)
+		return err
+	}); err != nil {
+		f.t.Fatal(err)
+	}
+	return ps
 }

@@ -160,7 +160,8 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	if o.Play {
 		fmt.Fprintf(o.Out, "A seat is free for you. In your mail program, set up the account\n"+
 			"  address  %s\n  IMAP     %s, plain (no TLS), login %q, password %q\n  SMTP     %s, no TLS, no login\n"+
-			"then follow docs/players.md: mail \"JOIN %s YourRobot\" to %s.\n"+
+			"then follow docs/players.md: mail \"JOIN %s YourRobot\" to %s, and answer its\n"+
+			"reply with the CONFIRM line it gives.\n"+
 			"The game starts when you have joined; the bots wait for your orders each turn.\n\n",
 			info.Address, info.IMAPAddr, info.User, info.Password, info.SMTPAddr, spec.Tag, info.Judge)
 	}

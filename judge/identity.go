@@ -112,7 +112,16 @@ func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 
 func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 	if len(c.Args) != 1 || e.from == "" {
-		return "", refuse("write CONFIRM CODE, from the new address, with the code the judge mailed there.")
+		return "", refuse("write CONFIRM CODE, from the address the judge mailed the code to.")
+	}
+	pjs, err := e.tx.PendingJoins(e.from, j.now().Add(-joinTTL))
+	if err != nil {
+		return "", err
+	}
+	for _, pj := range pjs {
+		if j.verified.check(pj.CodeHash, c.Args[0]) {
+			return j.takeJoin(e, pj)
+		}
 	}
 	cs, err := e.tx.PendingAddressChanges(e.from, j.now().Add(-addressChangeTTL))
 	if err != nil {
@@ -153,7 +162,8 @@ func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 		}
 		return fmt.Sprintf("Confirmed: you play %s in game %s from this address. Your secret is unchanged.\n", p.Robot, g.Tag), nil
 	}
-	return "", refuse("no change of address to this address waits for that code (a code counts for %d days).", int(addressChangeTTL/(24*time.Hour)))
+	return "", refuse("no JOIN or change of address from this address waits for that code (a JOIN's code counts for %d hours, an address's for %d days).",
+		int(joinTTL/time.Hour), int(addressChangeTTL/(24*time.Hour)))
 }
 
 func (j *Judge) cmdNewSecret(e *cmdEnv, c Command) (string, error) {

@@ -62,9 +62,17 @@ func TestNewUserFollowsThePlayerGuide(t *testing.T) {
 	}
 	// "Then join one with the name you want for your robot: JOIN spring Zoombot"
 	m := send("join", fmt.Sprintf("JOIN %s Rover\n", info.Game))
+	// "The reply carries a code: answer it from the same address with the line it gives,
+	// CONFIRM CODE; the reply to that carries your secret."
+	cm := confirmCode.FindStringSubmatch(m.Text)
+	if cm == nil {
+		t.Fatalf("the JOIN reply carries no code to confirm:\n%s", m.Text)
+	}
+	// Answered as a mail program answers: a reply, the judge's text quoted below.
+	m = send("Re: "+m.Subject, "CONFIRM "+cm[1]+"\n\n> "+strings.ReplaceAll(strings.TrimSpace(m.Text), "\n", "\n> ")+"\n", strings.Trim(m.MessageID, "<>"))
 	sm := regexp.MustCompile(`secret is:\s*(\S+)`).FindStringSubmatch(m.Text)
 	if sm == nil {
-		t.Fatalf("the JOIN reply carries no secret:\n%s", m.Text)
+		t.Fatalf("the CONFIRM reply carries no secret:\n%s", m.Text)
 	}
 	secret := sm[1]
 	// "When the game master starts the game you get a welcome mail with the course, your

@@ -93,6 +93,11 @@ func TestPeopleThroughRealMail(t *testing.T) {
 	for _, u := range []string{"alice", "bob"} {
 		robot := strings.ToUpper(u[:1]) + u[1:]
 		text := send(u, "join", "JOIN people "+robot+"\n")
+		c := confirmCode.FindStringSubmatch(text)
+		if c == nil {
+			t.Fatalf("join %s: no code to confirm:\n%s", u, text)
+		}
+		text = send(u, "join", "CONFIRM "+c[1]+"\n")
 		m := secretInText.FindStringSubmatch(text)
 		if m == nil {
 			t.Fatalf("join %s: no secret:\n%s", u, text)

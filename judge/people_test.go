@@ -357,7 +357,7 @@ func TestGameMasterSeesTheGame(t *testing.T) {
 	f := newFixture(t)
 	boss := f.addServerGM("boss@example.test")
 	f.send("boss@example.test", "new", "secret "+boss+"\nCREATE autumn course=sprint players=2\n")
-	f.send("dave@example.test", "join", "JOIN autumn Robo1\n")
+	f.joinConfirmed("dave@example.test", "join", "JOIN autumn Robo1\n")
 	notes := f.mailsTo("boss@example.test", "gm-notice")
 	if len(notes) == 0 || !strings.Contains(textOf(t, notes[len(notes)-1]), "Robo1 joined game autumn from dave@example.test") {
 		t.Errorf("no join notice to the game master")

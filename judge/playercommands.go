@@ -122,19 +122,78 @@ func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
 	if e.from == "" {
 		return "", refuse("JOIN is by mail: the player's address is the one the mail comes from.")
 	}
+	// Anyone can forge a From address (issue 14): JOIN takes no seat. It mails a code to
+	// the joining address, and the seat is taken by the CONFIRM that carries it, from
+	// there (takeJoin). A forged JOIN's code goes to an address the forger does not read.
+	code, hash, err := j.newSecret()
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.tx.AddPendingJoin(store.PendingJoin{GameID: g.ID, Email: e.from, Robot: robot, CodeHash: hash, Created: j.now()}); err != nil {
+		return "", err
+	}
+	if err := j.audit(e, "join-asked", robot); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Someone asked, from this address, to join game %s (course %s).\n\n"+
+		"If that was you, reply from this address with this line in the body:\n\n  CONFIRM %s\n\n"+
+		"and the seat is yours (the reply to it carries your secret). Until then no seat is\n"+
+		"taken. The code counts for %d hours. If you did not ask, do nothing.\n",
+		g.Tag, g.Course, code, int(joinTTL/time.Hour)), nil
+}
+
+// joinTTL is how long a JOIN waits for its CONFIRM.
+const joinTTL = 48 * time.Hour
+
+// takeJoin gives the seat a confirmed JOIN asked for, if the game still has it to give:
+// every check JOIN made is made again, since the game may have filled or started since.
+func (j *Judge) takeJoin(e *cmdEnv, pj store.PendingJoin) (string, error) {
+	g, err := e.tx.Game(pj.GameID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &g
+	if err := e.tx.FinishPendingJoin(pj.ID, j.now()); err != nil {
+		return "", err
+	}
+	if g.Status != store.GameOpen {
+		return "", refuse("game %s is %s: it takes no new players.", g.Tag, g.Status)
+	}
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	ps, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(ps) >= o.maxPlayers() {
+		return "", refuse("game %s is full (%d players).", g.Tag, len(ps))
+	}
+	robot := pj.Robot
+	seat := 0
+	for _, p := range ps {
+		if strings.EqualFold(p.Robot, robot) {
+			return "", refuse("game %s has a robot called %s already; JOIN again with another name.", g.Tag, p.Robot)
+		}
+		if strings.EqualFold(p.Email, pj.Email) {
+			return "", refuse("you play %s in game %s already.", p.Robot, g.Tag)
+		}
+		seat = max(seat, p.Seat+1)
+	}
 	sec, hash, err := j.newSecret()
 	if err != nil {
 		return "", err
 	}
-	if _, err := e.tx.AddPlayer(store.Player{GameID: g.ID, Robot: robot, Seat: seat, Email: e.from, SecretHash: hash, Created: j.now()}); err != nil {
+	if _, err := e.tx.AddPlayer(store.Player{GameID: g.ID, Robot: robot, Seat: seat, Email: pj.Email, SecretHash: hash, Created: j.now()}); err != nil {
 		return "", err
 	}
 	if err := j.audit(e, "join", robot); err != nil {
 		return "", err
 	}
-	if err := j.mailGMs(e.tx, *g, "join", e.key+"."+robot, fmt.Sprintf("%s joined", robot),
+	if err := j.mailGMs(e.tx, g, "join", e.key+"."+robot, fmt.Sprintf("%s joined", robot),
 		fmt.Sprintf("%s joined game %s from %s: %d of %d seats are taken.\nSTART the game when you are ready.\n",
-			robot, g.Tag, e.from, len(ps)+1, o.maxPlayers())); err != nil {
+			robot, g.Tag, pj.Email, len(ps)+1, o.maxPlayers())); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("You have joined game %s (course %s) with the robot %s; %d of %d seats are taken.\n\n"+

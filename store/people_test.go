@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -98,4 +99,43 @@ func TestPlayerSettingsObserversPress(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+func TestPendingJoins(t *testing.T) {
+	st := openTest(t)
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	hash, err := st.HashSecret("k7dm-3xqp-9wtr-hzv4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid := newGame(t, st, "g")
+	err = st.Tx(context.Background(), func(tx *Tx) error {
+		if _, err := tx.AddPendingJoin(PendingJoin{GameID: gid, Email: "a@example.org", Robot: "R", CodeHash: "k7dm-3xqp-9wtr-hzv4", Created: now}); err == nil {
+			t.Errorf("a plain code was stored")
+		}
+		if _, err := tx.AddPendingJoin(PendingJoin{GameID: gid, Email: "a@example.org", Robot: "Old", CodeHash: hash, Created: now}); err != nil {
+			return err
+		}
+		id, err := tx.AddPendingJoin(PendingJoin{GameID: gid, Email: "a@example.org", Robot: "R", CodeHash: hash, Created: now})
+		if err != nil {
+			return err
+		}
+		ps, err := tx.PendingJoins("A@example.org", now.Add(-time.Hour))
+		if err != nil || len(ps) != 1 || ps[0].Robot != "R" || ps[0].ID != id {
+			t.Errorf("pending joins %+v, %v; want the newest only", ps, err)
+		}
+		if ps, _ := tx.PendingJoins("a@example.org", now.Add(time.Hour)); len(ps) != 0 {
+			t.Errorf("an expired pending join is listed: %+v", ps)
+		}
+		if err := tx.FinishPendingJoin(id, now); err != nil {
+			return err
+		}
+		if ps, _ := tx.PendingJoins("a@example.org", now.Add(-time.Hour)); len(ps) != 0 {
+			t.Errorf("a confirmed join is still pending: %+v", ps)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

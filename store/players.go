@@ -322,3 +322,57 @@ func (t *Tx) PlayerByID(id int64) (Player, error) {
 	}
 	return ps[0], nil
 }
+
+// PendingJoin is a JOIN waiting for the joining address to confirm it (CONFIRM CODE).
+type PendingJoin struct {
+	ID       int64
+	GameID   int64
+	Email    string
+	Robot    string
+	CodeHash string // the code mailed to Email, hashed as secrets are
+	Created  time.Time
+}
+
+// AddPendingJoin stores a JOIN waiting for its confirmation (an earlier pending one from
+// the same address to the same game is dropped: the newest JOIN counts).
+func (t *Tx) AddPendingJoin(p PendingJoin) (int64, error) {
+	what := fmt.Sprintf("pending join of %q to game %d", p.Robot, p.GameID)
+	if err := needTime(what, "created", p.Created); err != nil {
+		return 0, err
+	}
+	if strings.TrimSpace(p.Robot) == "" || strings.TrimSpace(p.Email) == "" {
+		return 0, fmt.Errorf("store: %s: robot and email are needed", what)
+	}
+	if err := checkHash(p.CodeHash); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if _, err := t.exec(`DELETE FROM pending_joins WHERE game_id = ? AND email = ? COLLATE NOCASE AND done_at IS NULL`, p.GameID, p.Email); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	res, err := t.exec(`INSERT INTO pending_joins (game_id, email, robot, code_hash, created_at) VALUES (?,?,?,?,?)`,
+		p.GameID, p.Email, p.Robot, p.CodeHash, fmtTime(p.Created))
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return res.LastInsertId()
+}
+
+// PendingJoins lists the JOINs from email not yet confirmed, made since the given time.
+func (t *Tx) PendingJoins(email string, since time.Time) ([]PendingJoin, error) {
+	return queryAll(t, "pending joins", func(r scanner) (PendingJoin, error) {
+		var p PendingJoin
+		var created string
+		if err := r.Scan(&p.ID, &p.GameID, &p.Email, &p.Robot, &p.CodeHash, &created); err != nil {
+			return p, err
+		}
+		var err error
+		p.Created, err = parseTime(created)
+		return p, err
+	}, `SELECT id, game_id, email, robot, code_hash, created_at FROM pending_joins
+		WHERE email = ? COLLATE NOCASE AND done_at IS NULL AND created_at >= ? ORDER BY id`, email, fmtTime(since))
+}
+
+// FinishPendingJoin marks a pending JOIN confirmed (its seat is taken).
+func (t *Tx) FinishPendingJoin(id int64, now time.Time) error {
+	return t.updateOne(fmt.Sprintf("finish pending join %d", id), `UPDATE pending_joins SET done_at = ? WHERE id = ?`, fmtTime(now), id)
+}

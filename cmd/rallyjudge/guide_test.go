@@ -14,6 +14,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -83,13 +84,35 @@ func TestGameMasterGuide(t *testing.T) {
 	})
 }
 
+var joinCode = regexp.MustCompile(`(?m)^  CONFIRM (\S+)$`)
+
 // joinByMail has one player join per robot, by mail, as the guide says players do.
 func joinByMail(t *testing.T, db, tag string, robots ...string) {
 	t.Helper()
 	withJudge(t, db, func(j *judge.Judge) {
 		for i, r := range robots {
-			raw := guideMail(strings.ToLower(r)+"@example.org", "join", "JOIN "+tag+" "+r+"\n")
-			if err := j.HandleMessage(context.Background(), 1, uint32(100+i), raw); err != nil {
+			addr := strings.ToLower(r) + "@example.org"
+			raw := guideMail(addr, "join", "JOIN "+tag+" "+r+"\n")
+			if err := j.HandleMessage(context.Background(), 1, uint32(100+2*i), raw); err != nil {
+				t.Fatal(err)
+			}
+			// The JOIN's reply carries the code; the CONFIRM with it takes the seat.
+			code := ""
+			if err := j.Store.View(context.Background(), func(tx *store.Tx) error {
+				ms, err := tx.DuePending(time.Now().Add(1000*time.Hour), 10000)
+				for _, m := range ms {
+					if x, xerr := mail.Extract(m.Raw); xerr == nil && len(m.To) == 1 && strings.EqualFold(m.To[0], addr) {
+						if c := joinCode.FindStringSubmatch(x.Text); c != nil {
+							code = c[1]
+						}
+					}
+				}
+				return err
+			}); err != nil || code == "" {
+				t.Fatalf("no code for %s's JOIN (%v)", r, err)
+			}
+			raw = guideMail(addr, "Re: join", "CONFIRM "+code+"\n")
+			if err := j.HandleMessage(context.Background(), 1, uint32(101+2*i), raw); err != nil {
 				t.Fatal(err)
 			}
 		}
