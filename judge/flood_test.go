@@ -118,7 +118,9 @@ func TestFloodBeforeDeadline(t *testing.T) {
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	start := time.Now()
-	go func() { done <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: &countingSender{}, Tick: 100 * time.Millisecond}) }()
+	go func() {
+		done <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: &countingSender{}, Tick: 100 * time.Millisecond})
+	}()
 	stopped := false
 	halt := func() {
 		if !stopped {
