@@ -59,6 +59,9 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 		}
 		return nil
 	}); err != nil {
+		if store.IsCorrupt(err) {
+			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+		}
 		err = j.corrupt(err)
 		for i := range errs {
 			errs[i] = err

@@ -52,6 +52,10 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	}
 	// mail stored but not judged before a crash; finished even if a stop comes meanwhile
 	if err := j.Recover(context.WithoutCancel(ctx)); err != nil {
+		if store.IsCorrupt(err) {
+			j.Log.Error("THE DATABASE IS DAMAGED: no mail is taken; restore the last backup", "err", err)
+			return j.corrupt(err)
+		}
 		return err
 	}
 	if l.Fetcher != nil && j.IntakeCaughtUp == nil {
