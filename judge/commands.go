@@ -93,9 +93,15 @@ var gmOrder = []string{"CREATE", "START", "DEADLINE", "EXTEND", "PAUSE", "RESUME
 // HelpText is the reply to HELP and to an unknown command.
 func HelpText(judge string) string {
 	var b strings.Builder
+	var open []string // the commands anyone may send, from the table, so the text stays true
+	for _, v := range playerOrder {
+		if verbs[v].who == "anyone" {
+			open = append(open, v)
+		}
+	}
 	fmt.Fprintf(&b, "Mail commands to %s, one a line, in the body of a mail. Name the game with\n"+
-		"[RR GAME] in the subject or a line \"game GAME\"; every command but HELP, LIST and JOIN\n"+
-		"needs your secret on a line \"secret YOURSECRET\".\n\nFor players:\n", judge)
+		"[RR GAME] in the subject or a line \"game GAME\". Every command but\n%s\n"+
+		"needs your secret on a line \"secret YOURSECRET\".\n\nFor players:\n", judge, strings.Join(open, ", "))
 	for _, v := range playerOrder {
 		fmt.Fprintf(&b, "  %-28s %s\n", verbs[v].usage, verbs[v].help)
 	}
