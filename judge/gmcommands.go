@@ -129,7 +129,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 // created now could not be played, so it is not created.
 func playable(r adjudicator.Rules) error {
 	if r.Own() {
-		return refuse("the %s rules cannot be played by mail yet: the engine resolves them, but the upgrade phase, 2023 order sheets, reports and the autopilot are not built (docs/rules-2023.md, \"What is not done yet\").", r.Name)
+		return refuse("the %s rules cannot be played by mail yet: the engine resolves them and order sheets read them, but the judge does not yet play 2023 sheets, and 2023 reports, pictures, archives and the autopilot's upgrades are not built (docs/rules-2023.md, \"What is not done yet\").", r.Name)
 	}
 	return nil
 }
