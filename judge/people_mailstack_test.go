@@ -14,7 +14,8 @@ import (
 // TestPeopleThroughRealMail plays issue 13's features by mail through the real mail
 // stack (Postfix in, Dovecot out; RALLYJUDGE_MAILSTACK=1): the game master hears of each
 // join and gets a summary after the turn and the roster in STATUS; alice writes bob
-// anonymous press; bob's WAIT holds the turn until NOWAIT; carol observes.
+// anonymous press; bob's WAIT holds the turn until NOWAIT; carol observes; then alice sets
+// her time zone, asks WHOGAME and a new secret, and bob announces an absence.
 func TestPeopleThroughRealMail(t *testing.T) {
 	imapAddr, smtpAddr := needMailstack(t)
 	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
@@ -126,4 +127,14 @@ func TestPeopleThroughRealMail(t *testing.T) {
 	summary, _ := mailWith("carol", "Turn 1 summary")
 	expect("summary", summary, "In:        Alice, Bob")
 	mailWith("carol", "Turn 1 report") // the observer's (and the game master's) public report
+
+	// Time, identity and absence by mail (issue 13, items 3, 4 and 6).
+	expect("timezone", send("alice", g+"tz", "secret "+sec["alice"]+"\nTIMEZONE Europe/Berlin\n"),
+		"Your deadlines are shown in UTC and in Europe/Berlin")
+	expect("whogame", send("alice", g+"who", "secret "+sec["alice"]+"\nWHOGAME\n"), "Game people", "Bob", "bob@example.test")
+	first := time.Now().UTC().AddDate(0, 0, 2).Format("2006-01-02")
+	last := time.Now().UTC().AddDate(0, 0, 4).Format("2006-01-02")
+	expect("absent", send("bob", g+"away", "secret "+sec["bob"]+"\nABSENT "+first+" "+last+"\n"),
+		"Noted: you are away from "+first+" to "+last)
+	expect("newsecret", send("alice", "lost it", "NEWSECRET people Alice\n"), "is on its way there")
 }
