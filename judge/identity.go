@@ -167,16 +167,8 @@ func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 }
 
 func (j *Judge) cmdNewSecret(e *cmdEnv, c Command) (string, error) {
-	var tag, robot string
-	switch len(c.Args) {
-	case 1:
-		robot = c.Args[0]
-	case 2:
-		tag, robot = strings.ToLower(c.Args[0]), c.Args[1]
-	default:
-		return "", refuse("write NEWSECRET GAME ROBOT.")
-	}
-	if err := j.loadGame(e, tag); err != nil {
+	robot, err := j.gameAndRobot(e, c)
+	if err != nil {
 		return "", err
 	}
 	g := *e.game

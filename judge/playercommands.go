@@ -78,17 +78,24 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 
 var robotName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,19}$`)
 
-func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
-	var tag, robot string
+// gameAndRobot reads the arguments "[GAME] ROBOT" of JOIN and NEWSECRET and loads the
+// game (named, or from the mail's subject or game line).
+func (j *Judge) gameAndRobot(e *cmdEnv, c Command) (robot string, err error) {
+	var tag string
 	switch len(c.Args) {
 	case 1:
 		robot = c.Args[0]
 	case 2:
 		tag, robot = strings.ToLower(c.Args[0]), c.Args[1]
 	default:
-		return "", refuse("write JOIN GAME ROBOT.")
+		return "", refuse("write %s GAME ROBOT.", c.Verb)
 	}
-	if err := j.loadGame(e, tag); err != nil {
+	return robot, j.loadGame(e, tag)
+}
+
+func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
+	robot, err := j.gameAndRobot(e, c)
+	if err != nil {
 		return "", err
 	}
 	g := e.game

@@ -112,11 +112,7 @@ func Compose(o Outgoing) ([]byte, error) {
 		}
 		var th message.Header
 		setText(&th, "text/plain")
-		pw, err := w.CreatePart(th)
-		if err != nil {
-			return nil, fmt.Errorf("mail: compose: %w", err)
-		}
-		if err := writeAll(pw, crlf(o.Text)); err != nil {
+		if err := writePart(w, th, crlf(o.Text)); err != nil {
 			return nil, err
 		}
 		for _, a := range o.Attachments {
@@ -132,11 +128,7 @@ func Compose(o Outgoing) ([]byte, error) {
 			ah.SetContentType(mt, params)
 			ah.Set("Content-Transfer-Encoding", "base64")
 			ah.SetContentDisposition("attachment", map[string]string{"filename": a.Filename})
-			pw, err := w.CreatePart(ah)
-			if err != nil {
-				return nil, fmt.Errorf("mail: compose: %w", err)
-			}
-			if err := writeAll(pw, a.Data); err != nil {
+			if err := writePart(w, ah, a.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -164,21 +156,13 @@ func Compose(o Outgoing) ([]byte, error) {
 	}
 	var th message.Header
 	setText(&th, "text/plain")
-	pw, err := w.CreatePart(th)
-	if err != nil {
-		return nil, fmt.Errorf("mail: compose: %w", err)
-	}
-	if err := writeAll(pw, crlf(o.Text)); err != nil {
+	if err := writePart(w, th, crlf(o.Text)); err != nil {
 		return nil, err
 	}
 	if len(o.Inline) == 0 {
 		var hh message.Header
 		setText(&hh, "text/html")
-		pw, err := w.CreatePart(hh)
-		if err != nil {
-			return nil, fmt.Errorf("mail: compose: %w", err)
-		}
-		if err := writeAll(pw, crlf(o.HTML)); err != nil {
+		if err := writePart(w, hh, crlf(o.HTML)); err != nil {
 			return nil, err
 		}
 	} else {
@@ -190,11 +174,7 @@ func Compose(o Outgoing) ([]byte, error) {
 		}
 		var hh message.Header
 		setText(&hh, "text/html")
-		pw, err := rw.CreatePart(hh)
-		if err != nil {
-			return nil, fmt.Errorf("mail: compose: %w", err)
-		}
-		if err := writeAll(pw, crlf(o.HTML)); err != nil {
+		if err := writePart(rw, hh, crlf(o.HTML)); err != nil {
 			return nil, err
 		}
 		for _, in := range o.Inline {
@@ -214,11 +194,7 @@ func Compose(o Outgoing) ([]byte, error) {
 				params["filename"] = in.Filename
 			}
 			ih.SetContentDisposition("inline", params)
-			pw, err := rw.CreatePart(ih)
-			if err != nil {
-				return nil, fmt.Errorf("mail: compose: %w", err)
-			}
-			if err := writeAll(pw, in.Data); err != nil {
+			if err := writePart(rw, ih, in.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -230,6 +206,15 @@ func Compose(o Outgoing) ([]byte, error) {
 		return nil, fmt.Errorf("mail: compose: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// writePart adds a part with header h and body b to the multipart w.
+func writePart(w *message.Writer, h message.Header, b []byte) error {
+	pw, err := w.CreatePart(h)
+	if err != nil {
+		return fmt.Errorf("mail: compose: %w", err)
+	}
+	return writeAll(pw, b)
 }
 
 func setText(h *message.Header, mt string) {
