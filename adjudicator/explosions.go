@@ -94,3 +94,74 @@ func BlastDamage(b *Board, at Pos, power, reg int, p Pos) int {
 	}
 	return ExplosionDamage(power, d)
 }
+
+// Blast is an explosion about to be dealt in a turn (seed 001, Explosive Damage): a
+// device going off (a mine, a missile, The Big One), an option's unlaunched explosives
+// when the option is lost (seed 001, Launchers and Boosters), Self-Destruct.
+type Blast struct {
+	At    Pos
+	Power int
+	// By is the robot whose device or option explodes (index), -1 for none. The damage
+	// names it as its source (EvDamage.Other).
+	By int
+	// Source names what explodes, for the log: an option card ("Mine Layer",
+	// "Self-Destruct") or a device kind ("mine", "missile").
+	Source string
+	// Why is what set it off: "collision", "crusher", "lost" (the option was lost with
+	// explosives on it), "timer" ...
+	Why string
+	// Only, when not 0, is the one robot (index+1) the explosion can hurt: a virtual
+	// device's or a virtual robot's explosion touches nobody else (seed 001, Devices:
+	// virtual devices "only interact with the robot that launched the device").
+	Only int
+}
+
+// explode deals blast b: every robot on the board within reach takes the damage of its
+// distance (BlastDistances, ExplosionDamage) as sideless damage with cause "explosion",
+// in seating order. Virtual robots are hit like any robot (seed 001, Devices: "virtual
+// robots interact with all 'real' devices"). Devices take no damage (seed 001, Devices:
+// "devices do not take damage"), so a blast never sets off another device.
+//
+// Ruling: an explosion set off while another is being dealt (an option discarded to
+// prevent its damage carries explosives of its own) waits until the first is dealt and
+// then follows, in the order they were set off: one explosion never cuts into another,
+// and each is dealt separately ("Damage from multiple devices is calculated
+// separately").
+//
+// This is the one place explosions are dealt: devices (devices.go) and the option
+// cards call it.
+func (t *turn) explode(b Blast) {
+	t.blasts = append(t.blasts, b)
+	if t.exploding {
+		return
+	}
+	t.exploding = true
+	for k := 0; k < len(t.blasts); k++ {
+		t.dealBlast(t.blasts[k])
+	}
+	t.blasts = t.blasts[:0]
+	t.exploding = false
+}
+
+func (t *turn) dealBlast(b Blast) {
+	by := ""
+	if b.By >= 0 && b.By < len(t.st.Robots) {
+		by = t.st.Robots[b.By].Name
+	}
+	t.emit(Event{Kind: EvExplosion, Robot: by, Option: b.Source, To: t.pos(b.At), Amount: b.Power, Cause: b.Why})
+	brd := t.board()
+	if !brd.In(b.At) || b.Power <= 0 {
+		return
+	}
+	dist := BlastDistances(brd, b.At, BlastReach(b.Power), t.register)
+	for j := range t.st.Robots {
+		r := &t.st.Robots[j]
+		if !r.Active() || !brd.In(r.Pos) || (b.Only != 0 && b.Only != j+1) || !t.acts(j) {
+			continue
+		}
+		d := dist[r.Pos.Y*brd.W+r.Pos.X]
+		if n := ExplosionDamage(b.Power, d); d >= 0 && n > 0 {
+			t.hurt(j, Harm{Amount: n, Cause: "explosion", By: b.By}, by)
+		}
+	}
+}

@@ -102,3 +102,41 @@ func TestBlastSwingDoors(t *testing.T) {
 		t.Errorf("door open in register 2: distance %d, want 2", got)
 	}
 }
+
+// The explosion step deals each robot the damage of its distance, counted around walls,
+// in one EvExplosion; a virtual device's blast (Only) hurts only its launcher.
+func TestExplodeDealsDamageByDistance(t *testing.T) {
+	s := armedSetup(t, ". . .|E . . f1 s1", PostalRules(), 1)
+	st := &State{Turn: 1, Robots: []Robot{
+		{Name: "A", Pos: Pos{0, 0}, Lives: 3},
+		{Name: "B", Pos: Pos{1, 0}, Lives: 3},
+		{Name: "C", Pos: Pos{3, 0}, Lives: 3}, // behind the wall: out of reach
+		{Name: "D", Pos: Pos{2, 0}, Lives: 3},
+	}}
+	tu := &turn{setup: s, st: st, single: -1, register: 1}
+	tu.explode(Blast{At: Pos{0, 0}, Power: 4, By: 1, Source: "mine", Why: "collision"})
+	for i, want := range []int{4, 2, 0, 1} {
+		if got := st.Robots[i].Damage; got != want {
+			t.Errorf("%s: %d damage, want %d", st.Robots[i].Name, got, want)
+		}
+	}
+	n := 0
+	for _, e := range tu.events {
+		if e.Kind == EvExplosion {
+			n++
+			if e.Robot != "B" || e.Amount != 4 || e.Option != "mine" || *e.To != (Pos{0, 0}) {
+				t.Errorf("explosion event %+v", e)
+			}
+		}
+		if e.Kind == EvDamage && (e.Cause != "explosion" || e.Other != "B") {
+			t.Errorf("damage event %+v", e)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d explosion events, want 1", n)
+	}
+	tu.explode(Blast{At: Pos{0, 0}, Power: 4, By: 1, Source: "mine", Only: 2})
+	if st.Robots[0].Damage != 4 || st.Robots[1].Damage != 4 {
+		t.Errorf("a blast for B alone: A %d, B %d damage, want 4 (untouched), 4", st.Robots[0].Damage, st.Robots[1].Damage)
+	}
+}

@@ -58,6 +58,9 @@ type turn struct {
 	dealPile []int
 	cards    cardsTurn // what the Crash & Burn cards keep for the turn (cards_crashburn.go)
 	armed    armedTurn // what the Armed and Dangerous cards keep for the turn (cards_armed.go)
+	// Explosions waiting to be dealt, and whether one is being dealt (explosions.go).
+	blasts    []Blast
+	exploding bool
 	// drawingTwo: a Turbo Wrenches draw of two cards is under way; the limit on options
 	// held waits until one of them is given up (variants.go).
 	drawingTwo bool

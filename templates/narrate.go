@@ -405,6 +405,8 @@ func (n *narrator) single(e adjudicator.Event) {
 			break
 		}
 		n.add(fmt.Sprintf("%s stands on a randomizer: P%d is discarded and it plays P%d instead", e.Robot, e.Amount, e.Card))
+	case adjudicator.EvExplosion:
+		n.add(explosionText(e))
 	case adjudicator.EvRepulsed:
 		n.add(fmt.Sprintf("%s runs into the repulsor field at %v and is thrown back %s", e.Robot, pos(e.From), points(e.Amount, "square")))
 	case adjudicator.EvRecharged:
@@ -596,4 +598,15 @@ func optionUseText(e adjudicator.Event) string {
 		return fmt.Sprintf("%s uses its De Luxe Safety Copy", e.Robot)
 	}
 	return fmt.Sprintf("%s uses %s%s", e.Robot, e.Option, on)
+}
+
+// explosionText narrates an explosion (seed 001, Explosive Damage): what went off, whose,
+// where and how strong; the damage it dealt follows as damage events.
+func explosionText(e adjudicator.Event) string {
+	what := e.Option
+	if e.Robot != "" {
+		what = e.Robot + "'s " + what
+	}
+	why := map[string]string{"collision": " as it hits", "crusher": " in a crusher", "lost": " as the card is lost", "timer": " on its timer"}[e.Cause]
+	return fmt.Sprintf("%s explodes%s at %v with power %d (full damage on that square, half for each square further away)", what, why, pos(e.To), e.Amount)
 }
