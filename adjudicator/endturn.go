@@ -239,15 +239,16 @@ func (t *turn) deal() {
 		}
 	}
 	var deck []int
-	if t.setup.Deck.Len() <= len(t.deckArr) {
-		deck = append(t.deckArr[:0], t.setup.Deck.cards...)
+	if t.sm != nil && t.setup.Deck.Len() <= len(t.sm.deck) {
+		deck = append(t.sm.deck[:0], t.setup.Deck.cards...)
 	} else {
 		deck = t.setup.Deck.Cards()
 	}
 	deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
-	// Each hand is the piece of the shuffled deck it was dealt from (the turn's own
-	// array, or Deck.Cards' copy), clipped so that adding a card to one (Flywheel) copies
-	// it rather than writing over the next; the pile left is the rest of the deck.
+	// Each hand is the piece of the shuffled deck it was dealt from (the new state's
+	// memory, stateMem, or Deck.Cards' copy), clipped so that adding a card to one
+	// (Flywheel) copies it rather than writing over the next; the pile left is the rest
+	// of the deck.
 	shuffleInts(t.setup.Seed, st.Turn, streamDeal, deck)
 	for i := range st.Robots {
 		r := &st.Robots[i]

@@ -31,8 +31,8 @@ func (t *turn) fireLasers() {
 	// Board lasers. occ marks the squares holding a robot, so a beam's path is walked
 	// without looking at every robot on every square.
 	if len(t.occ) != len(b.Squares) {
-		if len(b.Squares) <= len(t.occArr) {
-			t.occ = t.occArr[:len(b.Squares)]
+		if t.mem != nil && len(b.Squares) <= len(t.mem.occ) {
+			t.occ = t.mem.occ[:len(b.Squares)]
 			clear(t.occ)
 		} else {
 			t.occ = make([]bool, len(b.Squares))

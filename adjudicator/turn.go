@@ -65,34 +65,41 @@ type turn struct {
 	// held waits until one of them is given up (variants.go).
 	drawingTwo bool
 
-	// Storage a full turn uses instead of allocating (BenchmarkTurn8Robots): event
-	// positions and facings, the lasers' hits, the deck being dealt and the hands, the
-	// robots of the new state. Sized to a busy turn (BenchmarkTurn8Robots logs 100
-	// positions and 10 facings); pos and dir allocate more chunks past them. Every byte
-	// here is allocated per turn, and the bytes per turn set how often the GC runs.
-	posArr  [128]Pos
-	dirArr  [32]Dir
-	hitsArr [32]hit
-	deckArr [128]int
-	occArr  [1024]bool
-	stVal   State
-	robArr  [MaxRobots]Robot
+	// mem is storage the turn uses instead of allocating (turnMem); nil in turns made
+	// for one use (NewGame, Simulate), which allocate what they need. sm is where a
+	// postal turn's new state lives: its robots and the deck its hands are dealt from.
+	mem *turnMem
+	sm  *stateMem
+	// posMore counts the chunks of mem.posMore in use this turn.
+	posMore int
 
 	gunScratch  Gun  // shapeGun
 	harmScratch Harm // filterDamage
 }
 
 // pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
-// allocation per 64 positions instead of one each); nil when no events are recorded.
+// allocation per 64 positions instead of one each, none when a Resolver's chunks from
+// earlier turns are there); nil when no events are recorded.
 func (t *turn) pos(p Pos) *Pos {
 	if t.quiet {
 		return nil
 	}
 	if len(t.posBuf) == cap(t.posBuf) {
-		t.posBuf = make([]Pos, 0, 64)
+		t.posBuf = t.morePos()
 	}
 	t.posBuf = append(t.posBuf, p)
 	return &t.posBuf[len(t.posBuf)-1]
+}
+
+func (t *turn) morePos() []Pos {
+	if t.mem == nil {
+		return make([]Pos, 0, 64)
+	}
+	if t.posMore == len(t.mem.posMore) {
+		t.mem.posMore = append(t.mem.posMore, make([]Pos, 0, 64))
+	}
+	t.posMore++
+	return t.mem.posMore[t.posMore-1][:0]
 }
 
 // dir is pos for facings.
@@ -194,8 +201,10 @@ const (
 // Resolve plays one turn: orders[i] are the orders of st.Robots[i]. It returns the state
 // for the next turn (with the new hands dealt) and the event log. st is not changed.
 // Programs are checked first; any illegal program is an error and nothing is played.
+// The state and the log are the caller's; a Resolver resolves turn after turn without
+// allocating them anew.
 func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
-	return ResolveUntil(s, st, orders, 0)
+	return new(Resolver).ResolveUntil(s, st, orders, 0)
 }
 
 // ResolveUntil is Resolve stopped after register stopAfter (1–5): the state returned is
@@ -203,11 +212,17 @@ func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
 // (no repairs, re-entry or deal). stopAfter 0 or 5+ plays the whole turn, as Resolve.
 // Scenarios use it to check a position part way through a turn.
 func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
+	return new(Resolver).ResolveUntil(s, st, orders, stopAfter)
+}
+
+// checkResolve refuses a turn that cannot be played: the game is over, the orders do not
+// match the robots, or a program is illegal.
+func checkResolve(s *Setup, st *State, orders []Orders) error {
 	if st.Over {
-		return nil, nil, fmt.Errorf("resolve: the game is over")
+		return fmt.Errorf("resolve: the game is over")
 	}
 	if len(orders) != len(st.Robots) {
-		return nil, nil, fmt.Errorf("resolve: %d orders for %d robots", len(orders), len(st.Robots))
+		return fmt.Errorf("resolve: %d orders for %d robots", len(orders), len(st.Robots))
 	}
 	var bad []string
 	for i := range st.Robots {
@@ -219,23 +234,9 @@ func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, 
 		}
 	}
 	if len(bad) > 0 {
-		return nil, nil, fmt.Errorf("resolve: illegal programs: %v", bad)
+		return fmt.Errorf("resolve: illegal programs: %v", bad)
 	}
-	t := &turn{setup: s, orders: orders, single: -1}
-	if s.Rules.Own() {
-		t.st = st.Clone()
-	} else {
-		t.st = st.cloneForTurn(&t.stVal, t.robArr[:0]) // the new state and its robots live in the turn: two allocations fewer
-	}
-	t.posBuf, t.dirBuf, t.hits = t.posArr[:0], t.dirArr[:0], t.hitsArr[:0]
-	if stopAfter > 0 && stopAfter < Registers {
-		t.stopAfter = stopAfter
-	}
-	// A postal turn logs about 14 events a robot (BenchmarkTurn8Robots: 114 for 8); the
-	// log grows past 16+16 a robot if it must.
-	t.events = make([]Event, 0, 16+16*len(st.Robots))
-	t.play()
-	return t.st, t.events, nil
+	return nil
 }
 
 // play runs the five registers and the end of turn.
