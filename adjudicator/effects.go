@@ -184,8 +184,9 @@ func effectFor(name string) Effect {
 	return nil
 }
 
-// maxFx is how many effects per robot are kept without allocating.
-const maxFx = 4
+// maxFx is how many effects per robot are kept without allocating: the 2023 rules let
+// a robot install 3 permanent and 3 temporary upgrades (upgrades.go).
+const maxFx = MaxPermanent + MaxTemporary
 
 // fxOf is robot i's effects, in effect-list order, cached for the turn; refreshed when
 // its options change (refreshFx).

@@ -54,6 +54,30 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 	if errs := sim.setup.CheckProgram(sim.base, robot, prog); len(errs) > 0 {
 		return Robot{}, fmt.Errorf("simulate: %v", errs[0])
 	}
+	return sim.run(robot, Orders{Program: prog, Decider: d}), nil
+}
+
+// WithUpgradePhase is st with robot's upgrade phase u played (2023 rules, upgrades.go),
+// as the round's activation starts from it: the state a forecast search of the round's
+// programs runs on, so that the phase is played once and not in every forecast. st is
+// not changed; u is checked as Setup.CheckOrders checks it.
+func (s *Setup) WithUpgradePhase(st *State, robot int, u UpgradeOrders) (*State, error) {
+	if robot < 0 || robot >= len(st.Robots) {
+		return nil, fmt.Errorf("upgrade phase: no robot %d", robot)
+	}
+	if errs := s.CheckOrders(st, robot, Orders{Upgrade: u, Shutdown: true}); len(errs) > 0 {
+		return nil, fmt.Errorf("upgrade phase: %v", errs[0])
+	}
+	t := &turn{setup: s, st: st.Clone(), single: robot, quiet: true}
+	t.orders = make([]Orders, len(st.Robots))
+	t.orders[robot] = Orders{Upgrade: u}
+	if r := &t.st.Robots[robot]; r.Mat != nil && !r.Out {
+		t.upgradePhase(robot)
+	}
+	return t.st, nil
+}
+
+func (sim *Simulator) run(robot int, o Orders) Robot {
 	// Shallow copies share Hand and Options with the base state; clipping their
 	// capacity makes any append (an option discarded to prevent damage) copy first.
 	copy(sim.st.Robots, sim.base.Robots)
@@ -70,19 +94,23 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 	sim.st.OptionDeck = slices.Clip(sim.base.OptionDeck)
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
 	clear(sim.orders)
-	sim.orders[robot] = Orders{Program: prog, Decider: d}
+	sim.orders[robot] = o
 	hits, occ := sim.t.hits, sim.t.occ
 	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ}
 	sim.t.playSingle()
-	return sim.st.Robots[robot], nil
+	return sim.st.Robots[robot]
 }
 
 func (t *turn) playSingle() {
 	r := &t.st.Robots[t.single]
 	if t.setup.Rules.Own() {
-		// 2023: a forecast starts the round as the round does, without touching the
-		// hand (a Simulator shares it with its base state).
+		// 2023: a forecast starts the round as the round does (the upgrade phase, a
+		// shutdown), without touching the hand (a Simulator shares it with its base
+		// state).
 		t.round().reentering[t.single] = r.Destroyed
+		if r.Mat != nil && !r.Out {
+			t.upgradePhase(t.single)
+		}
 		if t.orders[t.single].Shutdown {
 			r.Power = PowerDown
 		}

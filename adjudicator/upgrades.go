@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Upgrades (seed 004, Phase 1: Upgrade Phase; Upgrade Cards), the 2023 rules' option
@@ -83,14 +84,19 @@ func ParseUpgrades(text string) ([]Upgrade, error) {
 	return out, nil
 }
 
-// Upgrades2023 is the upgrade cards of data/upgrades2023.txt.
-func Upgrades2023() []Upgrade {
+// upgrades2023 is data/upgrades2023.txt read once: the engine looks cards up in every
+// upgrade phase and every check of an order, and a forecast search does both thousands
+// of times. It is never changed once read (Upgrades2023 hands out copies).
+var upgrades2023 = sync.OnceValue(func() []Upgrade {
 	us, err := ParseUpgrades(upgradesText)
 	if err != nil {
 		panic("adjudicator: embedded upgrades: " + err.Error()) // the embedded data is tested
 	}
 	return us
-}
+})
+
+// Upgrades2023 is the upgrade cards of data/upgrades2023.txt.
+func Upgrades2023() []Upgrade { return slices.Clone(upgrades2023()) }
 
 // UpgradeNames is the names of the 2023 upgrades, in file order.
 func UpgradeNames() []string {
@@ -103,7 +109,7 @@ func UpgradeNames() []string {
 
 // UpgradeByName is the upgrade called name (any case).
 func UpgradeByName(name string) (Upgrade, bool) {
-	for _, u := range Upgrades2023() {
+	for _, u := range upgrades2023() {
 		if strings.EqualFold(u.Name, name) {
 			return u, true
 		}

@@ -25,3 +25,33 @@ func BenchmarkChoose(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChoose2023 is one robot's choice on the 2023 docking-run course, 4 robots,
+// with the upgrade phase, upgrade uses, shutdown and reboot facing decided (target: under
+// 100 ms per robot per round): at the start of the game, and re-entering after a reboot
+// (every facing searched) with Zoop, Boink, Brakes and Deflector Shield installed and
+// Recharge to install.
+func BenchmarkChoose2023(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		upgraded bool
+	}{{"round1", false}, {"reboot-upgraded", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, st := newGame2023(b, "docking-run", 7, 4)
+			if c.upgraded {
+				r := &st.Robots[0]
+				r.Destroyed = true
+				r.Options = []string{"Zoop", "Boink", "Brakes", "Deflector Shield"}
+				r.Mat.Collection = []string{"Recharge"}
+				r.Mat.Energy = 5
+			}
+			p := autopilot.New(s)
+			b.ReportAllocs()
+			var plan autopilot.Plan
+			for b.Loop() {
+				plan = p.Choose(st, 0)
+			}
+			b.ReportMetric(float64(plan.Tried), "programs/op")
+		})
+	}
+}

@@ -19,6 +19,15 @@ type Plan struct {
 	End adjudicator.Robot
 	// Tried is the number of programs simulated.
 	Tried int
+
+	// The 2023 rules (rules2023.go): the upgrade phase, shutdown, the reboot facing of a
+	// robot re-entering this round (HasFacing), and the upgrade uses. Orders2023 gives
+	// the plan as the engine takes it; Orders writes the same in the order language.
+	Upgrade   adjudicator.UpgradeOrders
+	Shutdown  bool
+	Facing    adjudicator.Dir
+	HasFacing bool
+	Uses      []Use
 }
 
 // Pilot chooses programs on one setup. It holds the setup's Guide, so a caller
@@ -71,6 +80,14 @@ type search struct {
 	// damage it: what Why says the choice avoids.
 	lost, hurt         outcome
 	lostProg, hurtProg [adjudicator.Registers]int
+
+	// 2023 (rules2023.go): the forecasts start after the upgrade phase (sim is made on
+	// the state after it) and answer through the plan's decider; facing is the reboot
+	// facing searched.
+	own     bool
+	upgrade adjudicator.UpgradeOrders
+	decider adjudicator.Decider
+	facing  adjudicator.Dir
 }
 
 // Choose tries every legal program of the robot's hand (all ordered choices of cards
@@ -80,6 +97,9 @@ type search struct {
 func (p *Pilot) Choose(st *adjudicator.State, robot int) Plan {
 	if robot < 0 || robot >= len(st.Robots) {
 		return Plan{Why: "no such robot"}
+	}
+	if p.setup.Rules.Own() {
+		return p.choose2023(st, robot)
 	}
 	r := &st.Robots[robot]
 	switch {
@@ -151,12 +171,17 @@ func (s *search) leaf() {
 		prog[reg] = s.groups[g].cards[next[g]]
 		next[g]++
 	}
-	end, err := s.sim.Run(s.robot, prog, nil)
+	end, err := s.sim.Run(s.robot, prog, s.decider)
 	if err != nil {
 		return // cannot happen: the program is built from the hand
 	}
 	s.tried++
-	o := s.p.evaluate(&s.before, &end)
+	var o outcome
+	if s.own {
+		o = s.p.evaluate2023(&s.before, &end)
+	} else {
+		o = s.p.evaluate(&s.before, &end)
+	}
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
 		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true
 	}

@@ -11,6 +11,8 @@
 //	score.go    how a forecast outcome is valued
 //	explain.go  the player-facing reason and suggested standing orders
 //	decider.go  a Decider for bots
+//	rules2023.go  the 2023 rules: upgrade phase, shutdown, reboot facing, upgrade uses,
+//	            and the plan as order-sheet lines (Plan.SheetLines)
 //
 // It imports only the adjudicator. It must not decide any rule (movement, damage and
 // legality come from the engine), do I/O, keep package-level mutable state, or use

@@ -28,3 +28,25 @@ func newGame(tb testing.TB, course string, seed uint64, n int) (*adjudicator.Set
 	}
 	return s, st
 }
+
+// newGame2023 sets up a game of n robots on a shipped course with the 2023 rules.
+func newGame2023(tb testing.TB, course string, seed uint64, n int) (*adjudicator.Setup, *adjudicator.State) {
+	tb.Helper()
+	c, err := adjudicator.LoadCourse(course)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), seed, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("R%d", i+1)
+	}
+	st, _, err := adjudicator.NewGame(s, names)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s, st
+}

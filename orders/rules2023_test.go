@@ -57,6 +57,8 @@ func TestSheet2023(t *testing.T) {
 		{name: "haywire slot written", sheet: "Robot: A\nTurn: 1\nMove 1, Again, Left, SPAM, U-Turn\n", haywire: 2, want: "face-down Haywire Stall"},
 		{name: "haywire slot dashed", sheet: "Robot: A\nTurn: 1\nMove 1, -, Left, SPAM, U-Turn\n", haywire: 2,
 			prog: k(adjudicator.CardMove1, adjudicator.NoCard, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
+		{name: "haywire slot 1 dashed", sheet: "Robot: A\nTurn: 1\n-, Back Up, Rotate Left, SPAM, U-Turn\n", haywire: 1,
+			prog: k(adjudicator.NoCard, adjudicator.CardBackUp, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
 		{name: "haywire slot left out", sheet: "Robot: A\nTurn: 1\nMove 1, Left, SPAM, U-Turn\n", haywire: 2,
 			prog: k(adjudicator.CardMove1, adjudicator.NoCard, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
 		{name: "four cards", sheet: "Robot: A\nTurn: 1\nMove 1, Left, SPAM, U-Turn\n", want: "expected 5 cards"},

@@ -270,8 +270,10 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str string) {
 		}
 		break
 	}
-	// A bullet: "- P490 ..." or "* power down". A lone "-" is a locked register.
-	if len(toks) > 1 && inList(toks[0].text, "-", "*", "•") {
+	// A bullet: "- P490 ..." or "* power down". A lone "-" is a locked register, and so
+	// is a "-" a separator follows: "-, Move 1, ..." (a 2023 program whose register 1
+	// holds a face-down Haywire).
+	if len(toks) > 1 && inList(toks[0].text, "-", "*", "•") && (toks[0].text != "-" || !inList(toks[1].text, ",", ";", "/", "|")) {
 		toks = toks[1:]
 	}
 	if len(toks) == 0 {
