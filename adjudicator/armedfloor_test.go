@@ -231,7 +231,7 @@ func TestOptionVariantSettings(t *testing.T) {
 	if err := r.Check(); err != nil {
 		t.Errorf("standard package with turbo wrenches: %v", err)
 	}
-	for _, bad := range []string{"deluxe", "scavenger", "STANDARD"} {
+	for _, bad := range []string{"super-deluxe", "scavenger", "STANDARD"} {
 		r := PostalRules()
 		r.OptionPackage = bad
 		if err := r.Check(); err == nil {

@@ -66,6 +66,30 @@ type ArchiveDecider interface {
 	MoveArchive(v View) bool
 }
 
+// Pick says why a robot (or its neighbour) chooses one option card of several (seed 001,
+// Option Variants; variants.go).
+type Pick uint8
+
+const (
+	// PickDeluxe: the Deluxe Option Package, one of the three cards drawn before the
+	// game is kept (at the start of turn 1). Order: "keep NAME".
+	PickDeluxe Pick = iota
+	// PickScavenger: Scavenger Hunt I, the robot reaching a flag takes one card of the
+	// flag's pile. Order: "keep NAME".
+	PickScavenger
+	// PickScavengerFor: Scavenger Hunt II, the player to the left of the robot reaching
+	// a flag chooses the card it receives; View.Target is that robot. Order: "give NAME".
+	PickScavengerFor
+)
+
+// PickDecider is asked which of the cards offered is taken (an index into cards). An
+// optional interface: a Decider without it, and the default, take the first card
+// offered, which is the first drawn (the piles and packages come from the shuffled
+// deck, so the default is a random card).
+type PickDecider interface {
+	PickOption(v View, why Pick, cards []string) int
+}
+
 // Defaults is the Decider used where the orders say nothing.
 type Defaults struct{}
 

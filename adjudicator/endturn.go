@@ -23,6 +23,11 @@ func (t *turn) endOfTurn() {
 	t.phase = "end"
 	st := t.st
 	b := t.board()
+	if t.setup.Rules.BioBots {
+		for i := range st.Robots {
+			t.settleBio(i) // variants.go
+		}
+	}
 	// 1. Repairs.
 	for i := range st.Robots {
 		r := &st.Robots[i]
@@ -89,6 +94,7 @@ func (t *turn) endOfTurn() {
 		}
 		r.Facing = f
 		t.emit(Event{Kind: EvReenter, Robot: r.Name, To: t.pos(r.Pos), Facing: t.dir(f), Amount: r.Damage})
+		t.bioSwap(i, "bio-option") // seed 001, Bio Option: an archive copy draws anew (variants.go)
 	}
 	// 4. Virtual robots alone become real.
 	for i := range st.Robots {
@@ -108,6 +114,7 @@ func (t *turn) endOfTurn() {
 			if t.decider(i).StayDown(t.view(i)) {
 				t.emit(Event{Kind: EvStayDown, Robot: r.Name})
 				t.repairAll(i)
+				t.bioSwap(i, "bio-option") // seed 001, Bio Option: each power down (variants.go)
 			} else {
 				r.Power = PowerOn
 				t.emit(Event{Kind: EvPoweredUp, Robot: r.Name})
@@ -118,12 +125,14 @@ func (t *turn) endOfTurn() {
 			r.Power = PowerDown
 			t.emit(Event{Kind: EvAnnounce, Robot: r.Name, Option: forced})
 			t.repairAll(i)
+			t.bioSwap(i, "bio-option")
 			continue
 		}
 		if t.decider(i).PowerDown(t.view(i)) {
 			r.Power = PowerDown
 			t.emit(Event{Kind: EvAnnounce, Robot: r.Name})
 			t.repairAll(i)
+			t.bioSwap(i, "bio-option")
 		}
 	}
 	// 6. Deal.

@@ -38,6 +38,7 @@ func (t *turn) touchFlags() {
 			if r.Flags == len(flags) {
 				finishers = append(finishers, i)
 			}
+			t.scavenge(i, r.Flags) // seed 001, Scavenger Hunt (variants.go)
 		}
 		if own && t.setup.Rules.DynamicArchive && (sq.Battery || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			// seed 004, Dynamic Archiving: "Robots archive when ending on a Checkpoint or
@@ -102,6 +103,7 @@ func (t *turn) passFlag(i int) {
 	}
 	r.Flags++
 	t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(r.Pos)})
+	t.scavenge(i, r.Flags) // seed 001, Scavenger Hunt (variants.go)
 	t.moveArchive(i, true)
 	if r.Flags == len(flags) {
 		t.st.Winner, t.st.Over = r.Name, true

@@ -25,6 +25,23 @@ import (
 // A game saved before its deck was limited to the cards that work may still hold other
 // cards in its deck: they are taken out as they come up, never dealt (optiondeck.go).
 func (t *turn) drawOption(i int) bool {
+	card, ok := t.topOption()
+	if !ok {
+		return false
+	}
+	r := &t.st.Robots[i]
+	r.Options = append(r.Options, card)
+	t.fxOK[i] = false
+	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})
+	if !t.drawingTwo {
+		t.keepMaxOptions(i)
+	}
+	return true
+}
+
+// topOption takes the top card of the option deck; with the deck empty the discards are
+// reshuffled (by seed and turn); false when there is none at all.
+func (t *turn) topOption() (string, bool) {
 	st := t.st
 	for len(st.OptionDeck) > 0 && !slices.Contains(t.setup.Options, st.OptionDeck[0]) {
 		st.OptionDeck = st.OptionDeck[1:]
@@ -38,28 +55,26 @@ func (t *turn) drawOption(i int) bool {
 		})
 	}
 	if len(st.OptionDeck) == 0 {
-		return false
+		return "", false
 	}
-	r := &st.Robots[i]
 	card := st.OptionDeck[0]
 	st.OptionDeck = st.OptionDeck[1:]
-	r.Options = append(r.Options, card)
-	t.fxOK[i] = false
-	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})
-	if !t.drawingTwo {
-		t.keepMaxOptions(i)
-	}
-	return true
+	return card, true
 }
 
 // keepMaxOptions discards, by the robot's orders, options held beyond Rules.MaxOptions
 // (LossFourth).
 func (t *turn) keepMaxOptions(i int) {
 	r := &t.st.Robots[i]
-	for max := t.setup.Rules.MaxOptions; max > 0 && len(r.Options) > max; {
+	for max := t.setup.Rules.MaxOptions; max > 0 && r.Counted() > max; {
 		idx := t.decider(i).LoseOption(t.view(i), LossFourth)
 		if idx < 0 || idx >= len(r.Options) {
 			idx = 0
+		}
+		if r.Options[idx] == r.Bio && r.Bio != "" {
+			// Bio-Bots: the card on the Bio Option is not one of the counted cards;
+			// giving it up would not bring the count down, so the oldest other goes.
+			idx = slices.IndexFunc(r.Options, func(o string) bool { return o != r.Bio })
 		}
 		opt := t.removeOption(i, idx)
 		t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "fourth"})
@@ -75,6 +90,9 @@ func (t *turn) removeOption(i, idx int) string {
 	}
 	if len(r.Tokens) > len(r.Options) {
 		r.Tokens = r.Tokens[:len(r.Options):len(r.Options)]
+	}
+	if opt == r.Bio {
+		r.Bio = "" // seed 001, Bio-Bots: replaced at the next power down (variants.go)
 	}
 	t.fxOK[i] = false
 	// A discarded option goes to the discard pile only if the game deals it.

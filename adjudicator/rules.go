@@ -87,11 +87,16 @@ type Rules struct {
 	// takes 2 damage too); "next" is seed 001's (Ledges, Landing: the falling robot comes
 	// down on the next square along its way without a robot, and only it is damaged).
 	Landing string `json:"landing"`
-	// OptionPackage and TurboWrenches are seed 001's option variants (variants.go):
-	// "standard" deals each robot one option card before the game; Turbo Wrenches lets a
-	// wrench site give option cards instead of repairs.
+	// OptionPackage, TurboWrenches, ScavengerHunt and BioBots are seed 001's option
+	// variants (variants.go): "standard" deals each robot one option card before the
+	// game, "deluxe" three of which it keeps one; Turbo Wrenches lets a wrench site give
+	// option cards instead of repairs; Scavenger Hunt 1 or 2 lays a pile of option cards
+	// at each flag but the last (2: the player to the left chooses); Bio-Bots gives every
+	// robot a Bio Option.
 	OptionPackage string `json:"option_package"`
 	TurboWrenches bool   `json:"turbo_wrenches"`
+	ScavengerHunt int    `json:"scavenger_hunt"`
+	BioBots       bool   `json:"bio_bots"`
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
@@ -168,14 +173,8 @@ func (r Rules) Check() error {
 			return fmt.Errorf("rules: cards \"own\", order \"token\", damage \"cards\" and fall \"reboot\" are one ruleset (seed 004) and come together")
 		}
 	}
-	if !slices.Contains(optionPackages, r.OptionPackage) {
-		if r.OptionPackage == "deluxe" {
-			return fmt.Errorf("rules: option package \"deluxe\" (seed 001: draw three, keep one) is not playable yet: the choice cannot be ordered before the first turn; use \"standard\" or none")
-		}
-		return fmt.Errorf("rules: option package %q (want \"\" or \"standard\")", r.OptionPackage)
-	}
-	if r.Own() && (r.OptionPackage != "" || r.TurboWrenches) {
-		return fmt.Errorf("rules: option packages and Turbo Wrenches are seed 001's option variants; the 2023 rules have no option cards")
+	if err := r.checkVariants(); err != nil { // variants.go
+		return err
 	}
 	if r.Landing != "" && r.Landing != "next" {
 		return fmt.Errorf("rules: landing %q (want \"\" for seed 003's push or \"next\" for seed 001's next open square)", r.Landing)
@@ -292,12 +291,17 @@ func (r Rules) Lives(players, boards int) int {
 }
 
 // Dealt is the option cards a game with these rules deals (OptionCards, else the
-// implemented cards of OptionDeck).
+// implemented cards of OptionDeck), less Bio Option with Bio-Bots (seed 001, Bio-Bots:
+// "Remove Bio Option from the option card deck").
 func (r Rules) Dealt() []string {
-	if r.OptionCards != nil {
-		return r.OptionCards
+	cards := r.OptionCards
+	if cards == nil {
+		cards = DealtOptions(r.OptionDeck)
 	}
-	return DealtOptions(r.OptionDeck)
+	if r.BioBots && slices.Contains(cards, BioOption) {
+		cards = slices.DeleteFunc(slices.Clone(cards), func(c string) bool { return c == BioOption })
+	}
+	return cards
 }
 
 // MaxRobots is the most robots a game can hold (Crash & Burn: up to 8).
@@ -380,6 +384,8 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 		}
 	} else if err := checkDeck(options); err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
+	} else if rules.BioBots && slices.Contains(options, BioOption) {
+		return nil, fmt.Errorf("setup: with Bio-Bots every robot has a Bio Option, so the card is not in the option deck (seed 001, Bio-Bots)")
 	}
 	// A floor element the rules' steps never run would be a tile that does nothing.
 	if fx := scanFloor(c.Board); fx&fxStomper != 0 && !slices.Contains(rules.Elements, "stompers") {

@@ -72,6 +72,13 @@ type Robot struct {
 	// Mat is the robot's player mat under the 2023 rules (energy, own deck, face-down
 	// Haywire cards); nil under the postal rules.
 	Mat *Mat `json:"mat,omitempty"`
+	// Offered is the Deluxe Option Package's three cards drawn before the game; the
+	// robot keeps one at the start of turn 1 (variants.go). Empty otherwise.
+	Offered []string `json:"offered,omitempty"`
+	// Bio is, with Rules.BioBots, the held option that rides on the robot's Bio Option
+	// (one of Options; it does not count against Rules.MaxOptions); "" when it has none
+	// (variants.go).
+	Bio string `json:"bio,omitempty"`
 }
 
 // Mat is what a 2023 player mat holds (seed 004, Components and Phase 2): the robot's
@@ -144,9 +151,12 @@ type State struct {
 	DamageDiscard []int `json:"damage_discard,omitempty"`
 	// Priority is the seat (index into Robots) holding the priority token (seed 004,
 	// Priority System); the 2023 rules only.
-	Priority int    `json:"priority,omitempty"`
-	Winner   string `json:"winner,omitempty"`
-	Over     bool   `json:"over,omitempty"`
+	Priority int `json:"priority,omitempty"`
+	// Piles are Scavenger Hunt's piles of option cards, Piles[k] at flag k+1, top first
+	// (seed 001, Scavenger Hunt; variants.go); nil without it.
+	Piles  [][]string `json:"scavenger_piles,omitempty"`
+	Winner string     `json:"winner,omitempty"`
+	Over   bool       `json:"over,omitempty"`
 }
 
 // Clone returns a deep copy.
@@ -158,7 +168,9 @@ func (s *State) Clone() *State {
 		c.Robots[i].Options = slices.Clone(s.Robots[i].Options)
 		c.Robots[i].Mat = s.Robots[i].Mat.clone()
 		c.Robots[i].Tokens = slices.Clone(s.Robots[i].Tokens)
+		c.Robots[i].Offered = slices.Clone(s.Robots[i].Offered)
 	}
+	c.Piles = clonePiles(s.Piles)
 	c.DamageDeck = slices.Clone(s.DamageDeck)
 	c.DamageDiscard = slices.Clone(s.DamageDiscard)
 	c.OptionDeck = slices.Clone(s.OptionDeck)
@@ -189,8 +201,10 @@ func (s *State) cloneForTurn(into *State, robots []Robot) *State {
 		r.Hand = slices.Clip(r.Hand)
 		r.Options = slices.Clip(r.Options)
 		r.Tokens = slices.Clip(r.Tokens)
+		r.Offered = slices.Clip(r.Offered)
 		r.Mat = r.Mat.clone()
 	}
+	c.Piles = clonePiles(s.Piles)
 	c.DamageDeck = slices.Clone(s.DamageDeck)
 	c.DamageDiscard = slices.Clone(s.DamageDiscard)
 	c.OptionDeck = slices.Clone(s.OptionDeck)
@@ -215,6 +229,18 @@ func (s *State) InRace() []int {
 		if !s.Robots[i].Out {
 			out = append(out, i)
 		}
+	}
+	return out
+}
+
+// clonePiles copies Scavenger Hunt's piles (nil stays nil).
+func clonePiles(p [][]string) [][]string {
+	if p == nil {
+		return nil
+	}
+	out := make([][]string, len(p))
+	for k := range p {
+		out[k] = slices.Clone(p[k])
 	}
 	return out
 }

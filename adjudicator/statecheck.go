@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -137,8 +138,23 @@ func (s *Setup) CheckState(st *State) error {
 			useCard(who, c)
 		}
 		useCard(who, r.Flywheel)
-		if max := s.Rules.MaxOptions; max > 0 && len(r.Options) > max {
-			add("robot %s: holds %d options, the rules allow %d", who, len(r.Options), max)
+		if max := s.Rules.MaxOptions; max > 0 && r.Counted() > max {
+			add("robot %s: holds %d options, the rules allow %d", who, r.Counted(), max)
+		}
+		// The option variants (seed 001; variants.go).
+		if len(r.Offered) > 0 && (s.Rules.OptionPackage != "deluxe" || st.Turn != 1 || len(r.Offered) > deluxeDraw) {
+			add("robot %s: %d option cards offered to keep (only a Deluxe Option Package offers them, at most %d, before turn 1 is played)", who, len(r.Offered), deluxeDraw)
+		}
+		if r.Bio != "" && (!s.Rules.BioBots || !slices.Contains(r.Options, r.Bio)) {
+			add("robot %s: %s on its Bio Option, but only a Bio-Bot has one and the card must be among its options", who, r.Bio)
+		}
+	}
+	if len(st.Piles) > 0 && (s.Rules.ScavengerHunt == 0 || len(st.Piles) > max(len(s.Course.Flags)-1, 0)) {
+		add("%d Scavenger Hunt piles (only Scavenger Hunt deals them, one for each flag but the last)", len(st.Piles))
+	}
+	for k, p := range st.Piles {
+		if len(p) > len(st.Robots) {
+			add("Scavenger Hunt pile %d holds %d cards, more than the %d robots", k+1, len(p), len(st.Robots))
 		}
 	}
 	// Every option card is in the deck once: held, to draw or discarded.
@@ -169,6 +185,16 @@ func (s *Setup) CheckState(st *State) error {
 	}
 	for _, o := range st.OptionDiscard {
 		option(o, "in the discard pile")
+	}
+	for _, r := range st.Robots {
+		for _, o := range r.Offered {
+			option(o, "offered to "+r.Name)
+		}
+	}
+	for k, p := range st.Piles {
+		for _, o := range p {
+			option(o, fmt.Sprintf("in the Scavenger Hunt pile of flag %d", k+1))
+		}
 	}
 	if len(ps) == 0 {
 		return nil
@@ -203,6 +229,16 @@ func (s *Setup) CheckOptionDeck(st *State) error {
 	}
 	for _, o := range st.OptionDiscard {
 		check(o, "in the discard pile")
+	}
+	for _, r := range st.Robots {
+		for _, o := range r.Offered {
+			check(o, "offered to "+r.Name)
+		}
+	}
+	for k, p := range st.Piles {
+		for _, o := range p {
+			check(o, fmt.Sprintf("in the Scavenger Hunt pile of flag %d", k+1))
+		}
 	}
 	if len(ps) == 0 {
 		return nil

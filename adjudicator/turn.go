@@ -246,6 +246,7 @@ func (t *turn) play() {
 		return
 	}
 	st := t.st
+	t.keepPackages() // seed 001, Deluxe Option Package: the kept card works from register 1 (variants.go)
 	// Load the programs into the registers; locked registers keep their cards (rules
 	// README, A turn 2: "A locked register keeps its card and runs it again").
 	// Ruling (1994 FAQ, "powered-down robot sustains enough damage to lock a register"):

@@ -355,3 +355,27 @@ func squareIs(sq adjudicator.Square, kind string) bool {
 	}
 	return false
 }
+
+// PickOption answers which card of several to take (adjudicator.PickDecider): the first
+// "keep NAME" order (for the robot's own Deluxe Option Package or Scavenger Hunt I card)
+// or "give NAME [to ROBOT]" order (Scavenger Hunt II, for the robot on the right) whose
+// card is offered. The default, with no such order, is the first card offered.
+func (d *decider) PickOption(v adjudicator.View, why adjudicator.Pick, cards []string) int {
+	target := ""
+	if t, ok := v.Target(); ok {
+		target = t.Name
+	}
+	a, ok := d.decide(v, func(a Action) bool {
+		switch {
+		case why == adjudicator.PickScavengerFor && a.Do == DoGiveOption:
+			return optionIndex(cards, a.Option) >= 0 && (a.Target == "" || strings.EqualFold(a.Target, target))
+		case why != adjudicator.PickScavengerFor && a.Do == DoKeepOption:
+			return optionIndex(cards, a.Option) >= 0
+		}
+		return false
+	})
+	if !ok {
+		return 0
+	}
+	return optionIndex(cards, a.Option)
+}

@@ -183,6 +183,13 @@ func (a Action) String() string {
 		return "keep archive"
 	case DoMoveArchive:
 		return "move archive"
+	case DoKeepOption:
+		return "keep " + a.Option
+	case DoGiveOption:
+		if a.Target != "" {
+			return "give " + a.Option + " to " + a.Target
+		}
+		return "give " + a.Option
 	case DoUse:
 		var b strings.Builder
 		b.WriteString("use ")

@@ -694,7 +694,7 @@ func nearestOption(w string, v *vocab) (string, bool) {
 }
 
 var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter", "install", "uninstall", "buy",
-	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "recharge", "move"}
+	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "recharge", "move", "give"}
 
 // parseAction reads one action.
 func (p *langParser) parseAction() Action {
@@ -808,6 +808,32 @@ func (p *langParser) parseAction() Action {
 		p.accept("keep", "all"):
 		p.skip("options", "my", "option", "cards", "to", "prevent", "damage")
 		return Action{Do: DoKeepOptions}
+	case p.accept("keep"), p.accept("prefer"):
+		// seed 001, Deluxe Option Package and Scavenger Hunt I: the card to keep of
+		// those offered (after "keep archive", "keep options" and "keep down" above).
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		p.skip("first")
+		return Action{Do: DoKeepOption, Option: name}
+	case p.accept("give"):
+		// seed 001, Scavenger Hunt II: the card the robot on your right receives at a
+		// flag ("give Brakes", "give Brakes to Fred").
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		a := Action{Do: DoGiveOption, Option: name}
+		if p.accept("to") {
+			if p.end() {
+				p.fail("expected a robot's name after \"to\"")
+				return Action{}
+			}
+			a.Target = p.peek(0).raw
+			p.i++
+		}
+		return a
 	case p.accept("don't", "use"), p.accept("dont", "use"), p.accept("do", "not", "use"), p.accept("decline"),
 		p.accept("never", "use"), p.accept("skip"):
 		name, ok := p.parseOptionName()

@@ -207,7 +207,9 @@ func checkUpgradeOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.S
 // phase comes first); 2023 names are compared through the order language's aliases.
 func holdsOption(setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet, name string) bool {
 	if !setup.Rules.Own() {
-		return optionIndex(r.Options, name) >= 0
+		// A Deluxe Option Package's cards may be ordered before one is kept (turn 1):
+		// the order works if the sheet keeps that card (adjudicator/variants.go).
+		return optionIndex(r.Options, name) >= 0 || optionIndex(r.Offered, name) >= 0
 	}
 	u := s.upgradeOrders()
 	same := func(a, b string) bool { return squash(canonicalOption(a)) == squash(canonicalOption(b)) }

@@ -128,6 +128,11 @@ const (
 	DoRecharge    = "recharge"     // chop shop: recharge Option (what it used up is restored)
 	DoKeepArchive = "keep-archive" // reaching a flag: keep the archive where it is (rules archive_choice)
 	DoMoveArchive = "move-archive" // reaching a flag: move the archive there (the default)
+	// Seed 001's option variants (adjudicator/variants.go): which card of several is
+	// taken. Several such orders are a preference list, the first naming a card offered
+	// wins.
+	DoKeepOption = "keep-option" // Deluxe Option Package, Scavenger Hunt I: keep Option
+	DoGiveOption = "give-option" // Scavenger Hunt II: give Option to the robot on your right (Target: only to it)
 	// The 2023 upgrade phase (adjudicator: upgrades.go): plain orders of the round.
 	DoDrawUpgrade = "draw-upgrade" // draw an upgrade for 1 energy
 	DoInstall     = "install"      // install Option, paying its cost

@@ -261,6 +261,7 @@ func checkRules(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, s *
 			if a.Option != "" && !holdsOption(setup, r, s, a.Option) && (a.Do == DoPreventDamage || a.Do == DoLoseOption) {
 				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
 			}
+			checkPickOrder(rep, setup, r, rule.At, a)
 		}
 	}
 }
@@ -397,6 +398,10 @@ func (r Rule) Decisions() []string {
 			d = "chop"
 		case DoKeepArchive, DoMoveArchive:
 			d = "archive"
+		case DoKeepOption:
+			d = "keep"
+		case DoGiveOption:
+			d = "give"
 		default:
 			continue
 		}
@@ -419,4 +424,19 @@ func robotIndex(st *adjudicator.State, name string) int {
 		}
 	}
 	return -1
+}
+
+// checkPickOrder warns about "keep NAME" and "give NAME" orders this game never asks
+// (seed 001's option variants, adjudicator/variants.go), and about a "use" of a Deluxe
+// Option Package card the sheet does not keep.
+func checkPickOrder(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, at Pos, a *Action) {
+	rules := setup.Rules
+	switch {
+	case a.Do == DoKeepOption && rules.OptionPackage != "deluxe" && rules.ScavengerHunt != 1:
+		rep.warn(at, "keep %s: this game has no Deluxe Option Package nor Scavenger Hunt I, so no card is offered to keep: the order does nothing", a.Option)
+	case a.Do == DoKeepOption && len(r.Offered) > 0 && optionIndex(r.Offered, a.Option) < 0 && rules.ScavengerHunt != 1:
+		rep.warn(at, "keep %s: it is not among your Deluxe Option Package's cards (%s)", a.Option, optionList(r.Offered))
+	case a.Do == DoGiveOption && rules.ScavengerHunt != 2:
+		rep.warn(at, "give %s: only Scavenger Hunt II has you choose a card for another robot; this game does not play it: the order does nothing", a.Option)
+	}
 }

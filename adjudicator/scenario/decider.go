@@ -20,6 +20,9 @@ type Decisions struct {
 	// Chop is the answer at a chop shop ("chop scrap N" in registers and at the end of
 	// the turn, "chop draw" at the end of the turn).
 	Chop *adjudicator.ChopChoice `json:"chop,omitempty"`
+	// Pick is the index of the card taken when one of several is offered (the option
+	// variants: Deluxe Option Package, Scavenger Hunt); nil asks the orders, then 0.
+	Pick *int `json:"pick,omitempty"`
 	// Orders are order-sheet lines ("use Brakes in register 2"), as a player mails them;
 	// they answer the option questions (Decider.Option) through the orders package.
 	Orders []string `json:"orders,omitempty"`
@@ -66,4 +69,14 @@ func (x *decider) ChopShop(_ adjudicator.View, endOfTurn bool) adjudicator.ChopC
 		return adjudicator.ChopChoice{}
 	}
 	return *x.d.Chop
+}
+
+func (x *decider) PickOption(v adjudicator.View, why adjudicator.Pick, cards []string) int {
+	if x.d.Pick != nil {
+		return *x.d.Pick
+	}
+	if pd, ok := orders.Compile(&orders.Sheet{Rules: x.d.rules}).(adjudicator.PickDecider); ok && len(x.d.rules) > 0 {
+		return pd.PickOption(v, why, cards)
+	}
+	return 0
 }

@@ -92,6 +92,65 @@ func (p *parser) expectLine(ln int, rest string) error {
 		})
 		return nil
 	}
+	if n, ok := strings.CutPrefix(head, "pile "); ok {
+		// expect pile N: A, B | none | K cards — Scavenger Hunt's pile at flag N.
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 1 {
+			return p.errf(ln, "expect pile: want \"expect pile N: A, B\" with N a flag")
+		}
+		check, err := p.cardsWant(ln, body)
+		if err != nil {
+			return err
+		}
+		add(func(r *Result) string {
+			var got []string
+			if k <= len(r.State.Piles) {
+				got = r.State.Piles[k-1]
+			}
+			if !check(got) {
+				return fmt.Sprintf("pile %d: %s", k, listOrNone(got))
+			}
+			return ""
+		})
+		return nil
+	}
+	if name, ok := strings.CutPrefix(head, "offered "); ok {
+		// expect offered NAME: A, B, C | none | K cards — a Deluxe Option Package's
+		// cards still to keep one of.
+		idx := p.robotIndex(name)
+		if idx < 0 {
+			return p.errf(ln, "expect offered: %q is not a robot of this scenario", name)
+		}
+		check, err := p.cardsWant(ln, body)
+		if err != nil {
+			return err
+		}
+		add(func(r *Result) string {
+			if got := r.State.Robots[idx].Offered; !check(got) {
+				return fmt.Sprintf("offered %s: %s", name, listOrNone(got))
+			}
+			return ""
+		})
+		return nil
+	}
+	if name, ok := strings.CutPrefix(head, "bio "); ok {
+		// expect bio NAME: CARD | none — the option on a Bio-Bot's Bio Option.
+		idx := p.robotIndex(name)
+		if idx < 0 {
+			return p.errf(ln, "expect bio: %q is not a robot of this scenario", name)
+		}
+		want := body
+		if want == "none" {
+			want = ""
+		}
+		add(func(r *Result) string {
+			if got := r.State.Robots[idx].Bio; got != want {
+				return fmt.Sprintf("bio %s: %q", name, got)
+			}
+			return ""
+		})
+		return nil
+	}
 	if strings.HasPrefix(head, "blast ") {
 		return p.blastLine(ln, head, body, add)
 	}
@@ -504,4 +563,23 @@ func (p *parser) blastLine(ln int, head, body string, add func(func(r *Result) s
 		})
 	}
 	return nil
+}
+
+// cardsWant reads a list of option cards ("A, B", "none") or a count ("3 cards") and
+// returns the check of a list found against it. An unknown card name is an error.
+func (p *parser) cardsWant(ln int, body string) (func([]string) bool, error) {
+	if n, ok := strings.CutSuffix(strings.TrimSpace(body), " cards"); ok {
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 0 {
+			return nil, p.errf(ln, "expect: want \"N cards\" or a list of option cards, got %q", body)
+		}
+		return func(got []string) bool { return len(got) == k }, nil
+	}
+	want := splitList(body)
+	for _, w := range want {
+		if !slices.Contains(adjudicator.OptionNames(), w) {
+			return nil, p.errf(ln, "expect: %q is not an option card", w)
+		}
+	}
+	return func(got []string) bool { return strings.Join(got, ", ") == strings.Join(want, ", ") }, nil
 }

@@ -143,6 +143,7 @@ type parser struct {
 	turn     int
 	robots   []robotLine
 	deck     []string
+	piles    [][]string        // Scavenger Hunt piles ("pile N: A, B")
 	r23      *rules2023        // the 2023 rules (rules2023.go); nil for the postal rules
 	rules    adjudicator.Rules // the postal rules with any KEY=VALUE settings
 	settings bool              // a rules: KEY=VALUE line was read
@@ -239,6 +240,30 @@ func Parse(name, text string) (*Scenario, error) {
 				return nil, p.errf(ln, "options: want \"options: A, B\" (the deck) or \"options ROBOT: A, B\" after the robot's line")
 			}
 			rl.r.Options = splitList(list)
+		case "offered", "bio":
+			// offered NAME: A, B, C — a Deluxe Option Package's cards to keep one of;
+			// bio NAME: CARD — the held option on a Bio-Bot's Bio Option (variants.go).
+			rname, list, ok := strings.Cut(rest, ":")
+			rl := p.robot(strings.TrimSpace(rname))
+			if !ok || rl == nil {
+				return nil, p.errf(ln, "%s: want \"%s ROBOT: ...\" after the robot's line", key, key)
+			}
+			if key == "offered" {
+				rl.r.Offered = splitList(list)
+			} else {
+				rl.r.Bio = strings.TrimSpace(list)
+			}
+		case "pile":
+			// pile N: A, B — Scavenger Hunt's pile at flag N, top first.
+			num, list, ok := strings.Cut(rest, ":")
+			n, err := strconv.Atoi(strings.TrimSpace(num))
+			if !ok || err != nil || n < 1 || n > 16 {
+				return nil, p.errf(ln, "pile: want \"pile N: A, B\" with N the flag (1 to 16)")
+			}
+			for len(p.piles) < n {
+				p.piles = append(p.piles, []string{})
+			}
+			p.piles[n-1] = splitList(list)
 		case "board":
 			var rows []string
 			first := ln + 1
@@ -294,7 +319,7 @@ func Parse(name, text string) (*Scenario, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
@@ -546,6 +571,16 @@ func (p *parser) decideLine(ln int, rest string) error {
 			}
 		case "keep-archive":
 			rl.dec.KeepArchive = true
+		case "pick":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return p.errf(ln, "decide %s: pick wants the index of a card offered, got %q", rl.r.Name, v)
+			}
+			rl.dec.Pick = &n
 		case "chop":
 			v, err := next()
 			if err != nil {
@@ -572,7 +607,7 @@ func (p *parser) decideLine(ln int, rest string) error {
 				return p.errf(ln, "decide %s: chop wants draw, scrap N or recharge N, got %q", rl.r.Name, v)
 			}
 		default:
-			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N, keep-archive, chop draw|scrap N|recharge N)", rl.r.Name, f[k])
+			return p.errf(ln, "decide %s: unknown decision %q (want powerdown, staydown, wrench repair|option, facing D, prevent N, lose N, keep-archive, pick N, chop draw|scrap N|recharge N)", rl.r.Name, f[k])
 		}
 	}
 	return nil
@@ -632,7 +667,7 @@ func (p *parser) build() error {
 		}
 		return p.checkState()
 	}
-	st := &adjudicator.State{Turn: p.turn, OptionDeck: slices.Clone(p.deck)}
+	st := &adjudicator.State{Turn: p.turn, OptionDeck: slices.Clone(p.deck), Piles: p.piles}
 	seen := map[int]string{}
 	useCard := func(ln int, who string, c int) error {
 		if c == 0 {
