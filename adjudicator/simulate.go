@@ -111,7 +111,9 @@ func (t *turn) playSingle() {
 		if r.Mat != nil && !r.Out {
 			t.upgradePhase(t.single)
 		}
-		if t.orders[t.single].Shutdown {
+		// A shutdown ordered outright or by the orders' power-down decision, as the
+		// round asks it (round.go); the forecast does not empty the hand (shared).
+		if t.orders[t.single].Shutdown || (!r.Out && t.decider(t.single).PowerDown(t.view(t.single))) {
 			r.Power = PowerDown
 		}
 	}

@@ -18,6 +18,9 @@ type Prediction struct {
 	Start    Step      `json:"start"`
 	Steps    []Step    `json:"steps"`
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Own is what a 2023 sheet's forecast adds (forecast2023.go): energy and the SPAM
+	// risk; nil under the postal rules.
+	Own *OwnForecast `json:"own,omitempty"`
 }
 
 // Step is the robot at the end of one register (Register 0: before the first).
@@ -27,6 +30,7 @@ type Step struct {
 	Pos       adjudicator.Pos `json:"pos"`
 	Facing    adjudicator.Dir `json:"facing"`
 	Damage    int             `json:"damage"`
+	Energy    int             `json:"energy,omitempty"` // 2023 rules: energy at the end of the register
 	Destroyed bool            `json:"destroyed,omitempty"`
 	Notes     []string        `json:"notes,omitempty"`
 }
@@ -51,12 +55,20 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	r := st.Robots[idx]
 	o := s.Orders()
 	o.Program = programOf(s, &r)
+	own := setup.Rules.Own() && r.Mat != nil
+	if own {
+		o = s.OwnOrders(&r)
+	}
 	final, events, err := adjudicator.Simulate(setup, st, idx, o)
 	if err != nil {
 		return nil, fmt.Errorf("forecast: %w", err)
 	}
 	f := &Prediction{Robot: r.Name, Turn: st.Turn,
 		Start: Step{Pos: r.Pos, Facing: r.Facing, Damage: r.Damage}}
+	if own {
+		f.Start.Energy = r.Mat.Energy
+		f.Own = ownForecast(&r, &final, events)
+	}
 	cur := f.Start
 	cur.Notes = nil
 	reg := 0
@@ -66,6 +78,7 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		}
 		cur.Notes, cur.Card = nil, ""
 	}
+	cur.Energy = f.Start.Energy
 	laserAtEnd := 0
 	for _, e := range events {
 		if e.Register != reg {
@@ -81,6 +94,9 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		}
 		if e.To != nil && e.Kind != adjudicator.EvArchive {
 			cur.Pos = *e.To
+			if e.Kind == adjudicator.EvReenter {
+				cur.Destroyed = false
+			}
 		}
 		if e.Facing != nil {
 			cur.Facing = *e.Facing
@@ -107,10 +123,41 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		case adjudicator.EvPrevented:
 			cur.Notes = append(cur.Notes, "discards "+e.Option+" to prevent a damage")
 		case adjudicator.EvFlag:
+			if own {
+				cur.Notes = append(cur.Notes, fmt.Sprintf("reaches checkpoint %d", e.Amount))
+				f.Warnings = append(f.Warnings, Warning{Register: reg, Msg: fmt.Sprintf("reaches checkpoint %d in register %d", e.Amount, reg)})
+				break
+			}
 			cur.Notes = append(cur.Notes, fmt.Sprintf("touches flag %d", e.Amount))
 			f.Warnings = append(f.Warnings, Warning{Register: reg, Msg: fmt.Sprintf("touches flag %d in register %d", e.Amount, reg)})
 		case adjudicator.EvWin:
+			if own {
+				f.Warnings = append(f.Warnings, Warning{Register: reg, Msg: fmt.Sprintf("reaches the last checkpoint in register %d and wins", reg)})
+				break
+			}
 			f.Warnings = append(f.Warnings, Warning{Register: reg, Msg: fmt.Sprintf("touches the last flag in register %d and wins", reg)})
+		case adjudicator.EvEnergy:
+			cur.Energy = e.Amount
+			if e.Cause != "" {
+				cur.Notes = append(cur.Notes, fmt.Sprintf("energy %d (%s)", e.Amount, e.Cause))
+			}
+		case adjudicator.EvUpgrade:
+			if e.Cause == "draw" || e.Cause == "install" {
+				cur.Energy -= e.Amount // the energy paid in the upgrade phase (Amount)
+			}
+		case adjudicator.EvUse:
+			cur.Notes = append(cur.Notes, "uses "+e.Option)
+		case adjudicator.EvReplaced:
+			cur.Notes = append(cur.Notes, fmt.Sprintf("%s replaced by the top card of the deck (unknown to the forecast)", adjudicator.CardKind(e.Card).Title()))
+		case adjudicator.EvReenter:
+			cur.Notes = append(cur.Notes, fmt.Sprintf("re-enters at %v facing %v", cur.Pos, cur.Facing))
+		case adjudicator.EvReboot:
+			cur.Destroyed = true
+			if e.From != nil {
+				cur.Pos = *e.From
+			}
+			cur.Notes = append(cur.Notes, "reboots ("+e.Cause+")")
+			f.Warnings = append(f.Warnings, Warning{Register: reg, Destroyed: true, Msg: rebootMsg(e.Cause, reg, cur.Pos)})
 		case adjudicator.EvDestroyed:
 			cur.Destroyed = true
 			if e.From != nil {
@@ -121,6 +168,11 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		}
 	}
 	flush()
+	if f.Own != nil {
+		// Registers with no event still end somewhere: fill them in, so each register
+		// shows its energy (the upgrade phase's events come before register 1).
+		f.Steps = fillRegisters(f.Steps, f.Start)
+	}
 	if laserAtEnd > 0 && !final.Destroyed {
 		f.Warnings = append(f.Warnings, Warning{Register: adjudicator.Registers,
 			Msg: fmt.Sprintf("ends the turn in a laser beam at %v (%d damage in register 5)", cur.Pos, laserAtEnd)})
@@ -169,6 +221,9 @@ func destroyedMsg(cause string, reg int, at adjudicator.Pos) string {
 func (f *Prediction) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Forecast for %s, turn %d (the other robots stand still and hold fire):\n", f.Robot, f.Turn)
+	if f.Own != nil {
+		return f.string2023()
+	}
 	fmt.Fprintf(&b, "  %-11s %-18s at %-6v facing %v, %d damage\n", "start", "", f.Start.Pos, f.Start.Facing, f.Start.Damage)
 	for _, s := range f.Steps {
 		where := fmt.Sprintf("at %-6v facing %v, %d damage", s.Pos, s.Facing, s.Damage)

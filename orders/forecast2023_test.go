@@ -1,0 +1,116 @@
+package orders
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// The forecast of a 2023 sheet gives the energy the round leaves the robot with, the
+// same as the engine's round: the upgrade phase's draw, Power Up, and what the board does.
+func TestForecast2023Energy(t *testing.T) {
+	for _, tc := range []struct {
+		name, orders string
+	}{
+		{"power up", "Robot: A\nTurn: 1\nPower Up, Move 1, Rotate Left, Move 1, U-Turn\n"},
+		{"draw upgrade", "Robot: A\nTurn: 1\nPower Up, Move 1, Rotate Left, Move 1, U-Turn\ndraw upgrade\n"},
+		{"no power up", "Robot: A\nTurn: 1\nMove 1, Move 1, Rotate Left, U-Turn, Power Up\ndraw upgrade\nshut down\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, st := game2023(t, adjudicator.CardPowerUp, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardLeft, adjudicator.CardUTurn)
+			sheet := mustParse(t, tc.orders)
+			if rep := Validate(s, st, "A", sheet); !rep.OK() {
+				t.Fatal(rep)
+			}
+			f, err := Forecast(s, st, "A", sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Own == nil {
+				t.Fatal("no 2023 forecast")
+			}
+			next, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{sheet.OwnOrders(&st.Robots[0]), {Shutdown: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := f.Own.EnergyAfter, next.Robots[0].Mat.Energy; got != want {
+				t.Errorf("forecast energy %d, the round leaves %d", got, want)
+			}
+			if f.Own.EnergyBefore != st.Robots[0].Mat.Energy {
+				t.Errorf("energy before %d, the robot has %d", f.Own.EnergyBefore, st.Robots[0].Mat.Energy)
+			}
+			if len(f.Steps) > 0 && f.Steps[len(f.Steps)-1].Energy != f.Own.EnergyAfter {
+				t.Errorf("the last register shows energy %d, the forecast ends with %d", f.Steps[len(f.Steps)-1].Energy, f.Own.EnergyAfter)
+			}
+			if strings.Contains(tc.orders, "draw upgrade") != (len(f.Own.Upgrades) == 1) {
+				t.Errorf("upgrade phase %v for orders %q", f.Own.Upgrades, tc.orders)
+			}
+			if strings.Contains(tc.orders, "shut down") != f.Own.Shutdown {
+				t.Errorf("shutdown %v for orders %q", f.Own.Shutdown, tc.orders)
+			}
+			if text := f.String(); !strings.Contains(text, "Energy: ") || !strings.Contains(text, "SPAM risk") {
+				t.Errorf("the mail text lacks energy or SPAM risk:\n%s", text)
+			}
+		})
+	}
+}
+
+// The SPAM risk is shown for each register that draws the top card of the deck (a SPAM,
+// an Again in register 1), from the piles' contents and never their order: the draw
+// pile's share while it lasts, then the discard pile's.
+func TestForecast2023SpamRisk(t *testing.T) {
+	spam, m1, m2 := int(adjudicator.CardSpam), int(adjudicator.CardMove1), int(adjudicator.CardMove2)
+	s, st := game2023(t, adjudicator.CardAgain, adjudicator.CardSpam, adjudicator.CardMove1, adjudicator.CardSpam, adjudicator.CardLeft)
+	m := st.Robots[0].Mat
+	m.Deck = []int{spam, m1, m1, m2}  // 1 damage card in 4
+	m.Discard = []int{spam, spam, m1} // 2 in 3
+	sheet := mustParse(t, "Robot: A\nTurn: 1\nAgain, SPAM, Move 1, SPAM, Rotate Left\n")
+	if rep := Validate(s, st, "A", sheet); !rep.OK() {
+		t.Fatal(rep)
+	}
+	f, err := Forecast(s, st, "A", sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := f.Own
+	type want struct {
+		reg           int
+		why           string
+		damage, cards int
+	}
+	wants := []want{{1, "Again in register 1", 1, 4}, {2, "SPAM", 1, 4}, {4, "SPAM", 1, 4}}
+	if len(o.Risks) != len(wants) {
+		t.Fatalf("risks %+v, want registers 1, 2, 4", o.Risks)
+	}
+	for k, w := range wants {
+		got := o.Risks[k]
+		if got.Register != w.reg || got.Why != w.why || got.Damage != w.damage || got.Cards != w.cards || got.Draw != k+1 {
+			t.Errorf("risk %d: %+v, want %+v", k, got, w)
+		}
+	}
+	if o.Risks[0].Percent != 25 || o.Top.Percent != 25 {
+		t.Errorf("percent %d, top %d: want 25", o.Risks[0].Percent, o.Top.Percent)
+	}
+	// Past the end of the draw pile the discard pile's share counts.
+	if k := o.risk(5); k.Damage != 2 || k.Cards != 3 || k.Percent != 67 {
+		t.Errorf("fifth draw: %+v", k)
+	}
+	// The order of the deck changes nothing.
+	before := f.String()
+	slices.Reverse(m.Deck)
+	g, err := Forecast(s, st, "A", sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != before {
+		t.Errorf("the deck's order changed the forecast:\n%s\n---\n%s", before, g.String())
+	}
+	for _, line := range []string{"register 2 (SPAM): the card drawn in its place is a damage card with chance 25% (1 damage of 4 cards)",
+		"register 1 (Again in register 1)"} {
+		if !strings.Contains(before, line) {
+			t.Errorf("the mail text lacks %q:\n%s", line, before)
+		}
+	}
+}
