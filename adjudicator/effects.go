@@ -188,6 +188,123 @@ func effectFor(name string) Effect {
 // a robot install 3 permanent and 3 temporary upgrades (upgrades.go).
 const maxFx = MaxPermanent + MaxTemporary
 
+// hook is a set of hook points (one bit per hook interface), so that a hook point skips
+// at once a robot none of whose effects acts there: most hook points are met many times
+// a turn, and most cards act at one or two of them.
+type hook uint32
+
+const (
+	hkHandSize hook = 1 << iota
+	hkDeal
+	hkHands
+	hkStart
+	hkReveal
+	hkSteps
+	hkRam
+	hkPushable
+	hkDamage
+	hkElement
+	hkGun
+	hkReplace
+	hkExtraGuns
+	hkHit
+	hkFlag
+	hkEndTurn
+	hkReenter
+	hkPowerDown
+	hkHover
+	hkAbort
+	hkAfterCard
+	hkAfterDraw
+)
+
+// hooksOf is the hook points effect e acts at. A new hook interface adds its bit here.
+func hooksOf(e Effect) hook {
+	var h hook
+	set := func(ok bool, bit hook) {
+		if ok {
+			h |= bit
+		}
+	}
+	_, ok := e.(HandSizer)
+	set(ok, hkHandSize)
+	_, ok = e.(Dealer)
+	set(ok, hkDeal)
+	_, ok = e.(HandsDealer)
+	set(ok, hkHands)
+	_, ok = e.(Starter)
+	set(ok, hkStart)
+	_, ok = e.(Revealer)
+	set(ok, hkReveal)
+	_, ok = e.(Stepper)
+	set(ok, hkSteps)
+	_, ok = e.(Rammer)
+	set(ok, hkRam)
+	_, ok = e.(Pushable)
+	set(ok, hkPushable)
+	_, ok = e.(DamageFilter)
+	set(ok, hkDamage)
+	_, ok = e.(ElementFilter)
+	set(ok, hkElement)
+	_, ok = e.(Gunner)
+	set(ok, hkGun)
+	_, ok = e.(LaserPower)
+	set(ok, hkGun)
+	_, ok = e.(Replacer)
+	set(ok, hkReplace)
+	_, ok = e.(ExtraGunner)
+	set(ok, hkExtraGuns)
+	_, ok = e.(HitHook)
+	set(ok, hkHit)
+	_, ok = e.(FlagReacher)
+	set(ok, hkFlag)
+	_, ok = e.(EndTurner)
+	set(ok, hkEndTurn)
+	_, ok = e.(Reenterer)
+	set(ok, hkReenter)
+	_, ok = e.(PowerDowner)
+	set(ok, hkPowerDown)
+	_, ok = e.(Hoverer)
+	set(ok, hkHover)
+	_, ok = e.(Aborter)
+	set(ok, hkAbort)
+	_, ok = e.(AfterCarder)
+	set(ok, hkAfterCard)
+	_, ok = e.(AfterDrawer)
+	set(ok, hkAfterDraw)
+	return h
+}
+
+// effectTable is what NewSetup works out once about Setup.Effects: each card's place in
+// the list and each effect's hook points. It belongs to the slice it was made from; a
+// Setup whose Effects were replaced afterwards (tests do) is served without it.
+type effectTable struct {
+	src   []Effect
+	index map[string]int // card name → place in src
+	hooks []hook         // hooks[k] for src[k]
+}
+
+func newEffectTable(fx []Effect) *effectTable {
+	tb := &effectTable{src: fx, index: make(map[string]int, len(fx)), hooks: make([]hook, len(fx))}
+	for k, e := range fx {
+		if _, dup := tb.index[e.Option()]; dup {
+			return nil // a card listed twice acts twice: refreshFx's long way keeps that
+		}
+		tb.index[e.Option()] = k
+		tb.hooks[k] = hooksOf(e)
+	}
+	return tb
+}
+
+// effectTable is s's table, or nil when Effects is not the slice it was made from.
+func (s *Setup) effectTable() *effectTable {
+	tb := s.fxTable
+	if tb == nil || len(tb.src) != len(s.Effects) || len(tb.src) == 0 || &tb.src[0] != &s.Effects[0] {
+		return nil
+	}
+	return tb
+}
+
 // fxOf is robot i's effects, in effect-list order, cached for the turn; refreshed when
 // its options change (refreshFx).
 func (t *turn) fxOf(i int) []Effect {
@@ -200,16 +317,49 @@ func (t *turn) fxOf(i int) []Effect {
 	return t.fx[i]
 }
 
+// has reports whether any of robot i's effects acts at hook point h.
+func (t *turn) has(i int, h hook) bool {
+	if len(t.setup.Effects) == 0 {
+		return false
+	}
+	if !t.fxOK[i] {
+		t.refreshFx(i)
+	}
+	return t.fxHooks[i]&h != 0
+}
+
 func (t *turn) refreshFx(i int) {
 	t.fxOK[i] = true
 	t.fx[i] = t.fxBuf[i][:0]
+	t.fxHook[i] = t.fxHookBuf[i][:0]
+	t.fxHooks[i] = 0
 	opts := t.st.Robots[i].Options
 	if len(opts) == 0 {
 		return
 	}
+	if tb := t.setup.effectTable(); tb != nil {
+		// The places of the cards held, in effect-list order (a robot holds a few).
+		var buf [maxFx]int
+		ks := buf[:0]
+		for _, o := range opts {
+			if k, ok := tb.index[o]; ok && !slices.Contains(ks, k) {
+				ks = append(ks, k)
+			}
+		}
+		slices.Sort(ks)
+		for _, k := range ks {
+			t.fx[i] = append(t.fx[i], tb.src[k])
+			t.fxHook[i] = append(t.fxHook[i], tb.hooks[k])
+			t.fxHooks[i] |= tb.hooks[k]
+		}
+		return
+	}
 	for _, e := range t.setup.Effects {
 		if slices.Contains(opts, e.Option()) {
+			h := hooksOf(e)
 			t.fx[i] = append(t.fx[i], e)
+			t.fxHook[i] = append(t.fxHook[i], h)
+			t.fxHooks[i] |= h
 		}
 	}
 }
@@ -220,6 +370,9 @@ func (t *turn) holds(i int, name string) bool {
 }
 
 func (t *turn) effectHandSize(i, n int) int {
+	if !t.has(i, hkHandSize) {
+		return n
+	}
 	for _, e := range t.fxOf(i) {
 		if h, ok := e.(HandSizer); ok {
 			n = h.HandSize(t.view(i), n)
@@ -229,6 +382,9 @@ func (t *turn) effectHandSize(i, n int) int {
 }
 
 func (t *turn) effectSteps(i int, k CardKind, steps int) int {
+	if !t.has(i, hkSteps) {
+		return steps
+	}
 	for _, e := range t.fxOf(i) {
 		if s, ok := e.(Stepper); ok {
 			steps = s.Steps(t.view(i), k, steps)
@@ -238,6 +394,9 @@ func (t *turn) effectSteps(i int, k CardKind, steps int) int {
 }
 
 func (t *turn) effectPushable(j, by int) bool {
+	if !t.has(j, hkPushable) {
+		return true
+	}
 	for _, e := range t.fxOf(j) {
 		if p, is := e.(Pushable); is && !p.Pushable(t.view(j), t.st.Robots[by].Name) {
 			return false
@@ -247,6 +406,9 @@ func (t *turn) effectPushable(j, by int) bool {
 }
 
 func (t *turn) effectRam(i, pushed int, d Dir, moved bool) {
+	if !t.has(i, hkRam) {
+		return
+	}
 	for _, e := range t.fxOf(i) {
 		if r, ok := e.(Rammer); ok {
 			r.Rams(t.view(i), pushed, d, moved)
@@ -263,6 +425,9 @@ func (t *turn) filterDamage(i int, h Harm) Harm {
 }
 
 func (t *turn) effectDamage(i int, h *Harm) {
+	if !t.has(i, hkDamage) {
+		return
+	}
 	for _, e := range t.fxOf(i) {
 		if h.Amount <= 0 {
 			return
@@ -281,6 +446,9 @@ func (t *turn) shapeGun(i int, g Gun) Gun {
 }
 
 func (t *turn) effectGun(i int, g *Gun) {
+	if !t.has(i, hkGun) {
+		return
+	}
 	for _, e := range t.fxOf(i) {
 		if l, ok := e.(LaserPower); ok {
 			g.Beams = l.Beams(t.view(i), g.Beams)
@@ -292,6 +460,9 @@ func (t *turn) effectGun(i int, g *Gun) {
 }
 
 func (t *turn) effectReplace(i int, g Gun) bool {
+	if !t.has(i, hkReplace) {
+		return false
+	}
 	for _, e := range t.fxOf(i) {
 		if r, ok := e.(Replacer); ok && r.Replace(t.view(i), g) {
 			return true
@@ -301,6 +472,9 @@ func (t *turn) effectReplace(i int, g Gun) bool {
 }
 
 func (t *turn) effectElement(i int, element string) bool {
+	if !t.has(i, hkElement) {
+		return true
+	}
 	for _, e := range t.fxOf(i) {
 		if f, ok := e.(ElementFilter); ok && !f.Acts(t.view(i), element) {
 			return false
@@ -311,15 +485,21 @@ func (t *turn) effectElement(i int, element string) bool {
 
 func (t *turn) effectBelt(i int) bool { return t.effectElement(i, "belt") }
 
-// eachFx calls f with each effect of robot i (hooks whose calls need nothing back).
-// The list is taken afresh after each call, since an effect may discard its own card.
-func (t *turn) eachFx(i int, f func(Effect)) {
-	fx := t.fxOf(i)
-	if len(fx) == 0 {
+// eachFx calls f with each effect of robot i that acts at hook point h (hooks whose
+// calls need nothing back). The list is taken before the first call, and each effect is
+// called only while the robot still holds its card, since an effect may discard its own
+// card or another.
+func (t *turn) eachFx(i int, h hook, f func(Effect)) {
+	if !t.has(i, h) {
 		return
 	}
 	var buf [maxFx]Effect
-	list := append(buf[:0], fx...)
+	list := buf[:0]
+	for k, e := range t.fx[i] {
+		if t.fxHook[i][k]&h != 0 {
+			list = append(list, e)
+		}
+	}
 	for _, e := range list {
 		if t.holds(i, e.Option()) {
 			f(e)

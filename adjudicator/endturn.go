@@ -77,7 +77,7 @@ func (t *turn) endOfTurn() {
 		r.Destroyed = false
 		r.Pos = r.Archive
 		r.Damage = t.setup.Rules.ReentryDamage
-		t.eachFx(i, func(e Effect) {
+		t.eachFx(i, hkReenter, func(e Effect) {
 			if re, ok := e.(Reenterer); ok {
 				re.Reenter(t.view(i), &r.Damage)
 			}
@@ -143,6 +143,9 @@ func (t *turn) endOfTurn() {
 
 // forcedDown is the option that powers robot i down without its orders, or "".
 func (t *turn) forcedDown(i int) string {
+	if !t.has(i, hkPowerDown) {
+		return ""
+	}
 	for _, e := range t.fxOf(i) {
 		if p, ok := e.(PowerDowner); ok && p.ForcePowerDown(t.view(i)) {
 			return e.Option()
@@ -277,7 +280,7 @@ func (t *turn) deal() {
 		slices.Sort(r.Hand)
 		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})
 		t.dealPile = deck
-		t.eachFx(i, func(e Effect) {
+		t.eachFx(i, hkDeal, func(e Effect) {
 			if d, ok := e.(Dealer); ok {
 				d.AfterDeal(t.view(i))
 			}
@@ -285,7 +288,7 @@ func (t *turn) deal() {
 		deck = t.dealPile
 	}
 	for i := range st.Robots {
-		t.eachFx(i, func(e Effect) {
+		t.eachFx(i, hkHands, func(e Effect) {
 			if d, ok := e.(HandsDealer); ok {
 				d.AfterHands(t.view(i))
 			}

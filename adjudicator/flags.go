@@ -114,6 +114,9 @@ func (t *turn) passFlag(i int) {
 // reaches reports whether an option lets robot i touch its next flag at flag from
 // where it stands (FlagReacher: Mechanical Arm).
 func (t *turn) reaches(i int, flag Pos) bool {
+	if !t.has(i, hkFlag) {
+		return false
+	}
 	for _, e := range t.fxOf(i) {
 		if f, ok := e.(FlagReacher); ok && f.Reaches(t.view(i), flag) {
 			return true

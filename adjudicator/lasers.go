@@ -82,13 +82,13 @@ func (t *turn) fireLasers() {
 			continue // forecasts: the other robots stand still and hold fire
 		}
 		g := Gun{Dir: r.Facing, Beams: 1}
-		if len(t.fxOf(i)) > 0 {
+		if t.has(i, hkGun) {
 			g = t.shapeGun(i, g)
 		}
 		if !t.effectReplace(i, g) {
 			t.shoot(i, g, true)
 		}
-		if len(t.fxOf(i)) > 0 {
+		if t.has(i, hkExtraGuns) {
 			t.extraGuns(i, g)
 		}
 	}
@@ -112,7 +112,7 @@ func (t *turn) fireLasers() {
 	// After the damage: what a main laser's hit triggers (Target Control), then the
 	// other weapons' pushes, pulls and program changes, in seating order.
 	for _, h := range hits {
-		if h.main && len(t.fxOf(h.shooter)) > 0 {
+		if h.main && t.has(h.shooter, hkHit) {
 			t.hitHooks(h.shooter, h.target)
 		}
 	}
@@ -125,7 +125,7 @@ func (t *turn) fireLasers() {
 // extraGuns fires robot i's extra lasers (ExtraGunner); apart so that a robot without
 // options builds no closure.
 func (t *turn) extraGuns(i int, g Gun) {
-	t.eachFx(i, func(e Effect) {
+	t.eachFx(i, hkExtraGuns, func(e Effect) {
 		if x, ok := e.(ExtraGunner); ok {
 			x.ExtraGuns(t.view(i), g, func(extra Gun) { t.shoot(i, extra, false) })
 		}
@@ -134,7 +134,7 @@ func (t *turn) extraGuns(i int, g Gun) {
 
 // hitHooks tells robot i's effects (HitHook) that its main laser hit robot j.
 func (t *turn) hitHooks(i, j int) {
-	t.eachFx(i, func(e Effect) {
+	t.eachFx(i, hkHit, func(e Effect) {
 		if hh, ok := e.(HitHook); ok {
 			hh.Hit(t.view(i), j)
 		}
@@ -243,7 +243,7 @@ func (t *turn) damage(i, amount int, cause, shooter string) {
 // The points taken land together at the end of the hit. Reaching Rules.DestroyAt
 // destroys the robot. Under the 2023 rules the damage is dealt as damage cards.
 func (t *turn) hurt(i int, h Harm, shooter string) {
-	if len(t.fxOf(i)) > 0 {
+	if t.has(i, hkDamage) {
 		h = t.filterDamage(i, h)
 	}
 	if t.setup.Rules.Damage == "cards" {

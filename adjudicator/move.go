@@ -156,7 +156,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 // tried to push: the first of the chain, else the robot that would not move (stopper).
 // Only a robot moving under its own power pushes in this sense (by == "").
 func (t *turn) rammed(i, n int, chain []int, stopper int, d Dir, by string, moved bool) {
-	if by != "" || len(t.fxOf(i)) == 0 {
+	if by != "" || !t.has(i, hkRam) {
 		return
 	}
 	front := stopper

@@ -180,7 +180,7 @@ func (t *turn) endOfRound() {
 	t.phase = "deal"
 	t.drawHands()
 	for i := range st.Robots {
-		t.eachFx(i, func(e Effect) {
+		t.eachFx(i, hkAfterDraw, func(e Effect) {
 			if a, ok := e.(AfterDrawer); ok {
 				a.AfterDraw(t.view(i))
 			}

@@ -324,8 +324,9 @@ type Setup struct {
 	// steps and afterLasers are Rules.Elements and Rules.AfterLasers resolved once, the
 	// steps of tiles the floor does not have left out (they would find nothing to do).
 	steps, afterLasers []namedStep
-	slow               bool       // steps go through stepFloor: tiles, or Rules.PassTouches
-	portals            [10][2]Pos // the squares of each portal colour (portals.go)
+	slow               bool         // steps go through stepFloor: tiles, or Rules.PassTouches
+	portals            [10][2]Pos   // the squares of each portal colour (portals.go)
+	fxTable            *effectTable // what Effects hold, worked out once (effects.go)
 }
 
 type emitter struct {
@@ -407,6 +408,9 @@ func NewSetup(c *Course, rules Rules, seed uint64, options []string) (*Setup, er
 
 func (s *Setup) prepare() error {
 	b := s.Course.Board
+	if len(s.Effects) > 0 {
+		s.fxTable = newEffectTable(s.Effects)
+	}
 	s.fx = scanFloor(b)
 	s.slow = s.fx != 0 || s.Rules.PassTouches
 	if s.fx&fxCurrent != 0 && !slices.Contains(s.Rules.Elements, "currents") {

@@ -53,7 +53,11 @@ type turn struct {
 	fx    [MaxRobots][]Effect
 	fxBuf [MaxRobots][maxFx]Effect
 	fxOK  [MaxRobots]bool
-	later []func()
+	// fxHook[i][k] is the hook points of fx[i][k]; fxHooks[i] all of robot i's.
+	fxHook    [MaxRobots][]hook
+	fxHookBuf [MaxRobots][maxFx]hook
+	fxHooks   [MaxRobots]hook
+	later     []func()
 	// dealPile is the deck left during the deal (Recompile draws from it).
 	dealPile []int
 	cards    cardsTurn // what the Crash & Burn cards keep for the turn (cards_crashburn.go)
@@ -267,7 +271,7 @@ func (t *turn) play() {
 	}
 	for i := range st.Robots {
 		if st.Robots[i].Active() {
-			t.eachFx(i, func(e Effect) {
+			t.eachFx(i, hkStart, func(e Effect) {
 				if s, ok := e.(Starter); ok {
 					s.StartTurn(t.view(i))
 				}
@@ -297,7 +301,7 @@ func (t *turn) runRegister(reg int) {
 	t.cards.newRegister()
 	for i := range t.st.Robots {
 		if t.st.Robots[i].Active() && t.acts(i) {
-			t.eachFx(i, func(e Effect) {
+			t.eachFx(i, hkReveal, func(e Effect) {
 				if rv, ok := e.(Revealer); ok {
 					rv.BeforeReveal(t.view(i))
 				}

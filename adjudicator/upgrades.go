@@ -323,6 +323,9 @@ type Hoverer interface {
 }
 
 func (t *turn) effectHovers(i int) bool {
+	if !t.has(i, hkHover) {
+		return false
+	}
 	for _, e := range t.fxOf(i) {
 		if h, ok := e.(Hoverer); ok && h.Hovers(t.view(i)) {
 			return true
@@ -400,6 +403,9 @@ type Aborter interface {
 }
 
 func (t *turn) effectAborts(i, c int) bool {
+	if !t.has(i, hkAbort) {
+		return false
+	}
 	for _, e := range t.fxOf(i) {
 		if a, ok := e.(Aborter); ok && a.Aborts(t.view(i), c) {
 			return true
@@ -418,7 +424,7 @@ type AfterCarder interface {
 // name ("use Zoop S in register 2"), right after the robot's own card in its turn; an
 // order naming no register is used in register 1.
 func (t *turn) afterCard(i int) {
-	t.eachFx(i, func(e Effect) {
+	t.eachFx(i, hkAfterCard, func(e Effect) {
 		if a, ok := e.(AfterCarder); ok && t.st.Robots[i].Active() {
 			a.AfterCard(t.view(i))
 		}
