@@ -162,3 +162,100 @@ func TestSheetCountsByReceiveTime(t *testing.T) {
 		t.Error("no error-level log line for a sheet read after its turn was resolved")
 	}
 }
+
+// TestBacklogKeepsArrivalTimes: a backlog the judge reads after the deadline, all of it
+// received by the mail server before the deadline, counts, and each sheet version keeps
+// the time the server received it (IMAP INTERNALDATE), not the time it was read. Alice
+// sent two versions; the one she sent later counts although the judge read it first
+// (the earlier one was taken up again later, as after a failure). Before, a version
+// was stamped with the time it was read and the one read last counted.
+func TestBacklogKeepsArrivalTimes(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	var caughtUp time.Time
+	j.IntakeCaughtUp = func() time.Time { return caughtUp }
+	game := func() (g store.Game) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+		return g
+	}
+	deadline := game().DeadlineAt.Add(game().Grace)
+	early, progEarly := programSheet(t, j, secrets, "Alice", 0, 77)
+	late, progLate := programSheet(t, j, secrets, "Alice", 0, 79)
+	if progEarly == progLate {
+		t.Fatalf("test set-up: both of Alice's versions play %s", progLate)
+	}
+	bob, _ := programSheet(t, j, secrets, "Bob", 1, 78)
+	at := func(before time.Duration) time.Time { return deadline.Add(-before).Truncate(time.Second) }
+	sent := map[uint32]time.Time{}
+	fetched := func(uid uint32, from, body string, received time.Time) mail.Fetched {
+		sent[uid] = received
+		return mail.Fetched{UID: uid, Raw: rawMail(from, "[RR live] orders", body), Received: received}
+	}
+	// the server received everything before the deadline; the judge reads it ten minutes after
+	var first []mail.Fetched
+	for i := range 30 { // Bob's standing orders, again and again: the queue in front
+		first = append(first, fetched(uint32(100+i), "bob@example.test",
+			fmt.Sprintf("robot Bob\nsecret %s\nif damage > %d then power down\n", secrets["Bob"], 3+i%5), at(50*time.Minute-time.Duration(i)*time.Second)))
+	}
+	first = append(first, fetched(140, "alice@example.test", late, at(10*time.Minute)))
+	second := []mail.Fetched{fetched(130, "alice@example.test", early, at(20*time.Minute)), fetched(141, "bob@example.test", bob, at(5*time.Minute))}
+	clock.Add(deadline.Sub(clock.Now()) + 10*time.Minute)
+	caughtUp = deadline.Add(-time.Hour)
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := game().CurrentTurn; n != 1 {
+		t.Fatalf("turn resolved (game at turn %d) before intake read the backlog", n)
+	}
+	for _, batch := range [][]mail.Fetched{first, second} {
+		for _, err := range j.HandleBatch(ctx, 1, batch) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	caughtUp = clock.Now()
+	if _, err := j.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := game().CurrentTurn; n != 2 {
+		t.Fatalf("game at turn %d after the backlog was read, want 2", n)
+	}
+	p := playedIn(t, j, 1, "Alice")
+	var got []string
+	for _, c := range p.Program {
+		got = append(got, fmt.Sprintf("P%d", c))
+	}
+	if p.Missed != "" || strings.Join(got, " ") != progLate {
+		t.Errorf("turn 1 played %v for Alice (missed %q), want the version she sent last: %s (the one she sent first: %s)",
+			got, p.Missed, progLate, progEarly)
+	}
+	if q := playedIn(t, j, 1, "Bob"); q.Missed != "" {
+		t.Errorf("bob's sheet, received before the deadline, was missed: %q played", q.Missed)
+	}
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		for _, robot := range []string{"Alice", "Bob"} {
+			vs, err := tx.OrderVersions(game().ID, 1, robot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if robot == "Alice" && len(vs) != 2 || robot == "Bob" && len(vs) != 31 {
+				t.Errorf("%s has %d versions for turn 1", robot, len(vs))
+			}
+			for _, v := range vs {
+				row, err := tx.InboxGet(v.InboxID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := sent[row.UID]; !v.Received.Equal(want) {
+					t.Errorf("%s's version from uid %d recorded as received %v, want the server's time %v (read at %v)",
+						robot, row.UID, v.Received, want, clock.Now())
+				}
+				if v.Received.After(deadline) {
+					t.Errorf("%s's version from uid %d recorded after the deadline", robot, row.UID)
+				}
+			}
+		}
+		return nil
+	})
+}

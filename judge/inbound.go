@@ -31,7 +31,9 @@ import (
 //
 // Replies never quote a secret, and a failed identity check reveals nothing.
 
-// HandleMessage is the fetcher's handler.
+// HandleMessage is the fetcher's handler for one message. It has no server receive
+// time, so the mail counts as received when it is stored (receivedAt); the daemon takes
+// mail through HandleBatch, with the server's time.
 func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw []byte) error {
 	now := j.now()
 	msg, perr := j.extract(raw)
@@ -481,6 +483,20 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	return j.storeSheet(tx, g, player, row, msg, rd, &rep, f)
 }
 
+// receivedAt is when a mail counts as received: the mail server's receive time (IMAP
+// INTERNALDATE), which the inbox row holds. A sheet's version is stored with it, so a
+// backlog read after a deadline keeps the times its sheets arrived, and versions count
+// in the order they reached the mailbox. Where there is no server time (a mail handed
+// over without one: HandleMessage, a server that sends no INTERNALDATE) the fallback is
+// the time the judge stored the mail, never the mail's own Date header, which its
+// sender writes.
+func receivedAt(row store.InboxMessage, now time.Time) time.Time {
+	if row.Received.IsZero() {
+		return now
+	}
+	return row.Received
+}
+
 // storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.
 func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
 	rd *Reading, rep *orders.Report, f *fate) (store.InboxStatus, string, int64, error) {
@@ -493,7 +509,7 @@ func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row
 	}
 	if _, err := tx.AddOrders(store.OrderSheet{
 		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),
-		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: j.now(),
+		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: receivedAt(row, j.now()),
 	}); err != nil {
 		return "", "", 0, err
 	}

@@ -57,11 +57,14 @@ func sheetOf(o store.OrderSheet) (*orders.Sheet, error) {
 	return &s, nil
 }
 
-// turnSheets is each robot's sheet for one turn: its valid versions folded in the order
-// they were stored with orders.Merge (a sheet with a program replaces; a
-// standing-orders-only sheet merges over what stands). Robots with no valid sheet are
-// absent. Versions are append-only, so the fold is kept (j.folds) and extended with the
-// versions stored since.
+// turnSheets is each robot's sheet for one turn: its valid versions folded with
+// orders.Merge (a sheet with a program replaces; a standing-orders-only sheet merges over
+// what stands) in the order the mail server received them, then as stored: a version
+// sent later counts over one sent earlier, whichever the judge read first (a backlog, a
+// mail taken up again after a failure). Robots with no valid sheet are absent. Versions
+// are append-only, so the fold is kept (j.folds) and extended with the versions stored
+// since; one received before a version already folded makes the robot's fold start
+// over.
 func (j *Judge) turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator.State) (map[string]*orders.Sheet, error) {
 	out := map[string]*orders.Sheet{}
 	for _, r := range st.Robots {
@@ -71,11 +74,17 @@ func (j *Judge) turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator
 		if err != nil {
 			return nil, err
 		}
+		if len(vs) > 0 && vs[0].Received.Before(f.last) {
+			f = fold{}
+			if vs, err = tx.ValidOrderVersionsAfter(gameID, turn, r.Name, 0); err != nil {
+				return nil, err
+			}
+		}
 		for _, v := range vs {
 			if s, err := sheetOf(v); err == nil {
 				f.sheet = orders.Merge(f.sheet, s)
 			}
-			f.lastID = v.ID
+			f.lastID, f.last = max(f.lastID, v.ID), v.Received
 		}
 		if len(vs) > 0 {
 			j.folds.put(key, f)
@@ -94,7 +103,8 @@ type foldKey struct {
 }
 
 type fold struct {
-	lastID int64
+	lastID int64         // the highest version ID folded
+	last   time.Time     // the received time of the last version folded (the latest)
 	sheet  *orders.Sheet // never changed once stored: Merge makes new sheets
 }
 

@@ -1,11 +1,14 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,17 +18,72 @@ import (
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
-// TestThroughput measures ingestion: 1,000 order mails are delivered to Dovecot through
-// Postfix, then read by a bare IMAP client (UID FETCH of every body), then ingested by
-// rallyjudge (fetched, stored, authenticated, parsed, validated and answered). It needs
-// the mail stack and RALLYJUDGE_THROUGHPUT=1; the figures go to the test log.
+// TestThroughput measures ingestion against a bare IMAP client in the same run: 1,000
+// order mails are put in a mailbox, read by a bare client (one UID FETCH of every body),
+// then ingested by rallyjudge (fetched, stored, authenticated, parsed, validated and
+// answered, in batches of up to 100 mails per commit, flagged on the server after each
+// commit). It runs against go-imap's in-process server and, with the mail stack
+// (RALLYJUDGE_MAILSTACK=1), against the real Dovecot, in a folder of its own so that
+// it never meets other tests' mail in INBOX. It needs RALLYJUDGE_THROUGHPUT=1; the
+// figures, with the CPU time the process spent per mail, go to the test log (a speed
+// target is not asserted in a timed test: the machine may be loaded). The issue 14
+// target is intake at 3,000 mails/s or more.
 func TestThroughput(t *testing.T) {
-	imapAddr, smtpAddr := needMailstack(t)
 	if os.Getenv("RALLYJUDGE_THROUGHPUT") != "1" {
 		t.Skip("set RALLYJUDGE_THROUGHPUT=1 to measure ingestion of 1,000 mails")
 	}
+	t.Run("in-process", func(t *testing.T) {
+		e, err := mail.NewEmbedded(mail.EmbeddedConfig{Users: map[string]string{"orders": "orderspw"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		measureIntake(t, e.IMAPAddr, "INBOX", func(raws [][]byte) {
+			for _, raw := range raws {
+				if err := e.Deliver("orders", "INBOX", raw); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	})
+	t.Run("dovecot", func(t *testing.T) {
+		imapAddr, _ := needMailstack(t)
+		const folder = "rj-throughput"
+		c := imapLogin(t, imapAddr, "orders", "orderspw")
+		_ = c.Delete(folder).Wait() // left by an earlier run, or absent
+		if err := c.Create(folder, nil).Wait(); err != nil {
+			c.Close()
+			t.Fatal(err)
+		}
+		c.Close()
+		defer func() {
+			c := imapLogin(t, imapAddr, "orders", "orderspw")
+			_ = c.Delete(folder).Wait()
+			c.Close()
+		}()
+		measureIntake(t, imapAddr, folder, func(raws [][]byte) {
+			c := imapLogin(t, imapAddr, "orders", "orderspw")
+			defer c.Close()
+			for _, raw := range raws {
+				cmd := c.Append(folder, int64(len(raw)), &imap.AppendOptions{Time: time.Now()})
+				if _, err := cmd.Write(raw); err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := cmd.Wait(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	})
+}
+
+// measureIntake delivers 1,000 sheets to the orders user's mailbox with deliver, then
+// times a bare fetch and rallyjudge's intake of them, and checks every one was answered.
+func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte)) {
 	const n = 1000
-	clearMailbox(t, imapAddr, "orders", "orderspw")
 	st, err := store.Open(filepath.Join(t.TempDir(), "tp.db")) // the production default: synchronous=FULL
 	if err != nil {
 		t.Fatal(err)
@@ -46,41 +104,20 @@ func TestThroughput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Now()
-	for i := 0; i < n; i++ {
+	raws := make([][]byte, n)
+	for i := range raws {
 		u := i % len(users)
 		body := fmt.Sprintf("robot %s\nsecret %s\nif damage > 4 then power down\n", robots[u], secrets[robots[u]])
-		raw := rawMail(users[u]+"@example.test", fmt.Sprintf("[RR tp] standing orders %d", i), body)
-		if err := sender.Send(ctx, users[u]+"@example.test", []string{"orders@example.test"}, raw); err != nil {
-			t.Fatal(err)
-		}
+		raws[i] = rawMail(users[u]+"@example.test", fmt.Sprintf("[RR tp] standing orders %d", i), body)
 	}
-	// Wait until Dovecot has them all.
-	for {
-		c := imapLogin(t, imapAddr, "orders", "orderspw")
-		sel, err := c.Select("INBOX", nil).Wait()
-		c.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sel.NumMessages >= n {
-			break
-		}
-		if time.Since(t0) > 3*time.Minute {
-			t.Fatalf("only %d of %d mails reached Dovecot", sel.NumMessages, n)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Logf("delivered %d mails through Postfix to Dovecot in %v", n, time.Since(t0).Round(time.Millisecond))
+	t0 := time.Now()
+	deliver(raws)
+	t.Logf("delivered %d mails to %s in %v", n, mailbox, time.Since(t0).Round(time.Millisecond))
 
 	// A bare IMAP client fetching every body.
 	t1 := time.Now()
 	c := imapLogin(t, imapAddr, "orders", "orderspw")
-	if _, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+	if _, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
 		t.Fatal(err)
 	}
 	var all imap.UIDSet
@@ -91,11 +128,13 @@ func TestThroughput(t *testing.T) {
 		t.Fatal(err)
 	}
 	bare := time.Since(t1)
-	t.Logf("bare IMAP fetch: %d messages in %v = %.0f msgs/s", len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds())
+	if len(msgs) != n {
+		t.Fatalf("the bare fetch read %d messages, want %d", len(msgs), n)
+	}
 
 	// rallyjudge ingesting them.
 	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
-		After: "flag", IdleTimeout: 2 * time.Second, PollInterval: time.Second})
+		Mailbox: mailbox, After: "flag", IdleTimeout: 2 * time.Second, PollInterval: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +142,10 @@ func TestThroughput(t *testing.T) {
 	done := make(chan error, 1)
 	var handled atomic.Int64
 	allDone := make(chan struct{})
+	cpu0 := cpuTime()
 	t2 := time.Now()
 	go func() {
-		// the daemon's path: each fetched batch stored and judged in one commit each
+		// the daemon's path: each fetched batch stored and judged in one commit
 		done <- fetcher.RunBatch(sctx, func(ctx context.Context, v uint32, msgs []mail.Fetched) []error {
 			errs := j.HandleBatch(ctx, v, msgs)
 			for _, err := range errs {
@@ -122,10 +162,15 @@ func TestThroughput(t *testing.T) {
 		t.Fatalf("rallyjudge handled %d of %d", handled.Load(), n)
 	}
 	ingest := time.Since(t2)
+	cpu := cpuTime() - cpu0
 	stop()
 	<-done
-	t.Logf("rallyjudge ingest: %d messages in %v = %.0f msgs/s (fetch, store, authenticate, parse, validate, acknowledge; batches of up to 100 in one commit each), %.0f%% of the bare fetch rate",
-		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), 100*bare.Seconds()/ingest.Seconds())
+	load, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("bare IMAP fetch: %d messages in %v = %.0f mails/s", len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds())
+	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s (%.0f%% of the bare fetch rate); process CPU %.2f ms per mail (the IMAP server's too when in-process); load %s",
+		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), 100*bare.Seconds()/ingest.Seconds(),
+		float64(cpu.Microseconds())/1000/n, bytes.TrimSpace(load))
+
 	var acks int
 	_ = st.View(ctx, func(tx *store.Tx) error {
 		ms, err := tx.OutboxByGame(1, -1)
@@ -139,4 +184,71 @@ func TestThroughput(t *testing.T) {
 	if acks != n {
 		t.Errorf("%d acknowledgements for %d sheets", acks, n)
 	}
+	// every mail was flagged on the server after its commit
+	c = imapLogin(t, imapAddr, "orders", "orderspw")
+	defer c.Close()
+	if _, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	unseen, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen}}, nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := unseen.AllUIDs(); len(u) != 0 {
+		t.Errorf("%d mails were handled but not flagged on the server", len(u))
+	}
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkHandleBatch is intake without the IMAP server: sheets handed to HandleBatch
+// in batches of 100, as the fetcher hands them, each batch committed (synchronous=FULL).
+// One op is one mail.
+func BenchmarkHandleBatch(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "tp.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	j, err := New(st, "orders@example.test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	robots := []string{"Alice", "Bob", "Carol"}
+	users := []string{"alice", "bob", "carol"}
+	spec := GameSpec{Tag: "tp", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	for i, r := range robots {
+		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: users[i] + "@example.test"})
+	}
+	secrets, err := j.CreateGame(ctx, spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msgs := make([]mail.Fetched, b.N)
+	for i := range msgs {
+		u := i % len(users)
+		body := fmt.Sprintf("robot %s\nsecret %s\nif damage > 4 then power down\n", robots[u], secrets[robots[u]])
+		msgs[i] = mail.Fetched{UID: uint32(i + 1), Received: time.Now(),
+			Raw: rawMail(users[u]+"@example.test", fmt.Sprintf("[RR tp] standing orders %d", i), body)}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i += 100 {
+		for _, err := range j.HandleBatch(ctx, 1, msgs[i:min(i+100, b.N)]) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	// on a shared machine the CPU time per mail says more than the wall time
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/mail")
 }

@@ -36,6 +36,10 @@ type InboxMessage struct {
 
 const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at`
 
+// inboxByMessageID finds the first mail with a Message-ID. "<> ''" lets SQLite use the
+// partial index inbox_message_id: without it every mail stored scanned the whole inbox.
+const inboxByMessageID = `SELECT ` + inboxColumns + ` FROM inbox WHERE message_id = ? AND message_id <> '' ORDER BY id LIMIT 1`
+
 // InboxInsert stores a received message unless it was seen before: by
 // (UIDValidity, UID), or by Message-ID when it has one. It returns the stored
 // row — the existing one with dup true when the message was already there, so
@@ -54,7 +58,7 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	if m.MessageID != "" {
-		old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE message_id = ? ORDER BY id LIMIT 1`, m.MessageID))
+		old, err := scanInbox(t.queryRow(inboxByMessageID, m.MessageID))
 		if err == nil {
 			return old, true, nil
 		}

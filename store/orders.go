@@ -77,12 +77,15 @@ func (t *Tx) OrderVersions(gameID int64, turn int, robot string) ([]OrderSheet, 
 	return os, nil
 }
 
+const validOrdersAfter = `SELECT ` + orderColumns + ` FROM orders
+	WHERE game_id = ? AND turn = ? AND robot = ? AND valid = 1 AND id > ? ORDER BY received_at, id`
+
 // ValidOrderVersionsAfter lists the valid versions of a robot's sheet for a turn stored
-// after the version with ID afterID (0: all), in the order they were stored. Callers that
-// fold versions incrementally use it to read only what is new.
+// after the version with ID afterID (0: all), in the order they count: by received time
+// (the mail server's), then as stored. Callers that fold versions incrementally use it
+// to read only what is new (index orders_fold).
 func (t *Tx) ValidOrderVersionsAfter(gameID int64, turn int, robot string, afterID int64) ([]OrderSheet, error) {
-	os, err := t.orders(`SELECT `+orderColumns+` FROM orders
-		WHERE game_id = ? AND turn = ? AND robot = ? AND valid = 1 AND id > ? ORDER BY id`, gameID, turn, robot, afterID)
+	os, err := t.orders(validOrdersAfter, gameID, turn, robot, afterID)
 	if err != nil {
 		return nil, fmt.Errorf("store: valid orders of %q for turn %d of game %d after %d: %w", robot, turn, gameID, afterID, err)
 	}

@@ -53,6 +53,8 @@ type Store struct {
 	retry  RetryPolicy
 	opts   Options
 	key    []byte // the server key of keyed secret hashes (secret.go)
+	// prepared statements of each pool (stmtcache.go)
+	wstmts, rstmts *stmtCache
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -119,7 +121,8 @@ func OpenWith(path string, o Options) (*Store, error) {
 		reader.Close()
 		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key}, nil
+	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key,
+		wstmts: newStmtCache(writer), rstmts: newStmtCache(reader)}, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name. The writer begins its
@@ -144,7 +147,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
-	return errors.Join(s.reader.Close(), s.writer.Close())
+	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.reader.Close(), s.writer.Close())
 }
 
 // SchemaVersion is the database's schema version (PRAGMA user_version).
@@ -161,21 +164,22 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 // Writes are serialised: Tx waits for any other Tx of this Store. Do not call
 // s.Tx from inside fn (it would wait for itself); use the tx you were given.
 func (s *Store) Tx(ctx context.Context, fn func(tx *Tx) error) error {
-	return s.run(ctx, s.writer, nil, fn)
+	return s.run(ctx, s.wstmts, nil, fn)
 }
 
 // View runs fn in a read-only transaction: a consistent snapshot that does not
 // wait for, or hold up, the writer. Write methods called on its tx fail.
 func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
-	return s.run(ctx, s.reader, &sql.TxOptions{ReadOnly: true}, fn)
+	return s.run(ctx, s.rstmts, &sql.TxOptions{ReadOnly: true}, fn)
 }
 
-func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
-	sqlTx, err := db.BeginTx(ctx, opts)
+func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
+	stmts.prepareWanted(ctx)
+	sqlTx, err := stmts.db.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	tx := &Tx{ctx: ctx, tx: sqlTx, retry: s.retry}
+	tx := &Tx{ctx: ctx, tx: sqlTx, retry: s.retry, stmts: stmts}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
@@ -228,18 +232,11 @@ type Tx struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	retry RetryPolicy
-}
-
-func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(t.ctx, query, args...)
-}
-
-func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(t.ctx, query, args...)
-}
-
-func (t *Tx) queryRow(query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(t.ctx, query, args...)
+	// prepared statements (stmtcache.go): the pool's, those bound to this transaction,
+	// and the rows last opened on each bound one
+	stmts *stmtCache
+	bound map[*sql.Stmt]*sql.Stmt
+	open  map[*sql.Stmt]*sql.Rows
 }
 
 // queryAll runs a query and scans every row it returns with scan; what names the rows
