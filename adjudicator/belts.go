@@ -129,10 +129,11 @@ func (t *turn) moveBelts(which beltSet) {
 		if !moving[a] {
 			continue
 		}
-		if !t.setup.slow {
+		if !t.setup.slow && len(t.st.Devices) == 0 {
 			t.checkFall(movers[a])
 			continue
 		}
+		t.devs.dir[movers[a]] = dirs[a]
 		// Tiles and per-square rules: a flamer, a flag passed, a fall down a ledge.
 		i := movers[a]
 		t.entered(i)

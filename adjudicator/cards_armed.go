@@ -11,10 +11,10 @@ import (
 // in (optiondeck.go, scenarioTested).
 //
 // Implemented so far: Big Gun (47), Interceptor (60), Reengineering Unit (67), Reflector
-// (68). The other 22 need machinery
-// that is not built yet (phase-programmed options and the primary card, devices and
-// launchers, boosters and fuel, flying and landing): they are not in this list, so no
-// game deals them.
+// (68); the cards that launch devices are in cards_devices.go (Drone Launcher 55,
+// Missile Launcher 62). The others need machinery that is not built yet
+// (phase-programmed options and the primary card, boosters, flying and landing): they
+// are not in these lists, so no game deals them.
 
 // armedEffects is the Armed and Dangerous cards whose effects are implemented.
 func armedEffects() []Effect {

@@ -171,7 +171,8 @@ type Reenterer interface {
 // asked when a robot holds several (immunity before shields before coatings). A card not
 // listed here is never dealt (optiondeck.go).
 func effectList() []Effect {
-	return append(crashBurnEffects(), armedEffects()...) // cards_crashburn.go, cards_armed.go
+	fx := append(crashBurnEffects(), armedEffects()...) // cards_crashburn.go, cards_armed.go
+	return append(fx, deviceEffects()...)               // cards_devices.go
 }
 
 // effectFor is the implemented effect of the named card, or nil.

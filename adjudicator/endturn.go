@@ -103,6 +103,9 @@ func (t *turn) endOfTurn() {
 			r.Virtual = false
 			t.emit(Event{Kind: EvReal, Robot: r.Name, To: t.pos(r.Pos)})
 		}
+		if !r.Virtual && len(st.Devices) > 0 {
+			t.realDevicesOnly(i) // seed 001, Devices: devices.go
+		}
 	}
 	// 5. Power.
 	for i := range st.Robots {

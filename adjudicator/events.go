@@ -16,6 +16,7 @@ type Event struct {
 	Amount   int    `json:"amount,omitempty"` // damage, repair, steps, flag number, lives
 	Cause    string `json:"cause,omitempty"`  // pit, off-board, crusher, stomper, laser, robot-laser, flamer, ledge, landed-on, damage, wall, door, repulsor, oil, ramp, portal, chop-shop
 	Option   string `json:"option,omitempty"`
+	Device   string `json:"device,omitempty"` // a device's kind (DeviceKind); Amount is its id
 }
 
 // Event kinds.
@@ -74,7 +75,10 @@ const (
 	// The Armed and Dangerous floor (seed 001).
 	EvRandomized = "randomized" // a randomizer replaced register card Amount by Card (0: unknown in a forecast)
 	// Devices and explosions (seed 001, Devices, Explosive Damage: devices.go, explosions.go).
-	EvExplosion = "explosion" // Option (a card or a device kind) of Robot (its owner, "" none) exploded at To with power Amount; Cause why
+	EvExplosion  = "explosion"   // Option (a card or a device kind) of Robot (its owner, "" none) exploded at To with power Amount; Cause why
+	EvLaunch     = "launch"      // Robot's Option launched Device number Amount at To, facing Facing
+	EvDeviceMove = "device"      // Device number Amount of Robot moved From→To (Cause: its own move, belt, pusher ...), facing Facing
+	EvDeviceGone = "device-gone" // Device number Amount of Robot left the board at From; Cause: exploded, pit, crusher, off-board, real, used
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
@@ -148,4 +152,4 @@ func ApplyEvent(robots []Robot, e Event) {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone}

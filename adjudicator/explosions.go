@@ -122,9 +122,9 @@ type Blast struct {
 // robots interact with all 'real' devices"). Devices take no damage (seed 001, Devices:
 // "devices do not take damage"), so a blast never sets off another device.
 //
-// Ruling: an explosion set off while another is being dealt (an option discarded to
-// prevent its damage carries explosives of its own) waits until the first is dealt and
-// then follows, in the order they were set off: one explosion never cuts into another,
+// Ruling: an explosion set off while damage is being dealt (an option discarded to
+// prevent it carries explosives of its own) waits until that damage is dealt and then
+// follows, in the order they were set off: one explosion never cuts into another,
 // and each is dealt separately ("Damage from multiple devices is calculated
 // separately").
 //
@@ -132,9 +132,14 @@ type Blast struct {
 // cards call it.
 func (t *turn) explode(b Blast) {
 	t.blasts = append(t.blasts, b)
-	if t.exploding {
-		return
+	if t.exploding || t.hurting > 0 {
+		return // dealt once the damage being dealt is done (hurt)
 	}
+	t.flushBlasts()
+}
+
+// flushBlasts deals the explosions waiting, in order, and those they set off.
+func (t *turn) flushBlasts() {
 	t.exploding = true
 	for k := 0; k < len(t.blasts); k++ {
 		t.dealBlast(t.blasts[k])

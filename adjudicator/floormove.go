@@ -249,6 +249,7 @@ func (t *turn) place(j int, d Dir, to slot, e edge, ev Event, landed int, pushed
 		t.onRamp--
 	}
 	q.Pos, t.ramp[j] = to.p, to.ramp
+	t.devs.dir[j] = d
 	ev.Robot, ev.From, ev.To = q.Name, t.pos(from), t.pos(q.Pos)
 	if to.ramp != 0 {
 		t.onRamp++
@@ -290,6 +291,9 @@ func (t *turn) entered(i int) {
 	}
 	if t.setup.Rules.PassTouches {
 		t.passFlag(i)
+	}
+	if len(t.st.Devices) > 0 && t.st.Robots[i].Active() {
+		t.metDevices(i) // devices.go
 	}
 }
 

@@ -243,6 +243,15 @@ func (t *turn) damage(i, amount int, cause, shooter string) {
 // The points taken land together at the end of the hit. Reaching Rules.DestroyAt
 // destroys the robot. Under the 2023 rules the damage is dealt as damage cards.
 func (t *turn) hurt(i int, h Harm, shooter string) {
+	t.hurting++
+	t.hurtOne(i, h, shooter)
+	t.hurting--
+	if t.hurting == 0 && len(t.blasts) > 0 && !t.exploding {
+		t.flushBlasts() // explosions set off by options lost to this damage (explosions.go)
+	}
+}
+
+func (t *turn) hurtOne(i int, h Harm, shooter string) {
 	if t.has(i, hkDamage) {
 		h = t.filterDamage(i, h)
 	}

@@ -17,6 +17,8 @@ package adjudicator
 
 func (t *turn) movePhase() {
 	own := t.setup.Rules.Own()
+	devs := !own && len(t.st.Devices) > 0 // devices moving at their own priority (devices.go)
+	t.devs.moved = t.devs.moved[:0]
 	for _, i := range t.order {
 		r := &t.st.Robots[i]
 		if own {
@@ -27,6 +29,12 @@ func (t *turn) movePhase() {
 			continue // destroyed earlier in this register
 		}
 		card := t.cardIn(i)
+		if devs {
+			t.moveDevices(card)
+			if !r.Active() || t.st.Over {
+				continue
+			}
+		}
 		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: card})
@@ -34,6 +42,9 @@ func (t *turn) movePhase() {
 		if t.st.Over {
 			return // the last flag was passed over (Rules.PassTouches)
 		}
+	}
+	if devs {
+		t.moveDevices(0)
 	}
 }
 
@@ -88,7 +99,8 @@ func (t *turn) playKind(i int, kind CardKind) {
 // front of it. by names the robot doing the pushing when i is itself being pushed by a
 // board element ("" when i moves under its own power). It reports whether i moved.
 func (t *turn) step(i int, d Dir, by string) bool {
-	if t.setup.slow {
+	if t.setup.slow || len(t.st.Devices) > 0 { // devices act on robots entering squares
+		t.devs.dir[i] = d
 		return t.stepFloor(i, d, by)
 	}
 	b := t.board()
@@ -191,7 +203,7 @@ func (t *turn) realAt(p Pos, not int) int {
 // checkFall destroys robot i if it is in a pit or off the board.
 func (t *turn) checkFall(i int) {
 	r := &t.st.Robots[i]
-	if !r.Active() || !t.board().Deadly(r.Pos) {
+	if !r.Active() || !t.board().Deadly(r.Pos) || t.bridged(r.Pos) {
 		return
 	}
 	if t.r23 != nil && t.r23.hover == i+1 && t.board().In(r.Pos) {

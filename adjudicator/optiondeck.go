@@ -104,6 +104,8 @@ var scenarioTested = []string{
 	"Randomizer", "Remote Control",
 	// Armed and Dangerous (cards_armed.go).
 	"Big Gun", "Interceptor", "Reengineering Unit", "Reflector",
+	// Armed and Dangerous devices (cards_devices.go).
+	"Drone Launcher", "Missile Launcher",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

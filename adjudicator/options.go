@@ -84,6 +84,8 @@ func (t *turn) keepMaxOptions(i int) {
 func (t *turn) removeOption(i, idx int) string {
 	r := &t.st.Robots[i]
 	opt := r.Options[idx]
+	used := t.token(i, opt)
+	defer t.lostExplosives(i, opt, used) // seed 001, Launchers and Boosters: devices.go
 	r.Options = append(r.Options[:idx:idx], r.Options[idx+1:]...)
 	if idx < len(r.Tokens) {
 		r.Tokens = append(r.Tokens[:idx:idx], r.Tokens[idx+1:]...)

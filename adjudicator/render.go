@@ -20,7 +20,14 @@ import (
 
 // RenderText draws the course and the robots on it (robot i is letter 'A'+i; robots
 // destroyed or out of the race are not drawn). The first line names the course.
-func RenderText(c *Course, robots []Robot) string {
+func RenderText(c *Course, robots []Robot) string { return renderText(c, robots, nil) }
+
+// RenderState is RenderText for a game's state: its robots and its devices (seed 001,
+// Devices), each device a letter and an arrow in its square (a robot on it keeps the
+// square and shows the device's letter third); RenderStateLegend explains them.
+func RenderState(c *Course, st *State) string { return renderText(c, st.Robots, st.Devices) }
+
+func renderText(c *Course, robots []Robot, devices []Device) string {
 	b := c.Board
 	var sb strings.Builder
 	players := ""
@@ -43,7 +50,20 @@ func RenderText(c *Course, robots []Robot) string {
 			cells[y*b.W+x] = cellGlyph(c, p, beams[y*b.W+x])
 		}
 	}
-	// Robots over the squares.
+	// Devices over the squares, robots over the devices.
+	devAt := map[Pos]byte{}
+	for _, d := range devices {
+		if !b.In(d.Pos) {
+			continue
+		}
+		k := d.Pos.Y*b.W + d.Pos.X
+		if _, two := devAt[d.Pos]; two {
+			cells[k] = "**" + cells[k][2:]
+			continue
+		}
+		devAt[d.Pos] = DeviceSymbol(d.Kind)
+		cells[k] = string(DeviceSymbol(d.Kind)) + string(facingArrow(d.Facing)) + cells[k][2:]
+	}
 	here := map[Pos][]int{}
 	var order []Pos
 	for i := range robots {
@@ -61,7 +81,11 @@ func RenderText(c *Course, robots []Robot) string {
 		k := p.Y*b.W + p.X
 		if len(ids) == 1 {
 			r := &robots[ids[0]]
-			cells[k] = string(robotLetter(ids[0], r.Virtual)) + string(facingArrow(r.Facing)) + string(underGlyph(c, p))
+			under := underGlyph(c, p)
+			if sym, ok := devAt[p]; ok {
+				under = sym
+			}
+			cells[k] = string(robotLetter(ids[0], r.Virtual)) + string(facingArrow(r.Facing)) + string(under)
 			continue
 		}
 		s := ""
@@ -472,6 +496,58 @@ func RenderLegend(robots ...Robot) string {
 			}
 			sb.WriteString(line + "\n")
 		}
+	}
+	return sb.String()
+}
+
+// RenderStateLegend is RenderLegend for a game's state, with a line for each device on
+// the board (seed 001, Devices) and what its letter means.
+func RenderStateLegend(st *State) string {
+	out := RenderLegend(st.Robots...)
+	if len(st.Devices) == 0 {
+		return out
+	}
+	var sb strings.Builder
+	sb.WriteString(out)
+	sb.WriteString("Devices (a letter and the way it faces; ** two devices on a square):\n")
+	for _, d := range st.Devices {
+		line := fmt.Sprintf("  %c%c  %-14s of %s at %v", DeviceSymbol(d.Kind), facingArrow(d.Facing), d.Kind, d.Owner, d.Pos)
+		if d.Priority > 0 {
+			line += fmt.Sprintf(", moves at priority %d", d.Priority)
+		}
+		if d.Target != nil {
+			line += fmt.Sprintf(", target counter at %v", *d.Target)
+		}
+		if d.Virtual {
+			line += " (virtual: only its owner meets it)"
+		}
+		sb.WriteString(line + "\n")
+	}
+	sb.WriteString(deviceKey(st.Devices))
+	return sb.String()
+}
+
+// deviceKey says, once for each kind of device on the board, what it does.
+func deviceKey(devices []Device) string {
+	what := map[DeviceKind]string{
+		DevMine:          "mine: explodes for 4 when a robot moves onto or over it",
+		DevProximityMine: "proximity mine: explodes for 4 when a robot passes within a square",
+		DevGoo:           "goo: holds a robot on it until it has tried to move 4 squares",
+		DevBridge:        "bridge: robots cross the pit under it as open floor",
+		DevTeleporter:    "portable teleporter: a teleporter for every robot",
+		DevBigOne:        "The Big One: explodes for 64 at the start of the next turn",
+		DevDrone:         "drone: flies 3 squares a register to its target counter, explodes for 2",
+		DevMissile:       "missile: flies 2 squares a register, explodes for 4 on a robot or wall",
+		DevBuzzBomb:      "buzz bomb: flies its five cards, explodes for 4 on a robot or wall",
+	}
+	var sb strings.Builder
+	seen := map[DeviceKind]bool{}
+	for _, d := range devices {
+		if seen[d.Kind] || what[d.Kind] == "" {
+			continue
+		}
+		seen[d.Kind] = true
+		fmt.Fprintf(&sb, "  %c    %s\n", DeviceSymbol(d.Kind), what[d.Kind])
 	}
 	return sb.String()
 }

@@ -154,9 +154,12 @@ type State struct {
 	Priority int `json:"priority,omitempty"`
 	// Piles are Scavenger Hunt's piles of option cards, Piles[k] at flag k+1, top first
 	// (seed 001, Scavenger Hunt; variants.go); nil without it.
-	Piles  [][]string `json:"scavenger_piles,omitempty"`
-	Winner string     `json:"winner,omitempty"`
-	Over   bool       `json:"over,omitempty"`
+	Piles [][]string `json:"scavenger_piles,omitempty"`
+	// Devices are the devices on the board, in the order launched (seed 001, Devices:
+	// devices.go).
+	Devices []Device `json:"devices,omitempty"`
+	Winner  string   `json:"winner,omitempty"`
+	Over    bool     `json:"over,omitempty"`
 }
 
 // Clone returns a deep copy.
@@ -175,7 +178,24 @@ func (s *State) Clone() *State {
 	c.DamageDiscard = slices.Clone(s.DamageDiscard)
 	c.OptionDeck = slices.Clone(s.OptionDeck)
 	c.OptionDiscard = slices.Clone(s.OptionDiscard)
+	c.Devices = cloneDevices(s.Devices)
 	return &c
+}
+
+// cloneDevices is a deep copy of devices (targets and programs too).
+func cloneDevices(ds []Device) []Device {
+	if ds == nil {
+		return nil
+	}
+	out := slices.Clone(ds)
+	for k := range out {
+		if out[k].Target != nil {
+			p := *out[k].Target
+			out[k].Target = &p
+		}
+		out[k].Program = slices.Clone(out[k].Program)
+	}
+	return out
 }
 
 // cloneForTurn is Clone for a postal turn, into *into: the hands, options and tokens are
@@ -209,6 +229,7 @@ func (s *State) cloneForTurn(into *State, robots []Robot) *State {
 	c.DamageDiscard = slices.Clone(s.DamageDiscard)
 	c.OptionDeck = slices.Clone(s.OptionDeck)
 	c.OptionDiscard = slices.Clone(s.OptionDiscard)
+	c.Devices = cloneDevices(s.Devices)
 	return c
 }
 

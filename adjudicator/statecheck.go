@@ -157,6 +157,7 @@ func (s *Setup) CheckState(st *State) error {
 			add("Scavenger Hunt pile %d holds %d cards, more than the %d robots", k+1, len(p), len(st.Robots))
 		}
 	}
+	s.checkDevices(st, add, useCard) // devices.go
 	// Every option card is in the deck once: held, to draw or discarded.
 	known := map[string]bool{}
 	for _, o := range OptionNames() {

@@ -65,6 +65,8 @@ type turn struct {
 	// Explosions waiting to be dealt, and whether one is being dealt (explosions.go).
 	blasts    []Blast
 	exploding bool
+	hurting   int         // damage being dealt (hurt), nested
+	devs      devicesTurn // devices.go, flying.go
 	// drawingTwo: a Turbo Wrenches draw of two cards is under way; the limit on options
 	// held waits until one of them is given up (variants.go).
 	drawingTwo bool
@@ -316,11 +318,16 @@ func (t *turn) runRegister(reg int) {
 		}
 		t.phase = st.name
 		st.run(t)
+		t.devicesOnElements(st.name) // devices.go
 	}
 	if t.st.Over {
 		return
 	}
 	t.phase = "lasers"
+	if len(t.st.Devices) > 0 && !t.setup.Rules.Own() {
+		t.endGrace()   // seed 001, Devices: the launcher's grace ends (devices.go)
+		t.dronesLook() // seed 001, Drone Launcher (cards_devices.go)
+	}
 	t.fireLasers()
 	for _, st := range t.setup.afterLasers {
 		t.phase = st.name

@@ -104,7 +104,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	}
 	base := templates.Report{
 		Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1,
-		Board: adjudicator.RenderText(setup.Course, next.Robots), Legend: adjudicator.RenderLegend(next.Robots...),
+		Board: adjudicator.RenderState(setup.Course, next), Legend: adjudicator.RenderStateLegend(next),
 		Sections: sections, Robots: templates.StatusOf(setup.Deck, next),
 		Deadline: deadlineText(deadline), Winner: next.Winner, Over: over,
 		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
@@ -254,8 +254,8 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	if err != nil {
 		return err
 	}
-	board := adjudicator.RenderText(setup.Course, st.Robots)
-	legend := adjudicator.RenderLegend(st.Robots...)
+	board := adjudicator.RenderState(setup.Course, st)
+	legend := adjudicator.RenderStateLegend(st)
 	for _, p := range players {
 		r := st.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)

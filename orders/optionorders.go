@@ -52,6 +52,9 @@ var cardParams = map[string]optionParams{
 	"Interceptor":        {target: true},
 	"Reengineering Unit": {target: true, targetOption: true},
 	"Reflector":          {dir: true},
+	// Armed and Dangerous devices (adjudicator/cards_devices.go).
+	"Drone Launcher":   {target: true},
+	"Missile Launcher": {target: true},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the

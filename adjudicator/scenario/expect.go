@@ -151,6 +151,9 @@ func (p *parser) expectLine(ln int, rest string) error {
 		})
 		return nil
 	}
+	if head == "devices" {
+		return p.devicesExpect(ln, body, add)
+	}
 	if strings.HasPrefix(head, "blast ") {
 		return p.blastLine(ln, head, body, add)
 	}
@@ -395,7 +398,7 @@ func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
 				return nil, p.errf(ln, "expect event: count wants a number")
 			}
 			m.count = n
-		case "register", "phase", "other", "card", "from", "to", "facing", "amount", "cause", "option":
+		case "register", "phase", "other", "card", "from", "to", "facing", "amount", "cause", "option", "device":
 			if k == "card" {
 				c, ok := p.card(v)
 				if !ok {
@@ -405,7 +408,7 @@ func (p *parser) eventMatcher(ln int, body string) (*eventMatcher, error) {
 			}
 			m.fields[k] = v
 		default:
-			return nil, p.errf(ln, "expect event: unknown field %q (want register, phase, other, card, from, to, facing, amount, cause, option, count)", k)
+			return nil, p.errf(ln, "expect event: unknown field %q (want register, phase, other, card, from, to, facing, amount, cause, option, device, count)", k)
 		}
 	}
 	return m, nil
@@ -469,6 +472,8 @@ func eventField(e adjudicator.Event, k string) string {
 		return e.Cause
 	case "option":
 		return e.Option
+	case "device":
+		return e.Device
 	}
 	return ""
 }

@@ -142,6 +142,7 @@ type parser struct {
 	boards   int
 	turn     int
 	robots   []robotLine
+	devices  []deviceLine // devices.go
 	deck     []string
 	piles    [][]string        // Scavenger Hunt piles ("pile N: A, B")
 	r23      *rules2023        // the 2023 rules (rules2023.go); nil for the postal rules
@@ -160,6 +161,8 @@ type robotLine struct {
 	dec     Decisions
 	mat     *mat2023 // the 2023 player mat (rules2023.go)
 	upgrade adjudicator.UpgradeOrders
+	used    map[string]int // used NAME: what each held option has used up (devices.go)
+	usedAt  int
 }
 
 func (p *parser) errf(line int, format string, args ...any) error {
@@ -284,6 +287,14 @@ func Parse(name, text string) (*Scenario, error) {
 			if err := p.programLine(ln, rest); err != nil {
 				return nil, err
 			}
+		case "device":
+			if err := p.deviceLine(ln, rest); err != nil {
+				return nil, err
+			}
+		case "used":
+			if err := p.usedLine(ln, rest); err != nil {
+				return nil, err
+			}
 		case "decide":
 			if err := p.decideLine(ln, rest); err != nil {
 				return nil, err
@@ -319,7 +330,7 @@ func Parse(name, text string) (*Scenario, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide or expect; 2023: priority, damage deck, damage discard)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide, device, used or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
@@ -744,6 +755,9 @@ func (p *parser) build() error {
 		if errs := setup.CheckProgram(st, i, p.sc.Orders[i].Program); len(errs) > 0 {
 			return p.errf(at, "program %s: %v", rl.r.Name, errs[0])
 		}
+	}
+	if err := p.placeDevices(st); err != nil {
+		return err
 	}
 	p.sc.State = st
 	return p.checkState()

@@ -129,8 +129,8 @@ func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
 		fmt.Fprint(w, " (the set-up)")
 	}
 	fmt.Fprintf(w, " — state sha256 %s\n\n", s.Hash)
-	fmt.Fprintln(w, adjudicator.RenderText(setup.Course, st.Robots))
-	fmt.Fprintln(w, adjudicator.RenderLegend(st.Robots...))
+	fmt.Fprintln(w, adjudicator.RenderState(setup.Course, st))
+	fmt.Fprintln(w, adjudicator.RenderStateLegend(st))
 	// RenderLegend lists every robot's square, damage, lives and flags.
 	if st.Over {
 		fmt.Fprintf(w, "  The race is over: %s won.\n", st.Winner)
