@@ -18,6 +18,10 @@ import (
 //	steps=N              how far (Reverse Gear: back 2)
 //	option=NAME          one of the target's options (Target Control)
 //	lock=1..5            one of the target's registers (Target Control)
+//	card2=490            a second program card (Overload Override names both cards)
+//	primary=490          which of a register's two cards is the primary card
+//	mode=WORD            a card's way of being used: empty (Overload Override leaves
+//	                     the register unprogrammed), tag or home (Homing Device)
 //
 // Unknown keys and bad values are ignored: the orders package checks sheets before they
 // get here; this reader only has to be safe.
@@ -33,7 +37,10 @@ type Answer struct {
 	Target   string
 	Steps    int
 	Option   string
-	Lock     int // a register of the target to lock (Target Control)
+	Lock     int    // a register of the target to lock (Target Control)
+	Card2    int    // a second program card (phase-programmed card placers)
+	Primary  int    // the primary card of a register holding two
+	Mode     string // empty, tag, home ... as the card says
 }
 
 // Use reports whether the answer says to use the option.
@@ -71,6 +78,16 @@ func ParseAnswer(s string) Answer {
 			if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(v), "P")); err == nil && n > 0 && n < MaxPriority {
 				a.Card = n
 			}
+		case "card2", "primary":
+			if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(v), "P")); err == nil && n > 0 && n < MaxPriority {
+				if k == "card2" {
+					a.Card2 = n
+				} else {
+					a.Primary = n
+				}
+			}
+		case "mode":
+			a.Mode = strings.ToLower(v)
 		case "target":
 			a.Target = v
 		case "lock":

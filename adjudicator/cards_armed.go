@@ -18,7 +18,10 @@ import (
 
 // armedEffects is the Armed and Dangerous cards whose effects are implemented.
 func armedEffects() []Effect {
-	return []Effect{bigGun{}, interceptor{}, reengineeringUnit{}, reflector{}}
+	return []Effect{
+		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
+		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{},
+	}
 }
 
 // ---- 47 Big Gun (seed 001, "Big Gun": optional weapon, launcher, payload 5) ----
@@ -140,6 +143,16 @@ func (t *turn) swapOptions(i int, mine string, j int, theirs string) {
 // armedTurn is what the Armed and Dangerous cards keep for one turn.
 type armedTurn struct {
 	reflect [MaxRobots]int8 // the side Reflector faces, +1 (0: not asked; front)
+	// progs is the phase programs laid this turn (phases.go).
+	progs []PhaseProgram
+	// damping: robots whose Option Damping Field is on this turn (bit per index); the
+	// distances from each such robot, worked out for the square it stood on (dampAt) in
+	// register dampReg.
+	damping  uint16
+	dampDist [MaxRobots][]int
+	dampAt   [MaxRobots]Pos
+	dampReg  [MaxRobots]int
+	dampOnly [1]Effect
 }
 
 // ---- 68 Reflector (seed 001, "Reflector": turn programmed) ----
@@ -275,4 +288,252 @@ func (interceptor) AfterHands(v View) {
 	slices.Sort(many.Hand)
 	t.setToken(i, "Interceptor", 0)
 	t.useEvent(i, "Interceptor", j, 0, n)
+}
+
+// ---- 54 Crab Legs (seed 001, "Crab Legs": phase programmed, movement) ----
+// A Move 1 and a Rotate Left (or Right) in one register move the robot one square to its
+// left (or right) without turning. The Move 1 is the primary card (seed 001, Primary
+// Card: "the movement card is the primary card"), so the move comes at its priority.
+//
+// Ruling: the sideways square is a movement card's square (it pushes robots, a wall
+// stops it, water negates it, Brakes may hold it: the card is a Move 1). On a
+// teleporter the program is illegal and the Move 1 is played alone (seed 001,
+// Programming, its own example).
+//
+// The order: "use Crab Legs in register 3 P070" with the Move 1 in the program's
+// register 3, or the other way round (the rotate card programmed, the Move 1 named).
+type crabLegs struct{}
+
+func (crabLegs) Option() string   { return "Crab Legs" }
+func (crabLegs) Phase() PhaseKind { return PhaseMovement }
+func (crabLegs) PlacesCards()     {}
+
+// crabSide is the turn (1 right, 3 left) a Crab Legs pair moves towards, 0 when the cards
+// are not a Move 1 and a Rotate Left or Right.
+func crabSide(t *turn, cards []int) int {
+	if len(cards) != 2 {
+		return 0
+	}
+	a, b := t.setup.Deck.Kind(cards[0]), t.setup.Deck.Kind(cards[1])
+	if b == CardMove1 {
+		a, b = b, a
+	}
+	switch {
+	case a != CardMove1:
+		return 0
+	case b == CardLeft:
+		return 3
+	case b == CardRight:
+		return 1
+	}
+	return 0
+}
+
+func (crabLegs) Program(v View, p *PhaseProgram) bool {
+	return !p.Empty && crabSide(v.t, p.Cards) != 0
+}
+
+func (crabLegs) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	side := crabSide(t, p.Cards)
+	if side == 0 {
+		return false
+	}
+	r := &t.st.Robots[i]
+	t.useEvent(i, "Crab Legs", -1, p.Primary, p.Register)
+	t.moveSquares(i, r.Facing.Rotate(side), t.effectSteps(i, CardMove1, 1))
+	return true
+}
+
+// ---- 56 Dual Processor (seed 001, "Dual Processor": phase programmed, movement) ----
+// Two cards in one register, by seed 001's table: Move 2 with Rotate Right or Left moves
+// 1 then turns; Move 3 with Rotate Right or Left moves 2 then turns; Move 3 with U-Turn
+// moves 1 then turns about. The movement card is the primary card.
+//
+// Ruling: the move is the movement card's, shortened: options that change a movement
+// card see the card and the shortened distance (Brakes, which acts on a Move 1, does
+// not act on a Move 2 moving 1). On a teleporter the program is illegal and the movement
+// card is played alone.
+//
+// The order: "use Dual Processor in register 2 P080" (the Move 2 or 3 in the program's
+// register 2, the turning card named; or the other way round).
+type dualProcessor struct{}
+
+func (dualProcessor) Option() string   { return "Dual Processor" }
+func (dualProcessor) Phase() PhaseKind { return PhaseMovement }
+func (dualProcessor) PlacesCards()     {}
+
+// dualPlan is what a Dual Processor pair does: the movement card, how far it moves and
+// the turn after; ok false when the pair is not in seed 001's table.
+func dualPlan(t *turn, cards []int) (move CardKind, steps int, rot Rotation, ok bool) {
+	if len(cards) != 2 {
+		return 0, 0, 0, false
+	}
+	a, b := t.setup.Deck.Kind(cards[0]), t.setup.Deck.Kind(cards[1])
+	if b == CardMove2 || b == CardMove3 {
+		a, b = b, a
+	}
+	switch {
+	case a == CardMove2 && (b == CardLeft || b == CardRight):
+		return a, 1, b.Rotation(), true
+	case a == CardMove3 && (b == CardLeft || b == CardRight):
+		return a, 2, b.Rotation(), true
+	case a == CardMove3 && b == CardUTurn:
+		return a, 1, b.Rotation(), true
+	}
+	return 0, 0, 0, false
+}
+
+func (dualProcessor) Program(v View, p *PhaseProgram) bool {
+	_, _, _, ok := dualPlan(v.t, p.Cards)
+	return !p.Empty && ok
+}
+
+func (dualProcessor) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	kind, steps, rot, ok := dualPlan(t, p.Cards)
+	if !ok {
+		return false
+	}
+	r := &t.st.Robots[i]
+	t.useEvent(i, "Dual Processor", -1, p.Primary, p.Register)
+	t.moveSquares(i, r.Facing, t.effectSteps(i, kind, steps))
+	if r.Active() && !t.st.Over {
+		r.Facing = r.Facing.Rotate(int(rot))
+		t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: p.Primary, Facing: t.dir(r.Facing)})
+	}
+	return true
+}
+
+// ---- 64 Overload Override (seed 001, "Overload Override": phase programmed, movement) ----
+// The robot plays two cards in one register, one after the other, or leaves a register
+// unprogrammed, and takes 1 damage each time it does. An unprogrammed register still
+// holds a card from the hand as its primary card (it is not played; it is what locks,
+// seed 001's example of the Move 2 locked in register 5).
+//
+// Rulings: the two cards are played in the order the order names them (one named: the
+// program's card first, then it), all at the priority of the primary card. The primary
+// card is the movement card; of two movement cards (or two turns) the one named
+// "primary", else the first played. The damage is dealt as the option is used, before
+// the cards are played (cause "overload-override", from no side). On a teleporter two
+// cards are illegal (the primary card alone is played, no damage); an empty register
+// is not (no movement card is played). The program survives the card's loss (seed 001,
+// Destruction) and still costs its point of damage.
+//
+// The orders: "use Overload Override in register 3 P490" (the program's card of register
+// 3, then P490), "use Overload Override in register 3 P670 P490 primary P490" (both
+// named, in the order played), "use Overload Override in register 5 empty".
+type overloadOverride struct{}
+
+func (overloadOverride) Option() string   { return "Overload Override" }
+func (overloadOverride) Phase() PhaseKind { return PhaseMovement }
+func (overloadOverride) PlacesCards()     {}
+
+func (overloadOverride) Program(v View, p *PhaseProgram) bool {
+	return p.Empty || len(p.Cards) == 2
+}
+
+func (overloadOverride) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	n := len(p.Cards)
+	if p.Empty {
+		n = 0
+	}
+	t.useEvent(i, "Overload Override", -1, p.Primary, n)
+	t.hurt(i, Harm{Amount: 1, Cause: "overload-override", By: -1}, "")
+	if p.Empty || !r.Active() {
+		return true
+	}
+	for k, c := range p.Cards {
+		if !r.Active() || t.st.Over {
+			break
+		}
+		if k > 0 || c != p.Primary {
+			t.emit(Event{Kind: EvCard, Robot: r.Name, Card: c})
+		}
+		t.playKind(i, t.setup.Deck.Kind(c))
+	}
+	return true
+}
+
+// ---- 63 Option Damping Field (seed 001, "Option Damping Field": turn programmed) ----
+// Switched on for a turn, it stops every other option within 3 squares of the robot:
+// such options do nothing and cannot be used. Devices already launched work as usual; a
+// launcher or booster programmed for a register in which its robot is inside the field
+// loses what was programmed for that register.
+//
+// Rulings: the 3 squares are counted as robots move, around walls, a level counting one
+// more (seed 001, Explosive Damage: "All distances ... are calculated by counting squares
+// as robots move"; BlastDistances with reach 3), from the robot's square as it stands at
+// each moment. The holder's own other options are inside the field too (distance 0: the
+// card excepts only itself). The field is on from the moment the programs are loaded to
+// the end of register 5 (the end of turn, repairs, power and the deal are after it), and
+// only while the robot holds the card and is on the board. A virtual robot's field
+// reaches only its own options (seed 003: virtual robots do not interact). Discarding
+// an option to prevent damage is not an option's effect, so it is still allowed; a
+// phase program of a damped robot is illegal when it comes up (phases.go: nothing given
+// back for a launcher or booster, as the card says).
+//
+// The decision, asked when the programs are loaded: "use Option Damping Field" switches
+// it on for the turn. Default: off.
+type optionDampingField struct{}
+
+func (optionDampingField) Option() string { return "Option Damping Field" }
+
+// dampReach is the field's radius (seed 001: "within a 3-square radius").
+const dampReach = 3
+
+func (optionDampingField) StartTurn(v View) {
+	t, i := v.t, v.robot
+	if !t.ask(i, "Option Damping Field", "switch the field on for this turn?").Use() {
+		return
+	}
+	t.armed.damping |= 1 << i
+	t.useEvent(i, "Option Damping Field", -1, 0, 0)
+}
+
+// damped reports whether robot i stands inside another robot's Option Damping Field, or
+// its own, now.
+func (t *turn) damped(i int) bool {
+	if t.armed.damping == 0 || t.register == 0 && t.phase != "" {
+		return false
+	}
+	b := t.board()
+	ri := &t.st.Robots[i]
+	if !ri.Active() || !b.In(ri.Pos) {
+		return false
+	}
+	for j := range t.st.Robots {
+		if t.armed.damping&(1<<j) == 0 {
+			continue
+		}
+		rj := &t.st.Robots[j]
+		if !rj.Active() || !b.In(rj.Pos) || !slices.Contains(rj.Options, "Option Damping Field") {
+			continue
+		}
+		if j == i {
+			return true
+		}
+		if rj.Virtual {
+			continue
+		}
+		if t.armed.dampDist[j] == nil || t.armed.dampAt[j] != rj.Pos || t.armed.dampReg[j] != t.register {
+			t.armed.dampDist[j] = BlastDistances(b, rj.Pos, dampReach, t.register)
+			t.armed.dampAt[j], t.armed.dampReg[j] = rj.Pos, t.register
+		}
+		if d := t.armed.dampDist[j][ri.Pos.Y*b.W+ri.Pos.X]; d >= 0 && d <= dampReach {
+			return true
+		}
+	}
+	return false
+}
+
+// dampedFx is the effects of a robot inside a field: its own Option Damping Field alone.
+func (t *turn) dampedFx(i int) []Effect {
+	if !t.holds(i, "Option Damping Field") {
+		return nil
+	}
+	t.armed.dampOnly[0] = optionDampingField{}
+	return t.armed.dampOnly[:1]
 }

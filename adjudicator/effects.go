@@ -35,7 +35,44 @@ import "slices"
 //	FlagReacher   phase e, touching a flag from elsewhere (Mechanical Arm)
 //	EndTurner     end of turn, after repairs and before power (Circuit Breaker, Flywheel)
 //	Reenterer     end of turn, a destroyed robot re-entering (De Luxe Safety Copy)
+//	Loser         any time the card leaves its robot other than by exchange (Converter,
+//	              Self-Destruct: cards that explode when destroyed)
 //
+// Phase-programmed options (seed 001, Phase-Programmed Options; phases.go) are not asked
+// at the moment they act: like turn-programmed options they are programmed with the
+// program, for one register each. A card is phase programmed by implementing Phased:
+//
+//	func (mineLayer) Option() string        { return "Mine Layer" }
+//	func (mineLayer) Phase() PhaseKind      { return PhaseGadget } // or PhaseMovement, PhaseOther
+//	func (mineLayer) Program(v View, p *PhaseProgram) bool { ... } // legal as written? p.Spent
+//	func (mineLayer) Run(v View, p *PhaseProgram) bool     { ... } // carry it out; false: illegal
+//
+// When the programs are loaded the engine asks the robot's orders, for each register,
+// whether the card is programmed there (an order "use Mine Layer in register 3"; the
+// order must name its register). Its answer, the order's parameters, is p.Answer (card=,
+// card2=, steps=, dir=, target=, mode= ...; answer.go). The engine keeps at most one
+// PhaseGadget and one PhaseMovement program a register (the first in the robot's option
+// order; a second is refused, event "void"), then calls Program, which checks the
+// program and may take what it spends from the card's payload (setToken) and say how
+// much in p.Spent. Run is called in register p.Register: PhaseOther at the start of the
+// register (Self-Destruct), PhaseGadget after the cards are revealed and before any
+// robot moves, PhaseMovement when the robot's primary card comes up, at its priority (it
+// then plays the register in place of the card: t.playKind, t.step ...). Run is called
+// even when the card is no longer held (seed 001, Destruction: the program stays in
+// effect). When the program turns illegal (Run says false, the robot is inside an Option
+// Damping Field, a card placer's robot is on a teleporter, its primary card was
+// replaced), seed 001's rule applies: p.Spent goes back on the card if it is still held,
+// and the primary card is played alone.
+//
+// A card that puts a second program card in its register, or leaves it empty, also
+// implements CardPlacer (Crab Legs, Dual Processor, Overload Override). The engine then
+// reads the cards from the order (card=, card2=, primary=, mode=empty), checks them
+// against the hand and works out the primary card (seed 001, Primary Card): p.Cards in
+// the order they are played, p.Primary, p.Empty. The primary card is what the register
+// holds (Robot.Registers): it locks, and it is what Remote Control plays.
+//
+// Turn-programmed options (seed 001: Option Damping Field, Homing Device's homing) are
+// asked once when the programs are loaded (Starter) and keep their choice in the turn.
 // Effects are in this package: they may read and change the turn through the View they
 // are given (v.t, v.robot), so an effect's whole rule stays in its one place. Everything
 // an effect decides on the player's behalf is asked of the Decider (View.AskOption), so
@@ -165,6 +202,44 @@ type EndTurner interface {
 // Reenterer acts as the destroyed robot re-enters; it may change the damage it brings.
 type Reenterer interface {
 	Reenter(v View, damage *int)
+}
+
+// Loser acts when the robot loses the card (destroyed, discarded to prevent damage,
+// discarded as a fourth option, lost with the robot), not when the card changes hands
+// (Reengineering Unit). tokens is what was on the card. What it does to the board (an
+// explosion: explode, explosions.go) waits until the damage being dealt is done.
+type Loser interface {
+	Lost(v View, tokens int)
+}
+
+// PhaseKind is what type of phase-programmed option a card is (seed 001, Types of
+// Phase-Programmed Options).
+type PhaseKind uint8
+
+const (
+	PhaseOther    PhaseKind = iota // neither gadget nor movement: acts at the start of its register (Self-Destruct)
+	PhaseGadget                    // before the robots move (Mine Layer, Bridge Layer, Scrambler Bomb)
+	PhaseMovement                  // at the priority of the primary card (Crab Legs, Retro-Rockets)
+)
+
+// Phased is a phase-programmed option (see the comment at the top of this file and
+// phases.go).
+type Phased interface {
+	Effect
+	Phase() PhaseKind
+	// Program checks the program p as written and may take what it spends (p.Spent); it
+	// reports whether it is legal. Asked once a register it is programmed in, when the
+	// programs are loaded.
+	Program(v View, p *PhaseProgram) bool
+	// Run carries the program out in its register; false means the program turned
+	// illegal (its spent payload is given back, the primary card plays alone).
+	Run(v View, p *PhaseProgram) bool
+}
+
+// CardPlacer marks a Phased card that puts two program cards in its register, or none
+// (seed 001, Primary Card): the engine reads and checks the cards for it.
+type CardPlacer interface {
+	PlacesCards()
 }
 
 // effectList is every option effect the engine implements, in the order hooks are
@@ -315,6 +390,9 @@ func (t *turn) fxOf(i int) []Effect {
 	if !t.fxOK[i] {
 		t.refreshFx(i)
 	}
+	if t.armed.damping != 0 && len(t.fx[i]) > 0 && t.damped(i) {
+		return t.dampedFx(i) // seed 001, Option Damping Field: cards_armed.go
+	}
 	return t.fx[i]
 }
 
@@ -325,6 +403,9 @@ func (t *turn) has(i int, h hook) bool {
 	}
 	if !t.fxOK[i] {
 		t.refreshFx(i)
+	}
+	if t.fxHooks[i]&h != 0 && t.armed.damping != 0 && t.damped(i) {
+		return h&hkStart != 0 && t.holds(i, "Option Damping Field") // seed 001: cards_armed.go
 	}
 	return t.fxHooks[i]&h != 0
 }
@@ -496,6 +577,14 @@ func (t *turn) eachFx(i int, h hook, f func(Effect)) {
 	}
 	var buf [maxFx]Effect
 	list := buf[:0]
+	if t.armed.damping != 0 && t.damped(i) {
+		for _, e := range t.dampedFx(i) {
+			if hooksOf(e)&h != 0 {
+				f(e) // inside an Option Damping Field only the field itself acts
+			}
+		}
+		return
+	}
 	for k, e := range t.fx[i] {
 		if t.fxHook[i][k]&h != 0 {
 			list = append(list, e)

@@ -79,6 +79,10 @@ const (
 	EvLaunch     = "launch"      // Robot's Option launched Device number Amount at To, facing Facing
 	EvDeviceMove = "device"      // Device number Amount of Robot moved From→To (Cause: its own move, belt, pusher ...), facing Facing
 	EvDeviceGone = "device-gone" // Device number Amount of Robot left the board at From; Cause: exploded, pit, crusher, off-board, real, used
+
+	// Phase-programmed options (seed 001, Phase-Programmed Options: phases.go).
+	EvProgrammed = "programmed" // phase-programmed Option laid in register Amount (Card: the second card it placed)
+	EvVoid       = "void"       // Option's program for register Amount was refused or turned illegal (Cause why)
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
@@ -152,4 +156,4 @@ func ApplyEvent(robots []Robot, e Event) {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone, EvProgrammed, EvVoid}

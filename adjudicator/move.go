@@ -38,7 +38,9 @@ func (t *turn) movePhase() {
 		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: card})
-		t.playKind(i, kind)
+		if len(t.armed.progs) == 0 || !t.playPhased(i, card) { // phases.go
+			t.playKind(i, kind)
+		}
 		if t.st.Over {
 			return // the last flag was passed over (Rules.PassTouches)
 		}
@@ -74,6 +76,13 @@ func (t *turn) playKind(i int, kind CardKind) {
 	if steps < 0 {
 		steps, d = -steps, d.Back()
 	}
+	t.moveSquares(i, d, steps)
+}
+
+// moveSquares moves robot i steps squares in direction d as a movement card does (the
+// floor's tiles slow or stop it), stopping when it leaves the board or a wall holds it.
+func (t *turn) moveSquares(i int, d Dir, steps int) {
+	r := &t.st.Robots[i]
 	if t.setup.slow {
 		steps = t.startMove(i, steps)
 	}

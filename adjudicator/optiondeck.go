@@ -106,6 +106,8 @@ var scenarioTested = []string{
 	"Big Gun", "Interceptor", "Reengineering Unit", "Reflector",
 	// Armed and Dangerous devices (cards_devices.go).
 	"Drone Launcher", "Missile Launcher",
+	// Phase programmed (cards_armed.go, phases.go).
+	"Crab Legs", "Dual Processor", "Overload Override",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

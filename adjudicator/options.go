@@ -86,6 +86,10 @@ func (t *turn) removeOption(i, idx int) string {
 	opt := r.Options[idx]
 	used := t.token(i, opt)
 	defer t.lostExplosives(i, opt, used) // seed 001, Launchers and Boosters: devices.go
+	tok := 0
+	if idx < len(r.Tokens) {
+		tok = r.Tokens[idx]
+	}
 	r.Options = append(r.Options[:idx:idx], r.Options[idx+1:]...)
 	if idx < len(r.Tokens) {
 		r.Tokens = append(r.Tokens[:idx:idx], r.Tokens[idx+1:]...)
@@ -100,6 +104,11 @@ func (t *turn) removeOption(i, idx int) string {
 	// A discarded option goes to the discard pile only if the game deals it.
 	if slices.Contains(t.setup.Options, opt) {
 		t.st.OptionDiscard = append(t.st.OptionDiscard, opt)
+	}
+	for _, e := range t.setup.Effects {
+		if l, ok := e.(Loser); ok && e.Option() == opt {
+			l.Lost(t.view(i), tok) // cards that explode when lost (effects.go, Loser)
+		}
 	}
 	return opt
 }

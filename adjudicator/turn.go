@@ -271,6 +271,14 @@ func (t *turn) play() {
 		t.cards.hand[i] = r.Hand
 		r.Hand = nil
 	}
+	// seed 001, Phase-Programmed Options: programmed with the program (phases.go).
+	t.phase = "program"
+	for i := range st.Robots {
+		if len(t.fxOf(i)) > 0 {
+			t.programPhases(i)
+		}
+	}
+	t.phase = ""
 	for i := range st.Robots {
 		if st.Robots[i].Active() {
 			t.eachFx(i, hkStart, func(e Effect) {
@@ -301,6 +309,9 @@ func (t *turn) runRegister(reg int) {
 	t.register = reg
 	t.phase = "move"
 	t.cards.newRegister()
+	if len(t.armed.progs) > 0 {
+		t.runPhases(PhaseOther) // seed 001, Self-Destruct: "at the beginning of the register phase"
+	}
 	for i := range t.st.Robots {
 		if t.st.Robots[i].Active() && t.acts(i) {
 			t.eachFx(i, hkReveal, func(e Effect) {
@@ -311,6 +322,9 @@ func (t *turn) runRegister(reg int) {
 		}
 	}
 	t.revealAndOrder()
+	if len(t.armed.progs) > 0 {
+		t.runPhases(PhaseGadget) // seed 001: gadgets "take effect before robot movement"
+	}
 	t.movePhase()
 	for _, st := range t.setup.steps {
 		if t.st.Over {

@@ -198,6 +198,15 @@ func (a Action) Param() string {
 	if a.TargetOption != "" {
 		parts = append(parts, "option="+a.TargetOption)
 	}
+	if a.Card2 != 0 {
+		parts = append(parts, "card2="+strconv.Itoa(a.Card2))
+	}
+	if a.Primary != 0 {
+		parts = append(parts, "primary="+strconv.Itoa(a.Primary))
+	}
+	if a.Mode != "" {
+		parts = append(parts, "mode="+a.Mode)
+	}
 	if len(parts) == 0 {
 		return "yes"
 	}

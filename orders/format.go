@@ -203,6 +203,24 @@ func (a Action) String() string {
 		if a.Card != 0 {
 			b.WriteString(" P" + strconv.Itoa(a.Card))
 		}
+		if a.Card2 != 0 {
+			b.WriteString(" P" + strconv.Itoa(a.Card2))
+		}
+		if a.Primary != 0 {
+			b.WriteString(" primary P" + strconv.Itoa(a.Primary))
+		}
+		if a.Mode != "" {
+			b.WriteString(" " + a.Mode)
+		}
+		if a.Steps != 0 {
+			b.WriteString(" " + strconv.Itoa(a.Steps) + " squares")
+		}
+		if a.Lock != 0 {
+			b.WriteString(" lock register " + strconv.Itoa(a.Lock))
+		}
+		if a.TargetOption != "" {
+			b.WriteString(" option " + a.TargetOption)
+		}
 		if a.Target != "" {
 			// Last: a target's name runs to the next keyword.
 			b.WriteString(" on " + a.Target)

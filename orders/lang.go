@@ -124,6 +124,13 @@ func (p *langParser) hint(candidates []string) string {
 func (p *langParser) parseRule() (Rule, bool) {
 	r := Rule{At: p.pos()}
 	p.skip("-", "*", "•")
+	// "R3 use Crab Legs P490": the register first, as a program line numbers them
+	// (phase-programmed options, seed 001).
+	reg := 0
+	if t := p.peek(0).text; len(t) == 2 && t[0] == 'r' && t[1] >= '1' && t[1] <= '5' && p.is(t, "use") {
+		reg = int(t[1] - '0')
+		p.i++
+	}
 	switch {
 	case p.is("if") || p.is("when") || p.is("unless"):
 		neg := p.peek(0).text == "unless"
@@ -147,6 +154,17 @@ func (p *langParser) parseRule() (Rule, bool) {
 			}
 			r.If = &c
 			p.parseElse(&r)
+		}
+	}
+	if reg != 0 && !p.failed() {
+		for _, a := range []*Action{&r.Then, r.Else} {
+			switch {
+			case a == nil:
+			case a.Register != 0 && a.Register != reg:
+				p.fail("R%d and register %d in one order: write one", reg, a.Register)
+			default:
+				a.Register = reg
+			}
 		}
 	}
 	sentence := false
@@ -994,10 +1012,9 @@ func (p *langParser) parseUseParams(a *Action) {
 				}
 				a.Register = n
 			case n >= 10 && n < 1000:
-				if !once("a card", a.Card != 0) {
+				if !p.addCard(a, n) {
 					return
 				}
-				a.Card = n
 			default:
 				p.fail("expected a register 1 to 5 or a card, got %s", p.got())
 				return
@@ -1005,10 +1022,41 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.i++
 		case len(p.peek(0).text) > 1 && p.peek(0).text[0] == 'p' && allDigits(p.peek(0).text[1:]):
 			n, _ := strconv.Atoi(p.peek(0).text[1:])
-			if !once("a card", a.Card != 0) {
+			if !p.addCard(a, n) {
 				return
 			}
-			a.Card = n
+			p.i++
+		case len(p.peek(0).text) == 2 && p.peek(0).text[0] == 'r' && p.peek(0).text[1] >= '1' && p.peek(0).text[1] <= '5':
+			// "R3": register 3, as a program line numbers its registers.
+			if !once("a register", a.Register != 0) {
+				return
+			}
+			a.Register = int(p.peek(0).text[1] - '0')
+			p.i++
+		case p.is("primary"):
+			// seed 001, Primary Card: "primary P490" says which of two cards it is.
+			p.i++
+			p.skip("card", "is")
+			t := p.peek(0).text
+			if len(t) > 1 && t[0] == 'p' {
+				t = t[1:]
+			}
+			n, err := strconv.Atoi(t)
+			if err != nil || !allDigits(t) || n < 10 || n >= 1000 {
+				p.fail("expected a card after \"primary\" (as in \"primary P490\"), got %s", p.got())
+				return
+			}
+			if !once("a primary card", a.Primary != 0) {
+				return
+			}
+			a.Primary = n
+			p.i++
+		case p.is("empty") || p.is("unprogrammed") || p.is("blank"):
+			// Overload Override: the register is left unprogrammed.
+			if !once("a way of using it", a.Mode != "") {
+				return
+			}
+			a.Mode = "empty"
 			p.i++
 		case p.is("card") || p.is("with"):
 			p.i++
@@ -1041,6 +1089,29 @@ func (p *langParser) parseUseParams(a *Action) {
 			return
 		}
 	}
+}
+
+// addCard adds a card named in a "use" order: the first is Card, a second Card2
+// (Overload Override names a register's two cards); a third is an error.
+func (p *langParser) addCard(a *Action, n int) bool {
+	switch {
+	case a.Card == 0:
+		a.Card = n
+	case a.Card2 == 0:
+		if !cardParams[a.Option].twoCards {
+			p.fail("a card given twice in one order (P%d and P%d): %s takes one", a.Card, n, a.Option)
+			return false
+		}
+		if n == a.Card {
+			p.fail("P%d named twice in one order", n)
+			return false
+		}
+		a.Card2 = n
+	default:
+		p.fail("three cards in one order: a register holds at most two (P%d and P%d)", a.Card, a.Card2)
+		return false
+	}
+	return true
 }
 
 // ParseRule reads one order ("if damage > 3 power down") as a line of a sheet would be

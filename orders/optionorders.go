@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -15,6 +16,11 @@ type optionParams struct {
 	needCard                                     bool // the order names a card (Flywheel, Conditional Command)
 	fromHand                                     bool // the card must be in the hand and not programmed
 	always                                       bool // the card always works: "use" orders nothing
+	// Armed and Dangerous (seed 001): twoCards: the order may name a register's two cards
+	// (Overload Override); primary: it may say which is the primary card; modes: the
+	// words naming its ways of use it takes ("empty", "tag", "home").
+	twoCards, primary bool
+	modes             []string
 }
 
 // cardParams is the order grammar of the cards the engine plays: the Crash & Burn cards
@@ -55,6 +61,11 @@ var cardParams = map[string]optionParams{
 	// Armed and Dangerous devices (adjudicator/cards_devices.go).
 	"Drone Launcher":   {target: true},
 	"Missile Launcher": {target: true},
+	// Phase programmed (adjudicator/phases.go): the order names its register.
+	"Crab Legs":            {card: true},
+	"Dual Processor":       {card: true},
+	"Overload Override":    {card: true, twoCards: true, primary: true, modes: []string{"empty"}},
+	"Option Damping Field": {},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the
@@ -131,8 +142,121 @@ func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.St
 			if a.Steps != 0 && cp.steps && (a.Steps < 1 || a.Steps > 2) {
 				rep.err(at, "%s backs up 1 or 2 squares, not %d", a.Option, a.Steps)
 			}
+			if a.Primary != 0 && !cp.primary {
+				bad("primary card")
+			}
+			if a.Mode != "" && !slices.Contains(cp.modes, a.Mode) {
+				rep.err(at, "%s takes no %q", a.Option, a.Mode)
+			}
 		}
 	}
+	checkPhaseOrders(rep, setup, st, idx, s)
+}
+
+// checkPhaseOrders checks the orders of phase-programmed options (seed 001,
+// Phase-Programmed Options; adjudicator/phases.go): each names its register; a card
+// placer's register is not locked, its second card is in the hand and not programmed,
+// the cards are a pair the card takes, a primary card named is one of them; a card is
+// placed in one register only; at most one gadget and one movement option a register
+// (counting the orders with no condition: those are programmed for certain).
+func checkPhaseOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
+	r := &st.Robots[idx]
+	prog := programOf(s, r)
+	type slot struct {
+		reg  int
+		kind adjudicator.PhaseKind
+	}
+	kinds := map[slot]string{}
+	placed := map[int]int{} // second card -> register
+	for _, rule := range s.Rules {
+		for _, a := range []*Action{&rule.Then, rule.Else} {
+			if a == nil || a.Do != DoUse || !holdsOption(setup, r, s, a.Option) {
+				continue
+			}
+			kind, placer, ok := adjudicator.PhaseCard(a.Option)
+			if !ok {
+				continue
+			}
+			at := rule.At
+			if a.Register == 0 {
+				rep.err(at, "%s is phase programmed: say which register (\"use %s in register 3 ...\"; seed 001)", a.Option, a.Option)
+				continue
+			}
+			reg := a.Register
+			if rule.If == nil && rule.Else == nil && kind != adjudicator.PhaseOther {
+				k := slot{reg, kind}
+				if other, dup := kinds[k]; dup && other != a.Option {
+					what := "gadget"
+					if kind == adjudicator.PhaseMovement {
+						what = "movement"
+					}
+					rep.err(at, "register %d already has a %s option (%s): one gadget and one movement option a register (seed 001)", reg, what, other)
+				}
+				kinds[k] = a.Option
+			}
+			if !placer {
+				continue
+			}
+			if r.IsLocked(reg) {
+				rep.err(at, "register %d is locked: it keeps its card and takes no %s", reg, a.Option)
+				continue
+			}
+			c0 := prog[reg-1]
+			if a.Mode == "empty" {
+				if a.Card2 != 0 || (a.Card != 0 && a.Card != c0) {
+					rep.err(at, "an empty register names no card: its program card (P%d) is its primary card", c0)
+				} else if !setup.PhaseCardsLegal(a.Option, []int{c0}, true) {
+					rep.err(at, "%s cannot leave a register empty", a.Option)
+				}
+				continue
+			}
+			var cards []int
+			switch {
+			case a.Card == 0:
+				rep.err(at, "%s needs the second card for register %d: \"use %s in register %d P490\"", a.Option, reg, a.Option, reg)
+				continue
+			case a.Card2 != 0 && a.Card != c0 && a.Card2 != c0:
+				rep.err(at, "register %d holds P%d: name it and the second card", reg, c0)
+				continue
+			case a.Card2 != 0:
+				cards = []int{a.Card, a.Card2}
+			case a.Card == c0:
+				rep.err(at, "P%d is already register %d's card: name the second card", c0, reg)
+				continue
+			default:
+				cards = []int{c0, a.Card}
+			}
+			extra := cards[1]
+			if extra == c0 {
+				extra = cards[0]
+			}
+			if setup.Deck.Kind(extra) == adjudicator.NoCard {
+				continue // reported above
+			}
+			switch {
+			case !slices.Contains(r.Hand, extra):
+				rep.err(at, "P%d is not in your hand (%s)", extra, handList(r.Hand))
+				continue
+			case slices.Contains(prog[:], extra):
+				rep.err(at, "P%d is already in register %d; %s takes a card you did not program", extra, slices.Index(prog[:], extra)+1, a.Option)
+				continue
+			}
+			if prev, dup := placed[extra]; dup && prev != reg {
+				rep.err(at, "P%d is placed in register %d already: a card goes in one register", extra, prev)
+			}
+			placed[extra] = reg
+			if a.Primary != 0 && !slices.Contains(cards, a.Primary) {
+				rep.err(at, "primary P%d is not one of register %d's cards (P%d, P%d)", a.Primary, reg, cards[0], cards[1])
+			}
+			if c0 != 0 && !setup.PhaseCardsLegal(a.Option, cards, false) {
+				rep.err(at, "%s cannot play %s and %s together (docs/options.md)", a.Option, cardTitle(setup, cards[0]), cardTitle(setup, cards[1]))
+			}
+		}
+	}
+}
+
+func cardTitle(setup *adjudicator.Setup, c int) string {
+	return fmt.Sprintf("%s P%d", setup.Deck.Kind(c).Title(), c)
 }
 
 func robotNames(st *adjudicator.State, not int) string {

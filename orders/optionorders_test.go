@@ -32,12 +32,29 @@ func TestOptionOrdersValidated(t *testing.T) {
 		{"reengineering unit takes no card", "use Reengineering Unit P790", "takes no card"},
 		{"good reflector", "use Reflector facing back", ""},
 		{"reflector takes no target", "use Reflector on Zoë", "takes no target"},
+		// Phase-programmed cards (seed 001; Fred's unprogrammed cards: P10 P100 P500 P790).
+		{"good crab legs", "use Crab Legs in register 3 P500", ""},
+		{"crab legs, register first", "R3 use Crab Legs P500", ""},
+		{"crab legs, R3 among the parameters", "use Crab Legs R3 P500", ""},
+		{"phase card with no register", "use Crab Legs P500", "say which register"},
+		{"crab legs with a move 3", "use Crab Legs in register 3 P790", "cannot play"},
+		{"second card not in the hand", "use Crab Legs in register 3 P520", "not in your hand"},
+		{"second card programmed", "use Crab Legs in register 3 P490", "already in register 1"},
+		{"crab legs takes no empty", "use Crab Legs in register 3 empty", `takes no "empty"`},
+		{"good dual processor", "use Dual Processor in register 4 P790", ""},
+		{"dual processor, a pair not in its table", "use Dual Processor in register 4 P500", "cannot play"},
+		{"good overload override, both named", "use Overload Override in register 2 P670 P500 primary P500", ""},
+		{"overload override, neither card the register's", "use Overload Override in register 2 P100 P500", "holds P670"},
+		{"overload override, primary not one of them", "use Overload Override in register 2 P500 primary P790", "primary P790 is not"},
+		{"good overload override, empty", "use Overload Override in register 5 empty", ""},
+		{"overload override with no card", "use Overload Override in register 5", "needs the second card"},
+		{"primary on a card that takes none", "use Crab Legs in register 3 P500 primary P500", "takes no primary card"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setup, st := testGame(t)
 			fred := st.Robot("Fred")
 			st.Robots[fred].Hand = append(st.Robots[fred].Hand, 500)
-			st.Robots[fred].Options = []string{"Tractor Beam", "Flywheel", "Conditional Command", "Brakes", "Reverse Gear", "Target Control", "Protection Shield", "Big Gun", "Reengineering Unit", "Reflector"}
+			st.Robots[fred].Options = []string{"Tractor Beam", "Flywheel", "Conditional Command", "Brakes", "Reverse Gear", "Target Control", "Protection Shield", "Big Gun", "Reengineering Unit", "Reflector", "Crab Legs", "Dual Processor", "Overload Override"}
 			s := mustParse(t, "Fred Turn 3\nP490 P670 P70 P80 P430\n"+tc.order)
 			rep := Validate(setup, st, "Fred", s)
 			var errs []string
@@ -56,5 +73,42 @@ func TestOptionOrdersValidated(t *testing.T) {
 				t.Errorf("%q: %q; want the error on line 3", tc.order, got)
 			}
 		})
+	}
+}
+
+// One movement option a register, and a card placed in one register only (seed 001,
+// Types of Phase-Programmed Options).
+func TestPhaseOrdersPerRegister(t *testing.T) {
+	for _, tc := range []struct{ orders, want string }{
+		{"use Crab Legs in register 3 P500\nuse Dual Processor in register 3 P790", "already has a movement option (Crab Legs)"},
+		{"use Crab Legs in register 3 P500\nuse Overload Override in register 4 P500", "placed in register 3 already"},
+		{"use Crab Legs in register 3 P500\nuse Dual Processor in register 4 P790", ""},
+	} {
+		setup, st := testGame(t)
+		fred := st.Robot("Fred")
+		st.Robots[fred].Options = []string{"Crab Legs", "Dual Processor", "Overload Override"}
+		s := mustParse(t, "Fred Turn 3\nP490 P670 P70 P80 P430\n"+tc.orders)
+		var errs []string
+		for _, p := range Validate(setup, st, "Fred", s).Problems {
+			if !p.Warning {
+				errs = append(errs, p.Error())
+			}
+		}
+		got := strings.Join(errs, "; ")
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: %q; want %q", tc.orders, got, tc.want)
+		}
+	}
+	// A locked register takes no second card (Zoë: 6 damage locks registers 4 and 5).
+	setup, st := testGame(t)
+	zoe := st.Robot("Zoë")
+	st.Robots[zoe].Options = []string{"Crab Legs"}
+	s := mustParse(t, "Zoë Turn 3\nP520 P130 P680 - -\nuse Crab Legs in register 4 P130")
+	var got []string
+	for _, p := range Validate(setup, st, "Zoë", s).Problems {
+		got = append(got, p.Error())
+	}
+	if !strings.Contains(strings.Join(got, "; "), "register 4 is locked") {
+		t.Errorf("Crab Legs in a locked register: %q; want it refused", got)
 	}
 }

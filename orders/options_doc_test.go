@@ -37,6 +37,7 @@ func TestOptionsDocExamples(t *testing.T) {
 	}
 	defer f.Close()
 	heading := regexp.MustCompile(`^### (\d+) (.+)$`)
+	regUse := regexp.MustCompile(`^R[1-5] use `)
 	sections := map[string]bool{}
 	card, examples := "", 0
 	sc := bufio.NewScanner(f)
@@ -47,11 +48,24 @@ func TestOptionsDocExamples(t *testing.T) {
 			sections[card] = true
 			continue
 		}
+		if strings.HasPrefix(line, "#") {
+			card = "-" // a section that is not one card's: each example is checked for the card it names
+			continue
+		}
 		ex := strings.TrimPrefix(line, "    ")
-		if card == "" || ex == line || !(strings.HasPrefix(ex, "use ") || strings.HasPrefix(ex, "decline ")) {
+		if card == "" || ex == line || !(strings.HasPrefix(ex, "use ") || strings.HasPrefix(ex, "decline ") || regUse.MatchString(ex)) {
 			continue
 		}
 		examples++
+		if card == "-" {
+			r, err := ParseRule(ex, 1)
+			if err != nil {
+				t.Errorf("%q does not parse: %v", ex, err)
+				continue
+			}
+			validFor(t, r.Then.Option, ex)
+			continue
+		}
 		validFor(t, card, ex)
 	}
 	for _, c := range adjudicator.DealtOptions(adjudicator.DeckBoth) {

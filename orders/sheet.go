@@ -107,6 +107,14 @@ type Action struct {
 	Lock     int    `json:"lock,omitempty"`     // the target's register to lock (Target Control: "lock register 3")
 	// TargetOption is one of the target's options (Target Control: "destroy Brakes").
 	TargetOption string `json:"target_option,omitempty"`
+	// Card2 is a second card (Overload Override names a register's two cards: "P670
+	// P490"); Primary says which of a register's two cards is its primary card ("primary
+	// P490", seed 001, Primary Card).
+	Card2   int `json:"card2,omitempty"`
+	Primary int `json:"primary,omitempty"`
+	// Mode is a card's way of being used: "empty" (Overload Override leaves the register
+	// unprogrammed), "tag" or "home" (Homing Device).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Actions.

@@ -417,6 +417,14 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(optionUseText(e))
 	case adjudicator.EvAbsorbed:
 		n.add(fmt.Sprintf("%s's %s stops %s", e.Robot, e.Option, points(e.Amount, "damage")))
+	case adjudicator.EvProgrammed:
+		if e.Card != 0 {
+			n.add(fmt.Sprintf("%s programs %s in register %d with P%d", e.Robot, e.Option, e.Amount, e.Card))
+			break
+		}
+		n.add(fmt.Sprintf("%s programs %s in register %d", e.Robot, e.Option, e.Amount))
+	case adjudicator.EvVoid:
+		n.add(fmt.Sprintf("%s's %s program for register %d does not work (%s): %s", e.Robot, e.Option, e.Amount, voidWhy(e.Cause), voidRest(e.Cause)))
 	case adjudicator.EvSwapped:
 		n.add(fmt.Sprintf("%s's %s puts P%d in register %d instead of P%d", e.Robot, e.Option, e.Card, e.Register+swapNext(e), e.Amount))
 	default:
@@ -609,4 +617,40 @@ func explosionText(e adjudicator.Event) string {
 	}
 	why := map[string]string{"collision": " as it hits", "crusher": " in a crusher", "lost": " as the card is lost", "timer": " on its timer"}[e.Cause]
 	return fmt.Sprintf("%s explodes%s at %v with power %d (full damage on that square, half for each square further away)", what, why, pos(e.To), e.Amount)
+}
+
+// voidWhy says in words why a phase program did not work (adjudicator/phases.go).
+func voidWhy(cause string) string {
+	if w, ok := map[string]string{
+		"one-per-register": "one gadget and one movement option a register",
+		"locked":           "the register is locked",
+		"no-card":          "the register holds no card",
+		"empty-with-cards": "an empty register names no card",
+		"not-in-register":  "neither card is the register's",
+		"no-second-card":   "no second card named",
+		"same-card":        "the same card twice",
+		"not-in-hand":      "the second card is not an unplayed card of the hand",
+		"card-used-twice":  "the card is placed in another register",
+		"not-allowed":      "the card takes no such program",
+		"illegal":          "it cannot be carried out",
+		"destroyed":        "the robot was destroyed",
+		"damping-field":    "inside an Option Damping Field",
+		"remote-control":   "it plays another robot's program",
+		"card-replaced":    "its register's card was replaced",
+		"teleporter":       "on a teleporter",
+	}[cause]; ok {
+		return w
+	}
+	return cause
+}
+
+// voidRest is what follows from a void program.
+func voidRest(cause string) string {
+	switch cause {
+	case "destroyed":
+		return "nothing happens"
+	case "damping-field", "remote-control", "card-replaced", "teleporter", "illegal":
+		return "only the register's primary card is played, and the tokens it spent are kept"
+	}
+	return "it is not programmed"
 }
