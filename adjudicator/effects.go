@@ -292,6 +292,8 @@ const (
 	hkAbort
 	hkAfterCard
 	hkAfterDraw
+	hkPhased // phase-programmed options (phases.go)
+	hkLoser
 )
 
 // hooksOf is the hook points effect e acts at. A new hook interface adds its bit here.
@@ -348,6 +350,10 @@ func hooksOf(e Effect) hook {
 	set(ok, hkAfterCard)
 	_, ok = e.(AfterDrawer)
 	set(ok, hkAfterDraw)
+	_, ok = e.(Phased)
+	set(ok, hkPhased)
+	_, ok = e.(Loser)
+	set(ok, hkLoser)
 	return h
 }
 

@@ -274,7 +274,7 @@ func (t *turn) play() {
 	// seed 001, Phase-Programmed Options: programmed with the program (phases.go).
 	t.phase = "program"
 	for i := range st.Robots {
-		if len(t.fxOf(i)) > 0 {
+		if t.has(i, hkPhased) {
 			t.programPhases(i)
 		}
 	}
