@@ -14,6 +14,7 @@ import (
 //	side=front|right|back|left
 //	register=1..5
 //	card=490             a program card by priority
+//	cards=490,500,...    several program cards, in order (Buzz Bomb's five)
 //	target=NAME          another robot
 //	steps=N              how far (Reverse Gear: back 2)
 //	option=NAME          one of the target's options (Target Control)
@@ -34,6 +35,7 @@ type Answer struct {
 	HasSide  bool
 	Register int
 	Card     int
+	Cards    []int // every card of an order naming several (Buzz Bomb's five), Card first
 	Target   string
 	Steps    int
 	Option   string
@@ -88,6 +90,16 @@ func ParseAnswer(s string) Answer {
 			}
 		case "mode":
 			a.Mode = strings.ToLower(v)
+		case "cards":
+			a.Cards = nil
+			for _, c := range strings.Split(v, ",") {
+				n, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(c)), "P"))
+				if err != nil || n <= 0 || n >= MaxPriority || len(a.Cards) >= Registers {
+					a.Cards = nil
+					break
+				}
+				a.Cards = append(a.Cards, n)
+			}
 		case "target":
 			a.Target = v
 		case "lock":

@@ -58,7 +58,7 @@ func (t *turn) drawFromPile() int {
 		deck = slices.DeleteFunc(deck, func(p int) bool {
 			for i := range t.st.Robots {
 				r := &t.st.Robots[i]
-				if slices.Contains(c.hand[i], p) || slices.Contains(r.Registers[:], p) || r.Flywheel == p {
+				if slices.Contains(c.hand[i], p) || slices.Contains(r.Registers[:], p) || r.Flywheel == p || slices.Contains(r.BombHand, p) {
 					return true
 				}
 			}

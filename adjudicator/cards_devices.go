@@ -1,14 +1,16 @@
 package adjudicator
 
+import "slices"
+
 // The Armed and Dangerous cards that bring devices onto the board (seed 001, Complete
 // Listing of Option Cards), one type a card, on the machinery of devices.go and
 // explosions.go. Each cites its card in seed 001; rulings are written beside the code.
-// Implemented: Drone Launcher (55), Missile Launcher (62).
+// Implemented: Buzz Bomb (52), Drone Launcher (55), Missile Launcher (62).
 
 // deviceEffects is the device cards whose effects are implemented (effects.go lists
 // them after the other Armed and Dangerous cards).
 func deviceEffects() []Effect {
-	return []Effect{droneLauncher{}, missileLauncher{}}
+	return []Effect{buzzBomb{}, droneLauncher{}, missileLauncher{}}
 }
 
 // flatTrigger applies flat device d to robot i, which moved onto or over it or (atLasers)
@@ -256,4 +258,130 @@ func (t *turn) robotSeenAt(q Pos, dev *Device) int {
 		}
 	}
 	return -1
+}
+
+// ---- 52 Buzz Bomb (seed 001, "Buzz Bomb": turn programmed, flying device, launcher,
+// payload 3, explosive damage 4) ----
+// The robot may launch a buzz bomb: it is put on the robot's square facing the robot's
+// way, and that turn and each turn after, until it explodes, it is programmed with five
+// program cards of its own, which it plays one a register in the robots' move segment
+// at each card's priority, as a robot would: turning in place, or flying forward (or
+// back) square by square. Running into a robot or a wall it explodes for 4 (on the
+// robot's square, or on its own before the wall). Pushers push it (into a wall, it
+// explodes); crushers set it off; belts, gears, pits, water and teleporters do not touch
+// it. One buzz bomb of a robot's may be in play at a time; three bombs in all.
+//
+// Ruling ("take five program cards"): the five cards are not taken from the robot's
+// hand (nine cards less its damage could not program both), but dealt to it at the deal
+// besides its hand, every turn it holds a Buzz Bomb with a bomb left to launch or in
+// play (Robot.BombHand); its orders put them in the order the bomb plays them. A
+// powered-down robot is dealt none and programs nothing: its bomb then stays put for the
+// turn. The bomb's cards go back to the deck at the end of the turn, like the robot's.
+// Ruling: the bomb is launched as the programs are loaded, before register 1, and
+// flies from register 1. Like every flying device it collides by moving into a robot or
+// a robot into it, so it does not collide with its launcher on the square they share at
+// launch. Ruling: "only one buzz bomb may be in play at a time" is read per robot.
+//
+// The decision, asked when the programs are loaded: "use Buzz Bomb P490 P500 P510 P520
+// P530" launches a bomb (or programs the one in play) with those five cards of the bomb
+// hand, in that order; "use Buzz Bomb" alone takes the bomb hand in the order dealt
+// (ascending priority). Default: no bomb is launched; a bomb in play plays its five
+// cards in the order dealt.
+type buzzBomb struct{}
+
+func (buzzBomb) Option() string { return "Buzz Bomb" }
+
+// buzzBombCards is how many cards program a buzz bomb (seed 001: "take five program
+// cards").
+const buzzBombCards = Registers
+
+// bombOf is the index of robot i's buzz bomb in play, -1 none.
+func (t *turn) bombOf(i int) int {
+	name := t.st.Robots[i].Name
+	for d := range t.st.Devices {
+		if t.st.Devices[d].Kind == DevBuzzBomb && t.st.Devices[d].Owner == name {
+			return d
+		}
+	}
+	return -1
+}
+
+// AfterDeal deals the robot its bomb's five cards from what is left of the deck, when it
+// has a bomb to launch or one in play.
+func (buzzBomb) AfterDeal(v View) {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	if t.token(i, "Buzz Bomb") >= specOf(DevBuzzBomb).payload && t.bombOf(i) < 0 {
+		return
+	}
+	if len(t.dealPile) < buzzBombCards {
+		return
+	}
+	r.BombHand = slices.Clone(t.dealPile[:buzzBombCards])
+	slices.Sort(r.BombHand)
+	t.dealPile = t.dealPile[buzzBombCards:]
+}
+
+func (buzzBomb) StartTurn(v View) {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	if r.Power == PowerDown || len(r.BombHand) != buzzBombCards {
+		return
+	}
+	a := t.ask(i, "Buzz Bomb", "launch or program your buzz bomb with its five cards?")
+	prog := slices.Clone(r.BombHand)
+	if len(a.Cards) == buzzBombCards && sameCards(a.Cards, r.BombHand) {
+		prog = slices.Clone(a.Cards)
+	}
+	d := t.bombOf(i)
+	if d < 0 {
+		if !a.Use() {
+			return
+		}
+		if d = t.launch(i, DevBuzzBomb); d < 0 {
+			return
+		}
+	}
+	t.st.Devices[d].Program = prog
+	t.useEvent(i, "Buzz Bomb", -1, prog[0], t.st.Devices[d].ID)
+}
+
+// sameCards reports whether a and b hold the same cards, in any order, each once.
+func sameCards(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y) && len(slices.Compact(x)) == len(a)
+}
+
+// flyBuzzBomb plays buzz bomb d's card of this register.
+func (t *turn) flyBuzzBomb(d int) {
+	dev := &t.st.Devices[d]
+	card := dev.Program[t.register-1]
+	kind := t.setup.Deck.Kind(card)
+	if rot := kind.Rotation(); rot != NoRotation {
+		dev.Facing = dev.Facing.Rotate(int(rot))
+		t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(dev.Pos), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Card: card, Cause: "turn"})
+		return
+	}
+	steps, dir := kind.Steps(), dev.Facing
+	if steps < 0 {
+		steps, dir = -steps, dir.Back()
+	}
+	for k := 0; k < steps; k++ {
+		if !t.flyStep(d, dir, "") {
+			return
+		}
+	}
+}
+
+// endBombs discards the buzz bombs' programs at the end of the turn (seed 001, Buzz
+// Bomb: programmed anew each turn).
+func (t *turn) endBombs() {
+	for d := range t.st.Devices {
+		t.st.Devices[d].Program = nil
+	}
 }

@@ -471,6 +471,10 @@ func (t *turn) devicePriority(dev *Device) int {
 		if dev.Target != nil && *dev.Target != dev.Pos {
 			return dev.Priority
 		}
+	case DevBuzzBomb:
+		if t.register >= 1 && len(dev.Program) == Registers {
+			return dev.Program[t.register-1]
+		}
 	}
 	return 0
 }
@@ -482,6 +486,8 @@ func (t *turn) moveDevice(d int) {
 		t.flyMissile(d)
 	case DevDrone:
 		t.flyDrone(d)
+	case DevBuzzBomb:
+		t.flyBuzzBomb(d)
 	}
 }
 

@@ -54,6 +54,9 @@ func (t *turn) endOfTurn() {
 	if t.setup.fx&fxChop != 0 {
 		t.runChopShops(true) // chopshop.go: scrap, recharge or draw
 	}
+	if len(st.Devices) > 0 {
+		t.endBombs() // seed 001, Buzz Bomb: cards_devices.go
+	}
 	// 2. Registers. Registers a Target Control shot jammed this turn stay locked through
 	// the next; older jams end now (seed 000, Target Control).
 	for i := range st.Robots {
@@ -267,7 +270,7 @@ func (t *turn) deal() {
 	shuffleInts(t.setup.Seed, st.Turn, streamDeal, deck)
 	for i := range st.Robots {
 		r := &st.Robots[i]
-		r.Hand = nil
+		r.Hand, r.BombHand = nil, nil
 		if r.Out || r.Power == PowerDown {
 			continue
 		}

@@ -105,7 +105,7 @@ var scenarioTested = []string{
 	// Armed and Dangerous (cards_armed.go).
 	"Big Gun", "Interceptor", "Reengineering Unit", "Reflector",
 	// Armed and Dangerous devices (cards_devices.go).
-	"Drone Launcher", "Missile Launcher",
+	"Buzz Bomb", "Drone Launcher", "Missile Launcher",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override",
 }

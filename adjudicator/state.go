@@ -79,6 +79,10 @@ type Robot struct {
 	// (one of Options; it does not count against Rules.MaxOptions); "" when it has none
 	// (variants.go).
 	Bio string `json:"bio,omitempty"`
+	// BombHand is the five program cards dealt, apart from the hand, to a robot holding
+	// a Buzz Bomb, to program its buzz bomb with this turn (seed 001, Buzz Bomb:
+	// cards_devices.go); empty otherwise.
+	BombHand []int `json:"bomb_hand,omitempty"`
 }
 
 // Mat is what a 2023 player mat holds (seed 004, Components and Phase 2): the robot's
@@ -172,6 +176,7 @@ func (s *State) Clone() *State {
 		c.Robots[i].Mat = s.Robots[i].Mat.clone()
 		c.Robots[i].Tokens = slices.Clone(s.Robots[i].Tokens)
 		c.Robots[i].Offered = slices.Clone(s.Robots[i].Offered)
+		c.Robots[i].BombHand = slices.Clone(s.Robots[i].BombHand)
 	}
 	c.Piles = clonePiles(s.Piles)
 	c.DamageDeck = slices.Clone(s.DamageDeck)
@@ -222,6 +227,7 @@ func (s *State) cloneForTurn(into *State, robots []Robot) *State {
 		r.Options = slices.Clip(r.Options)
 		r.Tokens = slices.Clip(r.Tokens)
 		r.Offered = slices.Clip(r.Offered)
+		r.BombHand = slices.Clip(r.BombHand)
 		r.Mat = r.Mat.clone()
 	}
 	c.Piles = clonePiles(s.Piles)

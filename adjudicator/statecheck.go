@@ -134,6 +134,12 @@ func (s *Setup) CheckState(st *State) error {
 		for _, c := range r.Hand {
 			useCard(who, c)
 		}
+		for _, c := range r.BombHand {
+			useCard(who, c)
+		}
+		if len(r.BombHand) > 0 && (len(r.BombHand) != buzzBombCards || !slices.Contains(r.Options, "Buzz Bomb")) {
+			add("robot %s: %d cards for a buzz bomb (only a robot holding Buzz Bomb is dealt them, %d)", who, len(r.BombHand), buzzBombCards)
+		}
 		for _, c := range r.Registers {
 			useCard(who, c)
 		}

@@ -189,6 +189,13 @@ func (a Action) Param() string {
 	if a.Card != 0 {
 		parts = append(parts, "card="+strconv.Itoa(a.Card))
 	}
+	if cards := a.Cards(); len(cards) > 1 {
+		var all []string
+		for _, c := range cards {
+			all = append(all, strconv.Itoa(c))
+		}
+		parts = append(parts, "cards="+strings.Join(all, ","))
+	}
 	if a.Steps != 0 {
 		parts = append(parts, "steps="+strconv.Itoa(a.Steps))
 	}

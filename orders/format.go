@@ -203,6 +203,11 @@ func (a Action) String() string {
 		if a.Card != 0 {
 			b.WriteString(" P" + strconv.Itoa(a.Card))
 		}
+		for _, c := range a.More {
+			if c != 0 {
+				b.WriteString(" P" + strconv.Itoa(c))
+			}
+		}
 		if a.Card2 != 0 {
 			b.WriteString(" P" + strconv.Itoa(a.Card2))
 		}

@@ -923,8 +923,9 @@ func (p *langParser) parseFacing() Action {
 
 // parseUseParams reads the parameters of "use OPTION": a direction or side, a
 // register, a target robot (one word, as robot names are), a card, how far ("back 2"),
-// one of the target's options ("destroy Brakes"). Each may be given once; a second card
-// or target is an error, not silently the last one.
+// one of the target's options ("destroy Brakes"). Each may be given once, except cards:
+// an order may name up to five (Buzz Bomb), all kept in order; a second target is an
+// error, not silently the last one.
 func (p *langParser) parseUseParams(a *Action) {
 	once := func(what string, set bool) bool {
 		if set {
@@ -1091,9 +1092,28 @@ func (p *langParser) parseUseParams(a *Action) {
 	}
 }
 
-// addCard adds a card named in a "use" order: the first is Card, a second Card2
-// (Overload Override names a register's two cards); a third is an error.
+// maxOrderCards is the most cards one order names (Buzz Bomb's five: seed 001).
+const maxOrderCards = 5
+
+// addCard adds a card named in a "use" order. Buzz Bomb takes five (seed 001: "take
+// five program cards"): the first is Card, the others follow in More, in the order
+// written. Otherwise the first is Card, a second Card2 (Overload Override names a
+// register's two cards); one more than the card takes is an error, never the last card
+// kept silently.
 func (p *langParser) addCard(a *Action, n int) bool {
+	if cardParams[a.Option].bomb {
+		k := len(a.Cards())
+		switch {
+		case k == 0:
+			a.Card = n
+		case k >= maxOrderCards:
+			p.fail("%s takes %d cards, got another: P%d", a.Option, maxOrderCards, n)
+			return false
+		default:
+			a.More[k-1] = n
+		}
+		return true
+	}
 	switch {
 	case a.Card == 0:
 		a.Card = n

@@ -14,6 +14,7 @@ import (
 type optionParams struct {
 	dir, target, card, steps, lock, targetOption bool
 	needCard                                     bool // the order names a card (Flywheel, Conditional Command)
+	bomb                                         bool // the order names the five cards of the robot's bomb hand, or none (Buzz Bomb)
 	fromHand                                     bool // the card must be in the hand and not programmed
 	always                                       bool // the card always works: "use" orders nothing
 	// Armed and Dangerous (seed 001): twoCards: the order may name a register's two cards
@@ -59,6 +60,7 @@ var cardParams = map[string]optionParams{
 	"Reengineering Unit": {target: true, targetOption: true},
 	"Reflector":          {dir: true},
 	// Armed and Dangerous devices (adjudicator/cards_devices.go).
+	"Buzz Bomb":        {card: true, bomb: true}, // five cards of the bomb hand, or none
 	"Drone Launcher":   {target: true},
 	"Missile Launcher": {target: true},
 	// Phase programmed (adjudicator/phases.go): the order names its register.
@@ -125,6 +127,13 @@ func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.St
 				case st.Robots[j].Out:
 					rep.err(at, "%s is out of the race", st.Robots[j].Name)
 				}
+			}
+			if n := len(a.Cards()); n > 1 && !cp.bomb {
+				rep.err(at, "%s takes one card, not %d", a.Option, n)
+			}
+			if cp.bomb && a.Card != 0 {
+				checkBombCards(rep, at, r, a)
+				continue
 			}
 			if a.Card != 0 {
 				switch {
@@ -270,4 +279,24 @@ func robotNames(st *adjudicator.State, not int) string {
 		return "none but yours"
 	}
 	return strings.Join(names, ", ")
+}
+
+// checkBombCards checks a Buzz Bomb order's cards: five, each once, all of the bomb hand
+// the robot was dealt (seed 001, Buzz Bomb; adjudicator.Robot.BombHand).
+func checkBombCards(rep *Report, at Pos, r *adjudicator.Robot, a *Action) {
+	cards := a.Cards()
+	if len(cards) != adjudicator.Registers {
+		rep.err(at, "Buzz Bomb is programmed with 5 cards, not %d: write \"use Buzz Bomb\" and five cards of its hand (%s)", len(cards), handList(r.BombHand))
+		return
+	}
+	seen := map[int]bool{}
+	for _, c := range cards {
+		switch {
+		case seen[c]:
+			rep.err(at, "P%d is written twice: the bomb's five cards are each played once", c)
+		case !slices.Contains(r.BombHand, c):
+			rep.err(at, "P%d is not one of your buzz bomb's cards (%s)", c, handList(r.BombHand))
+		}
+		seen[c] = true
+	}
 }

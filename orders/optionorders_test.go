@@ -3,6 +3,8 @@ package orders
 import (
 	"strings"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
 // check --state for option orders (issue 9, item 4): each of these passed before.
@@ -110,5 +112,66 @@ func TestPhaseOrdersPerRegister(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(got, "; "), "register 4 is locked") {
 		t.Errorf("Crab Legs in a locked register: %q; want it refused", got)
+	}
+}
+
+// Buzz Bomb's order keeps all five cards, in order (seed 001, Buzz Bomb: "take five
+// program cards"); a sixth, or a second card for a one-card option, is an error, never
+// the last card kept silently.
+func TestBuzzBombOrderKeepsFiveCards(t *testing.T) {
+	r, err := ParseRule("use Buzz Bomb P490 P500 P510 P520 P530", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Then.Cards(); len(got) != 5 || got[0] != 490 || got[4] != 530 {
+		t.Fatalf("cards %v, want P490 ... P530 in order", got)
+	}
+	if p := r.Then.Param(); p != "card=490;cards=490,500,510,520,530" {
+		t.Errorf("param %q", p)
+	}
+	a := adjudicator.ParseAnswer(r.Then.Param())
+	if len(a.Cards) != 5 || a.Cards[2] != 510 {
+		t.Errorf("the engine reads cards %v", a.Cards)
+	}
+	back, err := ParseRule(r.String(), 1)
+	if err != nil || back.Then != r.Then {
+		t.Errorf("canonical %q reads back as %+v (%v)", r.String(), back.Then, err)
+	}
+	for _, bad := range []string{"use Buzz Bomb P490 P500 P510 P520 P530 P540", "use Flywheel P490 P670"} {
+		if _, err := ParseRule(bad, 1); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// check --state: the five cards must be the bomb hand's, each once.
+func TestBuzzBombOrderChecked(t *testing.T) {
+	setup, st := testGame(t)
+	fred := st.Robot("Fred")
+	st.Robots[fred].Options = []string{"Buzz Bomb"}
+	st.Robots[fred].BombHand = []int{110, 120, 130, 140, 150}
+	for order, want := range map[string]string{
+		"use Buzz Bomb P110 P120 P130 P140 P150": "",
+		"use Buzz Bomb":                          "",
+		"use Buzz Bomb P110 P120 P130 P140 P160": "P160 is not one of your buzz bomb's cards",
+		"use Buzz Bomb P110 P120 P130 P140 P140": "P140 is written twice",
+		"use Buzz Bomb P110 P120":                "programmed with 5 cards, not 2",
+	} {
+		s, err := Parse([]byte("Fred Turn 3\nP670 P70 P80 P100 P430\n" + order + "\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", order, err)
+		}
+		var errs []string
+		for _, p := range Validate(setup, st, "Fred", s).Problems {
+			if !p.Warning {
+				errs = append(errs, p.Error())
+			}
+		}
+		switch {
+		case want == "" && len(errs) > 0:
+			t.Errorf("%q refused: %v", order, errs)
+		case want != "" && (len(errs) == 0 || !strings.Contains(strings.Join(errs, "; "), want)):
+			t.Errorf("%q: errors %v, want %q", order, errs, want)
+		}
 	}
 }

@@ -103,8 +103,12 @@ type Action struct {
 	Register int    `json:"register,omitempty"` // 1–5
 	Target   string `json:"target,omitempty"`   // a robot's name
 	Card     int    `json:"card,omitempty"`     // a program card's priority
-	Steps    int    `json:"steps,omitempty"`    // how far (Reverse Gear: "back 2")
-	Lock     int    `json:"lock,omitempty"`     // the target's register to lock (Target Control: "lock register 3")
+	// More are the further cards of an order naming several, after Card, in the order
+	// written, 0 past the last (Buzz Bomb's five: seed 001). An array, so that an
+	// Action stays comparable.
+	More  [maxOrderCards - 1]int `json:"more_cards,omitzero"`
+	Steps int                    `json:"steps,omitempty"` // how far (Reverse Gear: "back 2")
+	Lock  int                    `json:"lock,omitempty"`  // the target's register to lock (Target Control: "lock register 3")
 	// TargetOption is one of the target's options (Target Control: "destroy Brakes").
 	TargetOption string `json:"target_option,omitempty"`
 	// Card2 is a second card (Overload Override names a register's two cards: "P670
@@ -214,4 +218,18 @@ func (s *Sheet) Orders() adjudicator.Orders {
 	o.Upgrade = s.upgradeOrders()
 	o.Decider = Compile(s)
 	return o
+}
+
+// Cards is every card the action names, Card first, in the order written.
+func (a Action) Cards() []int {
+	if a.Card == 0 {
+		return nil
+	}
+	out := []int{a.Card}
+	for _, c := range a.More {
+		if c != 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }

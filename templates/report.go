@@ -252,6 +252,14 @@ func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) str
 			}
 		}
 	}
+	if len(r.BombHand) > 0 {
+		// seed 001, Buzz Bomb: five cards dealt apart for the bomb.
+		var cards []string
+		for _, p := range r.BombHand {
+			cards = append(cards, fmt.Sprintf("P%d", p))
+		}
+		fmt.Fprintf(&b, "# Your buzz bomb's five cards: %s. To launch or program it, in the order it\n# plays them: use Buzz Bomb %s\n", strings.Join(cards, " "), strings.Join(cards, " "))
+	}
 	if len(standing) > 0 {
 		b.WriteString("# Standing orders in force (they stay until you send new ones):\n")
 		for _, s := range standing {

@@ -14,6 +14,7 @@ import (
 //
 //	device KIND at X,Y owner NAME [facing D] [virtual] [target X,Y] [priority N] [tries N]
 //	used NAME: OPTION=N, ...
+//	bomb hand NAME: P490 P500 P510 P520 P530
 //	expect devices: KIND at X,Y [facing D], KIND at X,Y ... | none
 //
 // A device line puts a device on the board before the turn, numbered in the order
@@ -153,6 +154,7 @@ func (p *parser) placeDevices(st *adjudicator.State) error {
 		st.Devices = append(st.Devices, dl.d)
 	}
 	for i, rl := range p.robots {
+		st.Robots[i].BombHand = rl.bomb
 		if rl.used == nil {
 			continue
 		}
@@ -185,6 +187,26 @@ func (p *parser) usedLine(ln int, rest string) error {
 			return p.errf(ln, "used %s: want OPTION=N, got %q", rl.r.Name, strings.TrimSpace(item))
 		}
 		rl.used[strings.TrimSpace(o)] = n
+	}
+	return nil
+}
+
+// bombLine reads "bomb hand NAME: P490 P500 P510 P520 P530": the five cards a robot
+// holding a Buzz Bomb was dealt for its bomb (adjudicator.Robot.BombHand).
+func (p *parser) bombLine(ln int, rest string) error {
+	rest, ok := strings.CutPrefix(rest, "hand ")
+	name, list, ok2 := strings.Cut(rest, ":")
+	rl := p.robot(strings.TrimSpace(name))
+	if !ok || !ok2 || rl == nil {
+		return p.errf(ln, "bomb hand: want \"bomb hand ROBOT: P490 P500 P510 P520 P530\" after the robot's line")
+	}
+	rl.bomb = nil
+	for _, f := range strings.Fields(list) {
+		c, ok := parseCard(f)
+		if !ok || c == 0 {
+			return p.errf(ln, "bomb hand %s: %q is not a card (want P490)", rl.r.Name, f)
+		}
+		rl.bomb = append(rl.bomb, c)
 	}
 	return nil
 }

@@ -162,6 +162,7 @@ type robotLine struct {
 	mat     *mat2023 // the 2023 player mat (rules2023.go)
 	upgrade adjudicator.UpgradeOrders
 	used    map[string]int // used NAME: what each held option has used up (devices.go)
+	bomb    []int          // bomb hand NAME: a buzz bomb's five cards (devices.go)
 	usedAt  int
 }
 
@@ -295,6 +296,10 @@ func Parse(name, text string) (*Scenario, error) {
 			if err := p.usedLine(ln, rest); err != nil {
 				return nil, err
 			}
+		case "bomb":
+			if err := p.bombLine(ln, rest); err != nil {
+				return nil, err
+			}
 		case "decide":
 			if err := p.decideLine(ln, rest); err != nil {
 				return nil, err
@@ -330,7 +335,7 @@ func Parse(name, text string) (*Scenario, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide, device, used or expect; 2023: priority, damage deck, damage discard)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide, device, used, bomb hand or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
