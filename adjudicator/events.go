@@ -1,5 +1,7 @@
 package adjudicator
 
+import "slices"
+
 // Event is one thing that happened in a turn, in the order it happened. The log is the
 // engine's account of a turn: reports, pictures and the scenario suite read it. Fields
 // that do not apply are left zero and omitted from JSON (schema: docs/scenarios.md).
@@ -86,9 +88,11 @@ const (
 )
 
 // ApplyEvent replays one event on robots (found by name): where it moved or turned,
-// what it took, how its state changed. It follows the log and decides nothing: pictures
-// and the replay page use it to show a turn step by step. Events about robots not in
-// robots are ignored.
+// what it took, how its state changed (energy and upgrades under the 2023 rules,
+// options). It follows the log and decides nothing: pictures and the replay page use it
+// to show a turn step by step. Events about robots not in robots are ignored. It never
+// changes what the robots' slices and mats share with another state: a mat is copied
+// before it changes, a list of options replaced.
 func ApplyEvent(robots []Robot, e Event) {
 	i := -1
 	for k := range robots {
@@ -115,9 +119,30 @@ func ApplyEvent(robots []Robot, e Event) {
 	case EvShutdown:
 		r.Power = PowerDown
 	case EvEnergy:
-		if r.Mat != nil {
-			r.Mat.Energy = e.Amount
+		if m := ownMat(r); m != nil {
+			m.Energy = e.Amount
 		}
+	case EvUpgrade:
+		// The upgrade phase (upgrades.go): Amount is the energy paid.
+		m := ownMat(r)
+		if m == nil {
+			break
+		}
+		switch e.Cause {
+		case "draw":
+			m.Energy -= e.Amount
+			m.Collection = append(slices.Clip(m.Collection), e.Option)
+		case "install":
+			m.Energy -= e.Amount
+			m.Collection = without(m.Collection, e.Option)
+			r.Options = append(slices.Clip(r.Options), e.Option)
+		case "uninstall":
+			r.Options = without(r.Options, e.Option)
+		}
+	case EvOptionGain:
+		r.Options = append(slices.Clip(r.Options), e.Option)
+	case EvOptionLose:
+		r.Options = without(r.Options, e.Option)
 	case EvOut:
 		r.Out = true
 	case EvReenter:
@@ -152,6 +177,26 @@ func ApplyEvent(robots []Robot, e Event) {
 	case EvLifeLost:
 		r.Lives = e.Amount
 	}
+}
+
+// ownMat gives robot r a mat of its own before ApplyEvent changes it: the robots given
+// to ApplyEvent are often shallow copies of a state's, whose mats must not change.
+func ownMat(r *Robot) *Mat {
+	if r.Mat == nil {
+		return nil
+	}
+	m := *r.Mat
+	r.Mat = &m
+	return r.Mat
+}
+
+// without is names less the first that is name, in a new slice.
+func without(names []string, name string) []string {
+	k := slices.Index(names, name)
+	if k < 0 {
+		return names
+	}
+	return append(slices.Clone(names[:k]), names[k+1:]...)
 }
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the

@@ -469,10 +469,18 @@ func RenderLegend(robots ...Robot) string {
   A>   robot A facing east (^ > v <); the third character shows its square;
        a lowercase letter (a>) is a virtual robot; AB is two robots on a square
 `)
+	own := slices.ContainsFunc(robots, func(r Robot) bool { return r.Mat != nil })
+	if own {
+		sb.WriteString(legend2023)
+	}
 	if len(robots) > 0 {
 		sb.WriteString("Robots:\n")
 		for i := range robots {
 			r := &robots[i]
+			if r.Mat != nil {
+				sb.WriteString(robotLine2023(i, r))
+				continue
+			}
 			var notes []string
 			if r.Virtual {
 				notes = append(notes, "virtual")
@@ -550,4 +558,96 @@ func deviceKey(devices []Device) string {
 		fmt.Fprintf(&sb, "  %c    %s\n", DeviceSymbol(d.Kind), what[d.Kind])
 	}
 	return sb.String()
+}
+
+// legend2023 is what RenderLegend adds for a game of the 2023 rules (seed 004): the same
+// glyphs, named as seed 004 names them, and the 2023 elements.
+const legend2023 = `2023 rules (seed 004):
+  >    green belt: moves a robot 1   >>   blue belt: moves a robot 2
+  P>o  push panel pushing east, in registers 1,3,5 (o) or 2,4 (e)
+  R>b  reboot token: robots that fell re-enter here; one found on it is pushed east
+  (+)  battery: +1 energy to a robot ending a register here (at most 10)
+  [1]  checkpoint 1 (reach them in order; what lies under one does not act)
+  . :  open board edge: a robot going over it reboots; lasers pass it
+`
+
+// robotLine2023 is a robot's legend line under the 2023 rules: its square, energy,
+// checkpoints, upgrades and the damage cards it holds.
+func robotLine2023(i int, r *Robot) string {
+	where := fmt.Sprintf("at %v facing %v", r.Pos, r.Facing)
+	switch {
+	case r.Out:
+		where = "out of the race"
+	case r.Destroyed:
+		where = "rebooting (off the board)"
+	case r.Power == PowerDown:
+		where += ", shut down"
+	}
+	held := 0
+	for _, c := range r.Hand {
+		if CardKind(c).Damage() {
+			held++
+		}
+	}
+	for _, hw := range r.Mat.Haywire {
+		if hw != 0 {
+			held++
+		}
+	}
+	line := fmt.Sprintf("  %c  %-12s %s, energy %d, %d checkpoints", robotLetter(i, false), r.Name, where, r.Mat.Energy, r.Flags)
+	if len(r.Options) > 0 {
+		line += ", upgrades " + strings.Join(r.Options, ", ")
+	}
+	if held > 0 {
+		line += fmt.Sprintf(", damage cards held: %d", held)
+	}
+	return line + "\n"
+}
+
+// RenderCourseLegend is RenderLegend for course c: for a course of the 2023 rules, or
+// one with batteries or reboot tokens, the 2023 glyphs even without robots, and where
+// the docking bay lies.
+func RenderCourseLegend(c *Course, robots ...Robot) string {
+	out := RenderLegend(robots...)
+	own := c.Rules == "2023" || slices.ContainsFunc(robots, func(r Robot) bool { return r.Mat != nil })
+	if c.Board != nil && !own {
+		own = slices.ContainsFunc(c.Board.Squares, func(s Square) bool { return s.Battery || s.Reboot.On })
+	}
+	if !own {
+		return out
+	}
+	if !strings.Contains(out, legend2023) {
+		// Before the robots, after the symbols.
+		if k := strings.Index(out, "Robots:\n"); k >= 0 {
+			out = out[:k] + legend2023 + out[k:]
+		} else {
+			out += legend2023
+		}
+	}
+	for k, part := range c.Parts {
+		if part.Board != "docking-bay" || c.Board == nil {
+			continue
+		}
+		lo, hi, found := Pos{}, Pos{}, false
+		for y := 0; y < c.Board.H; y++ {
+			for x := 0; x < c.Board.W; x++ {
+				if p := (Pos{x, y}); c.BoardOf(p) == k {
+					if !found {
+						lo, hi, found = p, p, true
+					}
+					lo = Pos{min(lo.X, x), min(lo.Y, y)}
+					hi = Pos{max(hi.X, x), max(hi.Y, y)}
+				}
+			}
+		}
+		if found {
+			line := fmt.Sprintf("  the docking bay (start board) is squares %v to %v\n", lo, hi)
+			if k := strings.Index(out, "Robots:\n"); k >= 0 {
+				out = out[:k] + line + out[k:]
+			} else {
+				out += line
+			}
+		}
+	}
+	return out
 }

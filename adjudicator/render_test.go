@@ -115,3 +115,45 @@ func checkASCII(t *testing.T, name, s string) {
 		}
 	}
 }
+
+// The legend of a 2023 game names the 2023 elements (batteries, reboot tokens, green and
+// blue belts, push panels, the docking bay) and each robot's energy, checkpoints,
+// upgrades and damage cards held.
+func TestRenderLegend2023(t *testing.T) {
+	c, err := LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSetup(c, Rules2023(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"Twonky", "Zoombot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Robots[0].Options = []string{"Zoop", "Brakes"}
+	st.Robots[0].Mat.Energy = 7
+	st.Robots[0].Hand = append(st.Robots[0].Hand, int(CardSpam))
+	st.Robots[1].Destroyed = true
+	out := RenderText(s.Course, st.Robots) + "\n" + RenderCourseLegend(s.Course, st.Robots...)
+	golden(t, "board-docking-run-2023.txt", out)
+	for _, want := range []string{"R>b  reboot token", "(+)  battery", "green belt", "blue belt", "push panel",
+		"docking bay (start board) is squares 0,12 to 11,15", "energy 7", "upgrades Zoop, Brakes", "damage cards held: 1", "rebooting"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the 2023 legend lacks %q", want)
+		}
+	}
+	// Without robots: the course's legend still explains its 2023 glyphs; a postal
+	// course's does not change.
+	if !strings.Contains(RenderCourseLegend(c), "R>b  reboot token") {
+		t.Error("docking-run's course legend lacks the 2023 glyphs")
+	}
+	sprint, err := LoadCourse("sprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if RenderCourseLegend(sprint) != RenderLegend() {
+		t.Error("a postal course's legend changed")
+	}
+}

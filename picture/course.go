@@ -21,6 +21,10 @@ type Options struct {
 	// Delay is each GIF frame's time on screen in hundredths of a second (default 80);
 	// the first and last frames stay three times as long.
 	Delay int
+	// Rules is the game's ruleset name ("2023" draws the 2023 look: green belts, energy
+	// in the legend). "" takes it from the course (Course.Rules) or the robots (a robot
+	// with a player mat plays the 2023 rules).
+	Rules string
 }
 
 func (o Options) cell() int {
@@ -96,11 +100,11 @@ func unit(d adjudicator.Dir) (float64, float64) {
 // Course draws the course with the robots on it (robot i in seat colour i; robots
 // destroyed or out of the race are not drawn) and a legend of the robots below.
 func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *image.Paletted {
+	p := newPainter(c, robots, opt)
 	caption := opt.Caption
 	if caption == "" {
-		caption = courseCaption(c)
+		caption = courseCaption(c, p.own)
 	}
-	p := newPainter(c, robots, opt)
 	img := p.base()
 	p.caption(img, caption)
 	p.robots(img, robots, nil)
@@ -108,12 +112,16 @@ func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *ima
 	return img
 }
 
-func courseCaption(c *adjudicator.Course) string {
+func courseCaption(c *adjudicator.Course, own bool) string {
 	name := c.Name
 	if name == "" {
 		name = "board"
 	}
-	s := fmt.Sprintf("%s: %dx%d, %d flags, %d start squares", name, c.Board.W, c.Board.H, len(c.Flags), len(c.Starts))
+	flags := "flags"
+	if own {
+		flags = "checkpoints" // seed 004 calls them so
+	}
+	s := fmt.Sprintf("%s: %dx%d, %d %s, %d start squares", name, c.Board.W, c.Board.H, len(c.Flags), flags, len(c.Starts))
 	if c.MaxPlayers > 0 {
 		s += fmt.Sprintf(", %d-%d players", c.MinPlayers, c.MaxPlayers)
 	}
@@ -128,12 +136,16 @@ type painter struct {
 	l      layout
 	labels []string
 	stat   *image.Paletted
+	// own: the 2023 rules (seed 004): normal belts are green, the legend shows energy
+	// and upgrades, a fallen robot reboots (rules2023.go).
+	own bool
 }
 
 func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {
 	p := &painter{c: c, b: c.Board}
 	p.l = newLayout(c.Board, len(robots), opt.cell())
 	p.labels = labels(robots)
+	p.own = ownRules(c, robots, opt)
 	return p
 }
 
@@ -256,9 +268,12 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 		return
 	}
 	cv.rect(x0, y0, x1, y1, cFloorEdge)
-	if s.Level > 0 {
+	switch {
+	case s.Level > 0:
 		cv.rect(x0+1, y0+1, x1, y1, cHigh) // an upper level (tiles.go draws its ledges)
-	} else {
+	case p.own && p.dockAt(q):
+		cv.rect(x0+1, y0+1, x1, y1, cDock) // the docking bay (rules2023.go)
+	default:
 		cv.rect(x0+1, y0+1, x1, y1, cFloor)
 	}
 	p.floorTiles(cv, q, s)
@@ -268,6 +283,12 @@ func (p *painter) square(cv canvas, q adjudicator.Pos) {
 	}
 	if s.Repair > 0 {
 		p.repair(cv, q, s.Repair)
+	}
+	if s.Battery {
+		p.battery(cv, q) // rules2023.go
+	}
+	if s.Reboot.On {
+		p.rebootToken(cv, q, s.Reboot.Dir)
 	}
 	if s.Belt.Kind != adjudicator.NoBelt {
 		p.belt(cv, q, s.Belt)
@@ -322,14 +343,18 @@ func (p *painter) repair(cv canvas, q adjudicator.Pos, n int) {
 	wrench(-math.Pi / 4)
 }
 
-// belt draws a conveyor belt: a yellow band with a dark arrow, or for an express belt
-// a blue band with a double white arrow; a curve's arrow bends in from each side that
+// belt draws a conveyor belt: a yellow band with a dark arrow (green under the 2023
+// rules, seed 004's green belts), or for an express belt (seed 004's blue belts) a blue
+// band with a double white arrow; a curve's arrow bends in from each side that
 // turns the robots it carries (seed 003, Turning Conveyor Belts).
 func (p *painter) belt(cv canvas, q adjudicator.Pos, bt adjudicator.Belt) {
 	x0, y0, x1, y1 := p.l.cellRect(q)
 	band, ink := uint8(cBelt), uint8(cBeltInk)
-	if bt.Kind == adjudicator.BeltExpress {
+	switch {
+	case bt.Kind == adjudicator.BeltExpress:
 		band, ink = cExpress, cExpressInk
+	case p.own:
+		band, ink = cGreenBelt, cGreenBeltInk // seed 004: green belts move 1
 	}
 	cv.rect(x0+2, y0+2, x1-1, y1-1, band)
 	cs := float64(p.l.cs)

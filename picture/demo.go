@@ -36,6 +36,9 @@ func DemoTurn(c *adjudicator.Course, n int, seed uint64, turn int) (*Demo, error
 		turn = 1
 	}
 	rules := adjudicator.PostalRules()
+	if c.Rules == "2023" {
+		rules = adjudicator.Rules2023()
+	}
 	rules.SharedStart = len(c.Starts) < n
 	setup, err := adjudicator.NewSetup(c, rules, seed, nil)
 	if err != nil {
@@ -50,6 +53,7 @@ func DemoTurn(c *adjudicator.Course, n int, seed uint64, turn int) (*Demo, error
 		orders := make([]adjudicator.Orders, len(st.Robots))
 		for i := range st.Robots {
 			orders[i].Program = randomProgram(&st.Robots[i], rng)
+			orders[i].Upgrade = demoUpgrades(&st.Robots[i])
 		}
 		before := append([]adjudicator.Robot(nil), st.Robots...)
 		next, events, err := adjudicator.Resolve(setup, st, orders)
@@ -74,11 +78,39 @@ func randomProgram(r *adjudicator.Robot, rng *rand.Rand) [adjudicator.Registers]
 	rng.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
 	k := 0
 	for reg := 1; reg <= adjudicator.Registers; reg++ {
-		if r.IsLocked(reg) || k >= len(hand) {
+		if r.IsLocked(reg) || k >= len(hand) || (r.Mat != nil && r.Mat.Haywire[reg-1] != 0) {
 			continue
 		}
 		prog[reg-1] = hand[k]
 		k++
 	}
 	return prog
+}
+
+// demoUpgrades is a 2023 robot's upgrade phase in a demo: install the first upgrade it
+// holds that it can pay for and has room for, then draw one while 2 energy are left.
+func demoUpgrades(r *adjudicator.Robot) adjudicator.UpgradeOrders {
+	var u adjudicator.UpgradeOrders
+	if r.Mat == nil {
+		return u
+	}
+	energy := r.Mat.Energy
+	for _, name := range r.Mat.Collection {
+		up, ok := adjudicator.UpgradeByName(name)
+		if !ok || up.Cost > energy {
+			continue
+		}
+		n := 0
+		for _, o := range r.Options {
+			if x, _ := adjudicator.UpgradeByName(o); x.Temporary == up.Temporary {
+				n++
+			}
+		}
+		if n < adjudicator.MaxTemporary && n < adjudicator.MaxPermanent {
+			u.Install, energy = up.Name, energy-up.Cost
+			break
+		}
+	}
+	u.Draw = energy >= 2
+	return u
 }

@@ -6,55 +6,62 @@ import "image/color"
 // one palette (newPalette), so a GIF needs no local colour tables. docs/pictures.md
 // lists what each colour means.
 const (
-	cPage       = iota            // margin background
-	cInk                          // text and outlines
-	cWhite                        // white
-	cFloor                        // plain floor tile
-	cFloorEdge                    // grout between tiles
-	cPit                          // a pit: a hole in the floor
-	cPitEdge                      // the rim of a pit
-	cWall                         // walls
-	cWallEdge                     // the dark edge of a wall
-	cBelt                         // normal conveyor belt
-	cBeltInk                      // arrows on a normal belt
-	cExpress                      // express conveyor belt
-	cExpressInk                   // arrows on an express belt
-	cGearL                        // gear turning left (anticlockwise): red
-	cGearR                        // gear turning right (clockwise): green
-	cPusher                       // pusher plate
-	cCrusher                      // crusher teeth
-	cLaser                        // laser emitter
-	cBeam                         // laser beam
-	cHit                          // a laser hit, the live part of a beam
-	cRepair                       // repair site disc
-	cFlag                         // flag disc
-	cFlagPole                     // flag pole
-	cStart                        // start square marker
-	cCaption                      // caption band
-	cCaptionInk                   // caption text
-	cLegend                       // legend band
-	cGrey                         // powered-down robot body
-	cHalo                         // the robot acting in this step
-	cDestroyed                    // a robot destroyed here this step
-	cOil                          // oil slick (seed 003 Grand Prix, seed 000)
-	cPortal                       // portal ring
-	cHigh                         // floor on an upper level
-	cLedge                        // a ledge: the "thick brown lines" of seed 003
-	cRamp                         // a ramp between levels
-	cRepulsor                     // repulsor field
-	cDoor                         // swing door
-	cChop                         // chop shop
-	cFlamer                       // flamer
-	cStomper                      // stomper
-	cWater                        // water (seed 001)
-	cCurrent                      // a current's chevrons
-	cTeleporter                   // teleporter
-	cRandomizer                   // randomizer
-	cDrain                        // a drain's rings in its pit
-	cRobot0                       // seat colours: cRobot0 + seat
-	cTint0      = cRobot0 + seats // virtual robot fill: cTint0 + seat
-	cClear      = cTint0 + seats  // transparent: only in GIF frame deltas
-	numColours  = cClear + 1
+	cPage         = iota            // margin background
+	cInk                            // text and outlines
+	cWhite                          // white
+	cFloor                          // plain floor tile
+	cFloorEdge                      // grout between tiles
+	cPit                            // a pit: a hole in the floor
+	cPitEdge                        // the rim of a pit
+	cWall                           // walls
+	cWallEdge                       // the dark edge of a wall
+	cBelt                           // normal conveyor belt
+	cBeltInk                        // arrows on a normal belt
+	cExpress                        // express conveyor belt
+	cExpressInk                     // arrows on an express belt
+	cGearL                          // gear turning left (anticlockwise): red
+	cGearR                          // gear turning right (clockwise): green
+	cPusher                         // pusher plate
+	cCrusher                        // crusher teeth
+	cLaser                          // laser emitter
+	cBeam                           // laser beam
+	cHit                            // a laser hit, the live part of a beam
+	cRepair                         // repair site disc
+	cFlag                           // flag disc
+	cFlagPole                       // flag pole
+	cStart                          // start square marker
+	cCaption                        // caption band
+	cCaptionInk                     // caption text
+	cLegend                         // legend band
+	cGrey                           // powered-down robot body
+	cHalo                           // the robot acting in this step
+	cDestroyed                      // a robot destroyed here this step
+	cOil                            // oil slick (seed 003 Grand Prix, seed 000)
+	cPortal                         // portal ring
+	cHigh                           // floor on an upper level
+	cLedge                          // a ledge: the "thick brown lines" of seed 003
+	cRamp                           // a ramp between levels
+	cRepulsor                       // repulsor field
+	cDoor                           // swing door
+	cChop                           // chop shop
+	cFlamer                         // flamer
+	cStomper                        // stomper
+	cWater                          // water (seed 001)
+	cCurrent                        // a current's chevrons
+	cTeleporter                     // teleporter
+	cRandomizer                     // randomizer
+	cDrain                          // a drain's rings in its pit
+	cGreenBelt                      // 2023 rules: green conveyor belt (seed 004)
+	cGreenBeltInk                   // arrows on a green belt
+	cBattery                        // 2023 rules: battery
+	cBatteryInk                     // the battery's bolt
+	cReboot                         // 2023 rules: reboot token
+	cDock                           // 2023 rules: the docking bay's floor
+	cEnergy                         // a robot's energy in the legend
+	cRobot0                         // seat colours: cRobot0 + seat
+	cTint0        = cRobot0 + seats // virtual robot fill: cTint0 + seat
+	cClear        = cTint0 + seats  // transparent: only in GIF frame deltas
+	numColours    = cClear + 1
 )
 
 // seats is the number of fixed seat colours (adjudicator.MaxRobots).
@@ -87,6 +94,8 @@ func newPalette() color.Palette {
 		cOil: "2b2233", cPortal: "7a3fc0", cHigh: "e2e2dc", cLedge: "6b3e1e", cRamp: "b08a5a",
 		cRepulsor: "19a7bd", cDoor: "5b6f8a", cChop: "2a6fb0", cFlamer: "ff6a00", cStomper: "4b4b5a",
 		cWater: "a9d8f2", cCurrent: "2f73b8", cTeleporter: "1f9e6e", cRandomizer: "e2b53a", cDrain: "23486e",
+		cGreenBelt: "6cc46a", cGreenBeltInk: "1d4d1c", cBattery: "2b8c3e", cBatteryInk: "ffe14a",
+		cReboot: "1f6fb2", cDock: "b3b8bf", cEnergy: "f2c500",
 	}
 	for i, s := range base {
 		p[i] = rgb(s)

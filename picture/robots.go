@@ -221,7 +221,8 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
 }
 
 // legend lists the robots under the board: each in its colour with its name, damage,
-// lives and flags.
+// lives and flags; under the 2023 rules its energy, checkpoints, upgrades and damage
+// cards held (legend2023).
 func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 	if p.l.legendRows == 0 {
 		return
@@ -236,6 +237,15 @@ func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 		shown := *r
 		shown.Facing = adjudicator.East
 		p.robot(cv, float64(x)+8, float64(y)+8, 17, i, &shown, nil)
+		if p.own {
+			line, energy := legend2023(r)
+			tx := x + 19
+			if energy >= 0 {
+				tx += p.energyBar(cv, tx, y+4, energy)
+			}
+			cv.text(tx, y+2, line, cInk, colW-(tx-x)-3)
+			continue
+		}
 		var notes []string
 		switch {
 		case r.Out:

@@ -57,7 +57,11 @@ func Steps(events []adjudicator.Event, deck *adjudicator.Deck) []Step {
 			// Dealing the next hands changes nothing on the board.
 		default:
 			s := Step{Register: e.Register, Phase: e.Phase, Events: group}
-			s.Caption = phaseCaption(s)
+			if deck.ByKind() {
+				s.Caption = phaseCaption2023(s)
+			} else {
+				s.Caption = phaseCaption(s)
+			}
 			steps = append(steps, s)
 		}
 	}
@@ -71,7 +75,7 @@ func cardSteps(reg int, group []adjudicator.Event, deck *adjudicator.Deck) []Ste
 	count := map[string]int{}
 	twice := false
 	for _, e := range group {
-		if e.Kind == adjudicator.EvCard {
+		if e.Kind == adjudicator.EvCard && e.Cause != "replacement" {
 			count[e.Robot]++
 			twice = twice || count[e.Robot] > 1
 		}
@@ -86,8 +90,16 @@ func cardSteps(reg int, group []adjudicator.Event, deck *adjudicator.Deck) []Ste
 	}
 	var steps []Step
 	for _, e := range group[start:] {
-		if e.Kind == adjudicator.EvCard {
+		switch {
+		case e.Kind == adjudicator.EvCard && e.Cause == "replacement":
+			// 2023: the card that replaced a SPAM belongs to the robot's step.
+		case e.Kind == adjudicator.EvCard && len(steps) > 0 && steps[len(steps)-1].Robot == e.Robot && steps[len(steps)-1].Card == 0:
+			steps[len(steps)-1].Card = e.Card // the card of a robot that re-entered first
+		case e.Kind == adjudicator.EvCard:
 			steps = append(steps, Step{Register: reg, Phase: "move", Robot: e.Robot, Card: e.Card})
+		case e.Kind == adjudicator.EvReenter:
+			// 2023: a rebooted robot re-enters in its turn, then plays its card.
+			steps = append(steps, Step{Register: reg, Phase: "move", Robot: e.Robot})
 		}
 		if len(steps) == 0 {
 			// Something before any card (not produced by the engine today): a step of
@@ -97,7 +109,11 @@ func cardSteps(reg int, group []adjudicator.Event, deck *adjudicator.Deck) []Ste
 		steps[len(steps)-1].Events = append(steps[len(steps)-1].Events, e)
 	}
 	for i := range steps {
-		steps[i].Caption = cardCaption(steps[i], deck)
+		if deck.ByKind() {
+			steps[i].Caption = cardCaption2023(steps[i])
+		} else {
+			steps[i].Caption = cardCaption(steps[i], deck)
+		}
 	}
 	return steps
 }
@@ -258,7 +274,7 @@ func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adju
 			}
 		}
 		for _, e := range s.Events {
-			if e.Kind == adjudicator.EvDestroyed {
+			if e.Kind == adjudicator.EvDestroyed || e.Kind == adjudicator.EvReboot {
 				if i, ok := idx[e.Robot]; ok {
 					q := robots[i].Pos
 					if e.From != nil {

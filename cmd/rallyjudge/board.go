@@ -87,7 +87,7 @@ func boardShow(arg string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout, adjudicator.RenderText(c, nil))
-	fmt.Fprint(stdout, adjudicator.RenderLegend())
+	fmt.Fprint(stdout, adjudicator.RenderCourseLegend(c))
 	return 0
 }
 

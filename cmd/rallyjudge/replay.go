@@ -131,7 +131,8 @@ func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
 	fmt.Fprintf(w, " — state sha256 %s\n\n", s.Hash)
 	fmt.Fprintln(w, adjudicator.RenderState(setup.Course, st))
 	fmt.Fprintln(w, adjudicator.RenderStateLegend(st))
-	// RenderLegend lists every robot's square, damage, lives and flags.
+	// The legend lists every robot's square, damage, lives and flags (under the 2023
+	// rules: energy, checkpoints, upgrades and damage cards held).
 	if st.Over {
 		fmt.Fprintf(w, "  The race is over: %s won.\n", st.Winner)
 	}

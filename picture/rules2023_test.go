@@ -1,0 +1,185 @@
+package picture
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// demo2023 is the first round of a seeded 4-robot demo game on the docking run in which
+// a robot reboots: the turn the 2023 golden GIF shows.
+func demo2023(t *testing.T) *Demo {
+	t.Helper()
+	c := loadCourse(t, "docking-run")
+	for seed := uint64(1); seed <= 20; seed++ {
+		for turn := 1; turn <= 6; turn++ {
+			d, err := DemoTurn(c, 4, seed, turn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(d.Events, func(e adjudicator.Event) bool { return e.Kind == adjudicator.EvReboot }) &&
+				slices.ContainsFunc(d.Events, func(e adjudicator.Event) bool { return e.Kind == adjudicator.EvUpgrade }) {
+				return d
+			}
+			if d.After.Over {
+				break
+			}
+		}
+	}
+	t.Fatal("no demo round on the docking run with a reboot and an upgrade phase")
+	return nil
+}
+
+func golden(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// The 2023 course picture draws batteries, reboot tokens, green and blue belts, push
+// panels with their registers, the docking bay, and each robot's energy in the legend.
+func TestCourse2023Golden(t *testing.T) {
+	d := demo2023(t)
+	c := d.Setup.Course
+	robots := d.After.Robots
+	img := Course(c, robots, Options{})
+	var buf bytes.Buffer
+	if err := PNG(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	want, err := png.Decode(bytes.NewReader(golden(t, "docking-run.png", buf.Bytes())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, "docking-run.png", img, want)
+
+	find := func(f func(*adjudicator.Square) bool) adjudicator.Pos {
+		for y := 0; y < c.Board.H; y++ {
+			for x := 0; x < c.Board.W; x++ {
+				if p := (adjudicator.Pos{X: x, Y: y}); f(c.Board.At(p)) && c.FlagAt(p) == 0 {
+					return p
+				}
+			}
+		}
+		t.Fatal("the docking run lacks an element the test looks for")
+		return adjudicator.Pos{}
+	}
+	n := len(robots)
+	empty := Course(c, nil, Options{})
+	for _, tc := range []struct {
+		what string
+		at   adjudicator.Pos
+		col  uint8
+	}{
+		{"battery", find(func(s *adjudicator.Square) bool { return s.Battery }), cBattery},
+		{"reboot token", find(func(s *adjudicator.Square) bool { return s.Reboot.On }), cReboot},
+		{"green belt", find(func(s *adjudicator.Square) bool { return s.Belt.Kind == adjudicator.BeltNormal }), cGreenBelt},
+		{"blue belt", find(func(s *adjudicator.Square) bool { return s.Belt.Kind == adjudicator.BeltExpress }), cExpress},
+		{"push panel", find(func(s *adjudicator.Square) bool { return s.Pusher.Registers != 0 }), cPusher},
+		{"docking bay", adjudicator.Pos{X: 0, Y: 15}, cDock},
+	} {
+		if got := cell(empty, c, tc.at, 0)[tc.col]; got < 20 {
+			t.Errorf("%s at %v: %d pixels of its colour", tc.what, tc.at, got)
+		}
+	}
+	if got := cell(empty, c, adjudicator.Pos{X: 0, Y: 0}, 0)[cDock]; got != 0 {
+		t.Errorf("the factory board is drawn as docking bay (%d pixels)", got)
+	}
+	// The same course under the postal look would draw yellow belts: the 2023 look is
+	// the course's.
+	if got := cell(Course(c, nil, Options{Rules: "postal"}), c, find(func(s *adjudicator.Square) bool { return s.Belt.Kind == adjudicator.BeltNormal }), 0)[cGreenBelt]; got != 0 {
+		t.Errorf("postal look: %d green belt pixels", got)
+	}
+	// The legend: an energy bar per robot, filled as far as its energy.
+	l := newLayout(c.Board, n, Options{}.cell())
+	energy := 0
+	for y := l.legendY; y < l.total; y++ {
+		for x := 0; x < l.width; x++ {
+			if img.ColorIndexAt(x, y) == cEnergy {
+				energy++
+			}
+		}
+	}
+	total := 0
+	for _, r := range robots {
+		total += r.Mat.Energy
+	}
+	if energy != total*3*7 {
+		t.Errorf("the legend's energy bars hold %d pixels, want %d for %d energy in all", energy, total*3*7, total)
+	}
+}
+
+// The 2023 turn GIF: cards by name, the upgrade phase, a reboot crossed out where it
+// happened; TurnFrames leaves the robots it is given (their mats) as they were.
+func TestTurnGIF2023Golden(t *testing.T) {
+	d := demo2023(t)
+	c := d.Setup.Course
+	energy := make([]int, len(d.Before))
+	for i, r := range d.Before {
+		energy[i] = r.Mat.Energy
+	}
+	opt := Options{Turn: d.Turn, Deck: d.Setup.Deck}
+	frames := TurnFrames(c, d.Before, d.Events, opt)
+	for i, r := range d.Before {
+		if r.Mat.Energy != energy[i] {
+			t.Errorf("TurnFrames changed %s's energy from %d to %d", r.Name, energy[i], r.Mat.Energy)
+		}
+	}
+	var buf bytes.Buffer
+	if err := EncodeFrames(&buf, frames, opt); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := composite(t, golden(t, "turn-docking-run.gif", buf.Bytes()))
+	got, _ := composite(t, buf.Bytes())
+	if len(want) != len(got) {
+		t.Fatalf("%d frames, golden has %d", len(got), len(want))
+	}
+	for k := range want {
+		samePixels(t, fmt.Sprintf("turn-docking-run.gif frame %d (%s)", k, frames[k].Caption), got[k], want[k])
+	}
+	var captions []string
+	rebootFrame := -1
+	for k, f := range frames {
+		captions = append(captions, f.Caption)
+		if strings.Contains(f.Caption, " reboots (") && rebootFrame < 0 {
+			rebootFrame = k
+		}
+		if strings.Contains(f.Caption, ": P") {
+			t.Errorf("frame %d names a priority: %q", k, f.Caption)
+		}
+	}
+	all := strings.Join(captions, "\n")
+	for _, want := range []string{"Upgrade phase", "Register 1 — ", "End of round"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no caption says %q:\n%s", want, all)
+		}
+	}
+	if rebootFrame < 0 {
+		t.Fatalf("no frame shows the reboot:\n%s", all)
+	}
+	crosses := 0
+	for _, p := range frames[rebootFrame].Image.Pix {
+		if p == cDestroyed {
+			crosses++
+		}
+	}
+	if crosses < 20 {
+		t.Errorf("the reboot frame %q has %d pixels of the cross", frames[rebootFrame].Caption, crosses)
+	}
+}
