@@ -20,7 +20,7 @@ import (
 func armedEffects() []Effect {
 	return []Effect{
 		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
-		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{},
+		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{}, selfDestruct{},
 	}
 }
 
@@ -536,4 +536,56 @@ func (t *turn) dampedFx(i int) []Effect {
 	}
 	t.armed.dampOnly[0] = optionDampingField{}
 	return t.armed.dampOnly[:1]
+}
+
+// ---- 72 Self-Destruct (seed 001, "Self-Destruct": phase programmed; explosive damage 16) ----
+// Programmed for a register, the card is destroyed at the very start of that register;
+// whenever it is destroyed, or discarded to prevent damage, it explodes for 16 on the
+// robot's square (16, 8, 4, 2, 1 by distance: explosions.go), which destroys the robot
+// unless it prevents 7 of the 16 points.
+//
+// Rulings: Self-Destruct is neither a gadget nor a movement option (seed 001 gives it
+// no type), so it shares its register with any. Every way the card leaves its robot
+// destroys it (shot away by Target Control, lost with the destroyed robot, discarded to
+// prevent damage, given up as a fourth option, scrapped at a chop shop); only the
+// Reengineering Unit's exchange moves it intact. Programmed for a register after the
+// card has already gone, the program does nothing more: the card it would destroy has
+// exploded already. The explosion of a virtual robot's card hurts only that robot (seed
+// 001, Devices: virtual devices).
+//
+// The order: "use Self-Destruct in register 4". Default: not programmed.
+type selfDestruct struct{}
+
+func (selfDestruct) Option() string   { return "Self-Destruct" }
+func (selfDestruct) Phase() PhaseKind { return PhaseOther }
+
+// selfDestructPower is its explosive damage (seed 001: "explodes for 16 points").
+const selfDestructPower = 16
+
+func (selfDestruct) Program(v View, p *PhaseProgram) bool { return true }
+
+func (selfDestruct) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	if !t.holds(i, "Self-Destruct") {
+		return true // destroyed already, and exploded then
+	}
+	t.useEvent(i, "Self-Destruct", -1, 0, p.Register)
+	t.discardOption(i, "Self-Destruct", "self-destruct") // Lost explodes it
+	return true
+}
+
+func (selfDestruct) Lost(v View, tokens int) {
+	t, i := v.t, v.robot
+	t.explode(t.optionBlast(i, "Self-Destruct", selfDestructPower))
+}
+
+// optionBlast is the explosion of robot i's option card on its square, as its card
+// leaves it (cause "lost"); a virtual robot's hurts only itself.
+func (t *turn) optionBlast(i int, option string, power int) Blast {
+	r := &t.st.Robots[i]
+	b := Blast{At: r.Pos, Power: power, By: i, Source: option, Why: "lost"}
+	if r.Virtual {
+		b.Only = i + 1
+	}
+	return b
 }

@@ -107,7 +107,7 @@ var scenarioTested = []string{
 	// Armed and Dangerous devices (cards_devices.go).
 	"Buzz Bomb", "Drone Launcher", "Missile Launcher",
 	// Phase programmed (cards_armed.go, phases.go).
-	"Crab Legs", "Dual Processor", "Overload Override",
+	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

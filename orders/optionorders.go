@@ -68,6 +68,7 @@ var cardParams = map[string]optionParams{
 	"Dual Processor":       {card: true},
 	"Overload Override":    {card: true, twoCards: true, primary: true, modes: []string{"empty"}},
 	"Option Damping Field": {},
+	"Self-Destruct":        {},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the
