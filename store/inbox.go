@@ -36,8 +36,9 @@ type InboxMessage struct {
 
 const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at`
 
-// inboxByMessageID finds the first mail with a Message-ID. "<> ”" lets SQLite use the
-// partial index inbox_message_id: without it every mail stored scanned the whole inbox.
+// inboxByMessageID finds the first mail with a Message-ID. Its second condition (not the
+// empty ID) lets SQLite use the partial index inbox_message_id: without it every mail
+// stored scanned the whole inbox.
 const inboxByMessageID = `SELECT ` + inboxColumns + ` FROM inbox WHERE message_id = ? AND message_id <> '' ORDER BY id LIMIT 1`
 
 // InboxInsert stores a received message unless it was seen before: by
