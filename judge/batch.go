@@ -71,6 +71,7 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 	rolledBack := false
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
 		rolledBack = false
+		v := &views{} // what the sheets read of their games, once for the batch
 		for i := range items {
 			it := &items[i]
 			it.f, it.note, it.game, it.fail = fate{}, "", 0, false
@@ -78,19 +79,12 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 				continue
 			}
 			err := tx.Savepoint(func() error {
-				status, note, gid, err := j.judgeMessage(tx, it.row, it.msg, it.perr, &it.f)
+				status, note, gid, err := j.judgeMessage(tx, v, it.row, it.msg, it.perr, &it.f)
 				if err != nil {
 					return err
 				}
 				it.note, it.game = note, gid
-				if it.msg != nil {
-					if raw, ok := redactInbound(it.row.Raw, it.msg.Text); ok {
-						if err := tx.InboxSetRaw(it.row.ID, raw); err != nil {
-							return err
-						}
-					}
-				}
-				return tx.InboxSetStatus(it.row.ID, status, note, j.now())
+				return j.finishInbox(tx, it.row, it.msg, status, note)
 			})
 			if err == nil {
 				continue
@@ -99,6 +93,7 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 				return err
 			}
 			rolledBack = true
+			v.reset() // it may have read what its rollback undid
 			it.f, it.game, it.fail = fate{}, 0, true
 			j.Log.Error("processing a message failed", "inbox", it.row.ID, "err", err)
 			if err := tx.InboxSetStatus(it.row.ID, store.InboxFailed, clip(err.Error(), 500), j.now()); err != nil {

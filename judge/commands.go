@@ -218,7 +218,7 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		}
 	}
 	if rd.Sheet != nil {
-		status, note, gid, err := j.judgeSheet(tx, row, msg, from, rd, f)
+		status, note, gid, err := j.judgeSheet(tx, nil, row, msg, from, rd, f) // the commands may have changed the game
 		if len(names) > 0 {
 			note = "commands " + strings.Join(names, ", ") + "; " + note
 		}

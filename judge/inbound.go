@@ -109,19 +109,12 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		gameID, f = 0, fate{}
 		var gid int64
 		var err error
-		status, note, gid, err = j.judgeMessage(tx, row, msg, perr, &f)
+		status, note, gid, err = j.judgeMessage(tx, &views{}, row, msg, perr, &f)
 		if err != nil {
 			return err
 		}
 		gameID = gid
-		if msg != nil {
-			if raw, ok := redactInbound(row.Raw, msg.Text); ok {
-				if err := tx.InboxSetRaw(row.ID, raw); err != nil {
-					return err
-				}
-			}
-		}
-		return tx.InboxSetStatus(row.ID, status, note, j.now())
+		return j.finishInbox(tx, row, msg, status, note)
 	})
 	if err != nil {
 		j.folds.reset() // the failed transaction may have folded versions it never committed
@@ -147,6 +140,18 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		}
 	}
 	return nil
+}
+
+// finishInbox records a judged mail's outcome on its inbox row, and keeps the mail with
+// the secrets it carried removed (redactInbound), in one write.
+func (j *Judge) finishInbox(tx *store.Tx, row store.InboxMessage, msg *mail.Message, status store.InboxStatus, note string) error {
+	var raw []byte
+	if msg != nil {
+		if r, ok := redactInbound(row.Raw, msg.Text); ok {
+			raw = r
+		}
+	}
+	return tx.InboxFinish(row.ID, status, note, j.now(), raw)
 }
 
 // fate is what became of one mail, for its log line.
@@ -242,7 +247,11 @@ var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
 
 // judgeMessage decides what a stored message does. It returns the inbox status and note,
 // and the game whose orders changed (0 for none); f says what became of it, for the log.
-func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Message, perr error, f *fate) (store.InboxStatus, string, int64, error) {
+//
+// v holds what sheets read of their games for the whole transaction (views.go; nil to
+// read afresh); a command mail resets it, before and after, as commands may change what
+// it holds.
+func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg *mail.Message, perr error, f *fate) (store.InboxStatus, string, int64, error) {
 	if msg == nil {
 		// Unreadable as mail: nobody to answer safely.
 		f.outcome = outcomeUnreadable
@@ -276,9 +285,11 @@ func (j *Judge) judgeMessage(tx *store.Tx, row store.InboxMessage, msg *mail.Mes
 	}
 	rd := Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
 	if rd.cm != nil {
+		v.reset()
+		defer v.reset()
 		return j.judgeCommands(tx, row, msg, from, rd, f) // commands.go
 	}
-	return j.judgeSheet(tx, row, msg, from, rd, f)
+	return j.judgeSheet(tx, v, row, msg, from, rd, f)
 }
 
 // reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it.
@@ -310,7 +321,7 @@ func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, 
 // is missing and, when it could not be read, with its syntax errors: they quote only
 // the sender's own lines back to the sender. Errors that need the game's state (a card
 // not in the hand) are given only once the secret matched.
-func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
+func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
@@ -343,7 +354,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		return store.InboxRejected, "no game named", 0, reply("Your mail names no game, so nothing was done.", nil,
 			"Put the game's tag in the subject, like [RR spring-open], or a line \"game spring-open\" in the sheet.\n\n"+HelpText(j.Address))
 	}
-	g, err := tx.GameByTag(tag)
+	g, err := v.game(tx, tag)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.InboxRejected, "no such game", 0, reply("There is no game by that name here; nothing was done.", nil, "")
 	} else if err != nil {
@@ -351,7 +362,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	}
 
 	// Identity: the robot, its registered address, its secret.
-	players, err := tx.Players(g.ID)
+	players, err := v.players(tx, g)
 	if err != nil {
 		return "", "", 0, err
 	}
@@ -428,9 +439,11 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	// A sender already rate-limited pays no slow (bcrypt) check: a flood of wrong secrets
 	// must not eat the time others' sheets need. A keyed hash is always checked (cheap),
 	// so the right secret from the registered address is still served.
-	limited, err := j.rateLimited(tx, from)
-	if err != nil {
-		return "", "", 0, err
+	limited := false
+	if !store.IsKeyedHash(player.SecretHash) { // (a keyed hash is checked whatever the limit)
+		if limited, err = j.rateLimited(tx, from); err != nil {
+			return "", "", 0, err
+		}
 	}
 	if !j.verified.checkSlow(player.SecretHash, sheet.Secret, !limited) {
 		return denied("wrong secret")
@@ -452,7 +465,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	// player is told why and the operator is told loudly: never silently dropped or
 	// silently moved to another turn (issue 14).
 	if sheet.Turn == 0 || sheet.Turn < g.CurrentTurn {
-		if began, late, err := readAfterItsTurn(tx, g, row); err != nil {
+		if began, late, err := readAfterItsTurn(tx, v, g, row); err != nil {
 			return "", "", 0, err
 		} else if late {
 			j.Log.Error("a sheet received before its turn was resolved was read only after it; not played",
@@ -472,7 +485,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 	if err != nil {
 		return "", "", 0, err
 	}
-	st, _, err := stateOf(tx, g)
+	st, _, err := v.state(tx, g)
 	if err != nil {
 		return "", "", 0, err
 	}
@@ -480,7 +493,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, row store.InboxMessage, msg *mail.Messa
 		sheet.Turn = g.CurrentTurn // a sheet without a turn line is for the turn being played
 	}
 	rep := orders.Validate(setup, st, player.Robot, sheet)
-	return j.storeSheet(tx, g, player, row, msg, rd, &rep, f)
+	return j.storeSheet(tx, v, g, player, row, msg, rd, &rep, f)
 }
 
 // receivedAt is when a mail counts as received: the mail server's receive time (IMAP
@@ -498,7 +511,7 @@ func receivedAt(row store.InboxMessage, now time.Time) time.Time {
 }
 
 // storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.
-func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
+func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
 	rd *Reading, rep *orders.Report, f *fate) (store.InboxStatus, string, int64, error) {
 	sheet, syntax := rd.Sheet, rd.SheetErr
 	valid := syntax == nil && rep != nil && rep.OK()
@@ -513,6 +526,9 @@ func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row
 	}); err != nil {
 		return "", "", 0, err
 	}
+	if valid {
+		v.added(g.ID, g.CurrentTurn, player.Robot)
+	}
 	if !valid {
 		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{
 			Summary: fmt.Sprintf("Your orders for %s, turn %d of game %s, were NOT accepted:", player.Robot, g.CurrentTurn, g.Tag),
@@ -525,7 +541,7 @@ func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
 			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
 	}
-	ack, err := j.ackFor(tx, g, player, sheet, rep)
+	ack, err := j.ackFor(tx, v, g, player, sheet, rep)
 	if err != nil {
 		return "", "", 0, err
 	}
@@ -540,14 +556,14 @@ func (j *Judge) storeSheet(tx *store.Tx, g store.Game, player *store.Player, row
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
 }
 
-func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
+func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
 	ack := templates.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn,
 		Deadline: deadlineText(g.DeadlineAt) + timeLeft(g.DeadlineAt, j.now())}
 	setup, err := j.setupFor(g)
 	if err != nil {
 		return ack, err
 	}
-	st, _, err := stateOf(tx, g)
+	st, _, err := v.state(tx, g)
 	if err != nil {
 		return ack, err
 	}
@@ -570,17 +586,17 @@ func (j *Judge) ackFor(tx *store.Tx, g store.Game, player *store.Player, sheet *
 			ack.Forecast = f.String()
 		}
 	}
-	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
+	valid, err := v.sheets(j, tx, g.ID, g.CurrentTurn, st)
 	if err != nil {
 		return ack, err
 	}
-	players, err := tx.Players(g.ID)
+	players, err := v.players(tx, g)
 	if err != nil {
 		return ack, err
 	}
 	// The orders in force, not only this sheet's: earlier turns' standing orders carry
 	// over, and this turn's answer a decision anew (orders.Merge; docs/players.md).
-	standing, err := j.standingOrders(tx, g, st)
+	standing, err := v.standing(j, tx, g, st)
 	if err != nil {
 		return ack, err
 	}
@@ -764,11 +780,15 @@ const receiveSkew = 2 * time.Minute
 // current turn began (the previous turn's resolution, less receiveSkew), and when that
 // turn began. The set-up (turn 0) is not a resolution: mail before the game began is not
 // late.
-func readAfterItsTurn(tx *store.Tx, g store.Game, row store.InboxMessage) (time.Time, bool, error) {
+func readAfterItsTurn(tx *store.Tx, v *views, g store.Game, row store.InboxMessage) (time.Time, bool, error) {
 	if g.CurrentTurn < 2 || row.Received.IsZero() {
 		return time.Time{}, false, nil
 	}
-	prev, err := tx.Turn(g.ID, g.CurrentTurn-1)
+	// the latest turn is the one before the current (the state it is played from)
+	_, prev, err := v.state(tx, g)
+	if err == nil && prev.Number != g.CurrentTurn-1 {
+		prev, err = tx.Turn(g.ID, g.CurrentTurn-1)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return time.Time{}, false, nil
 	}

@@ -68,32 +68,40 @@ func sheetOf(o store.OrderSheet) (*orders.Sheet, error) {
 func (j *Judge) turnSheets(tx *store.Tx, gameID int64, turn int, st *adjudicator.State) (map[string]*orders.Sheet, error) {
 	out := map[string]*orders.Sheet{}
 	for _, r := range st.Robots {
-		key := foldKey{gameID, turn, r.Name}
-		f := j.folds.get(key)
-		vs, err := tx.ValidOrderVersionsAfter(gameID, turn, r.Name, f.lastID)
+		f, err := j.foldOf(tx, foldKey{gameID, turn, r.Name})
 		if err != nil {
 			return nil, err
-		}
-		if len(vs) > 0 && vs[0].Received.Before(f.last) {
-			f = fold{}
-			if vs, err = tx.ValidOrderVersionsAfter(gameID, turn, r.Name, 0); err != nil {
-				return nil, err
-			}
-		}
-		for _, v := range vs {
-			if s, err := sheetOf(v); err == nil {
-				f.sheet = orders.Merge(f.sheet, s)
-			}
-			f.lastID, f.last = max(f.lastID, v.ID), v.Received
-		}
-		if len(vs) > 0 {
-			j.folds.put(key, f)
 		}
 		if f.sheet != nil {
 			out[r.Name] = f.sheet
 		}
 	}
 	return out, nil
+}
+
+// foldOf is one robot's fold (turnSheets), brought up to date with the database.
+func (j *Judge) foldOf(tx *store.Tx, key foldKey) (fold, error) {
+	f := j.folds.get(key)
+	vs, err := tx.ValidOrderVersionsAfter(key.game, key.turn, key.robot, f.lastID)
+	if err != nil {
+		return f, err
+	}
+	if len(vs) > 0 && vs[0].Received.Before(f.last) {
+		f = fold{}
+		if vs, err = tx.ValidOrderVersionsAfter(key.game, key.turn, key.robot, 0); err != nil {
+			return f, err
+		}
+	}
+	for _, v := range vs {
+		if s, err := sheetOf(v); err == nil {
+			f.sheet = orders.Merge(f.sheet, s)
+		}
+		f.lastID, f.last = max(f.lastID, v.ID), v.Received
+	}
+	if len(vs) > 0 {
+		j.folds.put(key, f)
+	}
+	return f, nil
 }
 
 type foldKey struct {

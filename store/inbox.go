@@ -189,6 +189,16 @@ func scanInbox(r scanner) (InboxMessage, error) {
 	return m, nil
 }
 
+// InboxFinish records how handling the message ended, as InboxSetStatus, and replaces
+// its raw bytes as InboxSetRaw when raw is not nil: one write for both.
+func (t *Tx) InboxFinish(id int64, s InboxStatus, note string, now time.Time, raw []byte) error {
+	if raw == nil {
+		return t.InboxSetStatus(id, s, note, now)
+	}
+	return t.updateOne(fmt.Sprintf("inbox %d: set status %s and raw", id, s),
+		`UPDATE inbox SET status = ?, note = ?, updated_at = ?, raw = ? WHERE id = ?`, string(s), note, fmtTime(now), raw, id)
+}
+
 // InboxSetRaw replaces a stored message's raw bytes (its size stays the one received):
 // the judge keeps processed mail with the secrets it carried removed.
 func (t *Tx) InboxSetRaw(id int64, raw []byte) error {

@@ -1,0 +1,81 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// TestBatchViewsFollowCommands: within one batch the sheets share what they read of
+// their game (views.go), but a command mail in the middle that changes the game — a game
+// master's PROCESS resolving the turn — is seen by every sheet after it: they are stored
+// for the new turn, validated against its state and acknowledged for it.
+func TestBatchViewsFollowCommands(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	game := func() (g store.Game) {
+		_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+		return g
+	}
+	alice1, _ := programSheet(t, j, secrets, "Alice", 0, 77)
+	standing := func(robot, turnLine string) string {
+		return fmt.Sprintf("robot %s\n%ssecret %s\nif damage > 4 then power down\n", robot, turnLine, secrets[robot])
+	}
+	bodies := []struct{ from, body string }{
+		{"alice@example.test", alice1},
+		{"bob@example.test", standing("Bob", "turn 1\n")},
+		{"gm@example.test", "secret " + secrets[""] + "\nPROCESS\n"},
+		{"alice@example.test", standing("Alice", "")},     // for the turn being played: 2
+		{"bob@example.test", standing("Bob", "turn 2\n")}, // names turn 2
+	}
+	var batch []mail.Fetched
+	for i, b := range bodies {
+		batch = append(batch, mail.Fetched{UID: uint32(10 + i), Raw: rawMail(b.from, "[RR live] orders", b.body), Received: clock.Now()})
+	}
+	for i, err := range j.HandleBatch(ctx, 1, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	g := game()
+	if g.CurrentTurn != 2 {
+		t.Fatalf("game at turn %d after PROCESS, want 2", g.CurrentTurn)
+	}
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		for _, c := range []struct {
+			robot       string
+			turn, valid int
+		}{{"Alice", 1, 1}, {"Bob", 1, 1}, {"Alice", 2, 1}, {"Bob", 2, 1}} {
+			vs, err := tx.OrderVersions(g.ID, c.turn, c.robot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid := 0
+			for _, v := range vs {
+				if v.Valid {
+					valid++
+				}
+			}
+			if valid != c.valid || len(vs) != c.valid {
+				t.Errorf("%s has %d versions for turn %d (%d valid), want %d valid", c.robot, len(vs), c.turn, valid, c.valid)
+			}
+		}
+		ms, err := tx.OutboxByGame(g.ID, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acks := 0
+		for _, m := range ms {
+			if m.Kind == "ack" {
+				acks++
+			}
+		}
+		if acks != 2 {
+			t.Errorf("%d acknowledgements for turn 2, want 2 (Alice's and Bob's sheets after PROCESS)", acks)
+		}
+		return nil
+	})
+}
