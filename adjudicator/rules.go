@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,8 +96,8 @@ type Rules struct {
 	// robot a Bio Option.
 	OptionPackage string `json:"option_package"`
 	TurboWrenches bool   `json:"turbo_wrenches"`
-	ScavengerHunt int    `json:"scavenger_hunt"`
-	BioBots       bool   `json:"bio_bots"`
+	ScavengerHunt int    `json:"scavenger_hunt,omitempty"` // omitted when off: archives of other games keep their bytes
+	BioBots       bool   `json:"bio_bots,omitempty"`
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
@@ -232,9 +233,13 @@ func (r *Rules) Set(key, value string) error {
 		return err
 	}
 	old, ok := m[key]
+	if !ok {
+		// A setting left out of the JSON when zero (omitempty) is still a setting.
+		old, ok = zeroSetting(key)
+	}
 	if !ok || key == "name" {
-		names := make([]string, 0, len(m))
-		for k := range m {
+		var names []string
+		for _, k := range settingKeys() {
 			if k != "name" {
 				names = append(names, k)
 			}
@@ -598,4 +603,29 @@ func (s *Setup) resolveSteps(names []string) []namedStep {
 		}
 	}
 	return out
+}
+
+// settingKeys is the JSON name of every Rules field, in field order.
+func settingKeys() []string {
+	rt := reflect.TypeOf(Rules{})
+	out := make([]string, 0, rt.NumField())
+	for i := range rt.NumField() {
+		if name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// zeroSetting is the JSON of the zero value of the setting with that name, for Set.
+func zeroSetting(key string) (json.RawMessage, bool) {
+	rt := reflect.TypeOf(Rules{})
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == key {
+			b, err := json.Marshal(reflect.Zero(f.Type).Interface())
+			return b, err == nil
+		}
+	}
+	return nil, false
 }

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The option variants of seed 001 ("Option Variants"), played as rules settings so that
@@ -300,4 +301,57 @@ func (t *turn) turboWrench(i, wrenches int) bool {
 		t.keepMaxOptions(i)
 	}
 	return first
+}
+
+// Variants are the names of seed 001's option variants as a game master writes them
+// (CREATE variants=deluxe-package,bio-bots; game create --variants), each with the rules
+// settings it stands for.
+var Variants = []struct {
+	Name     string
+	Aliases  []string
+	Settings [][2]string
+}{
+	{"standard-package", []string{"standard", "standard-option-package"}, [][2]string{{"option_package", "standard"}}},
+	{"deluxe-package", []string{"deluxe", "deluxe-option-package"}, [][2]string{{"option_package", "deluxe"}}},
+	{"turbo-wrenches", []string{"turbo"}, [][2]string{{"turbo_wrenches", "true"}}},
+	{"scavenger-hunt-1", []string{"scavenger-hunt", "scavenger-hunt-i", "scavenger-1"}, [][2]string{{"scavenger_hunt", "1"}}},
+	{"scavenger-hunt-2", []string{"scavenger-hunt-ii", "scavenger-2"}, [][2]string{{"scavenger_hunt", "2"}}},
+	{"bio-bots", []string{"biobots", "bio"}, [][2]string{{"bio_bots", "true"}}},
+}
+
+// VariantSettings reads variant names joined by commas ("deluxe-package,bio-bots";
+// "none" for none) into the rules settings they stand for. Two option packages or two
+// Scavenger Hunts are refused: a game plays one of each.
+func VariantSettings(words string) ([][2]string, error) {
+	var out [][2]string
+	seen := map[string]string{}
+	for _, w := range strings.Split(words, ",") {
+		w = strings.ToLower(strings.TrimSpace(w))
+		w = strings.NewReplacer("_", "-", " ", "-", "&", "-").Replace(w)
+		if w == "" || w == "none" {
+			continue
+		}
+		found := false
+		for _, v := range Variants {
+			if w != v.Name && !slices.Contains(v.Aliases, w) {
+				continue
+			}
+			found = true
+			for _, kv := range v.Settings {
+				if other, dup := seen[kv[0]]; dup && other != v.Name {
+					return nil, fmt.Errorf("variants: %s and %s cannot be played together (one %s)", other, v.Name, kv[0])
+				}
+				seen[kv[0]] = v.Name
+				out = append(out, kv)
+			}
+		}
+		if !found {
+			names := make([]string, len(Variants))
+			for i, v := range Variants {
+				names[i] = v.Name
+			}
+			return nil, fmt.Errorf("variants: unknown variant %q (want %s, or none)", w, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
 }

@@ -15,6 +15,21 @@ import (
 // standing order to power down when badly damaged. lives sets Rules.BaseLives.
 func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives int) Archive {
 	tb.Helper()
+	rules := adjudicator.PostalRules()
+	if lives > 0 {
+		rules.BaseLives = lives
+	}
+	standing := &orders.Sheet{Rules: []orders.Rule{{
+		If:   &orders.Cond{Test: orders.TestDamage, Op: ">=", N: 5},
+		Then: orders.Action{Do: orders.DoPowerDown},
+	}}}
+	return playGameWith(tb, course, robots, turns, seed, rules, testDeck, standing)
+}
+
+// playGameWith is playGame under these rules and option deck, robot 0 keeping the
+// standing orders given.
+func playGameWith(tb testing.TB, course string, robots, turns int, seed int64, rules adjudicator.Rules, deck []string, standing *orders.Sheet) Archive {
+	tb.Helper()
 	c, err := adjudicator.LoadCourse(course)
 	if err != nil {
 		tb.Fatal(err)
@@ -23,12 +38,8 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rules := adjudicator.PostalRules()
-	if lives > 0 {
-		rules.BaseLives = lives
-	}
 	rulesJSON, _ := json.Marshal(rules)
-	setup, err := adjudicator.NewSetup(c, rules, uint64(seed), testDeck)
+	setup, err := adjudicator.NewSetup(c, rules, uint64(seed), deck)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,12 +48,8 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 	if err != nil {
 		tb.Fatal(err)
 	}
-	a := Archive{Game: "test", Course: inline, Rules: rulesJSON, Options: testDeck, Seed: seed, Robots: names}
+	a := Archive{Game: "test", Course: inline, Rules: rulesJSON, Options: deck, Seed: seed, Robots: names}
 	a.Turns = append(a.Turns, Turn{Turn: 0, Hash: Hash(st)})
-	standing := &orders.Sheet{Rules: []orders.Rule{{
-		If:   &orders.Cond{Test: orders.TestDamage, Op: ">=", N: 5},
-		Then: orders.Action{Do: orders.DoPowerDown},
-	}}}
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
 	for n := 1; n <= turns && !st.Over; n++ {
 		before := st.Clone()

@@ -72,6 +72,18 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			rules = r
 		case strings.HasPrefix(k, "rules."):
 			rulesMap[strings.TrimPrefix(k, "rules.")] = v
+		case k == "variants":
+			// seed 001's option variants by name (adjudicator/variants.go).
+			kvs, err := adjudicator.VariantSettings(v)
+			if err != nil {
+				return "", refuse("%v.", err)
+			}
+			for _, kv := range kvs {
+				if old, ok := rulesMap[kv[0]]; ok && old != kv[1] {
+					return "", refuse("variants=%s sets %s=%s, but rules.%s=%v is given too.", v, kv[0], kv[1], kv[0], old)
+				}
+				rulesMap[kv[0]] = kv[1]
+			}
 		case k == "options":
 			// The option deck (adjudicator/optiondeck.go): only cards that work are dealt.
 			d, ok := adjudicator.ParseOptionDeck(v)
@@ -119,8 +131,8 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, stored, g), g.Tag), nil
+	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
+		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
 }
 
 // playable refuses a ruleset the judge cannot yet run by mail. The engine plays the
@@ -134,41 +146,38 @@ func playable(r adjudicator.Rules) error {
 	return nil
 }
 
-// setRules sets rules options by their JSON names.
+// setRules sets rules options by their JSON names (adjudicator.Rules.Set: a switch, a
+// number, a word, or a list joined by commas), in the order of their names so that the
+// first error is always the same one.
 func setRules(r *adjudicator.Rules, kv map[string]any) error {
-	b, _ := json.Marshal(r)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	for k, v := range kv {
-		old, ok := m[k]
-		if !ok {
-			return refuse("unknown rules option %q.", k)
-		}
-		s := v.(string)
-		switch old.(type) {
-		case bool:
-			bv, err := strconv.ParseBool(s)
-			if err != nil {
-				return refuse("rules.%s %q: want true or false.", k, s)
-			}
-			m[k] = bv
-		case float64:
-			n, err := strconv.Atoi(s)
-			if err != nil {
-				return refuse("rules.%s %q: want a number.", k, s)
-			}
-			m[k] = n
-		case string:
-			m[k] = s
-		default:
-			return refuse("rules.%s cannot be set here.", k)
-		}
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
 	}
-	b, _ = json.Marshal(m)
-	if err := json.Unmarshal(b, r); err != nil {
-		return refuse("rules: %v.", err)
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == "name" {
+			return refuse("rules.name cannot be set: write rules=postal or rules=2023.")
+		}
+		if err := r.Set(k, fmt.Sprint(kv[k])); err != nil {
+			return refuse("rules: %v.", err)
+		}
 	}
 	return nil
+}
+
+// rulesText shows a game's rules settings, one a line, those the game changed marked
+// with * (adjudicator.Rules.Settings).
+func rulesText(r adjudicator.Rules) string {
+	var b strings.Builder
+	for _, s := range r.Settings() {
+		mark := " "
+		if s.Changed {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, " %s %s: %s\n", mark, s, s.Text)
+	}
+	return b.String()
 }
 
 func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
@@ -687,7 +696,9 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderStateLegend(st),
 		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
+		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
 	}
+	w.OptionsWelcome(st, r)
 	if text, err = j.Templates.Text("welcome.txt.tmpl", w); err != nil {
 		return "", "", err
 	}

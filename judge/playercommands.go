@@ -509,6 +509,7 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 func gameRulesLine(g store.Game, o Options) string {
 	var r adjudicator.Rules
 	rules, deck := "postal", "crash-burn"
+	var changed []string
 	if err := json.Unmarshal(g.Rules, &r); err == nil {
 		if r.Name != "" {
 			rules = r.Name
@@ -516,6 +517,16 @@ func gameRulesLine(g store.Game, o Options) string {
 		if r.OptionDeck != "" {
 			deck = string(r.OptionDeck)
 		}
+		// Every setting the game changed from its ruleset (adjudicator/rulestext.go);
+		// the option deck is said apart.
+		for _, s := range r.Settings() {
+			if s.Changed && s.Key != "option_deck" {
+				changed = append(changed, s.String())
+			}
+		}
+	}
+	if len(changed) > 0 {
+		rules += " with " + strings.Join(changed, " ")
 	}
 	grace := "no grace"
 	if g.Grace > 0 {

@@ -263,7 +263,9 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: secrets[p.Robot],
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
+			RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
 		}
+		w.OptionsWelcome(st, r)
 		text, err := j.Templates.Text("welcome.txt.tmpl", w)
 		if err != nil {
 			return err

@@ -303,6 +303,53 @@ type Welcome struct {
 	Judge               string // the address to mail orders to
 	Turn                int    // the turn the hand is for (1 at the start)
 	TakeOver            bool   // a new player takes over a robot in a running game (REPLACE)
+	// RulesName and Rules are the game's rules settings, each with what it means; those
+	// the game changed from its ruleset are marked (adjudicator.Rules.Settings).
+	RulesName string
+	Rules     []adjudicator.RuleSetting
+	// Options are the option cards the robot holds (a Standard Option Package, a
+	// Bio-Bot's Bio Option: Bio names that one); Offered a Deluxe Option Package's cards
+	// to keep one of; Piles the Scavenger Hunt piles, one line a flag (seed 001,
+	// Option Variants: OptionsWelcome fills them in).
+	Options, Offered []OptionHelp
+	Bio              string
+	Piles            []string
+}
+
+// OptionsWelcome fills in w's option cards from robot r and the state's Scavenger Hunt
+// piles.
+func (w *Welcome) OptionsWelcome(st *adjudicator.State, r adjudicator.Robot) {
+	w.Options, w.Offered, w.Bio, w.Piles = optionHelps(r.Options), optionHelps(r.Offered), r.Bio, PileLines(st)
+}
+
+// PileLines are the Scavenger Hunt piles, "flag 1: Brakes, Turret", shown to every
+// player: by mail a robot's orders name the card to take before it reaches the flag, so
+// the piles lie open (ruling, docs/options.md).
+func PileLines(st *adjudicator.State) []string {
+	var out []string
+	for k, p := range st.Piles {
+		cards := "empty"
+		if len(p) > 0 {
+			cards = strings.Join(p, ", ")
+		}
+		out = append(out, fmt.Sprintf("flag %d: %s", k+1, cards))
+	}
+	return out
+}
+
+func optionHelps(names []string) []OptionHelp {
+	var out []OptionHelp
+	for _, n := range names {
+		h := OptionHelp{Name: n}
+		if c, ok := adjudicator.OptionCardNamed(n); ok {
+			h.Text = c.Text
+			if c.Example != "-" {
+				h.Example = c.Example
+			}
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // Notice is the data of notice.txt.tmpl: a mail the judge writes on its own (a

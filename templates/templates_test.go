@@ -447,6 +447,22 @@ func TestOtherTemplatesGolden(t *testing.T) {
 			Board: adjudicator.RenderText(s.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
 			Hand: hand, Locked: locked, Deadline: "Mon 9 Mar 2026 18:00 UTC",
 			Sheet: SheetFor("test-game", st.Robots[0], 4, nil), Judge: "judge@example.org", Turn: 4, TakeOver: true}},
+		// seed 001's option variants: the rules settings, a Bio-Bot's card, a Deluxe
+		// Option Package's three, the Scavenger Hunt piles.
+		{"welcome-variants", "welcome.txt.tmpl", func() Welcome {
+			rules := adjudicator.PostalRules()
+			rules.OptionPackage, rules.BioBots, rules.ScavengerHunt, rules.PassTouches = "deluxe", true, 2, true
+			w := Welcome{Game: "test-game", Course: "tiny", Robot: "Zoom", Secret: "tango-42-secret",
+				Board: adjudicator.RenderText(s.Course, st.Robots), Legend: adjudicator.RenderLegend(st.Robots...),
+				Hand: hand, Locked: locked, Deadline: "Mon 2 Mar 2026 18:00 UTC",
+				Sheet: SheetFor("test-game", st.Robots[0], 1, nil), Judge: "judge@example.org", Turn: 1,
+				RulesName: rules.Name, Rules: rules.Settings()}
+			r := st.Robots[0]
+			r.Options, r.Bio, r.Offered = []string{"Turret"}, "Turret", []string{"Brakes", "Big Gun", "Flywheel"}
+			vs := &adjudicator.State{Piles: [][]string{{"Reflector", "Fourth Gear"}, {}}}
+			w.OptionsWelcome(vs, r)
+			return w
+		}()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := set.Text(c.tmpl, c.data)
