@@ -33,6 +33,7 @@ type Report struct {
 	Legend    string
 	Sections  []Section
 	Robots    []RobotStatus
+	Piles     []string // the Scavenger Hunt piles left (PileLines)
 	Deadline  string // the next deadline, written for people
 	Replay    string // how to get the game's replay page ("" to say nothing)
 	Winner    string
@@ -143,10 +144,16 @@ func StatusOf(deck *adjudicator.Deck, st *adjudicator.State) []RobotStatus {
 				locked = append(locked, fmt.Sprintf("R%d=P%d", reg, p))
 			}
 		}
+		opts := slices.Clone(r.Options)
+		for k, o := range opts {
+			if o == r.Bio && r.Bio != "" {
+				opts[k] = o + " (on its Bio Option)" // seed 001, Bio-Bots
+			}
+		}
 		out = append(out, RobotStatus{
 			Name: r.Name, Square: r.Pos.String(), Facing: dirName(&r.Facing), Power: r.Power.String(),
 			Damage: r.Damage, Lives: r.Lives, Flags: r.Flags,
-			Locked: strings.Join(locked, " "), Options: strings.Join(r.Options, ", "),
+			Locked: strings.Join(locked, " "), Options: strings.Join(opts, ", "),
 			Virtual: r.Virtual, Out: r.Out, Destroyed: r.Destroyed,
 		})
 	}
