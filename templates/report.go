@@ -34,8 +34,8 @@ type Report struct {
 	Sections  []Section
 	Robots    []RobotStatus
 	Piles     []string // the Scavenger Hunt piles left (PileLines)
-	Deadline  string // the next deadline, written for people
-	Replay    string // how to get the game's replay page ("" to say nothing)
+	Deadline  string   // the next deadline, written for people
+	Replay    string   // how to get the game's replay page ("" to say nothing)
 	Winner    string
 	Over      bool
 	Standings []Standing // when the game is over
