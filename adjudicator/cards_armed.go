@@ -21,6 +21,7 @@ func armedEffects() []Effect {
 	return []Effect{
 		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
 		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{}, selfDestruct{},
+		converter{}, frogLegs{},
 	}
 }
 
@@ -153,6 +154,8 @@ type armedTurn struct {
 	dampAt   [MaxRobots]Pos
 	dampReg  [MaxRobots]int
 	dampOnly [1]Effect
+	// frog is the robot jumping with Frog Legs now, index+1 (0: none).
+	frog int8
 }
 
 // ---- 68 Reflector (seed 001, "Reflector": turn programmed) ----
@@ -588,4 +591,114 @@ func (t *turn) optionBlast(i int, option string, power int) Blast {
 		b.Only = i + 1
 	}
 	return b
+}
+
+// frogLand ends robot i's Frog Legs jump: it stops flying and comes down where it is
+// (seed 001, Landing): a pit there destroys it. Flying robots push robots as they go, so
+// its square is never another robot's.
+func (t *turn) frogLand(i int) {
+	t.armed.frog = 0
+	t.devs.flying[i] = false
+	t.checkFall(i)
+}
+
+// ---- 57 Frog Legs (seed 001, "Frog Legs": run time) ----
+// Playing a Move 2 or Move 3, the robot may jump: it flies its 2 or 3 squares and then
+// lands. Flying (seed 001, Flying), it passes over pits and is not slowed by water it
+// starts in; walls stop it and it pushes robots in its way as it would walking ("In most
+// cases, flying robots can push other robots"). It lands on its last square: a pit there
+// destroys it.
+//
+// Rulings: the jump is the movement card's (Converter's extra square and Dual
+// Processor's shortened move are flown too). On a teleporter the card teleports instead
+// (options that change a movement card do not act there). The card cannot start a jump
+// while the robot is already flying. Oil is not a floor element of seed 001: a jumping
+// robot starting on oil is slowed by it as a walking one. Ruling: on boards with levels
+// the jump ends where it ends: over a ledge's edge down the robot comes down on the lower
+// level and takes the fall's 2 damage, as any robot landing there.
+//
+// The decision, asked as a Move 2 or Move 3 is played: "use Frog Legs" (with "in register
+// N" or a condition). Default: no jump.
+type frogLegs struct{}
+
+func (frogLegs) Option() string { return "Frog Legs" }
+
+func (frogLegs) Steps(v View, k CardKind, steps int) int {
+	t, i := v.t, v.robot
+	if (k != CardMove2 && k != CardMove3) || steps <= 0 || t.armed.frog != 0 {
+		return steps
+	}
+	if !t.ask(i, "Frog Legs", "jump: fly this move over what lies between, then land?").Use() {
+		return steps
+	}
+	if t.flying(i) {
+		return steps // seed 001, Frog Legs: "cannot be activated while your robot is flying"
+	}
+	t.armed.frog = int8(i + 1)
+	t.devs.flying[i] = true // devices.go: flying robots meet no flat device
+	t.useEvent(i, "Frog Legs", -1, 0, steps)
+	return steps
+}
+
+// ---- 53 Converter (seed 001, "Converter") ----
+// Each point of damage the robot takes becomes an energy counter on the card instead.
+// The robot's next movement card spends one counter and goes a square further: Move 1
+// moves 2, Move 2 moves 3, Move 3 moves 4, Back Up backs up 2. A third counter makes the
+// card explode for 2 on the robot's square (2 there, 1 a square away) and it is
+// discarded; destroyed or discarded to prevent damage, it explodes once for 1 for each
+// counter on it.
+//
+// Rulings: the card is not a choice: every point becomes a counter while the card is
+// there (it works before options are discarded to prevent damage, after the shields and
+// coatings). The third counter takes its point like the others and then the card
+// explodes; any rest of that hit is damage as usual, and the explosion's 2 is dealt
+// after it. A movement card that moves no square (Brakes held it) or teleports (seed 001,
+// Teleporters) spends no counter. Every way the card leaves the robot but an exchange
+// destroys it, as Self-Destruct's ruling says. The counters are Robot.Tokens.
+type converter struct{}
+
+func (converter) Option() string { return "Converter" }
+
+// converterMax is how many counters the card holds (seed 001: "more than two energy
+// counters ... explodes for 2 points").
+const converterMax = 2
+
+func (converter) Damage(v View, h *Harm) {
+	t, i := v.t, v.robot
+	for h.Amount > 0 && t.holds(i, "Converter") {
+		n := t.token(i, "Converter") + 1
+		t.absorb(i, "Converter", 1, h)
+		t.setToken(i, "Converter", n)
+		if n > converterMax {
+			t.discardOption(i, "Converter", "overloaded") // Lost: explodes for 2
+			return
+		}
+	}
+}
+
+func (converter) Steps(v View, k CardKind, steps int) int {
+	t, i := v.t, v.robot
+	n := t.token(i, "Converter")
+	if n <= 0 || steps == 0 || k.Steps() == 0 {
+		return steps
+	}
+	t.setToken(i, "Converter", n-1)
+	if steps < 0 {
+		steps--
+	} else {
+		steps++
+	}
+	t.useEvent(i, "Converter", -1, 0, steps)
+	return steps
+}
+
+func (converter) Lost(v View, tokens int) {
+	t, i := v.t, v.robot
+	if tokens > converterMax {
+		t.explode(t.optionBlast(i, "Converter", 2)) // seed 001: "explodes for 2 points of damage"
+		return
+	}
+	for range tokens {
+		t.explode(t.optionBlast(i, "Converter", 1)) // "1 point of damage for each energy counter"
+	}
 }

@@ -308,8 +308,8 @@ func (t *turn) startMove(i, steps int) int {
 		t.emit(Event{Kind: EvSlowed, Robot: r.Name, From: t.pos(r.Pos), Amount: 1, Cause: "oil"})
 		steps--
 	}
-	if steps > 0 && t.setup.fx&fxWater != 0 {
-		steps = t.slowInWater(i, steps) // seed 001, Water: water.go
+	if steps > 0 && t.setup.fx&fxWater != 0 && !t.flying(i) {
+		steps = t.slowInWater(i, steps) // seed 001, Water: water.go; flying robots skim it
 	}
 	return steps
 }

@@ -99,6 +99,9 @@ func (t *turn) moveSquares(i int, d Dir, steps int) {
 		t.r23.hover = 0
 		t.checkFall(i) // it falls if its move ends on a pit
 	}
+	if int(t.armed.frog) == i+1 {
+		t.frogLand(i) // seed 001, Frog Legs: "flies 2 or 3 squares and then lands" (cards_armed.go)
+	}
 	if t.setup.slow {
 		t.endMove()
 	}
@@ -217,6 +220,9 @@ func (t *turn) checkFall(i int) {
 	}
 	if t.r23 != nil && t.r23.hover == i+1 && t.board().In(r.Pos) {
 		return // hovering over a pit in its own move (Hover Unit, upgrades.go)
+	}
+	if t.flying(i) && t.board().In(r.Pos) {
+		return // flying over a pit (seed 001, Flying); it falls if it lands there (Frog Legs: cards_armed.go)
 	}
 	cause := "pit"
 	if !t.board().In(r.Pos) {

@@ -108,6 +108,7 @@ var scenarioTested = []string{
 	"Buzz Bomb", "Drone Launcher", "Missile Launcher",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
+	"Converter", "Frog Legs",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

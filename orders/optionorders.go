@@ -69,6 +69,8 @@ var cardParams = map[string]optionParams{
 	"Overload Override":    {card: true, twoCards: true, primary: true, modes: []string{"empty"}},
 	"Option Damping Field": {},
 	"Self-Destruct":        {},
+	"Converter":            {always: true},
+	"Frog Legs":            {},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the
