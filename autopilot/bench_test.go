@@ -26,6 +26,37 @@ func BenchmarkChoose(b *testing.B) {
 	}
 }
 
+// BenchmarkChooseArmed is BenchmarkChoose with every robot holding three Armed and
+// Dangerous options (weapons, the Reflector, a device launcher), the bot writing its
+// orders for them (target: under 100 ms per robot per turn).
+func BenchmarkChooseArmed(b *testing.B) {
+	held := [][]string{
+		{"Big Gun", "Reflector", "Interceptor"},
+		{"Missile Launcher", "Drone Launcher", "Reengineering Unit"},
+		{"Option Damping Field", "Crab Legs", "Dual Processor"},
+		{"Overload Override", "Self-Destruct", "Buzz Bomb"},
+	}
+	for _, c := range []struct {
+		course string
+		robots int
+	}{{"sprint", 4}, {"stampede", 8}} {
+		b.Run(c.course, func(b *testing.B) {
+			s, st := newGame(b, c.course, 7, c.robots)
+			for i := range st.Robots {
+				st.Robots[i].Options = held[i%len(held)]
+			}
+			p := autopilot.New(s)
+			b.ReportAllocs()
+			var plan autopilot.Plan
+			for b.Loop() {
+				plan = p.Choose(st, 0)
+			}
+			b.ReportMetric(float64(plan.Tried), "programs/op")
+			b.ReportMetric(float64(len(plan.Orders)), "orders/op")
+		})
+	}
+}
+
 // BenchmarkChoose2023 is one robot's choice on the 2023 docking-run course, 4 robots,
 // with the upgrade phase, upgrade uses, shutdown and reboot facing decided (target: under
 // 100 ms per robot per round): at the start of the game, and re-entering after a reboot

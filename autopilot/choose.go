@@ -142,7 +142,7 @@ func (p *Pilot) Choose(st *adjudicator.State, robot int) Plan {
 	plan := Plan{Program: s.bestProg, Score: s.best.Score, End: s.bestEnd, Tried: s.tried}
 	plan.Why = p.explain(st, robot, s)
 	plan.Orders = p.suggest(st, robot, &s.bestEnd)
-	plan.Orders = append(plan.Orders, optionOrders(r, plan.Program)...)
+	plan.Orders = append(plan.Orders, optionOrders(p.setup, st, robot, plan.Program, &plan.End)...)
 	return plan
 }
 

@@ -1,6 +1,10 @@
 package autopilot
 
-import "github.com/rallyjudge/rallyjudge/adjudicator"
+import (
+	"slices"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
 
 // The bot's run-time policy, in numbers. Plan.Orders writes the same policy in the
 // order language.
@@ -101,3 +105,16 @@ func (Decider) LoseOption(adjudicator.View, adjudicator.Loss) int { return 0 }
 
 // Option declines: the base game's options ask nothing yet.
 func (Decider) Option(adjudicator.View, string, string) string { return "" }
+
+var _ adjudicator.PickDecider = Decider{}
+
+// PickOption takes the card the bot likes best (keepRank) of a Deluxe Option Package or
+// a Scavenger Hunt pile, and gives the robot on its right the one it likes least
+// (Scavenger Hunt II); pickOrders writes the same as orders.
+func (Decider) PickOption(_ adjudicator.View, why adjudicator.Pick, cards []string) int {
+	pick := byLiking(cards)[0]
+	if why == adjudicator.PickScavengerFor {
+		pick = byLiking(cards)[len(cards)-1]
+	}
+	return slices.Index(cards, pick)
+}

@@ -7,41 +7,229 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
-// optionOrders are the orders a bot writes for the option cards it holds (docs/options.md):
-// simple, safe uses of each card, in the order language, so that a bot's sheet steers
-// its options as a careful player's would. Cards that always work, or that the bot
-// leaves at their defaults (Protection Shield, Turret: front), get none.
-func optionOrders(r *adjudicator.Robot, prog [adjudicator.Registers]int) []string {
+// The orders a bot writes for the option cards it holds (docs/options.md): simple, safe
+// uses of each card, in the order language, so that a bot's sheet steers its options as
+// a careful player's would. Cards that always work, or that the bot leaves at their
+// defaults, get none.
+//
+// Each card's policy is one entry of cardPolicies; a new card is one entry there (and,
+// for a card worth keeping, a place in keepRank). Policies see the robot, the other
+// robots and the plan (optionCtx); they never change the program: the program search
+// forecasts the robot without its options, so a card that would move the robot
+// differently from the forecast (Crab Legs, Dual Processor, Overload Override, the
+// flying cards) is held but not used, and a card that harms its holder (Self-Destruct)
+// is never set off.
+
+// optionCtx is what a card's policy may look at.
+type optionCtx struct {
+	setup *adjudicator.Setup
+	st    *adjudicator.State
+	idx   int
+	r     *adjudicator.Robot
+	prog  [adjudicator.Registers]int
+	end   *adjudicator.Robot // the forecast robot after the registers; nil when unknown
+}
+
+// others are the names of the other robots in the race.
+func (c *optionCtx) others() []string {
 	var out []string
-	for _, o := range r.Options {
-		switch o {
-		case "Brakes":
-			out = append(out, "use Brakes if next to a pit")
-		case "Fourth Gear":
-			out = append(out, "use Fourth Gear unless next to a pit")
-		case "Reverse Gear":
-			out = append(out, "use Reverse Gear back 2 unless next to a pit")
-		case "Gyroscopic Stabilisator":
-			out = append(out, "use Gyroscopic Stabilisator")
-		case "Tractor Beam":
-			out = append(out, "use Tractor Beam if target would fall")
-		case "High Pressor Beam":
-			out = append(out, "use High Pressor Beam if target would fall")
-		case "Turbo Blaster":
-			out = append(out, "use Turbo Blaster")
-		case "Target Control":
-			out = append(out, "use Target Control lock register 5")
-		case "Randomizer":
-			out = append(out, "use Randomizer")
-		case "Flywheel":
-			// Keep the best card left over: the highest priority not programmed.
-			for k := len(r.Hand) - 1; k >= 0; k-- {
-				if c := r.Hand[k]; !slices.Contains(prog[:], c) {
-					out = append(out, fmt.Sprintf("use Flywheel P%d", c))
-					break
-				}
+	for i, o := range c.st.Robots {
+		if i != c.idx && !o.Out {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+// atEachRobot is a policy for a card fired "instead of your laser": one order a robot,
+// so the card is used only when a robot is in the line of fire (a "use ... on NAME"
+// order does not apply with no robot in line), with cond after it ("unless next to a
+// pit").
+func atEachRobot(card, cond string) func(*optionCtx) []string {
+	return func(c *optionCtx) []string {
+		var out []string
+		for _, n := range c.others() {
+			o := "use " + card + " on " + n
+			if cond != "" {
+				o += " " + cond
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+}
+
+// always is a policy of fixed orders.
+func always(orders ...string) func(*optionCtx) []string {
+	return func(*optionCtx) []string { return orders }
+}
+
+// cardPolicies is each card's policy.
+var cardPolicies = map[string]func(*optionCtx) []string{
+	// Crash & Burn (seed 000).
+	"Brakes":                  always("use Brakes if next to a pit"),
+	"Fourth Gear":             always("use Fourth Gear unless next to a pit"),
+	"Reverse Gear":            always("use Reverse Gear back 2 unless next to a pit"),
+	"Gyroscopic Stabilisator": always("use Gyroscopic Stabilisator"),
+	"Tractor Beam":            always("use Tractor Beam if target would fall"),
+	"High Pressor Beam":       always("use High Pressor Beam if target would fall"),
+	"Turbo Blaster":           always("use Turbo Blaster"),
+	"Target Control":          always("use Target Control lock register 5"),
+	"Randomizer":              always("use Randomizer"),
+	"Flywheel": func(c *optionCtx) []string {
+		// Keep the best card left over: the highest priority not programmed.
+		for k := len(c.r.Hand) - 1; k >= 0; k-- {
+			if p := c.r.Hand[k]; !slices.Contains(c.prog[:], p) {
+				return []string{fmt.Sprintf("use Flywheel P%d", p)}
+			}
+		}
+		return nil
+	},
+	// Armed and Dangerous (seed 001). Big Gun pushes its holder back a square: not
+	// next to a pit. Missiles and drones may come back at their launcher, so they are
+	// launched only at a robot in line. The Interceptor's token goes on any robot in
+	// line (in the registers); the exchange of hands after a deal (register 0) is taken
+	// when the bot is badly damaged, its own hand short.
+	"Big Gun":          atEachRobot("Big Gun", "unless next to a pit"),
+	"Missile Launcher": atEachRobot("Missile Launcher", ""),
+	"Drone Launcher":   atEachRobot("Drone Launcher", ""),
+	"Interceptor": func(c *optionCtx) []string {
+		out := atEachRobot("Interceptor", "if register > 0")(c)
+		return append(out, "use Interceptor if register = 0 and damage > 4")
+	},
+	// A push is a chance to trade the Reengineering Unit for the pushed robot's oldest
+	// option.
+	"Reengineering Unit": always("use Reengineering Unit"),
+	// The Reflector faces the nearest other robot as the robot ends its registers.
+	"Reflector": func(c *optionCtx) []string {
+		if side := c.sideToNearest(); side != "" {
+			return []string{"use Reflector facing " + side}
+		}
+		return nil
+	},
+	// The field damps the bot's own options too: on only when it holds nothing else.
+	"Option Damping Field": always("use Option Damping Field if options < 2"),
+}
+
+// sideToNearest is the side of the robot (front, back, left, right), as it stands after
+// its registers, that faces the nearest other robot on the board; "" when there is none.
+func (c *optionCtx) sideToNearest() string {
+	me := c.r
+	if c.end != nil {
+		me = c.end
+	}
+	best, bd := -1, 1<<30
+	for i, o := range c.st.Robots {
+		if i == c.idx || !o.Active() {
+			continue
+		}
+		d := abs(o.Pos.X-me.Pos.X) + abs(o.Pos.Y-me.Pos.Y)
+		if d < bd {
+			best, bd = i, d
+		}
+	}
+	if best < 0 || bd == 0 {
+		return ""
+	}
+	o := c.st.Robots[best].Pos
+	dx, dy := o.X-me.Pos.X, o.Y-me.Pos.Y
+	var toward adjudicator.Dir
+	switch {
+	case abs(dy) >= abs(dx) && dy < 0:
+		toward = adjudicator.North
+	case abs(dy) >= abs(dx):
+		toward = adjudicator.South
+	case dx > 0:
+		toward = adjudicator.East
+	default:
+		toward = adjudicator.West
+	}
+	return [...]string{"front", "right", "back", "left"}[(int(toward)-int(me.Facing)+4)%4]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// keepRank is the bot's liking of option cards, best first, for the cards it chooses
+// among (seed 001's Deluxe Option Package and Scavenger Hunt): cards that protect or
+// steer it first, then the weapons it fires, then cards it holds without using. A card
+// not listed ranks last.
+var keepRank = []string{
+	"Protection Shields", "Protective Coating", "Circuit Breaker", "Brakes", "Fourth Gear",
+	"Gyroscopic Stabilisator", "Reverse Gear", "Mechanical Arm", "Extra Memory", "Flywheel",
+	"Power Laser", "Double Laser", "Rear Laser", "Big Gun", "Missile Launcher", "Turbo Blaster",
+	"Tractor Beam", "High Pressor Beam", "Drone Launcher", "Reflector", "Interceptor",
+	"Target Control", "Ramming Device", "Reengineering Unit", "Turret", "Protection Shield",
+	"De Luxe Safety Copy", "Randomizer", "Recompile", "Conditional Command", "Emergency Switch",
+	"Remote Control", "Option Damping Field", "Crab Legs", "Dual Processor", "Overload Override",
+	"Buzz Bomb", "Self-Destruct",
+}
+
+func rankOf(card string) int {
+	if k := slices.Index(keepRank, card); k >= 0 {
+		return k
+	}
+	return len(keepRank)
+}
+
+// byLiking is cards sorted best first (keepRank), ties in the order given.
+func byLiking(cards []string) []string {
+	out := slices.Clone(cards)
+	slices.SortStableFunc(out, func(a, b string) int { return rankOf(a) - rankOf(b) })
+	return out
+}
+
+// pickOrders are the "keep" and "give" orders of seed 001's option variants: the best
+// card of a Deluxe Option Package, the best cards of the next flag's Scavenger Hunt pile
+// (a preference list), and under Scavenger Hunt II the worst card of each pile for the
+// robot on the bot's right.
+func pickOrders(c *optionCtx) []string {
+	var out []string
+	if len(c.r.Offered) > 0 {
+		out = append(out, "keep "+byLiking(c.r.Offered)[0])
+	}
+	if c.setup.Rules.ScavengerHunt == 0 {
+		return out
+	}
+	if k := c.r.Flags; k < len(c.st.Piles) && len(c.st.Piles[k]) > 0 {
+		for _, card := range byLiking(c.st.Piles[k])[:min(3, len(c.st.Piles[k]))] {
+			out = append(out, "keep "+card)
+		}
+	}
+	if c.setup.Rules.ScavengerHunt == 2 {
+		seen := map[string]bool{}
+		for _, p := range c.st.Piles {
+			if len(p) == 0 {
+				continue
+			}
+			worst := byLiking(p)[len(p)-1]
+			if !seen[worst] {
+				seen[worst] = true
+				out = append(out, "give "+worst)
 			}
 		}
 	}
 	return out
+}
+
+// optionOrders are the orders a bot writes for its options and option choices this turn.
+func optionOrders(setup *adjudicator.Setup, st *adjudicator.State, idx int, prog [adjudicator.Registers]int, end *adjudicator.Robot) []string {
+	c := &optionCtx{setup: setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end}
+	var out []string
+	for _, o := range c.r.Options {
+		if pol := cardPolicies[o]; pol != nil {
+			out = append(out, pol(c)...)
+		}
+	}
+	// A Deluxe card is held once kept, at the start of turn 1: its uses are written now.
+	for _, o := range c.r.Offered {
+		if pol := cardPolicies[o]; pol != nil && o == byLiking(c.r.Offered)[0] {
+			out = append(out, pol(c)...)
+		}
+	}
+	return append(out, pickOrders(c)...)
 }
