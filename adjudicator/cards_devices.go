@@ -5,29 +5,238 @@ import "slices"
 // The Armed and Dangerous cards that bring devices onto the board (seed 001, Complete
 // Listing of Option Cards), one type a card, on the machinery of devices.go and
 // explosions.go. Each cites its card in seed 001; rulings are written beside the code.
-// Implemented: Buzz Bomb (52), Drone Launcher (55), Missile Launcher (62).
+// Implemented: The Big One (49), Bridge Layer (51), Buzz Bomb (52), Drone Launcher (55),
+// Mine Layer (61), Missile Launcher (62), Portable Teleporter (65), Proximity Mine (66).
 
 // deviceEffects is the device cards whose effects are implemented (effects.go lists
 // them after the other Armed and Dangerous cards).
 func deviceEffects() []Effect {
-	return []Effect{buzzBomb{}, droneLauncher{}, missileLauncher{}}
+	return []Effect{theBigOne{}, bridgeLayer{}, buzzBomb{}, droneLauncher{}, mineLayer{}, missileLauncher{}, portableTeleporter{}, proximityMine{}}
 }
 
-// flatTrigger applies flat device d to robot i, which moved onto or over it or (atLasers)
-// stands on it at the end of its launcher's grace. It reports whether the device left
-// the board.
+// flatTrigger applies flat device d to robot i, which moved onto or over it (or, for a
+// proximity mine, within a square of it) or (atLasers) stands there at the end of its
+// launcher's grace. It reports whether the device left the board.
 func (t *turn) flatTrigger(d, i int, atLasers bool) bool {
 	switch t.st.Devices[d].Kind {
-	case DevMine:
+	case DevMine, DevProximityMine:
 		t.blowDevice(d, "collision")
 		return true
 	}
 	return false
 }
 
-// nearDevices sets off the proximity mines within a square of robot i (seed 001,
-// Proximity Mine). None are launched yet: no card lays them.
-func (t *turn) nearDevices(i int) {}
+// nearDevices sets off the proximity mines on a square next to robot i, not flying
+// (seed 001, Proximity Mine: "Any non-flying robot passing within 1 square"); the one on
+// its own square metDevices has met.
+func (t *turn) nearDevices(i int) {
+	r := &t.st.Robots[i]
+	for d := 0; d < len(t.st.Devices) && r.Active(); d++ {
+		dev := &t.st.Devices[d]
+		if dev.Kind != DevProximityMine || dev.Pos == r.Pos || !t.withinOne(r.Pos, dev.Pos) || !t.meets(i, dev) || (dev.fresh && dev.Owner == r.Name) {
+			continue
+		}
+		t.blowDevice(d, "collision")
+		d--
+	}
+}
+
+// programPayload is the Program of a gadget that lays one device from its payload: it
+// takes one from the card when the program is laid (seed 001, Destruction: a device
+// programmed is safe when the card is lost later; Launchers: only unprogrammed devices
+// explode), and refuses a program when the payload is spent.
+func programPayload(v View, p *PhaseProgram, k DeviceKind) bool {
+	t, i := v.t, v.robot
+	sp := specOf(k)
+	used := t.token(i, sp.option)
+	if used >= sp.payload {
+		return false
+	}
+	t.setToken(i, sp.option, used+1)
+	p.Spent = 1
+	return true
+}
+
+// ---- 61 Mine Layer (seed 001, "Mine Layer": phase programmed gadget, flat device,
+// launcher, payload 3, explosive damage 4) ----
+// In the register it is programmed for, before the robots move, the robot lays a mine on
+// its square. A robot that moves onto or over the mine (a robot's own move, a push, a
+// belt, a teleport landing) sets it off at once: it explodes on its square for 4, 2 a
+// square away, 1 two away. The robot that laid it has until the lasers of that register
+// to move off it; still on it then, it sets it off. Lasers and pushers do not touch a
+// mine; belts carry it; a crusher sets it off; a pit takes it without an explosion.
+// Flying robots and other devices do not set it off. A robot that moved onto a mine and
+// was not destroyed goes on with its move. Three mines; a mine programmed is spent, and
+// the ones not yet programmed explode on the robot's square if the card is lost.
+//
+// The order: "use Mine Layer in register 3" (one mine a register). Default: none laid.
+type mineLayer struct{}
+
+func (mineLayer) Option() string   { return "Mine Layer" }
+func (mineLayer) Phase() PhaseKind { return PhaseGadget }
+func (mineLayer) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevMine)
+}
+func (mineLayer) Run(v View, p *PhaseProgram) bool {
+	return v.t.placeDevice(v.robot, DevMine, v.t.st.Robots[v.robot].Pos) >= 0
+}
+
+// ---- 66 Proximity Mine (seed 001, "Proximity Mine": phase programmed gadget, flat
+// device, launcher, payload 3, explosive damage 4) ----
+// As Mine Layer, but the mine goes off when a robot that is not flying comes within a
+// square of it: onto its square or onto a square next to it with no wall between.
+//
+// Rulings: "within 1 square" is counted as robots move, as every distance in seed 001:
+// the mine's square and the four next to it, a wall between cutting one off. A robot
+// already within a square when the mine is laid, other than the robot laying it, sets it
+// off at once (a device is active as soon as it is launched); the robot laying it has
+// until the lasers to get more than a square away. A belt carrying the mine up to a
+// robot sets it off too.
+//
+// The order: "use Proximity Mine in register 2". Default: none laid.
+type proximityMine struct{}
+
+func (proximityMine) Option() string   { return "Proximity Mine" }
+func (proximityMine) Phase() PhaseKind { return PhaseGadget }
+func (proximityMine) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevProximityMine)
+}
+func (proximityMine) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	d := t.placeDevice(i, DevProximityMine, t.st.Robots[i].Pos)
+	if d < 0 {
+		return false
+	}
+	dev := &t.st.Devices[d]
+	for j := range t.st.Robots {
+		q := &t.st.Robots[j]
+		if j != i && q.Active() && !t.flying(j) && t.meets(j, dev) && t.withinOne(q.Pos, dev.Pos) {
+			t.blowDevice(d, "collision")
+			break
+		}
+	}
+	return true
+}
+
+// ---- 51 Bridge Layer (seed 001, "Bridge Layer": phase programmed gadget, flat device,
+// launcher, payload 2) ----
+// Before the robots move, the robot lays a bridge on the square in front of it, which
+// must be a pit with no wall between. From then on, for the rest of the game, robots
+// cross that pit (or stop on it) as open floor. Otherwise the program is illegal and the
+// bridge is kept for a later turn (seed 001's own example of an illegal program).
+//
+// Rulings: a drain is a pit, so a bridge may span it; a pit that has a bridge already
+// takes no second one (illegal); a bridge laid by a virtual robot carries only it. A
+// robot standing on a bridge is on open floor: a saved state may hold it there.
+//
+// The order: "use Bridge Layer in register 3". Default: none laid.
+type bridgeLayer struct{}
+
+func (bridgeLayer) Option() string   { return "Bridge Layer" }
+func (bridgeLayer) Phase() PhaseKind { return PhaseGadget }
+func (bridgeLayer) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevBridge)
+}
+func (bridgeLayer) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	b := t.board()
+	front := r.Pos.Step(r.Facing)
+	if b.Blocked(r.Pos, r.Facing) || !b.In(front) || b.At(front).Floor != FloorPit || t.deviceAt(front, DevBridge) >= 0 {
+		return false // seed 001: "Bridges may only be placed over pits, and your robot must not be blocked by a wall"
+	}
+	return t.placeDevice(i, DevBridge, front) >= 0
+}
+
+// ---- 65 Portable Teleporter (seed 001, "Portable Teleporter": phase programmed gadget,
+// flat device, launcher, payload 1) ----
+// Before the robots move, the robot leaves a teleporter on its square. It is a
+// teleporter in every way (teleporters.go: a movement card played on it jumps Back Up 2,
+// Move 1 3, Move 2 4, Move 3 5 squares) for every robot at once, the robot that laid it
+// included (seed 001: "active for all robots as soon as it is launched"). Lasers and
+// pushers do not touch it; belts carry it; pits and crushers destroy it.
+//
+// The order: "use Portable Teleporter in register 2". Default: not laid.
+type portableTeleporter struct{}
+
+func (portableTeleporter) Option() string   { return "Portable Teleporter" }
+func (portableTeleporter) Phase() PhaseKind { return PhaseGadget }
+func (portableTeleporter) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevTeleporter)
+}
+func (portableTeleporter) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	d := t.placeDevice(i, DevTeleporter, t.st.Robots[i].Pos)
+	if d >= 0 {
+		t.st.Devices[d].fresh = false // no grace: active for all robots at once
+	}
+	return d >= 0
+}
+
+// onPortableTeleporter reports whether robot i stands on a portable teleporter it meets.
+func (t *turn) onPortableTeleporter(i int) bool {
+	r := &t.st.Robots[i]
+	for d := range t.st.Devices {
+		if dev := &t.st.Devices[d]; dev.Kind == DevTeleporter && dev.Pos == r.Pos && t.meets(i, dev) {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- 49 The Big One (seed 001, "The Big One": phase programmed gadget, device (neither
+// flat nor flying), launcher, payload 1, explosive damage 64) ----
+// Before the robots move (the cards are revealed), the robot leaves The Big One on its
+// square. At the very start of register 1 of the next turn it explodes for 64: 32 a
+// square away, 16, 8, 4, 2, 1 six squares away, counted around walls. Until then it
+// stands on the floor: robots' lasers stop at it (it blocks the line of sight between
+// robots), pushers and robots push it, belts carry it, a crusher sets it off early, a pit
+// takes it without an explosion.
+//
+// Rulings: a robot moving into its square pushes it a square on; a wall or a robot
+// beyond it stops the push and the robot's move, as a robot that cannot be pushed does
+// (it pushes nothing itself). Its owner, which leaves it on its own square, moves off it
+// freely (leaving a square pushes nothing). Board lasers are not stopped by it (seed 001
+// speaks of the line of sight between robots).
+//
+// The order: "use The Big One in register 5". Default: not laid.
+type theBigOne struct{}
+
+func (theBigOne) Option() string   { return "The Big One" }
+func (theBigOne) Phase() PhaseKind { return PhaseGadget }
+func (theBigOne) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevBigOne)
+}
+func (theBigOne) Run(v View, p *PhaseProgram) bool {
+	return v.t.placeDevice(v.robot, DevBigOne, v.t.st.Robots[v.robot].Pos) >= 0
+}
+
+// bigOnesGoOff explodes every Big One on the board: called at the start of register 1,
+// when all of them were laid in an earlier turn (seed 001: "At the beginning of the
+// first register phase of the following turn, The Big One explodes").
+func (t *turn) bigOnesGoOff() {
+	for d := 0; d < len(t.st.Devices); d++ {
+		if t.st.Devices[d].Kind == DevBigOne {
+			t.blowDevice(d, "timer")
+			d--
+		}
+	}
+}
+
+// pushBigOne: robot i, moving towards dir, comes to The Big One at index d; it is pushed
+// a square on unless a wall or a robot is in the way. It reports whether it moved.
+func (t *turn) pushBigOne(d int, dir Dir) bool {
+	dev := &t.st.Devices[d]
+	next := dev.Pos.Step(dir)
+	if t.edgeStops(dev.Pos, dir) || (t.board().In(next) && t.anyRobotAt(next, -1)) || t.deviceAt(next, DevBigOne) >= 0 {
+		return false
+	}
+	from := dev.Pos
+	dev.Pos = next
+	t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: "pushed"})
+	t.deviceLanded(d)
+	return true
+}
 
 // ---- 62 Missile Launcher (seed 001, "Missile Launcher": optional weapon, flying
 // device, launcher, payload 3, explosive damage 4) ----

@@ -179,11 +179,24 @@ func (t *turn) meets(i int, d *Device) bool {
 // payload is spent or every token of the kind is on the board.
 func (t *turn) launch(i int, k DeviceKind) int {
 	sp := specOf(k)
-	r := &t.st.Robots[i]
 	used := t.token(i, sp.option)
 	if used >= sp.payload {
 		return -1
 	}
+	d := t.placeDevice(i, k, t.st.Robots[i].Pos)
+	if d >= 0 {
+		t.setToken(i, sp.option, used+1)
+	}
+	return d
+}
+
+// placeDevice puts a device of kind k for robot i at p (its square, unless the card says
+// otherwise), facing the robot's way, with no count on the launcher (a phase-programmed
+// launcher counted it when programmed). It returns the device's index, or -1 when every
+// token of the kind is on the board.
+func (t *turn) placeDevice(i int, k DeviceKind, at Pos) int {
+	sp := specOf(k)
+	r := &t.st.Robots[i]
 	prio := 0
 	inPlay := 0
 	var taken []int
@@ -207,10 +220,9 @@ func (t *turn) launch(i int, k DeviceKind) int {
 	for _, d := range t.st.Devices {
 		id = max(id, d.ID+1)
 	}
-	dev := Device{ID: id, Kind: k, Owner: r.Name, Pos: r.Pos, Facing: r.Facing, Virtual: r.Virtual, Priority: prio, fresh: true}
+	dev := Device{ID: id, Kind: k, Owner: r.Name, Pos: at, Facing: r.Facing, Virtual: r.Virtual, Priority: prio, fresh: true}
 	t.st.Devices = append(slices.Clip(t.st.Devices), dev)
-	t.setToken(i, sp.option, used+1)
-	t.emit(Event{Kind: EvLaunch, Robot: r.Name, Option: sp.option, Device: string(k), To: t.pos(r.Pos), Facing: t.dir(r.Facing), Amount: id})
+	t.emit(Event{Kind: EvLaunch, Robot: r.Name, Option: sp.option, Device: string(k), To: t.pos(at), Facing: t.dir(r.Facing), Amount: id})
 	return len(t.st.Devices) - 1
 }
 
@@ -293,7 +305,11 @@ func (t *turn) endGrace() {
 			continue
 		}
 		o := t.ownerOf(dev)
-		if o >= 0 && t.st.Robots[o].Active() && t.st.Robots[o].Pos == dev.Pos && !t.flying(o) {
+		if o < 0 || !t.st.Robots[o].Active() || t.flying(o) {
+			continue
+		}
+		op := t.st.Robots[o].Pos
+		if op == dev.Pos || (dev.Kind == DevProximityMine && t.withinOne(op, dev.Pos)) {
 			if t.flatTrigger(d, o, true) {
 				d--
 			}
@@ -648,8 +664,26 @@ func (t *turn) deviceLanded(d int) bool {
 	}
 	for j := range t.st.Robots {
 		q := &t.st.Robots[j]
-		if q.Active() && q.Pos == dev.Pos && t.meets(j, dev) && !t.flying(j) && dev.Kind.Flat() {
+		if !q.Active() || !t.meets(j, dev) || t.flying(j) || !dev.Kind.Flat() {
+			continue
+		}
+		if q.Pos == dev.Pos || (dev.Kind == DevProximityMine && t.withinOne(q.Pos, dev.Pos)) {
 			return t.flatTrigger(d, j, false)
+		}
+	}
+	return false
+}
+
+// withinOne reports whether p and q are the same square or neighbours with no wall
+// between (seed 001, Proximity Mine: "passing within 1 square"; distances are counted
+// as robots move).
+func (t *turn) withinOne(p, q Pos) bool {
+	if p == q {
+		return true
+	}
+	for d := North; d <= West; d++ {
+		if p.Step(d) == q {
+			return !t.board().Blocked(p, d)
 		}
 	}
 	return false

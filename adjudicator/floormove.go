@@ -208,6 +208,17 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			at = nx
 		}
 	}
+	if len(t.st.Devices) > 0 && !r.Virtual {
+		// seed 001, The Big One: "can be pushed by pushers and robots" (cards_devices.go).
+		end := to
+		if n > 0 {
+			end = dest[n-1]
+		}
+		if bo := t.deviceAt(end.p, DevBigOne); bo >= 0 && end.ramp == 0 && !t.pushBigOne(bo, d) {
+			t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "big-one"})
+			return false
+		}
+	}
 	for k := n - 1; k >= 0; k-- {
 		pusher := r.Name
 		if k > 0 {

@@ -158,6 +158,9 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 		if !b.In(q) {
 			return
 		}
+		if len(t.st.Devices) > 0 && t.deviceAt(q, DevBigOne) >= 0 {
+			return // seed 001, The Big One: it "blocks line of sight between robots"
+		}
 		if !t.occ[q.Y*b.W+q.X] {
 			continue // no robot here (the occupancy grid of this lasers phase)
 		}
@@ -177,7 +180,7 @@ func (t *turn) firstInLine(i int, d Dir) int {
 	b := t.board()
 	for q := t.st.Robots[i].Pos; !b.Blocked(q, d) && (t.setup.fx == 0 || !t.tileStopsBeam(q, d)); {
 		q = q.Step(d)
-		if !b.In(q) {
+		if !b.In(q) || (len(t.st.Devices) > 0 && t.deviceAt(q, DevBigOne) >= 0) {
 			return -1
 		}
 		if j := t.realAt(q, i); j >= 0 {

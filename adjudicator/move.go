@@ -64,7 +64,7 @@ func (t *turn) playKind(i int, kind CardKind) {
 		return
 	}
 	steps, d := kind.Steps(), r.Facing
-	if t.setup.fx&fxTeleporter != 0 && steps != 0 && t.onTeleporter(i) {
+	if (t.setup.fx&fxTeleporter != 0 || len(t.st.Devices) > 0) && steps != 0 && t.onTeleporter(i) {
 		// seed 001, Teleporters: the card's distance is the table's, and options that
 		// change a movement card do not act (teleporters.go).
 		t.startMove(i, 0)

@@ -105,7 +105,8 @@ var scenarioTested = []string{
 	// Armed and Dangerous (cards_armed.go).
 	"Big Gun", "Interceptor", "Reengineering Unit", "Reflector",
 	// Armed and Dangerous devices (cards_devices.go).
-	"Buzz Bomb", "Drone Launcher", "Missile Launcher",
+	"The Big One", "Bridge Layer", "Buzz Bomb", "Drone Launcher", "Mine Layer", "Missile Launcher",
+	"Portable Teleporter", "Proximity Mine",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
 	"Converter", "Frog Legs",

@@ -102,7 +102,7 @@ func (s *Setup) CheckState(st *State) error {
 			switch {
 			case !b.In(r.Pos):
 				add("robot %s: square %v is off the board", who, r.Pos)
-			case b.Deadly(r.Pos):
+			case b.Deadly(r.Pos) && !slices.ContainsFunc(st.Devices, func(d Device) bool { return d.Kind == DevBridge && d.Pos == r.Pos }):
 				add("robot %s: stands on the pit at %v", who, r.Pos)
 			case !r.Virtual:
 				if other, dup := squares[r.Pos]; dup {

@@ -309,6 +309,9 @@ func (t *turn) runRegister(reg int) {
 	t.register = reg
 	t.phase = "move"
 	t.cards.newRegister()
+	if reg == 1 && len(t.st.Devices) > 0 {
+		t.bigOnesGoOff() // seed 001, The Big One: "At the beginning of the first register phase of the following turn"
+	}
 	if len(t.armed.progs) > 0 {
 		t.runPhases(PhaseOther) // seed 001, Self-Destruct: "at the beginning of the register phase"
 	}

@@ -60,9 +60,15 @@ var cardParams = map[string]optionParams{
 	"Reengineering Unit": {target: true, targetOption: true},
 	"Reflector":          {dir: true},
 	// Armed and Dangerous devices (adjudicator/cards_devices.go).
-	"Buzz Bomb":        {card: true, bomb: true}, // five cards of the bomb hand, or none
-	"Drone Launcher":   {target: true},
-	"Missile Launcher": {target: true},
+	"Buzz Bomb": {card: true, bomb: true}, // five cards of the bomb hand, or none
+	// Phase-programmed gadgets: the order names only its register.
+	"Mine Layer":          {},
+	"Proximity Mine":      {},
+	"Bridge Layer":        {},
+	"Portable Teleporter": {},
+	"The Big One":         {},
+	"Drone Launcher":      {target: true},
+	"Missile Launcher":    {target: true},
 	// Phase programmed (adjudicator/phases.go): the order names its register.
 	"Crab Legs":            {card: true},
 	"Dual Processor":       {card: true},
