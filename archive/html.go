@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/picture"
@@ -45,11 +46,36 @@ type frame struct {
 	// the robots that changed since the frame before (Delta: [index, the seven values]).
 	R     [][7]int `json:"r,omitempty"`
 	Delta [][8]int `json:"d,omitempty"`
+	// The 2023 rules: each robot's energy (-1: none) and installed upgrades. On the page
+	// a turn's first frame carries them (E, U); a later frame only when they changed.
+	Energy   []int      `json:"-"`
+	Upgrades [][]string `json:"-"`
+	E        []int      `json:"e,omitempty"`
+	U        [][]string `json:"u,omitempty"`
+}
+
+// own fills a 2023 frame's energy and upgrades from robots.
+func (f *frame) own(robots []adjudicator.Robot) {
+	f.Energy = make([]int, len(robots))
+	f.Upgrades = make([][]string, len(robots))
+	for i, r := range robots {
+		f.Energy[i] = -1
+		if r.Mat != nil {
+			f.Energy[i] = r.Mat.Energy
+		}
+		f.Upgrades[i] = append([]string{}, r.Options...)
+	}
 }
 
 // compact fills R and Delta from Robots.
 func compact(fs []frame) {
 	for k := range fs {
+		if fs[k].Energy != nil && (k == 0 || !slices.Equal(fs[k].Energy, fs[k-1].Energy)) {
+			fs[k].E = fs[k].Energy
+		}
+		if fs[k].Upgrades != nil && (k == 0 || !slices.EqualFunc(fs[k].Upgrades, fs[k-1].Upgrades, slices.Equal)) {
+			fs[k].U = fs[k].Upgrades
+		}
 		if k == 0 {
 			fs[k].R = fs[k].Robots
 			continue
@@ -81,6 +107,8 @@ type pageData struct {
 	Robots []string   `json:"robots"`
 	Flags  int        `json:"flags"`
 	Turns  []pageTurn `json:"turns"`
+	// Own: a game of the 2023 rules; the page shows energy, checkpoints and upgrades.
+	Own bool `json:"own,omitempty"`
 }
 
 // WriteHTML replays the archive (every hash checked, as Replay) and writes one
@@ -101,17 +129,26 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 	data := pageData{Game: a.Game, Course: c.Name, W: c.Board.W, H: c.Board.H, Cell: cell,
 		Left: pictureLeft, Top: pictureTop, Robots: a.Robots, Flags: len(c.Flags)}
 	deck := setup.Deck
+	data.Own = setup.Rules.Own()
 	err = Replay(a, setup, -1, func(s Step) error {
 		if progress != nil {
 			progress(s.Turn)
 		}
 		if s.Turn == 0 {
 			fs := []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1}}
+			if data.Own {
+				fs[0].own(s.After.Robots)
+			}
 			compact(fs)
 			data.Turns = append(data.Turns, pageTurn{N: 0, Frames: fs})
 			return nil
 		}
 		fs := turnFrames(c.Board, s, deck)
+		if !data.Own {
+			for k := range fs {
+				fs[k].Energy, fs[k].Upgrades = nil, nil
+			}
+		}
 		compact(fs)
 		data.Turns = append(data.Turns, pageTurn{N: s.Turn, Frames: fs})
 		return nil
@@ -120,7 +157,7 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 		return err
 	}
 	var png bytes.Buffer
-	img := picture.Course(c, nil, picture.Options{Cell: cell, Caption: fmt.Sprintf("%s — %s", a.Game, c.Name)})
+	img := picture.Course(c, nil, picture.Options{Cell: cell, Caption: fmt.Sprintf("%s — %s", a.Game, c.Name), Rules: setup.Rules.Name})
 	if err := picture.PNG(&png, img); err != nil {
 		return err
 	}
@@ -172,6 +209,7 @@ func turnFrames(b *adjudicator.Board, s Step, deck *adjudicator.Deck) []frame {
 		idx[r.Name] = i
 	}
 	frames := []frame{{Caption: fmt.Sprintf("Turn %d — before the registers", s.Turn), Robots: pack(robots), Acting: -1}}
+	frames[0].own(robots)
 	for _, st := range picture.Steps(s.Events, deck) {
 		f := frame{Caption: st.Caption, Acting: -1}
 		if i, ok := idx[st.Robot]; ok && st.Card != 0 {
@@ -201,10 +239,12 @@ func turnFrames(b *adjudicator.Board, s Step, deck *adjudicator.Deck) []frame {
 			adjudicator.ApplyEvent(robots, e)
 		}
 		f.Robots = pack(robots)
+		f.own(robots)
 		frames = append(frames, f)
 	}
-	frames = append(frames, frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1})
-	return frames
+	last := frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1}
+	last.own(s.After.Robots)
+	return append(frames, last)
 }
 
 // boardBeams is every board laser's beams as they fire with the robots where they

@@ -21,11 +21,14 @@ type Played struct {
 	Missed  string                     `json:"missed,omitempty"`
 }
 
-// Orders are the engine orders the record stands for.
+// Orders are the engine orders the record stands for: the program as played, and what
+// the sheet's orders say (Sheet.Orders): the decider and, under the 2023 rules, the
+// upgrade phase (a shutdown and the reboot facing are the decider's answers).
 func (p Played) Orders() adjudicator.Orders {
 	o := adjudicator.Orders{Program: p.Program}
 	if p.Sheet != nil {
-		o.Decider = Compile(p.Sheet)
+		o = p.Sheet.Orders()
+		o.Program = p.Program
 	}
 	return o
 }
