@@ -145,7 +145,6 @@ func TestArchive2023(t *testing.T) {
 	}
 }
 
-
 // The replay page of a 2023 game shows each robot's energy, checkpoints and upgrades.
 func TestHTML2023(t *testing.T) {
 	a := play2023(t, adjudicator.Rules2023(), 4, 6, 7)
