@@ -128,6 +128,7 @@ type cmdEnv struct {
 	player  *store.Player
 	gm      *store.GM
 	touched int64 // a game whose readiness may have changed
+	slots   []store.Owner // secrets the reply gives (their placeholders are in its text)
 }
 
 // userError is a command refused for a reason its sender is told.
@@ -213,7 +214,8 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		id = j.noticeID("cmd", row.ID) // the sheet's own reply takes reply.ID
 	}
 	if b.Len() > 0 {
-		if err := j.replyText(tx, row, msg, from, gameID, b.String(), id); err != nil {
+		if err := j.enqueue(tx, outMail{kind: "command", gameID: gameID, turn: -1, to: from, subject: replySubject(msg.Subject),
+			messageID: id, inReplyTo: msg.MessageID, text: b.String(), slots: e.slots}); err != nil {
 			return "", "", 0, err
 		}
 	}

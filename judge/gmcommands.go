@@ -118,7 +118,18 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		}
 	}
 	if sec := secrets[""]; sec != "" {
-		if err := j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: spec.GMEmail,
+		gms, err := e.tx.GMByEmail(g.ID, spec.GMEmail)
+		if err != nil {
+			return "", err
+		}
+		var o store.Owner
+		for _, gm := range gms {
+			if gm.GameID == g.ID {
+				o = store.Owner{Kind: store.OwnerGM, ID: gm.ID}
+			}
+		}
+		sec = j.hold(o, sec) // the secret goes in at send time
+		if err := j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: spec.GMEmail, slots: []store.Owner{o},
 			subject:   subject(g.Tag, "You are the game master"),
 			messageID: j.noticeID("gm", fmt.Sprintf("%s.%s", g.Tag, e.key)),
 			text: fmt.Sprintf("You are the game master of game %s (course %s).\n\nYour game master secret is: %s\n\n"+
@@ -425,13 +436,15 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "replace", fmt.Sprintf("%s: %s → %s", p.Robot, p.Email, addr)); err != nil {
 		return "", err
 	}
-	welcome, welcomeHTML, err := j.takeOverWelcome(e.tx, g, p, sec)
+	o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
+	welcome, welcomeHTML, err := j.takeOverWelcome(e.tx, g, p, j.hold(o, sec)) // the secret goes in at send time
 	if err != nil {
 		return "", err
 	}
 	if err := j.enqueue(e.tx, outMail{kind: "welcome", gameID: g.ID, turn: g.CurrentTurn, to: addr,
 		subject: subject(g.Tag, fmt.Sprintf("Welcome: you now play %s", p.Robot)), messageID: j.noticeID("replace", fmt.Sprintf("%s.s%d.new", e.key, p.Seat)),
-		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, html: welcomeHTML, generated: true}); err != nil {
+		inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: welcome, html: welcomeHTML, generated: true,
+		slots: []store.Owner{o}}); err != nil {
 		return "", err
 	}
 	if !strings.EqualFold(p.Email, addr) {
@@ -660,8 +673,10 @@ func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 		if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gid, Actor: "gm (command line)", Action: "add-gm", Detail: addr}); err != nil {
 			return err
 		}
+		o := store.Owner{Kind: store.OwnerGM, ID: id}
+		sec = j.hold(o, sec) // the secret goes in at send time
 		return j.enqueue(tx, outMail{kind: "gm-notice", gameID: gid, turn: -1, to: addr, subject: "rallyjudge: you are a game master",
-			messageID: j.noticeID("addgm", id),
+			messageID: j.noticeID("addgm", id), slots: []store.Owner{o},
 			text: fmt.Sprintf("You are a game master of %s.\n\nYour game master secret is: %s\n\n"+
 				"Send it on a line \"secret ...\" with every game master command; send HELP for the commands.\n", what, sec),
 			generated: true})

@@ -91,9 +91,12 @@ func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := e.tx.AddAddressChange(store.AddressChange{PlayerID: p.ID, NewEmail: addr, CodeHash: hash, Created: j.now()}); err != nil {
+	acID, err := e.tx.AddAddressChange(store.AddressChange{PlayerID: p.ID, NewEmail: addr, CodeHash: hash, Created: j.now()})
+	if err != nil {
 		return "", err
 	}
+	ac := store.Owner{Kind: store.OwnerAddress, ID: acID}
+	code = j.hold(ac, code) // the code goes in at send time
 	if err := j.audit(e, "address-change", p.Robot+" asks to move to "+addr); err != nil {
 		return "", err
 	}
@@ -103,7 +106,7 @@ func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 		"do nothing.\n", p.Robot, g.Tag, code, int(addressChangeTTL/(24*time.Hour)))
 	if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: addr,
 		subject:   subject(g.Tag, "Confirm your new address"),
-		messageID: j.noticeID("address", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)), text: text}); err != nil {
+		messageID: j.noticeID("address", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)), text: text, slots: []store.Owner{ac}}); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("A code went to %s. Reply from there with the CONFIRM line it gives, and %s is\n"+
@@ -193,11 +196,13 @@ func (j *Judge) cmdNewSecret(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "newsecret", p.Robot); err != nil {
 		return "", err
 	}
+	o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
+	sec = j.hold(o, sec) // the secret goes in at send time
 	return answer, j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 		subject:   subject(g.Tag, fmt.Sprintf("A new secret for %s", p.Robot)),
 		messageID: j.noticeID("newsecret", fmt.Sprintf("%s.%s.s%d", g.Tag, e.key, p.Seat)),
 		text: fmt.Sprintf("As asked, %s in game %s has a new secret: %s\n\nThe old one no longer counts. Keep this one: "+
-			"every sheet and command needs it, on a line \"secret ...\".\n", p.Robot, g.Tag, sec)})
+			"every sheet and command needs it, on a line \"secret ...\".\n", p.Robot, g.Tag, sec), slots: []store.Owner{o}})
 }
 
 func (j *Judge) cmdStandby(e *cmdEnv, c Command) (string, error) {

@@ -56,6 +56,7 @@ type Judge struct {
 	crashAt func(point string) bool
 
 	sendState unrecorded
+	held      heldSecrets // secrets whose mail is not sent yet (secretslots.go)
 	verified  secretCache
 	folds     foldCache
 	setups    setupCache

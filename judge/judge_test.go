@@ -29,11 +29,13 @@ type fixture struct {
 	now     time.Time
 	secrets map[string]string
 	uid     uint32
+	path    string // the database file
 }
 
 func newFixture(t *testing.T, players ...string) *fixture {
 	t.Helper()
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "j.db"), store.Options{Sync: store.SyncNormal})
+	path := filepath.Join(t.TempDir(), "j.db")
+	st, err := store.OpenWith(path, store.Options{Sync: store.SyncNormal})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func newFixture(t *testing.T, players ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), path: path}
 	j.Now = func() time.Time { return f.now }
 	if len(players) == 0 {
 		players = []string{"Twonky", "Zoombot", "Hulk"}
@@ -125,6 +127,8 @@ func (f *fixture) deliver(raw []byte) {
 	}
 }
 
+// outbox is the pending mail as the sender would send it now: a mail that gives a
+// secret has it filled in (armSecrets), as it never is in the stored row.
 func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
 	var ms []store.OutboxMail
@@ -135,6 +139,11 @@ func (f *fixture) outbox() []store.OutboxMail {
 	})
 	if err != nil {
 		f.t.Fatal(err)
+	}
+	for i, m := range ms {
+		if ms[i].Raw, _, err = f.j.armSecrets(context.Background(), m); err != nil {
+			f.t.Fatalf("outbox %d: %v", m.ID, err)
+		}
 	}
 	return ms
 }

@@ -564,9 +564,11 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		if err != nil {
 			return g, nil, err
 		}
-		if _, err := tx.AddGM(store.GM{GameID: id, Email: spec.GMEmail, SecretHash: hash, Created: now}); err != nil {
+		gid, err := tx.AddGM(store.GM{GameID: id, Email: spec.GMEmail, SecretHash: hash, Created: now})
+		if err != nil {
 			return g, nil, err
 		}
+		j.hold(store.Owner{Kind: store.OwnerGM, ID: gid}, sec)
 		secrets[""] = sec
 	}
 	for i, p := range spec.Players {

@@ -39,6 +39,9 @@ type outMail struct {
 	inline    []mail.Inline // optional, with html: pictures it shows (cid:)
 	attach    []mail.Inline // optional, without html: files that come with the mail
 	generated bool          // auto-generated (reports) rather than auto-replied
+	// slots are the secrets the mail gives, by owner: text and html hold each one's
+	// placeholder (Judge.hold), filled in at send time (secretslots.go).
+	slots []store.Owner
 }
 
 // noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's
@@ -74,6 +77,10 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 		}
 		m.text = text
 	}
+	// No plain secret is ever composed into a stored mail (issue 14 item 8): a secret the
+	// judge gives goes in at send time (slots), and anything else shaped like one (a code
+	// echoed from the mail answered) is removed here.
+	m.text, m.html, m.subject = redactText(m.text), redactText(m.html), redactText(m.subject)
 	as := "auto-replied"
 	if m.generated {
 		as = "auto-generated"
@@ -92,7 +99,7 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	}
 	_, _, err = tx.Enqueue(store.OutboxMail{
 		MessageID: m.messageID, To: []string{m.to}, From: j.Address, Subject: m.subject,
-		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: j.now(),
+		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: j.now(), Slots: m.slots,
 	})
 	return err
 }

@@ -75,17 +75,24 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 			if j.stopAt("after-outbox-row") {
 				return sent, nil
 			}
+			// a mail that gives a secret gets it now, in memory only (secretslots.go)
+			raw, secrets, err := j.armSecrets(ctx, m)
+			if errors.Is(err, store.ErrNotFound) {
+				continue // voided meanwhile: not sent
+			}
+			if err != nil {
+				return sent, err
+			}
 			var markErr error
 			mark := func() error {
 				markErr = j.writeOrStop(ctx, func(tx *store.Tx) error { return tx.MarkSending(m.ID) })
 				return markErr
 			}
-			var err error
 			if sc, ok := s.(commitSender); ok {
 				// a mail in hand is finished on a stop (the sender has its own timeout)
-				err = sc.SendCommit(context.WithoutCancel(ctx), m.From, m.To, m.Raw, mark)
+				err = sc.SendCommit(context.WithoutCancel(ctx), m.From, m.To, raw, mark)
 			} else if err = mark(); err == nil {
-				err = s.Send(context.WithoutCancel(ctx), m.From, m.To, m.Raw)
+				err = s.Send(context.WithoutCancel(ctx), m.From, m.To, raw)
 			}
 			if markErr != nil {
 				if errors.Is(markErr, store.ErrNotFound) {
@@ -104,6 +111,7 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 					j.rememberUnrecorded(m)
 					return sent, j.cannotWrite(err)
 				}
+				j.forget(secrets)
 			case mail.IsPermanent(err):
 				j.Log.Warn("mail refused for good", "outbox", m.ID, "kind", m.Kind, "err", err)
 				if err := j.failed(ctx, m, err); err != nil {
@@ -363,6 +371,9 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 	}
 	j.upgradeHashes(ctx)
 	j.prune(ctx)
+	if err := j.Store.Scrub(ctx); err != nil { // no old copy of a received secret stays in the log
+		j.Log.Warn("emptying the database log failed; tried again at the next tick", "err", err)
+	}
 	if _, err := j.Lifecycle(ctx); err != nil {
 		j.Log.Error("reminders and final summaries failed", "err", err)
 	}

@@ -136,9 +136,12 @@ func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := e.tx.AddPendingJoin(store.PendingJoin{GameID: g.ID, Email: e.from, Robot: robot, CodeHash: hash, Created: j.now()}); err != nil {
+	pjID, err := e.tx.AddPendingJoin(store.PendingJoin{GameID: g.ID, Email: e.from, Robot: robot, CodeHash: hash, Created: j.now()})
+	if err != nil {
 		return "", err
 	}
+	jo := store.Owner{Kind: store.OwnerJoin, ID: pjID}
+	code, e.slots = j.hold(jo, code), append(e.slots, jo) // the code goes in at send time
 	if err := j.audit(e, "join-asked", robot); err != nil {
 		return "", err
 	}
@@ -192,9 +195,12 @@ func (j *Judge) takeJoin(e *cmdEnv, pj store.PendingJoin) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := e.tx.AddPlayer(store.Player{GameID: g.ID, Robot: robot, Seat: seat, Email: pj.Email, SecretHash: hash, Created: j.now()}); err != nil {
+	pid, err := e.tx.AddPlayer(store.Player{GameID: g.ID, Robot: robot, Seat: seat, Email: pj.Email, SecretHash: hash, Created: j.now()})
+	if err != nil {
 		return "", err
 	}
+	po := store.Owner{Kind: store.OwnerPlayer, ID: pid}
+	sec, e.slots = j.hold(po, sec), append(e.slots, po) // the secret goes in at send time
 	if err := j.audit(e, "join", robot); err != nil {
 		return "", err
 	}

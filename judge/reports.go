@@ -249,6 +249,8 @@ func ruleText(r orders.Rule) string {
 }
 
 // enqueueWelcome mails each player their secret, their robot and the first hand.
+// secrets has, by robot, the player's new plain secret or joinedSecret; a plain secret
+// goes in at send time (secretslots.go), never into the stored mail.
 func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Setup, st *adjudicator.State, secrets map[string]string) error {
 	players, err := tx.Players(g.ID)
 	if err != nil {
@@ -259,8 +261,14 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	for _, p := range players {
 		r := st.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
+		sec := secrets[p.Robot]
+		var slots []store.Owner
+		if sec != "" && sec != joinedSecret {
+			o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
+			sec, slots = j.hold(o, sec), []store.Owner{o}
+		}
 		w := templates.Welcome{
-			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: secrets[p.Robot],
+			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
 			RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
@@ -278,7 +286,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: your robot and your first hand", r.Name)),
 			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
-			text: text, html: html, generated: true,
+			text: text, html: html, generated: true, slots: slots,
 		}); err != nil {
 			return err
 		}

@@ -83,10 +83,13 @@ type OutboxMail struct {
 	// Inflight counts attempts handed to SMTP whose outcome was never recorded: a
 	// crash mid-send. A mail with Inflight > 0 may already have been delivered.
 	Inflight int
+	// Slots are the secrets the mail carries, by owner (secretslots.go): Raw holds a
+	// placeholder (SlotText) for each, filled in at send time and never stored.
+	Slots []Owner
 }
 
 const outboxColumns = `id, message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn, status,
-	attempts, next_attempt_at, last_error, created_at, sent_at, inflight`
+	attempts, next_attempt_at, last_error, created_at, sent_at, inflight, secret_slots`
 
 // Enqueue stores a mail to be sent, due at once (at m.Created). When a mail
 // with the same Message-ID is already there it is returned with dup true and
@@ -118,10 +121,14 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	if m.NextAttempt.IsZero() {
 		m.NextAttempt = m.Created
 	}
+	slots, err := slotsText(m.Slots, m.Raw)
+	if err != nil {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
 	res, err := t.exec(`INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
-		status, attempts, next_attempt_at, last_error, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
-		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created))
+		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots)
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
@@ -253,9 +260,10 @@ func scanOutbox(r scanner) (OutboxMail, error) {
 		game, turn    sql.NullInt64
 		next, created string
 		sent          sql.NullString
+		slots         string
 	)
 	err := r.Scan(&m.ID, &m.MessageID, &to, &m.From, &m.Subject, &m.Raw, &m.Kind, &game, &turn, &status,
-		&m.Attempts, &next, &m.LastError, &created, &sent, &m.Inflight)
+		&m.Attempts, &next, &m.LastError, &created, &sent, &m.Inflight, &slots)
 	if errors.Is(err, sql.ErrNoRows) {
 		return OutboxMail{}, ErrNotFound
 	}
@@ -264,6 +272,9 @@ func scanOutbox(r scanner) (OutboxMail, error) {
 	}
 	if err := json.Unmarshal([]byte(to), &m.To); err != nil {
 		return OutboxMail{}, fmt.Errorf("outbox row %d: to_addrs: %w", m.ID, err)
+	}
+	if m.Slots, err = parseSlots(slots); err != nil {
+		return OutboxMail{}, fmt.Errorf("outbox row %d: secret_slots: %w", m.ID, err)
 	}
 	m.GameID = game.Int64
 	m.Turn = -1

@@ -102,14 +102,47 @@ func KeyedHash(key []byte, s string) string {
 	return hmacPrefix + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// IsKeyedHash reports whether h is a keyed hash (not a bcrypt one).
+// IsKeyedHash reports whether h is a keyed hash (not a bcrypt one): of one secret, or
+// of two (KeyedHashKeeping).
 func IsKeyedHash(h string) bool {
-	return strings.HasPrefix(h, hmacPrefix) && len(h) == len(hmacPrefix)+43
+	return strings.HasPrefix(h, hmacPrefix) && len(h) == len(hmacPrefix)+43 ||
+		strings.HasPrefix(h, hmacPrefix2) && len(h) == len(hmacPrefix2)+43+1+43 && h[len(hmacPrefix2)+43] == '$'
 }
 
 // CheckKeyed reports whether s is the secret of h, for h a keyed hash, in constant time.
 func CheckKeyed(key []byte, h, s string) bool {
-	return IsKeyedHash(h) && hmac.Equal([]byte(KeyedHash(key, s)), []byte(h))
+	mac := KeyedHash(key, s)[len(hmacPrefix):]
+	switch {
+	case !IsKeyedHash(h):
+		return false
+	case strings.HasPrefix(h, hmacPrefix2):
+		a, b := h[len(hmacPrefix2):len(hmacPrefix2)+43], h[len(hmacPrefix2)+44:]
+		okA, okB := hmac.Equal([]byte(mac), []byte(a)), hmac.Equal([]byte(mac), []byte(b))
+		return okA || okB
+	}
+	return hmac.Equal([]byte(mac), []byte(h[len(hmacPrefix):]))
+}
+
+// hmacPrefix2 marks a keyed hash that two secrets pass: the newest, and the one before.
+const hmacPrefix2 = "$2h$k2$"
+
+// KeyedHashKeeping is the stored form of secret s that lets the secret of prev (a keyed
+// hash) pass as well. The sender uses it when it mints a fresh secret for a mail whose
+// earlier attempt was cut off mid-send and may have arrived (judge/secretslots.go): the
+// player may see either copy (clients fold the two by their Message-ID), and either
+// secret works. Only the newest of prev's secrets is kept, so never more than two pass.
+func KeyedHashKeeping(key []byte, s, prev string) string {
+	h := KeyedHash(key, s)
+	var keep string
+	switch {
+	case strings.HasPrefix(prev, hmacPrefix2) && IsKeyedHash(prev):
+		keep = prev[len(hmacPrefix2) : len(hmacPrefix2)+43]
+	case strings.HasPrefix(prev, hmacPrefix) && IsKeyedHash(prev):
+		keep = prev[len(hmacPrefix):]
+	default:
+		return h
+	}
+	return hmacPrefix2 + h[len(hmacPrefix):] + "$" + keep
 }
 
 // SecretShaped reports whether s is written as NewSecret writes secrets: anything else
