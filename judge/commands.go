@@ -127,7 +127,7 @@ type cmdEnv struct {
 	game    *store.Game
 	player  *store.Player
 	gm      *store.GM
-	touched int64 // a game whose readiness may have changed
+	touched int64         // a game whose readiness may have changed
 	slots   []store.Owner // secrets the reply gives (their placeholders are in its text)
 }
 
