@@ -691,17 +691,14 @@ func redactInbound(raw []byte, text string) ([]byte, bool) {
 // withoutBody is raw's header without its Content-* fields, and a plain-text note for a
 // body.
 func withoutBody(raw []byte) []byte {
-	head := raw
-	if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
-		head = head[:i+2]
-	} else if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
-		head = head[:i+1]
-	}
 	var out []byte
 	skip := false
-	for _, l := range bytes.SplitAfter(head, []byte("\n")) {
+	for _, l := range bytes.SplitAfter(raw, []byte("\n")) {
 		if len(l) == 0 {
 			continue
+		}
+		if l[0] == '\n' || l[0] == '\r' && (len(l) == 1 || l[1] == '\n') {
+			break // the blank line that ends the header, whatever its line ends (fuzz: "\n\r\n")
 		}
 		if l[0] == ' ' || l[0] == '\t' { // a folded line belongs to the field before
 			if !skip {
