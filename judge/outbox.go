@@ -36,7 +36,8 @@ type commitSender interface {
 // attempts it is recorded as sent, never tried a third time. A mail the SMTP server
 // took but the database would not record as sent is remembered in memory and recorded
 // before anything else is sent (unrecorded), so a full or read-only disk makes no
-// resend storm.
+// resend storm. A mail that gives a secret gets it just before it is handed to SMTP, in
+// memory only (armSecrets, secretslots.go): the stored row never holds it.
 func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 	if err := j.recordUnrecorded(ctx); err != nil {
 		return 0, err
