@@ -43,7 +43,7 @@ func (t *turn) moveBelts(which beltSet) {
 		var dir Dir
 		if which == currents {
 			d, ok := b.currentDir(r.Pos)
-			if !ok || b.Blocked(r.Pos, d) {
+			if !ok || t.blocked(r.Pos, d) {
 				continue
 			}
 			dir = d
@@ -52,7 +52,7 @@ func (t *turn) moveBelts(which beltSet) {
 			if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
 				continue
 			}
-			if b.Blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
+			if t.blocked(r.Pos, belt.Dir) || !t.effectBelt(i) {
 				continue
 			}
 			dir = belt.Dir

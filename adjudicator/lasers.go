@@ -46,7 +46,8 @@ func (t *turn) fireLasers() {
 		}
 	}
 	doors := t.setup.fx&fxDoor != 0
-	for _, e := range t.setup.emitters {
+	for k := range t.setup.emitters {
+		e := &t.setup.emitters[k]
 		path := e.path
 		if doors {
 			path = path[:e.cut[t.register]] // closed swing doors are walls (doors.go)
@@ -148,7 +149,7 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 	b := t.board()
 	walls, robots := g.Walls, g.Robots
 	for q := t.st.Robots[i].Pos; ; {
-		if b.Blocked(q, g.Dir) || (t.setup.fx != 0 && t.tileStopsBeam(q, g.Dir)) {
+		if t.blocked(q, g.Dir) || (t.setup.fx != 0 && t.tileStopsBeam(q, g.Dir)) {
 			if walls == 0 {
 				return
 			}
@@ -178,7 +179,7 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 // stop it; Power Laser is not counted: the other weapons are not lasers), or -1.
 func (t *turn) firstInLine(i int, d Dir) int {
 	b := t.board()
-	for q := t.st.Robots[i].Pos; !b.Blocked(q, d) && (t.setup.fx == 0 || !t.tileStopsBeam(q, d)); {
+	for q := t.st.Robots[i].Pos; !t.blocked(q, d) && (t.setup.fx == 0 || !t.tileStopsBeam(q, d)); {
 		q = q.Step(d)
 		if !b.In(q) || (len(t.st.Devices) > 0 && t.deviceAt(q, DevBigOne) >= 0) {
 			return -1

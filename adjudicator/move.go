@@ -118,7 +118,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 	b := t.board()
 	r := &t.st.Robots[i]
 	from := r.Pos
-	if b.Blocked(from, d) {
+	if t.blocked(from, d) {
 		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(from), Cause: "wall"})
 		return false
 	}
@@ -139,7 +139,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 				t.rammed(i, n, chain[:n], j, d, by, false)
 				return false
 			}
-			if b.Blocked(at, d) {
+			if t.blocked(at, d) {
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: t.st.Robots[j].Name, From: t.pos(from), Cause: "wall"})
 				chain[n] = j
 				n++
@@ -198,6 +198,15 @@ func (t *turn) cardOf(i int, by string) int {
 		return 0
 	}
 	return t.cardIn(i)
+}
+
+// blocked is Board.Blocked on the setup's floor, read from Setup.walls.
+func (t *turn) blocked(p Pos, d Dir) bool {
+	b := t.board()
+	if !b.In(p) || len(t.setup.walls) != len(b.Squares) {
+		return b.Blocked(p, d)
+	}
+	return t.setup.walls[p.Y*b.W+p.X].Has(d)
 }
 
 // realAt is the real, active robot at p other than not, or -1. Only real robots meet

@@ -332,6 +332,9 @@ type Setup struct {
 	slow               bool         // steps go through stepFloor: tiles, or Rules.PassTouches
 	portals            [10][2]Pos   // the squares of each portal colour (portals.go)
 	fxTable            *effectTable // what Effects hold, worked out once (effects.go)
+	// walls is each square's Walls with its neighbours' walls on the shared edges added,
+	// so that a wall test reads one byte (turn.blocked).
+	walls []Edges
 }
 
 type emitter struct {
@@ -415,6 +418,16 @@ func (s *Setup) prepare() error {
 	b := s.Course.Board
 	if len(s.Effects) > 0 {
 		s.fxTable = newEffectTable(s.Effects)
+	}
+	s.walls = make([]Edges, len(b.Squares))
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			for d := North; d <= West; d++ {
+				if b.Blocked(Pos{x, y}, d) {
+					s.walls[y*b.W+x] = s.walls[y*b.W+x].With(d)
+				}
+			}
+		}
 	}
 	s.fx = scanFloor(b)
 	s.slow = s.fx != 0 || s.Rules.PassTouches
