@@ -141,3 +141,43 @@ func TestResolverMatchesResolve2023(t *testing.T) {
 		}
 	}
 }
+
+// What Resolve returns is the caller's: later calls (which reuse the engine's working
+// memory) leave every earlier state and log as it was.
+func TestResolveResultsOwned(t *testing.T) {
+	s, err := NewSetup(testCourse(t), PostalRules(), 11, DealtOptions(DeckCrashBurn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D", "E", "F", "G", "H"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kept struct {
+		st     *State
+		events []Event
+		js     string
+	}
+	var all []kept
+	for turn := 1; turn <= 30 && !st.Over; turn++ {
+		next, evs, err := Resolve(s, st, simpleOrders(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, kept{next, evs, mustJSON(t, next) + mustJSON(t, evs)})
+		// A turn from outside the game in between, on the same working memory.
+		bs, bst, bo := benchGame(t)
+		if _, _, err := Resolve(bs, bst, bo); err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	if len(all) < 10 {
+		t.Fatalf("only %d turns played", len(all))
+	}
+	for k, c := range all {
+		if got := mustJSON(t, c.st) + mustJSON(t, c.events); got != c.js {
+			t.Fatalf("turn %d's state or log changed after later calls", k+1)
+		}
+	}
+}
