@@ -29,5 +29,6 @@
 //	cards_crashburn.go  the 26 Crash & Burn cards, one type a card (seed 000)
 //	answer.go     reading a Decider's answer to an option question
 //	simulate.go   forecasts: Simulate, and the allocation-free Simulator for autopilots
+//	resolver.go   Resolver: turn after turn in reused memory (Resolve is a one-use one)
 //	events.go     the event log
 package adjudicator
