@@ -138,3 +138,14 @@ func (t *turn) ask(i int, option, question string) Answer {
 func (t *turn) askAbout(i int, option, question string, j int, impact Impact) Answer {
 	return ParseAnswer(t.view(i).AskOption(option, question, t.st.Robots[j].Name, impact))
 }
+
+// askMode is ask (or askAbout robot j, when j >= 0) for one way of using a card used in
+// several (View.Mode).
+func (t *turn) askMode(i int, option, question, mode string, isDefault bool, j int, impact Impact) Answer {
+	v := t.view(i)
+	v.mode, v.modeDefault = mode, isDefault
+	if j >= 0 {
+		return ParseAnswer(v.AskOption(option, question, t.st.Robots[j].Name, impact))
+	}
+	return ParseAnswer(t.decider(i).Option(v, option, question))
+}

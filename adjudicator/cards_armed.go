@@ -21,7 +21,7 @@ func armedEffects() []Effect {
 	return []Effect{
 		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
 		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{}, selfDestruct{},
-		converter{}, frogLegs{},
+		converter{}, frogLegs{}, homingDevice{},
 	}
 }
 
@@ -156,6 +156,10 @@ type armedTurn struct {
 	dampOnly [1]Effect
 	// frog is the robot jumping with Frog Legs now, index+1 (0: none).
 	frog int8
+	// homing: each robot's Homing Device target, index+1; homingOn: the robots homing in
+	// this turn (bit per index).
+	homing   [MaxRobots]int8
+	homingOn uint16
 }
 
 // ---- 68 Reflector (seed 001, "Reflector": turn programmed) ----
@@ -701,4 +705,141 @@ func (converter) Lost(v View, tokens int) {
 	for range tokens {
 		t.explode(t.optionBlast(i, "Converter", 1)) // "1 point of damage for each energy counter"
 	}
+}
+
+// ---- 59 Homing Device (seed 001, "Homing Device": optional weapon and turn programmed) ----
+// As a weapon: instead of the main laser the robot may put its homing token on the robot
+// its laser would hit (taking it from any robot that had it). Turn programmed: switched
+// on for a turn, the robot ignores its program and homes in on the robot holding its
+// token, at priority 850 in every register: it moves forward 3 squares if that brings it
+// closer to its target (only as far as the target when the target is nearer than 3),
+// else, or when a wall blocks its way forward, it turns left. If the target is destroyed
+// while homing is on, the robot plays the rest of its own program.
+//
+// Rulings: "closer" is measured as robots move, around walls, a level counting one more
+// square (seed 001, Explosive Damage: "All distances ... as robots move"), from the
+// square the forward move would end on (walls stop it there; robots in the way are
+// pushed, so they are not counted) to the target's square; a target that cannot be
+// reached at all is never nearer, so the robot turns. The forward move is no movement
+// card: water, oil and the options that change movement cards do not touch it, and it
+// goes at priority 850, above every program card. Homing needs the token on a robot in
+// the race; it lasts the turn while the robot holds the card (a turn-programmed card
+// works while held), and ends for good when the target is destroyed. The program is
+// written as usual: it is what a locked register keeps and what the robot plays once
+// homing ends. The token is kept on the card (Robot.Tokens: the target's seat + 1).
+//
+// The decisions: in phase d, tag instead of firing ("use Homing Device tag", "on NAME"
+// for one robot only; "use Homing Device" alone means the same); when the programs are
+// loaded, home in ("use Homing Device home"). Defaults: neither.
+type homingDevice struct{}
+
+func (homingDevice) Option() string { return "Homing Device" }
+
+// homingPriority is the priority homing moves at (seed 001: "Priority of this movement
+// is 850").
+const homingPriority = 850
+
+func (homingDevice) Replace(v View, g Gun) bool {
+	t, i := v.t, v.robot
+	j := t.firstInLine(i, g.Dir)
+	if j < 0 {
+		return false
+	}
+	a := t.askMode(i, "Homing Device", "put your homing token on it instead of firing your laser?", "tag", true, j, Impact{})
+	if !a.Use() || (a.Target != "" && a.Target != t.st.Robots[j].Name) {
+		return false
+	}
+	t.setToken(i, "Homing Device", j+1)
+	t.useEvent(i, "Homing Device", j, 0, 0)
+	return true
+}
+
+func (homingDevice) StartTurn(v View) {
+	t, i := v.t, v.robot
+	k := t.token(i, "Homing Device")
+	if k <= 0 || k > len(t.st.Robots) || k-1 == i {
+		return
+	}
+	j := k - 1
+	if t.st.Robots[j].Out {
+		t.setToken(i, "Homing Device", 0)
+		return
+	}
+	if !t.st.Robots[j].Active() || t.st.Robots[i].Power == PowerDown {
+		return
+	}
+	a := t.askMode(i, "Homing Device", "home in on the robot with your homing token this turn?", "home", false, j, Impact{})
+	if !a.Use() || (a.Target != "" && a.Target != t.st.Robots[j].Name) {
+		return
+	}
+	t.armed.homing[i] = int8(j + 1)
+	t.armed.homingOn |= 1 << i
+	t.useEvent(i, "Homing Device", j, homingPriority, 0)
+}
+
+// homingNow reports whether robot i homes in this register; it ends homing for good when
+// the target was destroyed or the card lost.
+func (t *turn) homingNow(i int) bool {
+	if t.armed.homingOn&(1<<i) == 0 {
+		return false
+	}
+	j := int(t.armed.homing[i]) - 1
+	if j < 0 || !t.st.Robots[j].Active() || !t.holds(i, "Homing Device") || t.damped(i) {
+		if j < 0 || !t.st.Robots[j].Active() || !t.holds(i, "Homing Device") {
+			t.armed.homingOn &^= 1 << i // seed 001: "execute the remainder of your program"
+		}
+		return false
+	}
+	return true
+}
+
+// priorityOf is the priority robot i moves at in this register: its card's, or 850 while
+// it homes in.
+func (t *turn) priorityOf(i int) int {
+	if t.armed.homingOn&(1<<i) != 0 && t.homingNow(i) {
+		return homingPriority
+	}
+	return t.cardIn(i)
+}
+
+// homeIn plays robot i's homing move for this register.
+func (t *turn) homeIn(i int) {
+	r := &t.st.Robots[i]
+	j := int(t.armed.homing[i]) - 1
+	target := t.st.Robots[j].Pos
+	b := t.board()
+	dist := BlastDistances(b, target, len(b.Squares), t.register)
+	at := func(p Pos) int {
+		if !b.In(p) {
+			return -1
+		}
+		return dist[p.Y*b.W+p.X]
+	}
+	now := at(r.Pos)
+	n := 3
+	if now >= 0 && now < n {
+		n = now
+	}
+	end, steps := r.Pos, 0
+	for steps < n && !b.Blocked(end, r.Facing) && b.In(end.Step(r.Facing)) {
+		end = end.Step(r.Facing)
+		steps++
+	}
+	t.useEvent(i, "Homing Device", j, homingPriority, steps)
+	if steps > 0 && now >= 0 && at(end) >= 0 && at(end) < now {
+		if t.setup.slow {
+			t.startMove(i, 0)
+		}
+		for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
+			if !t.step(i, r.Facing, "") {
+				break
+			}
+		}
+		if t.setup.slow {
+			t.endMove()
+		}
+		return
+	}
+	r.Facing = r.Facing.Rotate(3)
+	t.emit(Event{Kind: EvTurn, Robot: r.Name, Facing: t.dir(r.Facing)})
 }

@@ -115,7 +115,17 @@ type View struct {
 	// what the option would do to it (View.AskOption).
 	target int
 	impact Impact
+	// mode is the way of using the card an option question asks about, for cards used
+	// in more than one way (Homing Device: "tag" or "home"); modeDefault says it is the
+	// card's default way, which an order naming no way asks for (View.Mode).
+	mode        string
+	modeDefault bool
 }
+
+// Mode is the way of using its card an option question asks about ("" for a card used
+// in one way only), and whether it is the card's default way: an order that names no
+// way of use answers the default way's question only.
+func (v View) Mode() (mode string, isDefault bool) { return v.mode, v.modeDefault }
 
 // Robot is a copy of the deciding robot.
 func (v View) Robot() Robot {

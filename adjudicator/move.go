@@ -29,11 +29,23 @@ func (t *turn) movePhase() {
 			continue // destroyed earlier in this register
 		}
 		card := t.cardIn(i)
+		homing := t.armed.homingOn != 0 && t.homingNow(i) // seed 001, Homing Device: cards_armed.go
 		if devs {
-			t.moveDevices(card)
+			if homing {
+				t.moveDevices(homingPriority)
+			} else {
+				t.moveDevices(card)
+			}
 			if !r.Active() || t.st.Over {
 				continue
 			}
+		}
+		if homing {
+			t.homeIn(i)
+			if t.st.Over {
+				return
+			}
+			continue
 		}
 		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.

@@ -409,6 +409,9 @@ func (t *turn) cardIn(i int) int {
 // before reports whether robot a plays before robot b in this register.
 func (t *turn) before(a, b int) bool {
 	pa, pb := t.cardIn(a), t.cardIn(b)
+	if t.armed.homingOn != 0 {
+		pa, pb = t.priorityOf(a), t.priorityOf(b) // seed 001, Homing Device: cards_armed.go
+	}
 	if pa != pb {
 		return pa > pb
 	}

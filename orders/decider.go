@@ -155,10 +155,14 @@ func (d *decider) ChopShop(v adjudicator.View, endOfTurn bool) adjudicator.ChopC
 // (View.Target), a "use" naming another target does not apply.
 func (d *decider) Option(v adjudicator.View, option, question string) string {
 	target, hasTarget := v.Target()
+	mode, modeDefault := v.Mode()
 	a, ok := d.decide(v, func(a Action) bool {
 		return (a.Do == DoUse || a.Do == DoDecline) && squash(canonicalOption(a.Option)) == squash(canonicalOption(option)) &&
 			(a.Register == 0 || a.Register == v.Register() || v.Register() == 0) &&
-			(a.Target == "" || !hasTarget || strings.EqualFold(a.Target, target.Name))
+			(a.Target == "" || !hasTarget || strings.EqualFold(a.Target, target.Name)) &&
+			// A card used in several ways (Homing Device) asks about one way at a time: an
+			// order naming a way answers that way; one naming none, the default way.
+			(mode == "" || a.Do == DoDecline || a.Mode == mode || (a.Mode == "" && modeDefault))
 	})
 	if !ok {
 		return ""

@@ -1052,6 +1052,17 @@ func (p *langParser) parseUseParams(a *Action) {
 			}
 			a.Primary = n
 			p.i++
+		case p.is("tag") || p.is("home") || p.is("homing"):
+			// Homing Device: tag a robot instead of firing, or home in on the tagged one.
+			if !once("a way of using it", a.Mode != "") {
+				return
+			}
+			a.Mode = "tag"
+			if !p.is("tag") {
+				a.Mode = "home"
+			}
+			p.i++
+			p.skip("in")
 		case p.is("empty") || p.is("unprogrammed") || p.is("blank"):
 			// Overload Override: the register is left unprogrammed.
 			if !once("a way of using it", a.Mode != "") {

@@ -77,6 +77,7 @@ var cardParams = map[string]optionParams{
 	"Self-Destruct":        {},
 	"Converter":            {always: true},
 	"Frog Legs":            {},
+	"Homing Device":        {target: true, modes: []string{"tag", "home"}},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the
