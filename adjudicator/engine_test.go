@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -351,3 +352,88 @@ func BenchmarkTurn8RobotsOptions(b *testing.B) {
 		}
 	}
 }
+
+// Under the 2023 rules too the Simulator agrees with Simulate run after run, leaves the
+// state it forecasts as it was (the mats it reuses are copies: energy, damage cards,
+// discards, upgrades used), and a robot it returned keeps its mat through later runs.
+func TestSimulatorMatchesSimulate2023(t *testing.T) {
+	c, err := LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSetup(c, Rules2023(), 9, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	random := func(r *Robot) [Registers]int {
+		var prog [Registers]int
+		hand := slices.Clone(r.Hand)
+		rng.Shuffle(len(hand), func(a, b int) { hand[a], hand[b] = hand[b], hand[a] })
+		for reg := range prog {
+			if r.Mat.Haywire[reg] == 0 && len(hand) > 0 {
+				prog[reg], hand = hand[0], hand[1:]
+			}
+		}
+		return prog
+	}
+	checked := 0
+	for round := 1; round <= 6 && !st.Over; round++ {
+		for i := range st.Robots {
+			// Upgrades that act on the others and pay energy.
+			st.Robots[i].Options = []string{"Ramming Gear", "Mini Howitzer", "Deflector Shield", "Rear Laser"}
+			st.Robots[i].Mat.Energy = 6
+		}
+		before, _ := json.Marshal(st)
+		sim := NewSimulator(s, st)
+		for i := range st.Robots {
+			var kept []Robot
+			var keptJSON []string
+			for k := 0; k < 8; k++ {
+				prog := random(&st.Robots[i])
+				want, _, err := Simulate(s, st, i, Orders{Program: prog, Decider: alwaysUse{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := sim.Run(i, prog, alwaysUse{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				jw, _ := json.Marshal(want)
+				jg, _ := json.Marshal(got)
+				if string(jw) != string(jg) {
+					t.Fatalf("round %d robot %d: Simulator %s, Simulate %s", round, i, jg, jw)
+				}
+				kept, keptJSON = append(kept, got), append(keptJSON, string(jg))
+				checked++
+			}
+			for k := range kept {
+				if j, _ := json.Marshal(kept[k]); string(j) != keptJSON[k] {
+					t.Errorf("round %d robot %d: run %d's robot changed under later runs", round, i, k)
+				}
+			}
+		}
+		if after, _ := json.Marshal(st); string(before) != string(after) {
+			t.Fatalf("round %d: forecasts changed the state", round)
+		}
+		orders := make([]Orders, len(st.Robots))
+		for i := range st.Robots {
+			orders[i] = Orders{Program: random(&st.Robots[i]), Decider: alwaysUse{}}
+		}
+		if st, _, err = Resolve(s, st, orders); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+}
+
+// alwaysUse answers yes to every upgrade's question.
+type alwaysUse struct{ Defaults }
+
+func (alwaysUse) Option(View, string, string) string { return "yes" }

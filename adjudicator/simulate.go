@@ -33,6 +33,9 @@ type Simulator struct {
 	st     State
 	orders []Orders
 	t      turn
+	// mats are the forecast's player mats (2023 rules), copied from the base state's
+	// into these buffers for each run instead of allocated.
+	mats []Mat
 }
 
 // NewSimulator prepares forecasts of st, which must not change while the Simulator is
@@ -42,6 +45,7 @@ func NewSimulator(s *Setup, st *State) *Simulator {
 	sim.st = *st
 	sim.st.Robots = make([]Robot, len(st.Robots))
 	sim.orders = make([]Orders, len(st.Robots))
+	sim.mats = make([]Mat, len(st.Robots))
 	return sim
 }
 
@@ -85,7 +89,19 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 		r := &sim.st.Robots[i]
 		r.Hand = slices.Clip(r.Hand)
 		r.Options = slices.Clip(r.Options)
-		r.Mat = r.Mat.clone() // 2023: draws change the piles
+		if m := r.Mat; m != nil {
+			// 2023: a forecast changes the mats (energy, damage cards, discards, upgrades
+			// drawn) but draws no card from a robot's own deck (R-FORECAST-HIDDEN: no
+			// shuffle reorders a pile in place), so a copy of the mat whose piles are
+			// clipped (any append copies first) leaves the base state's untouched.
+			c := &sim.mats[i]
+			*c = *m
+			c.Deck, c.Discard, c.Collection = slices.Clip(m.Deck), slices.Clip(m.Discard), slices.Clip(m.Collection)
+			if c.Discard == nil {
+				c.Discard = []int{} // as Mat.clone, which Simulate uses: the same JSON
+			}
+			r.Mat = c
+		}
 		r.Tokens = slices.Clip(r.Tokens)
 	}
 	sim.st.DamageDeck = slices.Clip(sim.base.DamageDeck)
@@ -98,7 +114,13 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 	hits, occ := sim.t.hits, sim.t.occ
 	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ}
 	sim.t.playSingle()
-	return sim.st.Robots[robot]
+	out := sim.st.Robots[robot]
+	if out.Mat != nil {
+		// The robot returned keeps its mat when the next run reuses the buffers.
+		m := *out.Mat
+		out.Mat = &m
+	}
+	return out
 }
 
 func (t *turn) playSingle() {
