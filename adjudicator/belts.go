@@ -37,8 +37,8 @@ func (t *turn) moveBelts(which beltSet) {
 	n := 0
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
-			continue
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.devs.flying[i] {
+			continue // seed 001, Flying: belts and currents do not carry a flying robot
 		}
 		var dir Dir
 		if which == currents {

@@ -6,12 +6,14 @@ import "slices"
 // Listing of Option Cards), one type a card, on the machinery of devices.go and
 // explosions.go. Each cites its card in seed 001; rulings are written beside the code.
 // Implemented: The Big One (49), Bridge Layer (51), Buzz Bomb (52), Drone Launcher (55),
-// Mine Layer (61), Missile Launcher (62), Portable Teleporter (65), Proximity Mine (66).
+// Mine Layer (61), Missile Launcher (62), Portable Teleporter (65), Proximity Mine (66);
+// and the cards that make a robot fly (flying.go): Big Jet (48), Retro-Rockets (69),
+// Robo-Copter (70).
 
 // deviceEffects is the device cards whose effects are implemented (effects.go lists
 // them after the other Armed and Dangerous cards).
 func deviceEffects() []Effect {
-	return []Effect{theBigOne{}, bridgeLayer{}, buzzBomb{}, droneLauncher{}, mineLayer{}, missileLauncher{}, portableTeleporter{}, proximityMine{}}
+	return []Effect{roboCopter{}, bigJet{}, theBigOne{}, bridgeLayer{}, buzzBomb{}, droneLauncher{}, mineLayer{}, missileLauncher{}, portableTeleporter{}, proximityMine{}, retroRockets{}}
 }
 
 // flatTrigger applies flat device d to robot i, which moved onto or over it (or, for a
@@ -593,4 +595,189 @@ func (t *turn) endBombs() {
 	for d := range t.st.Devices {
 		t.st.Devices[d].Program = nil
 	}
+}
+
+// ---- 48 Big Jet (seed 001, "Big Jet": phase programmed movement, flying, booster,
+// payload 1) ----
+// In the register it is programmed for, when the robot's card comes up (at its
+// priority), the robot flies 8 squares forward, over walls and robots, lands, takes 2
+// damage, and then plays its card. It does not fly from one level to another: the flight
+// ends at the last square of its level. Landing on a robot it comes down on the next
+// open square ahead (seed 001, Landing); off the board or on a pit it is lost. The card
+// has one fuel counter: lost before the counter is programmed, it explodes for 4 on the
+// robot's square.
+//
+// Rulings: the squares flown over are not entered: pits, flat devices, flamers and flags
+// there do nothing (flags are touched from where the robot stands in phase e, as ever).
+// The 2 damage is taken only by a robot that lands on the board. A flight that leaves the
+// board ends at the first square off it.
+//
+// The order: "use Big Jet in register 3". Default: not used.
+type bigJet struct{}
+
+// bigJetSquares is how far Big Jet flies (seed 001: "flies forward 8 squares").
+const bigJetSquares = 8
+
+func (bigJet) Option() string   { return "Big Jet" }
+func (bigJet) Phase() PhaseKind { return PhaseMovement }
+func (bigJet) Program(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	if t.token(i, "Big Jet") >= boosterFuel["Big Jet"].fuel {
+		return false
+	}
+	t.setToken(i, "Big Jet", t.token(i, "Big Jet")+1)
+	p.Spent = 1
+	return true
+}
+func (bigJet) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	card := t.cardIn(i)
+	from, dir := r.Pos, r.Facing
+	t.takeOff(i)
+	r.Pos = t.flyOver(i, dir, bigJetSquares)
+	t.emit(Event{Kind: EvFlew, Robot: r.Name, Option: "Big Jet", From: t.pos(from), To: t.pos(r.Pos), Card: card})
+	t.land(i, dir, from)
+	if r.Active() {
+		t.damage(i, 2, "landing", "") // seed 001: "Your robot takes 2 points of damage when it lands"
+	}
+	if r.Active() && !t.st.Over {
+		t.playKind(i, t.setup.Deck.Kind(card))
+	}
+	return true
+}
+
+// ---- 69 Retro-Rockets (seed 001, "Retro-Rockets": phase programmed movement, flying,
+// booster, payload 3) ----
+// In the register it is programmed for, when the robot's card comes up (at its
+// priority), the robot flies back 2 squares for each fuel counter programmed there, then
+// lands and plays its card. Several counters may go in one register. Flying, it passes
+// over pits, water and flat devices; walls stop it and robots in its way are pushed
+// (seed 001, Flying: flying objects are affected by walls and other robots). It lands
+// where the flight ends: a pit there destroys it, a mine there goes off. Lost with fuel
+// counters not yet programmed, the card explodes for 1 for each.
+//
+// Rulings: "fly back" keeps the robot's facing. Seed 001's Boosters section gives two
+// fuel counters "two separate 2-point explosions", the card 1 point a counter: the card's
+// own text is taken (devices.go, boosterFuel). On a teleporter the rockets may be used
+// (seed 001, Teleporters: "options that affect movement but that don't interact with
+// movement cards (e.g., Retro-Rockets) ... can be used"): the robot flies off it first,
+// then its card is played where it lands.
+//
+// The order: "use Retro-Rockets in register 2" (one counter), "use Retro-Rockets in
+// register 2 fuel 3" (three). Default: not used.
+type retroRockets struct{}
+
+func (retroRockets) Option() string   { return "Retro-Rockets" }
+func (retroRockets) Phase() PhaseKind { return PhaseMovement }
+func (retroRockets) Program(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	n := max(1, p.Answer.Steps)
+	used := t.token(i, "Retro-Rockets")
+	if used+n > boosterFuel["Retro-Rockets"].fuel {
+		return false
+	}
+	t.setToken(i, "Retro-Rockets", used+n)
+	p.Spent = n
+	return true
+}
+func (retroRockets) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	card := t.cardIn(i)
+	from, dir := r.Pos, r.Facing.Back()
+	t.useEvent(i, "Retro-Rockets", -1, card, p.Spent)
+	t.takeOff(i)
+	for k := 0; k < 2*p.Spent && r.Active() && !t.st.Over; k++ {
+		if !t.step(i, dir, "") {
+			break
+		}
+	}
+	t.land(i, dir, from)
+	if r.Active() && !t.st.Over {
+		t.playKind(i, t.setup.Deck.Kind(card))
+	}
+	return true
+}
+
+// ---- 70 Robo-Copter (seed 001, "Robo-Copter": turn programmed, flying) ----
+// Programmed with a movement card from the hand that the robot did not program. While
+// the copter is active the robot flies (flying.go: belts, gears, pits, water,
+// teleporters, randomizers, currents and flat devices do not touch it), and in each
+// register, when its card comes up, it first plays the copter's card, then its own. It
+// lands at the end of the turn. Stopped by a wall or a robot it cannot push while playing
+// the copter's card, or pushed by a robot or a pusher, it loses the copter's card and
+// lands, and plays the rest of its program on foot. While the copter is active the first
+// point of damage the robot takes destroys the card instead (it is exchanged to prevent
+// that point) and the robot lands.
+//
+// Rulings: the copter's card is played at the priority of the robot's own card, just
+// before it, in every register where the robot plays a card. "Blocked" is while the
+// copter's card is being played; a blocked program card does not end the flight. A
+// robot landing on a pit falls; landing on another robot comes down on the next open
+// square.
+//
+// The order: "use Robo-Copter P490" (a Move or Back Up card of the hand, not in the
+// program). Default: not used.
+type roboCopter struct{}
+
+func (roboCopter) Option() string { return "Robo-Copter" }
+
+func (roboCopter) StartTurn(v View) {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	if r.Power == PowerDown || t.devs.flying[i] {
+		return
+	}
+	a := t.ask(i, "Robo-Copter", "fly this turn, playing this movement card before each register's card?")
+	if !a.Use() || a.Card == 0 || t.setup.Deck.Kind(a.Card).Steps() == 0 {
+		return
+	}
+	if !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || r.Flywheel == a.Card {
+		return
+	}
+	t.devs.copter[i] = a.Card
+	t.takeOff(i)
+	t.useEvent(i, "Robo-Copter", -1, a.Card, 0)
+}
+
+// Damage: the first point a robot with an active copter takes is prevented by
+// destroying the card (seed 001: "you must exchange (and destroy) this option to prevent
+// the first point of damage"); the robot lands.
+func (roboCopter) Damage(v View, h *Harm) {
+	t, i := v.t, v.robot
+	if t.devs.copter[i] == 0 || h.Amount <= 0 || !t.holds(i, "Robo-Copter") {
+		return
+	}
+	h.Amount--
+	k := slices.Index(t.st.Robots[i].Options, "Robo-Copter")
+	t.removeOption(i, k)
+	t.emit(Event{Kind: EvPrevented, Robot: t.st.Robots[i].Name, Option: "Robo-Copter", Cause: h.Cause})
+	t.copterDown(i)
+}
+
+// copterMove plays robot i's copter card before its own card.
+func (t *turn) copterMove(i int) {
+	r := &t.st.Robots[i]
+	card := t.devs.copter[i]
+	steps, dir := t.setup.Deck.Kind(card).Steps(), r.Facing
+	if steps < 0 {
+		steps, dir = -steps, dir.Back()
+	}
+	t.useEvent(i, "Robo-Copter", -1, card, steps)
+	for k := 0; k < steps && r.Active() && !t.st.Over; k++ {
+		if !t.step(i, dir, "") {
+			t.copterDown(i) // seed 001: "If blocked ... your robot lands"
+			return
+		}
+	}
+}
+
+// copterDown ends robot i's copter flight: the copter's card is discarded and it lands.
+func (t *turn) copterDown(i int) {
+	if t.devs.copter[i] == 0 {
+		return
+	}
+	t.devs.copter[i] = 0
+	t.land(i, t.st.Robots[i].Facing, t.st.Robots[i].Pos)
 }

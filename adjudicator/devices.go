@@ -322,6 +322,8 @@ func (t *turn) flying(i int) bool { return t.devs.flying[i] }
 
 // devicesTurn is what the device machinery keeps for one turn.
 type devicesTurn struct {
+	copter [MaxRobots]int  // the movement card on a robot's active Robo-Copter (cards_devices.go)
+	air    bool            // a robot took off this turn: steps go through stepFloor (flying.go)
 	flying [MaxRobots]bool // the robot flies now (flying.go)
 	dir    [MaxRobots]Dir  // the way the robot last moved onto a square
 	moved  []int           // ids of the devices that moved in this register's move segment

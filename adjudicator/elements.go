@@ -61,7 +61,7 @@ func (t *turn) runGears() {
 		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
 			continue
 		}
-		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") {
+		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") && !t.devs.flying[i] {
 			r.Facing = r.Facing.Rotate(int(g))
 			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: t.dir(r.Facing), Cause: "gear"})
 		}

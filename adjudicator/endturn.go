@@ -21,6 +21,7 @@ import "slices"
 //  6. the next turn's hands are dealt.
 func (t *turn) endOfTurn() {
 	t.phase = "end"
+	t.landAll() // seed 001, Robo-Copter: "At the end of each turn, your robot lands" (flying.go)
 	st := t.st
 	b := t.board()
 	if t.setup.Rules.BioBots {

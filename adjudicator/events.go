@@ -81,6 +81,8 @@ const (
 	EvLaunch     = "launch"      // Robot's Option launched Device number Amount at To, facing Facing
 	EvDeviceMove = "device"      // Device number Amount of Robot moved From→To (Cause: its own move, belt, pusher ...), facing Facing
 	EvDeviceGone = "device-gone" // Device number Amount of Robot left the board at From; Cause: exploded, pit, crusher, off-board, real, used
+	EvFlew       = "flew"        // Robot flew From→To over what lay between (Option: the card; Cause landing: moved on to land)
+	EvLanded     = "landed"      // Robot stopped flying at To
 
 	// Phase-programmed options (seed 001, Phase-Programmed Options: phases.go).
 	EvProgrammed = "programmed" // phase-programmed Option laid in register Amount (Card: the second card it placed)
@@ -106,7 +108,7 @@ func ApplyEvent(robots []Robot, e Event) {
 	}
 	r := &robots[i]
 	switch e.Kind {
-	case EvMove, EvPush, EvConveyed, EvPushed, EvSlid, EvTeleport:
+	case EvMove, EvPush, EvConveyed, EvPushed, EvSlid, EvTeleport, EvFlew:
 		if e.To != nil {
 			r.Pos = *e.To
 		}
@@ -201,4 +203,4 @@ func without(names []string, name string) []string {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone, EvProgrammed, EvVoid}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone, EvProgrammed, EvVoid, EvFlew, EvLanded}

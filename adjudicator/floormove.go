@@ -229,6 +229,9 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			landed = chain[k+1]
 		}
 		t.place(chain[k], d, dest[k], edges[k], Event{Kind: EvPush, Other: pusher}, landed, true)
+		if t.devs.copter[chain[k]] != 0 {
+			t.copterDown(chain[k]) // seed 001, Robo-Copter: "pushed by a robot ... your robot lands"
+		}
 	}
 	ev := Event{Kind: EvMove, Card: t.cardOf(i, by)}
 	switch by {
@@ -243,6 +246,9 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 		landed = chain[0]
 	}
 	t.place(i, d, to, e, ev, landed, false)
+	if by != "" && t.devs.copter[i] != 0 {
+		t.copterDown(i) // seed 001, Robo-Copter: pushed by a pusher (or another push): it lands
+	}
 	if n > 0 {
 		t.rammed(i, n, chain[:n], -1, d, by, true)
 	}

@@ -50,6 +50,12 @@ func (t *turn) movePhase() {
 		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.
 		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: card})
+		if t.devs.copter[i] != 0 {
+			t.copterMove(i) // seed 001, Robo-Copter: its card first (cards_devices.go)
+			if !r.Active() || t.st.Over {
+				continue
+			}
+		}
 		if len(t.armed.progs) == 0 || !t.playPhased(i, card) { // phases.go
 			t.playKind(i, kind)
 		}
@@ -123,7 +129,7 @@ func (t *turn) moveSquares(i int, d Dir, steps int) {
 // front of it. by names the robot doing the pushing when i is itself being pushed by a
 // board element ("" when i moves under its own power). It reports whether i moved.
 func (t *turn) step(i int, d Dir, by string) bool {
-	if t.setup.slow || len(t.st.Devices) > 0 { // devices act on robots entering squares
+	if t.setup.slow || len(t.st.Devices) > 0 || t.devs.air { // devices and flying robots act on robots entering squares
 		t.devs.dir[i] = d
 		return t.stepFloor(i, d, by)
 	}

@@ -25,7 +25,7 @@ func (t *turn) randomize() {
 	regs := t.register - 1
 	for _, i := range t.order {
 		r := &t.st.Robots[i]
-		if !b.In(r.Pos) || !b.At(r.Pos).Randomizer || t.ramp[i] != 0 {
+		if !b.In(r.Pos) || !b.At(r.Pos).Randomizer || t.ramp[i] != 0 || t.devs.flying[i] {
 			continue
 		}
 		old := r.Registers[regs]

@@ -31,7 +31,7 @@ var teleportDistance = map[int]int{-1: -2, 1: 3, 2: 4, 3: 5}
 // onTeleporter reports whether robot i stands on a teleporter (not on a ramp).
 func (t *turn) onTeleporter(i int) bool {
 	r := &t.st.Robots[i]
-	return r.Active() && t.ramp[i] == 0 && t.board().In(r.Pos) &&
+	return r.Active() && t.ramp[i] == 0 && t.board().In(r.Pos) && !t.devs.flying[i] &&
 		(t.board().At(r.Pos).Teleporter || (len(t.st.Devices) > 0 && t.onPortableTeleporter(i))) // seed 001, Portable Teleporter
 }
 

@@ -217,7 +217,9 @@ func (a Action) String() string {
 		if a.Mode != "" {
 			b.WriteString(" " + a.Mode)
 		}
-		if a.Steps != 0 {
+		if a.Steps != 0 && cardParams[a.Option].fuel {
+			b.WriteString(" fuel " + strconv.Itoa(a.Steps))
+		} else if a.Steps != 0 {
 			b.WriteString(" " + strconv.Itoa(a.Steps) + " squares")
 		}
 		if a.Lock != 0 {

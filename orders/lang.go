@@ -948,6 +948,22 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.skip("squares", "square", "steps", "step", "spaces", "space")
 			continue
 		}
+		// "fuel 2", "2 fuel", "2 counters": fuel counters in one register (Retro-Rockets).
+		if (p.is("fuel") && p.peek(1).kind == 'n') || (p.peek(0).kind == 'n' && inList(p.peek(1).text, "fuel", "counters", "counter")) {
+			k := 0
+			if p.is("fuel") {
+				k = 1
+			}
+			n, _ := strconv.Atoi(p.peek(k).text)
+			if n < 1 || n > 3 || !once("fuel counters", a.Steps != 0) {
+				p.fail("expected 1 to 3 fuel counters, got %s", p.got())
+				return
+			}
+			a.Steps = n
+			p.i += 2
+			p.skip("counters", "counter")
+			continue
+		}
 		if p.peek(0).kind == 'n' && inList(p.peek(1).text, "squares", "square", "steps", "step", "spaces", "space") {
 			n, _ := strconv.Atoi(p.peek(0).text)
 			if n < 1 || n > 4 || !once("a distance", a.Steps != 0) {

@@ -15,6 +15,8 @@ type optionParams struct {
 	dir, target, card, steps, lock, targetOption bool
 	needCard                                     bool // the order names a card (Flywheel, Conditional Command)
 	bomb                                         bool // the order names the five cards of the robot's bomb hand, or none (Buzz Bomb)
+	fuel                                         bool // the order may say how many fuel counters ("fuel 2": Retro-Rockets)
+	moveCard                                     bool // the card named is a movement card (Robo-Copter)
 	fromHand                                     bool // the card must be in the hand and not programmed
 	always                                       bool // the card always works: "use" orders nothing
 	// Armed and Dangerous (seed 001): twoCards: the order may name a register's two cards
@@ -60,8 +62,11 @@ var cardParams = map[string]optionParams{
 	"Reengineering Unit": {target: true, targetOption: true},
 	"Reflector":          {dir: true},
 	// Armed and Dangerous devices (adjudicator/cards_devices.go).
-	"Buzz Bomb": {card: true, bomb: true}, // five cards of the bomb hand, or none
-	// Phase-programmed gadgets: the order names only its register.
+	"Buzz Bomb":   {card: true, bomb: true}, // five cards of the bomb hand, or none
+	"Robo-Copter": {card: true, needCard: true, fromHand: true, moveCard: true},
+	// Phase programmed: the order names its register (Retro-Rockets: and its fuel).
+	"Big Jet":             {},
+	"Retro-Rockets":       {fuel: true},
 	"Mine Layer":          {},
 	"Proximity Mine":      {},
 	"Bridge Layer":        {},
@@ -115,7 +120,7 @@ func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.St
 			if a.Card != 0 && !cp.card {
 				bad("card")
 			}
-			if a.Steps != 0 && !cp.steps {
+			if a.Steps != 0 && !cp.steps && !cp.fuel {
 				bad("distance")
 			}
 			if a.Lock != 0 && !cp.lock {
@@ -157,6 +162,12 @@ func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.St
 				}
 			} else if cp.needCard {
 				rep.err(at, "%s needs the card: write \"use %s P490\"", a.Option, a.Option)
+			}
+			if a.Card != 0 && cp.moveCard && setup.Deck.Kind(a.Card).Steps() == 0 && setup.Deck.Kind(a.Card) != adjudicator.NoCard {
+				rep.err(at, "%s takes a movement card (Move or Back Up), not %s", a.Option, cardTitle(setup, a.Card))
+			}
+			if a.Steps != 0 && cp.fuel && (a.Steps < 1 || a.Steps > 3) {
+				rep.err(at, "%s takes 1 to 3 fuel counters in a register, not %d", a.Option, a.Steps)
 			}
 			if a.Steps != 0 && cp.steps && (a.Steps < 1 || a.Steps > 2) {
 				rep.err(at, "%s backs up 1 or 2 squares, not %d", a.Option, a.Steps)
