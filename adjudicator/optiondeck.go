@@ -33,7 +33,7 @@ func ParseOptionDeck(s string) (OptionDeck, bool) {
 		return DeckNone, true
 	case "crash-burn", "crash&burn", "crash-and-burn", "c&b", "cb":
 		return DeckCrashBurn, true
-	case "armed-dangerous", "armed&dangerous", "armed-and-dangerous", "a&d", "ad":
+	case "armed-dangerous", "armed&dangerous", "armed-and-dangerous", "a&d", "ad", "armed":
 		return DeckArmedDangerous, true
 	case "both", "all":
 		return DeckBoth, true

@@ -3,6 +3,7 @@ package judge
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,6 +40,9 @@ type DemoOptions struct {
 	// OptionDeck is the game's option deck (adjudicator.OptionDeck); "" for the default
 	// (crash-burn).
 	OptionDeck string
+	// Variants are seed 001's option variants by name, joined by commas
+	// (adjudicator.VariantSettings: "deluxe-package,bio-bots"); "" for none.
+	Variants string
 	// Play keeps a seat for a person: the game opens with three bots, waits for a JOIN
 	// by mail from you@example.test, and then waits for that player's orders each turn,
 	// so the player's guide can be followed against the demo's servers.
@@ -62,6 +66,19 @@ type DemoResult struct {
 	Winner  string
 	Sent    int // mails rallyjudge sent
 	Reports int
+	// Uses counts the option cards the robots used (EvUse events), by card.
+	Uses map[string]int
+}
+
+// UsesOf is the number of uses of the cards of one expansion ("C&B", "A&D").
+func (r DemoResult) UsesOf(source string) int {
+	n := 0
+	for card, k := range r.Uses {
+		if c, ok := adjudicator.OptionCardNamed(card); ok && c.Source == source {
+			n += k
+		}
+	}
+	return n
 }
 
 var demoRobots = []string{"Twonky", "Zoombot", "Hulk", "Spinbot"}
@@ -127,13 +144,24 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
 	}
-	if o.OptionDeck != "" {
-		d, ok := adjudicator.ParseOptionDeck(o.OptionDeck)
-		if !ok {
-			return res, fmt.Errorf("demo: option deck %q: want none, crash-burn, armed-dangerous or both", o.OptionDeck)
-		}
+	if o.OptionDeck != "" || o.Variants != "" {
 		rules := adjudicator.PostalRules()
-		rules.OptionDeck = d
+		if o.OptionDeck != "" {
+			d, ok := adjudicator.ParseOptionDeck(o.OptionDeck)
+			if !ok {
+				return res, fmt.Errorf("demo: option deck %q: want none, crash-burn, armed-dangerous (armed) or both", o.OptionDeck)
+			}
+			rules.OptionDeck = d
+		}
+		kvs, err := adjudicator.VariantSettings(o.Variants)
+		if err != nil {
+			return res, fmt.Errorf("demo: %v", err)
+		}
+		for _, kv := range kvs {
+			if err := rules.Set(kv[0], kv[1]); err != nil {
+				return res, fmt.Errorf("demo: %v", err)
+			}
+		}
 		spec.Rules = &rules
 	}
 	for _, n := range bots {
@@ -236,6 +264,9 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		if err != nil {
 			return res, err
 		}
+		if err := j.demoCountUses(ctx, g, &res); err != nil {
+			return res, err
+		}
 		fmt.Fprintf(o.Out, "turn %2d: %s\n", turn, standingsLine(state))
 		if state.Over {
 			res.Winner = state.Winner
@@ -261,6 +292,18 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		return res, err
 	}
 	fmt.Fprintf(o.Out, "\n%s\n", standingsTable(state))
+	if len(res.Uses) > 0 {
+		cards := make([]string, 0, len(res.Uses))
+		for c := range res.Uses {
+			cards = append(cards, c)
+		}
+		sort.Strings(cards)
+		var parts []string
+		for _, c := range cards {
+			parts = append(parts, fmt.Sprintf("%s %d", c, res.Uses[c]))
+		}
+		fmt.Fprintf(o.Out, "Option cards used: %s.\n", strings.Join(parts, ", "))
+	}
 	if res.Winner != "" {
 		fmt.Fprintf(o.Out, "%s wins the race.\n", res.Winner)
 	} else {
@@ -274,6 +317,29 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		<-ctx.Done()
 	}
 	return res, err
+}
+
+// demoCountUses adds the option cards used in the game's latest turn to res.Uses.
+func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult) error {
+	return j.Store.View(ctx, func(tx *store.Tx) error {
+		tn, err := tx.LatestTurn(g.ID)
+		if err != nil {
+			return err
+		}
+		var events []adjudicator.Event
+		if err := json.Unmarshal(tn.Events, &events); err != nil {
+			return fmt.Errorf("demo: events of turn %d: %w", tn.Number, err)
+		}
+		for _, e := range events {
+			if e.Kind == adjudicator.EvUse && e.Option != "" {
+				if res.Uses == nil {
+					res.Uses = map[string]int{}
+				}
+				res.Uses[e.Option]++
+			}
+		}
+		return nil
+	})
 }
 
 func (j *Judge) demoState(ctx context.Context) (store.Game, *adjudicator.State, *adjudicator.Setup, error) {

@@ -23,7 +23,8 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", "", "keep the game's database in this file (default: temporary)")
 	saveMail := fs.String("save-mail", "", "write every mail rallyjudge sent to this directory as .eml")
 	verbose := fs.Bool("v", false, "log what the judge does")
-	options := fs.String("options", "", "the option deck: none, crash-burn (the default), armed-dangerous or both")
+	options := fs.String("options", "", "the option deck: none, crash-burn (the default), armed-dangerous (armed) or both")
+	variants := fs.String("variants", "", "seed 001's option variants, joined by commas: standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -53,7 +54,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	_, err := judge.RunDemo(ctx, judge.DemoOptions{
 		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
-		Bot: demoBot, Play: *play, OptionDeck: *options,
+		Bot: demoBot, Play: *play, OptionDeck: *options, Variants: *variants,
 	})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/judge"
+)
+
+// `rallyjudge demo --options armed --course high-water --variants deluxe-package --seed 1`
+// (README, docs/gamemasters.md): four autopilot bots race with the Armed and Dangerous
+// deck on the course with its floor (water, currents, teleporters, randomizers, levels),
+// each starting with the card it keeps of its Deluxe Option Package. The game ends with
+// a winner within the turn limit, and the bots fire, launch and set their Armed and
+// Dangerous cards along the way.
+func TestDemoArmedPlaysToWinner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game through the mail servers")
+	}
+	var out bytes.Buffer
+	res, err := judge.RunDemo(context.Background(), judge.DemoOptions{
+		Course: "high-water", Seed: 1, Turns: 40, Out: &out, Bot: demoBot,
+		OptionDeck: "armed", Variants: "deluxe-package",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if res.Winner == "" {
+		t.Fatalf("no winner in %d turns:\n%s", res.Turns, out.String())
+	}
+	ad := res.UsesOf("A&D")
+	t.Logf("%s won in %d turns; Armed and Dangerous cards used %d times: %v", res.Winner, res.Turns, ad, res.Uses)
+	if ad == 0 {
+		t.Errorf("the bots used no Armed and Dangerous card: %v\n%s", res.Uses, out.String())
+	}
+	if cb := res.UsesOf("C&B"); cb != 0 {
+		t.Errorf("Crash & Burn cards used %d times in a game dealing only Armed and Dangerous cards", cb)
+	}
+	if !strings.Contains(out.String(), "Option cards used: ") {
+		t.Errorf("the demo does not say which cards were used:\n%s", out.String())
+	}
+}
