@@ -183,3 +183,48 @@ func TestTurnGIF2023Golden(t *testing.T) {
 		t.Errorf("the reboot frame %q has %d pixels of the cross", frames[rebootFrame].Caption, crosses)
 	}
 }
+
+// Steps of a 2023 round: the upgrade phase and a shutdown before the registers, a
+// rebooted robot re-entering and then playing its card in one step, a SPAM replaced by
+// the card drawn in the same step, cards named without priorities, the end of round.
+func TestSteps2023(t *testing.T) {
+	pos := func(x, y int) *adjudicator.Pos { return &adjudicator.Pos{X: x, Y: y} }
+	n := adjudicator.North
+	ev := func(reg int, phase, kind, robot string, f func(*adjudicator.Event)) adjudicator.Event {
+		e := adjudicator.Event{Register: reg, Phase: phase, Kind: kind, Robot: robot}
+		if f != nil {
+			f(&e)
+		}
+		return e
+	}
+	spam, move2 := int(adjudicator.CardSpam), int(adjudicator.CardMove2)
+	events := []adjudicator.Event{
+		ev(0, "upgrade", adjudicator.EvUpgrade, "Zoom", func(e *adjudicator.Event) { e.Cause, e.Option, e.Amount = "install", "Zoop", 1 }),
+		ev(0, "upgrade", adjudicator.EvUpgrade, "Blue", func(e *adjudicator.Event) { e.Cause, e.Option, e.Amount = "draw", "Boink", 1 }),
+		ev(0, "", adjudicator.EvShutdown, "Hammer", func(e *adjudicator.Event) { e.Amount = 3 }),
+		ev(1, "move", adjudicator.EvReenter, "Zoom", func(e *adjudicator.Event) { e.To, e.Facing = pos(0, 1), &n }),
+		ev(1, "move", adjudicator.EvCard, "Zoom", func(e *adjudicator.Event) { e.Card = int(adjudicator.CardMove1) }),
+		ev(1, "move", adjudicator.EvMove, "Zoom", func(e *adjudicator.Event) { e.From, e.To = pos(0, 1), pos(0, 0) }),
+		ev(1, "move", adjudicator.EvCard, "Blue", func(e *adjudicator.Event) { e.Card = spam }),
+		ev(1, "move", adjudicator.EvReplaced, "Blue", func(e *adjudicator.Event) { e.Card, e.Amount = spam, move2 }),
+		ev(1, "move", adjudicator.EvCard, "Blue", func(e *adjudicator.Event) { e.Card, e.Cause = move2, "replacement" }),
+		ev(1, "batteries", adjudicator.EvEnergy, "Blue", func(e *adjudicator.Event) { e.Amount, e.Cause = 4, "battery" }),
+		ev(0, "end", adjudicator.EvPriority, "Blue", nil),
+	}
+	steps := Steps(events, adjudicator.KindDeck())
+	var got []string
+	for _, s := range steps {
+		got = append(got, s.Caption)
+	}
+	want := []string{
+		"Upgrade phase: Zoom installs Zoop (1 energy), Blue draws an upgrade",
+		"Before the registers: Hammer shuts down (discards 3 damage cards)",
+		"Register 1 — Zoom: Move 1; Zoom re-enters at 0,1",
+		"Register 1 — Blue: SPAM; SPAM replaced by Move 2",
+		"Register 1 — batteries: Blue energy 4",
+		"End of round: Blue takes the priority token",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("captions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
