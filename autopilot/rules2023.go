@@ -22,8 +22,9 @@ import (
 //     phase (Setup.WithUpgradePhase), so an upgrade installed now works in it;
 //  5. upgrade uses (ruling R-TEMPORARY-WHEN): Zoop, Boink and Brakes where a forecast
 //     shows they gain enough, Deflector Shield in the registers where it keeps damage
-//     off, Recharge and Memory Swap when installed, Mini Howitzer when a shot would push
-//     a robot off the floor or energy is plentiful.
+//     off (against any laser with 5 energy or more), Recharge and Memory Swap when
+//     installed, Mini Howitzer when a shot would push a robot off the floor or energy
+//     is plentiful.
 //
 // The plan is orders (Plan.Orders2023, for the engine) and sheet lines in the order
 // language (Plan.Orders; SheetLines writes a whole sheet), and the two say the same.
@@ -46,6 +47,9 @@ const (
 	// howitzerFreely is the energy from which Mini Howitzer is fired at whatever is in
 	// line, not only at a robot it would push off the floor.
 	howitzerFreely = 6
+	// deflectFreely is the energy from which Deflector Shield is raised against any
+	// laser hit, not only where the forecast shows a board laser's.
+	deflectFreely = 5
 )
 
 // Use is an upgrade use a plan orders: "use NAME [DIR] [in register N] [if target would
@@ -411,10 +415,19 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 			s.best, s.bestEnd = bestO, bestEnd
 		}
 	}
-	// Deflector Shield: in each register where paying keeps laser damage off.
+	// Deflector Shield: with energy to spare, against any laser (the robots' lasers,
+	// which the forecast does not fire, too); else in each register where the forecast
+	// shows that paying keeps board laser damage off.
 	if slices.Contains(have, "Deflector Shield") {
-		for reg := 1; reg <= adjudicator.Registers; reg++ {
-			try(Use{Upgrade: "Deflector Shield", Register: reg}, 1)
+		if energy >= deflectFreely {
+			d.uses = append(d.uses, Use{Upgrade: "Deflector Shield"})
+			if end, err := s.sim.Run(s.robot, s.bestProg, d); err == nil {
+				s.best, s.bestEnd = p.evaluate2023(&s.before, &end), end
+			}
+		} else {
+			for reg := 1; reg <= adjudicator.Registers; reg++ {
+				try(Use{Upgrade: "Deflector Shield", Register: reg}, 1)
+			}
 		}
 	}
 	if slices.Contains(have, "Mini Howitzer") {
