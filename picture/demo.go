@@ -36,10 +36,13 @@ func DemoTurn(c *adjudicator.Course, n int, seed uint64, turn int) (*Demo, error
 		turn = 1
 	}
 	rules := adjudicator.PostalRules()
+	rules.SharedStart = len(c.Starts) < n
 	if c.Rules == "2023" {
 		rules = adjudicator.Rules2023()
+		if len(c.Starts) < n {
+			return nil, fmt.Errorf("demo turn: %d robots, but the 2023 rules give each a start square of its own and course %q has %d", n, c.Name, len(c.Starts))
+		}
 	}
-	rules.SharedStart = len(c.Starts) < n
 	setup, err := adjudicator.NewSetup(c, rules, seed, nil)
 	if err != nil {
 		return nil, fmt.Errorf("demo turn: %w", err)

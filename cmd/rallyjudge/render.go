@@ -100,12 +100,19 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 	opt := picture.Options{Cell: cfg.cell}
 	switch {
 	case cfg.demo:
+		robotsSet := false
+		fs.Visit(func(f *flag.Flag) { robotsSet = robotsSet || f.Name == "robots" })
+		if c.Rules == "2023" && !robotsSet {
+			// The 2023 rules give each robot a start square of its own: by default as
+			// many robots as the course has start squares, up to 8.
+			cfg.robots = min(cfg.robots, len(c.Starts))
+		}
 		d, err := picture.DemoTurn(c, cfg.robots, cfg.seed, cfg.turn)
 		if err != nil {
 			fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
 			return 1
 		}
-		opt.Turn = d.Turn
+		opt.Turn, opt.Deck, opt.Rules = d.Turn, d.Setup.Deck, d.Setup.Rules.Name
 		if strings.EqualFold(filepath.Ext(cfg.out), ".gif") {
 			err = picture.TurnGIF(&buf, c, d.Before, d.Events, opt)
 		} else {
@@ -173,7 +180,7 @@ func renderArchive(cfg renderConfig, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var buf bytes.Buffer
-	opt := picture.Options{Cell: cfg.cell, Turn: cfg.turn}
+	opt := picture.Options{Cell: cfg.cell, Turn: cfg.turn, Deck: setup.Deck, Rules: setup.Rules.Name}
 	if strings.EqualFold(filepath.Ext(cfg.out), ".gif") && step.Before != nil {
 		err = picture.TurnGIF(&buf, setup.Course, step.Before.Robots, step.Events, opt)
 	} else {

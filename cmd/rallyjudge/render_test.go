@@ -40,6 +40,8 @@ func TestRender(t *testing.T) {
 		{"bad cell", []string{"sprint", "--cell", "2"}, 2, "", "usage"},
 		{"bad flag", []string{"sprint", "--colour"}, 2, "", "flag provided but not defined"},
 		{"too many robots", []string{"sprint", "--demo-turn", "--robots", "9"}, 2, "", "usage"},
+		{"2023 demo gif", []string{"docking-run", "--demo-turn", "--turn", "2", "-o", filepath.Join(dir, "d.gif")}, 0, "d.gif", ""},
+		{"2023 demo, more robots than starts", []string{"docking-run", "--demo-turn", "--robots", "7"}, 1, "", "has 6"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
