@@ -21,7 +21,7 @@ func armedEffects() []Effect {
 	return []Effect{
 		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
 		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{}, selfDestruct{},
-		converter{}, frogLegs{}, homingDevice{},
+		converter{}, frogLegs{}, homingDevice{}, scramblerBomb{},
 	}
 }
 
@@ -842,4 +842,93 @@ func (t *turn) homeIn(i int) {
 	}
 	r.Facing = r.Facing.Rotate(3)
 	t.emit(Event{Kind: EvTurn, Robot: r.Name, Facing: t.dir(r.Facing)})
+}
+
+// ---- 71 Scrambler Bomb (seed 001, "Scrambler Bomb": phase programmed gadget, flat
+// device, launcher, payload 1) ----
+// In the register it is programmed for, before the robots move, the robot leaves its
+// scrambler token on its square. At the start of the next turn the bomb goes off: every
+// robot within 6 squares of it has its program thrown away and plays cards at random for
+// the whole turn; the bomb is then gone. A pit or a crusher destroys it without setting
+// it off; belts, gears and currents carry it as any flat device (devices.go).
+//
+// Rulings: "at random" is the turn's draw pile (the cards nobody was dealt, shuffled by
+// the game's seed and the turn; cards_crashburn.go, drawFromPile), one card for each
+// register, as a randomizer square deals (seed 001, Randomizers): so a replay plays the
+// same cards and no card is in play twice. A register locked by damage keeps its card
+// (a locked card is not part of the program written this turn). Powered-down robots run
+// no program and are not touched. The 6 squares are counted as robots move, around walls
+// (seed 001: "All distances ... as robots move"). The robot that laid it is scrambled
+// too when it is within reach. A program laid with the cards that were thrown away
+// (Crab Legs' second card) is void, its primary card having been replaced (phases.go).
+// A scrambler laid by a virtual robot scrambles only that robot. In a forecast the new
+// cards cannot be known: the robot is shown playing its own, with the swaps marked.
+//
+// The order: "use Scrambler Bomb in register 4". Default: not laid.
+type scramblerBomb struct{}
+
+func (scramblerBomb) Option() string   { return "Scrambler Bomb" }
+func (scramblerBomb) Phase() PhaseKind { return PhaseGadget }
+func (scramblerBomb) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevScrambler)
+}
+func (scramblerBomb) Run(v View, p *PhaseProgram) bool {
+	return v.t.placeDevice(v.robot, DevScrambler, v.t.st.Robots[v.robot].Pos) >= 0
+}
+
+// scramblerReach is how far a scrambler bomb reaches (seed 001: "within 6 squares").
+const scramblerReach = 6
+
+// scramblersGoOff sets off every scrambler bomb on the board, laid in an earlier turn,
+// when the programs of the turn are loaded.
+func (t *turn) scramblersGoOff() {
+	b := t.board()
+	for d := 0; d < len(t.st.Devices); d++ {
+		dev := t.st.Devices[d]
+		if dev.Kind != DevScrambler {
+			continue
+		}
+		t.removeDevice(d, "used")
+		d--
+		if !b.In(dev.Pos) {
+			continue
+		}
+		dist := BlastDistances(b, dev.Pos, scramblerReach, 0)
+		owner := t.ownerOf(&dev)
+		if owner >= 0 {
+			t.useEvent(owner, "Scrambler Bomb", -1, 0, 0)
+		}
+		for j := range t.st.Robots {
+			r := &t.st.Robots[j]
+			if !r.Active() || r.Power == PowerDown || !b.In(r.Pos) || !t.meets(j, &dev) || !t.acts(j) {
+				continue
+			}
+			if k := dist[r.Pos.Y*b.W+r.Pos.X]; k < 0 || k > scramblerReach {
+				continue
+			}
+			t.scramble(j)
+		}
+	}
+}
+
+// scramble gives robot j a card at random in each register not locked.
+func (t *turn) scramble(j int) {
+	r := &t.st.Robots[j]
+	for reg := 1; reg <= Registers; reg++ {
+		if r.IsLocked(reg) || r.Registers[reg-1] == 0 {
+			continue
+		}
+		old := r.Registers[reg-1]
+		t.register = reg
+		if t.single >= 0 {
+			t.emit(Event{Kind: EvSwapped, Robot: r.Name, Option: "Scrambler Bomb", Amount: old})
+			t.register = 0
+			continue // a forecast cannot know the card
+		}
+		if c := t.drawFromPile(); c != 0 {
+			r.Registers[reg-1] = c
+			t.emit(Event{Kind: EvSwapped, Robot: r.Name, Option: "Scrambler Bomb", Card: c, Amount: old})
+		}
+		t.register = 0
+	}
 }

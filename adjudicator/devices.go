@@ -49,6 +49,7 @@ const (
 	DevDrone         DeviceKind = "drone"          // Drone Launcher
 	DevMissile       DeviceKind = "missile"        // Missile Launcher
 	DevBuzzBomb      DeviceKind = "buzz-bomb"      // Buzz Bomb
+	DevScrambler     DeviceKind = "scrambler"      // Scrambler Bomb (cards_armed.go)
 )
 
 // deviceSpec is what seed 001 says of a kind of device (its card's header and text).
@@ -84,6 +85,9 @@ var deviceSpecs = []deviceSpec{
 	{kind: DevDrone, option: "Drone Launcher", flying: true, power: 2, payload: 3, tokens: 3, crushBlows: true, pushBlows: true, priorities: []int{835, 635, 435}, symbol: 'd'},
 	{kind: DevMissile, option: "Missile Launcher", flying: true, power: 4, payload: 3, tokens: 3, crushBlows: true, pushBlows: true, priorities: []int{845, 645, 445}, symbol: 'M'},
 	{kind: DevBuzzBomb, option: "Buzz Bomb", flying: true, power: 4, payload: 3, tokens: 3, crushBlows: true, pushed: true, symbol: 'z'},
+	// seed 001, Scrambler Bomb: flat device, launcher, payload 1, one scrambler token;
+	// "Pits and crushers destroy scrambler bombs without setting them off".
+	{kind: DevScrambler, option: "Scrambler Bomb", flat: true, payload: 1, tokens: 1, symbol: 'x'},
 }
 
 // specOf is the spec of kind k, nil for an unknown kind.

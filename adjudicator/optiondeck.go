@@ -109,7 +109,7 @@ var scenarioTested = []string{
 	"Portable Teleporter", "Proximity Mine", "Big Jet", "Retro-Rockets", "Robo-Copter",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
-	"Converter", "Frog Legs", "Homing Device",
+	"Converter", "Frog Legs", "Homing Device", "Scrambler Bomb",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

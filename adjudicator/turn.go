@@ -278,6 +278,9 @@ func (t *turn) play() {
 			t.programPhases(i)
 		}
 	}
+	if len(st.Devices) > 0 {
+		t.scramblersGoOff() // seed 001, Scrambler Bomb: "At the beginning of the next turn" (cards_armed.go)
+	}
 	t.phase = ""
 	for i := range st.Robots {
 		if st.Robots[i].Active() {

@@ -83,6 +83,7 @@ var cardParams = map[string]optionParams{
 	"Converter":            {always: true},
 	"Frog Legs":            {},
 	"Homing Device":        {target: true, modes: []string{"tag", "home"}},
+	"Scrambler Bomb":       {},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the

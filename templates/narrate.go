@@ -426,6 +426,14 @@ func (n *narrator) single(e adjudicator.Event) {
 	case adjudicator.EvVoid:
 		n.add(fmt.Sprintf("%s's %s program for register %d does not work (%s): %s", e.Robot, e.Option, e.Amount, voidWhy(e.Cause), voidRest(e.Cause)))
 	case adjudicator.EvSwapped:
+		if e.Option == "Scrambler Bomb" {
+			if e.Card == 0 {
+				n.add(fmt.Sprintf("a scrambler bomb throws away %s's P%d in register %d: it will play a random card", e.Robot, e.Amount, e.Register))
+				break
+			}
+			n.add(fmt.Sprintf("a scrambler bomb throws away %s's P%d in register %d: it plays P%d instead", e.Robot, e.Amount, e.Register, e.Card))
+			break
+		}
 		n.add(fmt.Sprintf("%s's %s puts P%d in register %d instead of P%d", e.Robot, e.Option, e.Card, e.Register+swapNext(e), e.Amount))
 	default:
 		n.add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
