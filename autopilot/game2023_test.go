@@ -35,7 +35,12 @@ func (c counts2023) usesTotal() int {
 // the plan's own orders (Plan.Orders2023) must play the round identically.
 func play2023(t *testing.T, course string, seed uint64, robots, maxRounds int, c *counts2023) {
 	t.Helper()
-	s, st := newGame2023(t, course, seed, robots)
+	playRules(t, course, adjudicator.Rules2023(), seed, robots, maxRounds, c)
+}
+
+func playRules(t *testing.T, course string, rules adjudicator.Rules, seed uint64, robots, maxRounds int, c *counts2023) {
+	t.Helper()
+	s, st := newGameRules(t, course, rules, seed, robots)
 	p := autopilot.New(s)
 	c.games++
 	for round := 0; round < maxRounds && !st.Over; round++ {
@@ -130,5 +135,34 @@ func TestAutopilotGames2023(t *testing.T) {
 	}
 	if c.reboots > 0 && c.facings == 0 {
 		t.Errorf("%d reboots but no plan chose a reboot facing", c.reboots)
+	}
+}
+
+// The bots play the 2023 variants too (seed 004, Variant Rules): legal sheets, and a
+// winner; no upgrade orders in the lighter game, which has none.
+func TestAutopilotVariants2023(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		set  func(*adjudicator.Rules)
+	}{
+		{"lighter", func(r *adjudicator.Rules) { r.Lighter, r.EnergyStart, r.EnergyMax = true, 0, 0 }},
+		{"less deadly", func(r *adjudicator.Rules) { r.EdgeWalls = true }},
+		{"less spammy", func(r *adjudicator.Rules) { r.DiscardSpam = true }},
+		{"dynamic archiving", func(r *adjudicator.Rules) { r.DynamicArchive = true }},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			rules := adjudicator.Rules2023()
+			v.set(&rules)
+			c := counts2023{uses: map[string]int{}}
+			for seed := uint64(1); seed <= 2; seed++ {
+				playRules(t, "docking-run", rules, seed, 4, 40, &c)
+			}
+			if c.won < c.games {
+				t.Errorf("%d of %d games won", c.won, c.games)
+			}
+			if rules.Lighter && c.draws+c.installs+c.usesTotal() > 0 {
+				t.Errorf("the lighter game: %d draws, %d installs, %d uses", c.draws, c.installs, c.usesTotal())
+			}
+		})
 	}
 }

@@ -376,7 +376,7 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 	if s.upgrade.Draw {
 		energy--
 	}
-	if slices.Contains(have, "Recharge") && energy <= adjudicator.Rules2023().EnergyMax-3 {
+	if slices.Contains(have, "Recharge") && energy <= p.setup.Rules.EnergyMax-3 {
 		try(Use{Upgrade: "Recharge", Register: 1}, -1_000_000)
 	}
 	// Brakes (permanent): a Move 1 that had better stay put.
