@@ -6,14 +6,14 @@ import "slices"
 // Listing of Option Cards), one type a card, on the machinery of devices.go and
 // explosions.go. Each cites its card in seed 001; rulings are written beside the code.
 // Implemented: The Big One (49), Bridge Layer (51), Buzz Bomb (52), Drone Launcher (55),
-// Mine Layer (61), Missile Launcher (62), Portable Teleporter (65), Proximity Mine (66);
+// Goo Dropper (58), Mine Layer (61), Missile Launcher (62), Portable Teleporter (65), Proximity Mine (66);
 // and the cards that make a robot fly (flying.go): Big Jet (48), Retro-Rockets (69),
 // Robo-Copter (70).
 
 // deviceEffects is the device cards whose effects are implemented (effects.go lists
 // them after the other Armed and Dangerous cards).
 func deviceEffects() []Effect {
-	return []Effect{roboCopter{}, bigJet{}, theBigOne{}, bridgeLayer{}, buzzBomb{}, droneLauncher{}, mineLayer{}, missileLauncher{}, portableTeleporter{}, proximityMine{}, retroRockets{}}
+	return []Effect{roboCopter{}, bigJet{}, theBigOne{}, bridgeLayer{}, buzzBomb{}, droneLauncher{}, gooDropper{}, mineLayer{}, missileLauncher{}, portableTeleporter{}, proximityMine{}, retroRockets{}}
 }
 
 // flatTrigger applies flat device d to robot i, which moved onto or over it (or, for a
@@ -780,4 +780,67 @@ func (t *turn) copterDown(i int) {
 	}
 	t.devs.copter[i] = 0
 	t.land(i, t.st.Robots[i].Facing, t.st.Robots[i].Pos)
+}
+
+// ---- 58 Goo Dropper (seed 001, "Goo Dropper": phase programmed gadget, flat device,
+// launcher, payload 3) ----
+// Before the robots move in the register it is programmed for, the robot drops goo on
+// its square. A robot that is not flying and moves onto the goo (or over it) is held
+// there: it turns freely but cannot leave the square until the goo is destroyed, which
+// happens when robots on it have tried to move four squares in all (four Move 1s, or a
+// Back Up and a Move 3); a push while on the goo counts as a square tried, and fails.
+// Goo cannot be dropped on a pit, a conveyor belt, water, a current or a teleporter: such
+// a program is illegal and the goo is kept. Pushers do not move goo.
+//
+// Rulings: every square of a movement card played on goo counts, whatever stops it
+// after; when the fourth square tried destroys the goo, the card's squares left after it
+// are moved. A robot that moves onto goo with squares of its card left spends them on
+// the goo at once. The robot that dropped it has until the lasers to leave (the
+// launcher's grace); still on it then, it is held. The tries are counted on the goo
+// (Device.Tries), whichever robots made them. Only one goo a square.
+//
+// The order: "use Goo Dropper in register 2". Default: none dropped.
+type gooDropper struct{}
+
+// gooTries is how many squares tried destroy goo (seed 001: "attempting to move a total
+// of four squares").
+const gooTries = 4
+
+func (gooDropper) Option() string   { return "Goo Dropper" }
+func (gooDropper) Phase() PhaseKind { return PhaseGadget }
+func (gooDropper) Program(v View, p *PhaseProgram) bool {
+	return programPayload(v, p, DevGoo)
+}
+func (gooDropper) Run(v View, p *PhaseProgram) bool {
+	t, i := v.t, v.robot
+	at := t.st.Robots[i].Pos
+	sq := t.board().At(at)
+	if sq.Floor == FloorPit || sq.Belt.Kind != NoBelt || sq.Water || sq.Current != 0 || sq.Teleporter ||
+		t.deviceAt(at, DevTeleporter) >= 0 || t.deviceAt(at, DevGoo) >= 0 {
+		return false // seed 001: "Goo cannot be placed on pits, conveyor belts, water, currents, or teleporters"
+	}
+	return t.placeDevice(i, DevGoo, at) >= 0
+}
+
+// stuckInGoo: robot i tries to leave its square by a square; if goo holds it there, the
+// try is counted on the goo (which a fourth try destroys) and stuckInGoo reports true: the
+// robot does not move this square.
+func (t *turn) stuckInGoo(i int) bool {
+	r := &t.st.Robots[i]
+	if t.flying(i) || !r.Active() {
+		return false
+	}
+	for d := range t.st.Devices {
+		dev := &t.st.Devices[d]
+		if dev.Kind != DevGoo || dev.Pos != r.Pos || !t.meets(i, dev) || (dev.fresh && dev.Owner == r.Name) {
+			continue
+		}
+		dev.Tries++
+		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Amount: dev.Tries, Cause: "goo"})
+		if dev.Tries >= gooTries {
+			t.removeDevice(d, "worn")
+		}
+		return true
+	}
+	return false
 }

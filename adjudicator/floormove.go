@@ -148,6 +148,9 @@ func (t *turn) robotAt(s slot, not int) int {
 // else what moves it: "pusher", "oil" (sliding), "repulsor", "ramp" (sliding back).
 func (t *turn) stepFloor(i int, d Dir, by string) bool {
 	r := &t.st.Robots[i]
+	if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
+		return false // seed 001, Goo Dropper: held fast (cards_devices.go)
+	}
 	from := slot{r.Pos, t.ramp[i]}
 	to, e := t.next(from, d)
 	switch e {
@@ -176,6 +179,12 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 				break
 			}
 			o := t.st.Robots[j].Name
+			if len(t.st.Devices) > 0 && t.stuckInGoo(j) {
+				// seed 001, Goo Dropper: a robot pushed while on goo stays; the push counts.
+				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: "goo"})
+				t.rammed(i, n, chain[:n], j, d, by, false)
+				return false
+			}
 			if by == "oil" && !t.onOil(j) {
 				// seed 003: a slide stops at "another robot that is not on an oil slick".
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: "robot"})

@@ -109,6 +109,9 @@ func (t *turn) moveSquares(i int, d Dir, steps int) {
 		t.r23.hover = i + 1
 	}
 	for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
+		if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
+			continue // seed 001, Goo Dropper: each square tried counts (cards_devices.go)
+		}
 		if !t.step(i, d, "") {
 			break
 		}

@@ -107,6 +107,7 @@ var scenarioTested = []string{
 	// Armed and Dangerous devices (cards_devices.go).
 	"The Big One", "Bridge Layer", "Buzz Bomb", "Drone Launcher", "Mine Layer", "Missile Launcher",
 	"Portable Teleporter", "Proximity Mine", "Big Jet", "Retro-Rockets", "Robo-Copter",
+	"Goo Dropper",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
 	"Converter", "Frog Legs", "Homing Device", "Scrambler Bomb",

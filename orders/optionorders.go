@@ -68,6 +68,7 @@ var cardParams = map[string]optionParams{
 	"Big Jet":             {},
 	"Retro-Rockets":       {fuel: true},
 	"Mine Layer":          {},
+	"Goo Dropper":         {},
 	"Proximity Mine":      {},
 	"Bridge Layer":        {},
 	"Portable Teleporter": {},
