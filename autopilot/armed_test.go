@@ -1,6 +1,7 @@
 package autopilot_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestBotOrdersArmedOptions(t *testing.T) {
 		{"Big Gun", "Reflector", "Interceptor"},
 		{"Missile Launcher", "Drone Launcher", "Reengineering Unit"},
 		{"Option Damping Field"},
-		{"Crab Legs", "Self-Destruct"},
+		{"Crab Legs", "Self-Destruct", "Mine Layer"},
 	}
 	for i := range st.Robots {
 		st.Robots[i].Virtual = false
@@ -64,8 +65,26 @@ func TestBotOrdersArmedOptions(t *testing.T) {
 				t.Errorf("R%d: no %q in the bot's sheet:\n%s", i+1, w, text)
 			}
 		}
-		if i == 3 && strings.Contains(text, "use ") {
+		if i == 3 && (strings.Contains(text, "use Crab Legs") || strings.Contains(text, "use Self-Destruct")) {
 			t.Errorf("R4 uses a card it should only hold (Crab Legs moves it off its forecast, Self-Destruct harms it):\n%s", text)
+		}
+		if i == 3 {
+			// The mine goes down in a register whose card is a Move 2 or 3.
+			m := regexp.MustCompile(`use Mine Layer in register (\d)`).FindStringSubmatch(text)
+			prog := autopilot.New(s).Choose(st, i).Program
+			hasLong := false
+			for _, p := range prog {
+				k := s.Deck.Kind(p)
+				hasLong = hasLong || k == adjudicator.CardMove2 || k == adjudicator.CardMove3
+			}
+			switch {
+			case m == nil && hasLong:
+				t.Errorf("R4 lays no mine though it moves 2 or 3 squares:\n%s", text)
+			case m != nil:
+				if k := s.Deck.Kind(prog[m[1][0]-'1']); k != adjudicator.CardMove2 && k != adjudicator.CardMove3 {
+					t.Errorf("R4 lays its mine in register %s, whose card is %v:\n%s", m[1], k, text)
+				}
+			}
 		}
 	}
 }

@@ -16,9 +16,11 @@ import (
 // for a card worth keeping, a place in keepRank). Policies see the robot, the other
 // robots and the plan (optionCtx); they never change the program: the program search
 // forecasts the robot without its options, so a card that would move the robot
-// differently from the forecast (Crab Legs, Dual Processor, Overload Override, the
-// flying cards) is held but not used, and a card that harms its holder (Self-Destruct)
-// is never set off.
+// differently from the forecast (Crab Legs, Dual Processor, Overload Override, Frog
+// Legs, Homing Device, the flying cards: Big Jet, Retro-Rockets, Robo-Copter) is held
+// but not used, and so are the cards whose use needs a plan the bot does not make
+// (Bridge Layer, Portable Teleporter, Buzz Bomb, The Big One) or that harm their holder
+// (Self-Destruct). Cards that always work (Converter) need no order.
 
 // optionCtx is what a card's policy may look at.
 type optionCtx struct {
@@ -109,6 +111,29 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 	},
 	// The field damps the bot's own options too: on only when it holds nothing else.
 	"Option Damping Field": always("use Option Damping Field if options < 2"),
+	// Mines are laid in the last register whose card moves the robot on two or three
+	// squares, so it is off the mine (two squares off a proximity mine) by the lasers,
+	// as seed 001 asks, and mines not yet laid do not go off under it when it loses the
+	// card.
+	"Mine Layer":     layInMoveRegister("Mine Layer"),
+	"Proximity Mine": layInMoveRegister("Proximity Mine"),
+}
+
+// layInMoveRegister is a policy for a card laid on the robot's square in one register
+// (phase programmed): the last register whose card is a Move 2 or Move 3.
+func layInMoveRegister(card string) func(*optionCtx) []string {
+	return func(c *optionCtx) []string {
+		for reg := adjudicator.Registers; reg >= 1; reg-- {
+			p := c.prog[reg-1]
+			if p == 0 {
+				continue
+			}
+			if k := c.setup.Deck.Kind(p); k == adjudicator.CardMove2 || k == adjudicator.CardMove3 {
+				return []string{fmt.Sprintf("use %s in register %d", card, reg)}
+			}
+		}
+		return nil
+	}
 }
 
 // sideToNearest is the side of the robot (front, back, left, right), as it stands after
@@ -165,8 +190,10 @@ var keepRank = []string{
 	"Tractor Beam", "High Pressor Beam", "Drone Launcher", "Reflector", "Interceptor",
 	"Target Control", "Ramming Device", "Reengineering Unit", "Turret", "Protection Shield",
 	"De Luxe Safety Copy", "Randomizer", "Recompile", "Conditional Command", "Emergency Switch",
-	"Remote Control", "Option Damping Field", "Crab Legs", "Dual Processor", "Overload Override",
-	"Buzz Bomb", "Self-Destruct",
+	"Remote Control", "Mine Layer", "Proximity Mine", "Option Damping Field", "Converter", "Crab Legs",
+	"Dual Processor", "Overload Override", "Frog Legs", "Homing Device", "Bridge Layer",
+	"Portable Teleporter", "Big Jet", "Retro-Rockets", "Robo-Copter", "Buzz Bomb", "The Big One",
+	"Self-Destruct",
 }
 
 func rankOf(card string) int {

@@ -9,10 +9,11 @@ import (
 	"github.com/rallyjudge/rallyjudge/judge"
 )
 
-// `rallyjudge demo --options armed --course high-water --variants deluxe-package --seed 1`
+// `rallyjudge demo --options armed --course high-water --variants deluxe-package,bio-bots --seed 1`
 // (README, docs/gamemasters.md): four autopilot bots race with the Armed and Dangerous
 // deck on the course with its floor (water, currents, teleporters, randomizers, levels),
-// each starting with the card it keeps of its Deluxe Option Package. The game ends with
+// each starting with the card it keeps of its Deluxe Option Package and one on its Bio
+// Option (Bio-Bots). The game ends with
 // a winner within the turn limit, and the bots fire, launch and set their Armed and
 // Dangerous cards along the way.
 func TestDemoArmedPlaysToWinner(t *testing.T) {
@@ -22,7 +23,7 @@ func TestDemoArmedPlaysToWinner(t *testing.T) {
 	var out bytes.Buffer
 	res, err := judge.RunDemo(context.Background(), judge.DemoOptions{
 		Course: "high-water", Seed: 1, Turns: 40, Out: &out, Bot: demoBot,
-		OptionDeck: "armed", Variants: "deluxe-package",
+		OptionDeck: "armed", Variants: "deluxe-package,bio-bots",
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
