@@ -145,17 +145,38 @@ func TestCommands(t *testing.T) {
 			body: func() string { return "secret " + boss + "\nCREATE winter course=sprint options=everything\n" },
 			want: []string{`Not done: options "everything"`}},
 		{name: "create 2023 refused", from: "boss@example.test", subject: "new game",
-			body: func() string { return "secret " + boss + "\nCREATE summer course=sprint rules=2023\n" },
-			want: []string{"Not done: the 2023 rules cannot be played by mail yet", "docs/rules-2023.md"},
+			body: func() string {
+				return "secret " + boss + "\nCREATE summer course=sprint rules=2023\nCREATE summer course=sprint less-deadly=yes\n" +
+					"CREATE summer course=docking-run rules=2023 options=crash-burn\n"
+			},
+			want: []string{"the 2023 rules do not play", "Not done: less-deadly is a variant of the 2023 rules", "rules=2023",
+				"Not done: options=crash-burn: the 2023 rules have upgrades"},
 			check: func(t *testing.T, _ string) {
 				err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
 					_, err := tx.GameByTag("summer")
 					return err
 				})
 				if !errors.Is(err, store.ErrNotFound) {
-					t.Errorf("game summer: %v; want it not created with rules the judge cannot play", err)
+					t.Errorf("game summer: %v; want it not created", err)
 				}
 			}},
+		{name: "create 2023", from: "boss@example.test", subject: "a 2023 game",
+			body: func() string {
+				return "secret " + boss + "\nCREATE summer23 course=docking-run rules=2023 less-deadly=yes dynamic-archive=yes act-fast=yes\n"
+			},
+			want: []string{"Game summer23 is created", "2023 (seed 004) with A Less Deadly Game", "Dynamic Archiving", "Act Fast"},
+			check: func(t *testing.T, _ string) {
+				g, o := f.game("summer23")
+				r := gameRules(g)
+				if !r.Own() || !r.EdgeWalls || !r.DynamicArchive || r.Lighter || r.DiscardSpam || o.policy(g) != string(store.MissedRandom) {
+					t.Errorf("summer23: rules %s, missed %s", g.Rules, o.policy(g))
+				}
+				if len(r.OptionCards) != 24 {
+					t.Errorf("summer23 deals %d upgrades, want the twelve twice", len(r.OptionCards))
+				}
+			}},
+		{name: "list shows the 2023 rules", from: "reader@example.test", subject: "list", body: func() string { return "list\n" },
+			want: []string{"summer23", "rules: 2023 (seed 004) with A Less Deadly Game", "Act Fast"}},
 		{name: "create unknown ruleset", from: "boss@example.test", subject: "new game",
 			body: func() string { return "secret " + boss + "\nCREATE summer course=sprint rules=2016\n" },
 			want: []string{`unknown ruleset "2016"`}},

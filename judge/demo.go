@@ -41,8 +41,12 @@ type DemoOptions struct {
 	// (crash-burn).
 	OptionDeck string
 	// Variants are seed 001's option variants by name, joined by commas
-	// (adjudicator.VariantSettings: "deluxe-package,bio-bots"); "" for none.
+	// (adjudicator.VariantSettings: "deluxe-package,bio-bots"), or under the 2023 rules
+	// seed 004's variants ("less-deadly,act-fast"); "" for none.
 	Variants string
+	// Rules is the ruleset: "" or "postal", or "2023" (seed 004; the course then
+	// defaults to docking-run, a 2023 course).
+	Rules string
 	// Play keeps a seat for a person: the game opens with three bots, waits for a JOIN
 	// by mail from you@example.test, and then waits for that player's orders each turn,
 	// so the player's guide can be followed against the demo's servers.
@@ -98,6 +102,9 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	var res DemoResult
 	if o.Course == "" {
 		o.Course = "sprint"
+		if o.Rules == "2023" {
+			o.Course = "docking-run"
+		}
 	}
 	if o.Turns <= 0 {
 		o.Turns = 10
@@ -144,7 +151,32 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
 	}
-	if o.OptionDeck != "" || o.Variants != "" {
+	if o.Rules != "" && o.Rules != "postal" {
+		// The 2023 rules (seed 004): Variants are its variants as CREATE names them
+		// ("less-deadly,act-fast"), each switched on.
+		if o.OptionDeck != "" {
+			return res, fmt.Errorf("demo: the %s rules have no option cards (--options)", o.Rules)
+		}
+		rules, err := adjudicator.RulesByName(o.Rules)
+		if err != nil {
+			return res, fmt.Errorf("demo: %w", err)
+		}
+		vs := map[string]string{}
+		for _, v := range strings.Split(o.Variants, ",") {
+			if v = strings.TrimSpace(v); v == "" {
+				continue
+			}
+			if v != actFastKey && variantByKey(v) == nil {
+				return res, fmt.Errorf("demo: %q is not a variant of the 2023 rules (want lighter, less-deadly, less-spammy, dynamic-archive, act-fast)", v)
+			}
+			vs[v] = "yes"
+		}
+		// The demo's game fills a missed program at random (Act Fast) either way.
+		if _, err := applyVariants(&rules, vs); err != nil {
+			return res, fmt.Errorf("demo: %w", err)
+		}
+		spec.Rules = &rules
+	} else if o.OptionDeck != "" || o.Variants != "" {
 		rules := adjudicator.PostalRules()
 		if o.OptionDeck != "" {
 			d, ok := adjudicator.ParseOptionDeck(o.OptionDeck)
@@ -419,7 +451,10 @@ func waitTurn(ctx context.Context, j *Judge, turn int, limit time.Duration) erro
 func botSheet(tag string, r adjudicator.Robot, turn int, secret string, prog [adjudicator.Registers]int, standing []string) []byte {
 	var body strings.Builder
 	fmt.Fprintf(&body, "Hi judge,\n\n#orders\nrobot %s\nturn %d\nsecret %s\n", r.Name, turn, secret)
-	if r.Power != adjudicator.PowerDown {
+	switch {
+	case r.Mat != nil: // the 2023 rules: cards by kind, "-" for a register holding a face-down Haywire
+		body.WriteString(ownProgramText(prog) + "\n")
+	case r.Power != adjudicator.PowerDown:
 		for _, p := range prog {
 			if p == 0 {
 				fmt.Fprintf(&body, "locked\n")
@@ -456,6 +491,10 @@ func standingsLine(st *adjudicator.State) string {
 			parts = append(parts, r.Name+" out")
 			continue
 		}
+		if r.Mat != nil { // the 2023 rules: checkpoints, energy, upgrades
+			parts = append(parts, fmt.Sprintf("%s %v cp %d energy %d upgrades %d", r.Name, r.Pos, r.Flags, r.Mat.Energy, len(r.Options)))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s %v flags %d dmg %d", r.Name, r.Pos, r.Flags, r.Damage))
 	}
 	return strings.Join(parts, " | ")
@@ -476,6 +515,9 @@ func standingsTable(st *adjudicator.State) string {
 	b.WriteString("STANDINGS\n")
 	for i, r := range rs {
 		state := fmt.Sprintf("flags %d, lives %d, damage %d", r.Flags, r.Lives, r.Damage)
+		if r.Mat != nil {
+			state = fmt.Sprintf("checkpoints %d, energy %d, upgrades: %s", r.Flags, r.Mat.Energy, listOr(r.Options, "none"))
+		}
 		if r.Out {
 			state = fmt.Sprintf("flags %d, out of the race", r.Flags)
 		}
@@ -518,4 +560,11 @@ func (j *Judge) demoSaveMail(o DemoOptions, res *DemoResult) error {
 		fmt.Fprintf(o.Out, "mails saved in %s\n", o.SaveMail)
 	}
 	return err
+}
+
+func listOr(xs []string, none string) string {
+	if len(xs) == 0 {
+		return none
+	}
+	return strings.Join(xs, ", ")
 }

@@ -46,6 +46,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
 	rules := adjudicator.PostalRules()
 	rulesMap := map[string]any{}
+	variants := map[string]string{}
 	keys := make([]string, 0, len(kv))
 	for k := range kv {
 		keys = append(keys, k)
@@ -66,9 +67,6 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			if err != nil {
 				return "", refuse("%v.", err)
 			}
-			if err := playable(r); err != nil {
-				return "", err
-			}
 			rules = r
 		case strings.HasPrefix(k, "rules."):
 			rulesMap[strings.TrimPrefix(k, "rules.")] = v
@@ -84,6 +82,8 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 				}
 				rulesMap[kv[0]] = kv[1]
 			}
+		case k == actFastKey || variantByKey(k) != nil:
+			variants[k] = v // the 2023 variants: rules2023.go, once the ruleset is known
 		case k == "options":
 			// The option deck (adjudicator/optiondeck.go): only cards that work are dealt.
 			d, ok := adjudicator.ParseOptionDeck(v)
@@ -96,6 +96,19 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 				return "", err
 			}
 		}
+	}
+	if rules.Own() && kv["options"] != "" {
+		return "", refuse("options=%s: the 2023 rules have upgrades (seed 004), not option cards; leave options out.", kv["options"])
+	}
+	actFast, err := applyVariants(&rules, variants)
+	if err != nil {
+		return "", err
+	}
+	if actFast {
+		if m := strings.ToLower(kv["missed"]); m != "" && m != string(store.MissedRandom) {
+			return "", refuse("act-fast=yes fills missing registers at random (missed=random); it cannot go with missed=%s.", m)
+		}
+		set.Missed, spec.Options.Missed = store.MissedRandom, ""
 	}
 	if len(rulesMap) > 0 {
 		if err := setRules(&rules, rulesMap); err != nil {
@@ -144,17 +157,6 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	}
 	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
 		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
-}
-
-// playable refuses a ruleset the judge cannot yet run by mail. The engine plays the
-// 2023 rules (adjudicator.Rules2023, docs/rules-2023.md), but the upgrade phase, order
-// sheets naming 2023 cards, reports and the autopilot for them are not built: a game
-// created now could not be played, so it is not created.
-func playable(r adjudicator.Rules) error {
-	if r.Own() {
-		return refuse("the %s rules cannot be played by mail yet: the engine resolves them and order sheets read them, but the judge does not yet play 2023 sheets, and 2023 reports, pictures, archives and the autopilot's upgrades are not built (docs/rules-2023.md, \"What is not done yet\").", r.Name)
-	}
-	return nil
 }
 
 // setRules sets rules options by their JSON names (adjudicator.Rules.Set: a switch, a

@@ -124,8 +124,20 @@ func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 			return nil, fmt.Errorf("game %s: rules: %w", g.Tag, err)
 		}
 	}
-	if rules.OptionCards == nil {
-		rules.OptionCards = rules.Dealt() // fixed for the game from its creation on
+	if rules.OptionCards == nil { // fixed for the game from its creation on
+		rules.OptionCards = rules.Dealt()
+		if rules.Own() {
+			// The 2023 rules deal upgrades (seed 004; ruling R-UPGRADE-DECK: the twelve,
+			// as many copies as data/upgrades2023.txt says); the lighter game none.
+			rules.OptionCards = []string{}
+			if !rules.Lighter {
+				for _, u := range adjudicator.Upgrades2023() {
+					for range u.Copies {
+						rules.OptionCards = append(rules.OptionCards, u.Name)
+					}
+				}
+			}
+		}
 	}
 	return adjudicator.NewSetup(c, rules, uint64(g.Seed), rules.OptionCards)
 }

@@ -538,6 +538,10 @@ func gameRulesLine(g store.Game, o Options) string {
 	if g.Grace > 0 {
 		grace = "grace " + g.Grace.String()
 	}
+	if r.Own() { // the 2023 rules: upgrades, not option cards; the variants by name
+		return fmt.Sprintf("deadline %s, %s; without orders: %s; rules: %s",
+			deadlineRuleText(g.Deadline), grace, missedText(g, o), variantsText(r, g, o))
+	}
 	return fmt.Sprintf("deadline %s, %s; without orders: %s; option cards: %s; rules: %s",
-		deadlineRuleText(g.Deadline), grace, o.policy(g), deck, rules)
+		deadlineRuleText(g.Deadline), grace, missedText(g, o), deck, rules)
 }

@@ -33,7 +33,7 @@ func readiness(st *adjudicator.State, sheets map[string]*orders.Sheet, players [
 		if p := playerAt(players, i); p != nil && p.Withdrawn {
 			continue // a withdrawn player's robot plays by the missed-orders policy
 		}
-		if s := sheets[r.Name]; s == nil || !s.HasProgram() {
+		if !hasOrders(r, sheets[r.Name]) {
 			missing = append(missing, r.Name)
 		}
 	}
@@ -232,17 +232,19 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		notes := removeWithdrawn(st, players)
 		missedBy := map[string]bool{}
 		private := map[string]string{} // robot → what was played for it, told to its player alone
+		own := setup.Rules.Own()
 		for i := range st.Robots {
 			r := &st.Robots[i]
 			sheet := effectiveSheet(standing[r.Name], valid, r.Name)
 			played[i] = Played{Robot: r.Name}
 			if sheet != nil {
-				ords[i] = sheet.Orders()
+				ords[i] = engineOrders(setup, r, sheet)
 				rulesOnly := *sheet
 				rulesOnly.Program, rulesOnly.Secret = nil, ""
 				played[i].Sheet = &rulesOnly
+				played[i].Shutdown = ords[i].Shutdown
 			}
-			if !needsProgram(*r) || (sheet != nil && sheet.HasProgram() && validProgram(setup, st, i, ords[i])) {
+			if !needsProgram(*r) || (hasOrders(*r, sheet) && validProgram(setup, st, i, withoutUpgrades(ords[i]))) {
 				continue
 			}
 			missedBy[r.Name] = true
@@ -255,27 +257,51 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 					policy = string(store.MissedPowerDown)
 				}
 			}
-			switch policy {
-			case MissedAutopilot:
+			switch {
+			case policy == MissedAutopilot:
 				plan := autopilot.Choose(setup, st, i)
 				ords[i].Program = plan.Program
 				played[i].Missed = MissedAutopilot
 				// With no orders of its own at all, the robot's decisions follow the
 				// autopilot's suggested standing orders too (kept in the record, so the
-				// turn replays).
+				// turn replays); under the 2023 rules its upgrade phase too, when the
+				// engine takes it.
 				if sheet == nil || len(sheet.Rules) == 0 {
 					if auto := autopilotSheet(plan.Orders); auto != nil {
-						ords[i].Decider = orders.Compile(auto)
+						o := ords[i]
+						o.Decider = orders.Compile(auto)
+						if own {
+							o.Upgrade = auto.OwnOrders(r).Upgrade
+							if !validProgram(setup, st, i, o) {
+								auto = auto.WithoutUpgradePhase()
+								o.Decider, o.Upgrade = orders.Compile(auto), adjudicator.UpgradeOrders{}
+							}
+						}
+						ords[i] = o
 						played[i].Sheet = auto
 					}
 				}
-				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, programText(ords[i].Program)))
-				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", programText(ords[i].Program), plan.Why)
-			case string(store.MissedRandom):
+				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, j.programWords(setup, ords[i].Program)))
+				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", j.programWords(setup, ords[i].Program), plan.Why)
+			case policy == string(store.MissedRandom):
 				ords[i].Program = RandomProgram(setup, st, i, g.Seed, g.CurrentTurn)
 				played[i].Missed = string(store.MissedRandom)
-				notes = append(notes, fmt.Sprintf("%s sent no orders: a random program was played (%s).", r.Name, programText(ords[i].Program)))
-				private[r.Name] = fmt.Sprintf("a random program was played for you: %s.", programText(ords[i].Program))
+				what := "a random program was played"
+				if own {
+					what = "Act Fast filled its registers at random from its hand"
+				}
+				notes = append(notes, fmt.Sprintf("%s sent no orders: %s (%s).", r.Name, what, j.programWords(setup, ords[i].Program)))
+				private[r.Name] = fmt.Sprintf("%s for you: %s.", what, j.programWords(setup, ords[i].Program))
+			case own:
+				// Ruling R-MISSED-SHUTDOWN (docs/rules-2023.md): under the 2023 rules a
+				// robot without orders shuts down for the round, with seed 004's
+				// consequences, exactly as if its orders had said "shut down": a
+				// shutdown is declared for the round it is played in, so it gives
+				// nothing an order could not.
+				ords[i].Program, ords[i].Shutdown = [adjudicator.Registers]int{}, true
+				played[i].Missed, played[i].Shutdown = string(store.MissedPowerDown), true
+				notes = append(notes, fmt.Sprintf("%s sent no orders: it is shut down this round.", r.Name))
+				private[r.Name] = "your robot was shut down for the round (no orders): its damage cards in hand were discarded, it played nothing."
 			default:
 				// Ruling (missed orders, power down): the robot sits the turn out powered
 				// down, as if it had announced it; unlike an announced power down it is
@@ -285,6 +311,22 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 				played[i].Missed = string(store.MissedPowerDown)
 				notes = append(notes, fmt.Sprintf("%s sent no orders: it is powered down this turn.", r.Name))
 				private[r.Name] = "your robot was powered down for the turn (no program, no repair)."
+			}
+		}
+		if own {
+			for i := range st.Robots {
+				// An upgrade phase the robot cannot pay for as the round begins (two
+				// sheets of the round, each checked alone, or a missed program's
+				// filling) is dropped, and the program played.
+				if !st.Robots[i].Out && !ords[i].Upgrade.Empty() && !validProgram(setup, st, i, ords[i]) {
+					ords[i].Upgrade = adjudicator.UpgradeOrders{}
+					if played[i].Sheet != nil {
+						played[i].Sheet = played[i].Sheet.WithoutUpgradePhase()
+						ords[i].Decider = orders.Compile(played[i].Sheet)
+					}
+					private[st.Robots[i].Name] = strings.TrimSpace(private[st.Robots[i].Name] + "\n" +
+						"your upgrade orders could not be carried out together (each sheet was checked alone, or energy ran short): none was.")
+				}
 			}
 		}
 		for i := range played {
@@ -376,13 +418,14 @@ func autopilotSheet(lines []string) *orders.Sheet {
 }
 
 func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {
-	return len(s.CheckProgram(st, i, o.Program)) == 0
+	return len(s.CheckOrders(st, i, o)) == 0
 }
 
 // standingOrders is each robot's standing orders in force: the merge, in order, of
 // every valid sheet it sent for earlier turns (orders.Merge documents the rules).
 func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State) (map[string]*orders.Sheet, error) {
 	out := map[string]*orders.Sheet{}
+	rules := gameRules(g)
 	for turn := 1; turn < g.CurrentTurn; turn++ {
 		sheets, err := j.turnSheets(tx, g.ID, turn, st)
 		if err != nil {
@@ -392,7 +435,11 @@ func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State
 			if s := sheets[r.Name]; s != nil {
 				standingOnly := *s
 				standingOnly.Program = nil
-				out[r.Name] = orders.Merge(out[r.Name], &standingOnly)
+				stands := &standingOnly
+				if rules.Own() { // the upgrade phase and a plain shutdown are the round's own
+					stands = standingOnly.Standing2023()
+				}
+				out[r.Name] = orders.Merge(out[r.Name], stands)
 			}
 		}
 	}
@@ -402,6 +449,9 @@ func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State
 // RandomProgram is a legal program drawn from the robot's hand, fixed by (seed, turn,
 // robot): the "random" missed-orders policy.
 func RandomProgram(s *adjudicator.Setup, st *adjudicator.State, robot int, seed int64, turn int) [adjudicator.Registers]int {
+	if s.Rules.Own() {
+		return randomOwnProgram(st, robot, seed, turn) // Act Fast: rules2023.go
+	}
 	r := st.Robots[robot]
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(turn)<<8|uint64(robot)))
 	hand := append([]int(nil), r.Hand...)
@@ -416,6 +466,20 @@ func RandomProgram(s *adjudicator.Setup, st *adjudicator.State, robot int, seed 
 		k++
 	}
 	return p
+}
+
+// programWords is a program in words for the game's ruleset.
+func (j *Judge) programWords(s *adjudicator.Setup, p [adjudicator.Registers]int) string {
+	if s.Rules.Own() {
+		return ownProgramText(p)
+	}
+	return programText(p)
+}
+
+// withoutUpgrades is o without its upgrade phase.
+func withoutUpgrades(o adjudicator.Orders) adjudicator.Orders {
+	o.Upgrade = adjudicator.UpgradeOrders{}
+	return o
 }
 
 func programText(p [adjudicator.Registers]int) string {

@@ -131,7 +131,15 @@ var gameSettings = []gameSetting{
 			}
 			return nil
 		},
-		show: func(s store.GameSettings, o Options, g store.Game) string { g.Missed = s.Missed; return o.policy(g) }},
+		show: func(s store.GameSettings, o Options, g store.Game) string { g.Missed = s.Missed; return missedText(g, o) }},
+	{key: "rules", values: "postal | 2023, and the 2023 variants lighter, less-deadly, less-spammy, dynamic-archive, act-fast =yes (at CREATE only)", label: "rules",
+		set: func(*store.GameSettings, *Options, string) error {
+			return refuse("the ruleset and its variants are chosen when the game is created (CREATE ... rules=2023 less-deadly=yes) and do not change.")
+		},
+		show: func(s store.GameSettings, o Options, g store.Game) string {
+			g.Missed = s.Missed
+			return variantsText(gameRules(g), g, o)
+		}},
 	{key: "players", aliases: []string{"max-players"}, values: "N (the most that may join)", label: "players",
 		set: func(_ *store.GameSettings, o *Options, v string) error {
 			n, err := strconv.Atoi(v)

@@ -19,17 +19,22 @@ type Played struct {
 	Program [adjudicator.Registers]int `json:"program"`
 	Sheet   *Sheet                     `json:"sheet,omitempty"`
 	Missed  string                     `json:"missed,omitempty"`
+	// Shutdown: the robot was shut down for the round outright (2023 rules: a plain
+	// "shut down" order, or the missed-orders policy powerdown), Orders.Shutdown.
+	Shutdown bool `json:"shutdown,omitempty"`
 }
 
 // Orders are the engine orders the record stands for: the program as played, and what
 // the sheet's orders say (Sheet.Orders): the decider and, under the 2023 rules, the
-// upgrade phase (a shutdown and the reboot facing are the decider's answers).
+// upgrade phase (a conditional shutdown and the reboot facing are the decider's
+// answers); Shutdown, a shutdown outright.
 func (p Played) Orders() adjudicator.Orders {
 	o := adjudicator.Orders{Program: p.Program}
 	if p.Sheet != nil {
 		o = p.Sheet.Orders()
 		o.Program = p.Program
 	}
+	o.Shutdown = p.Shutdown
 	return o
 }
 

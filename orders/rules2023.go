@@ -22,7 +22,9 @@ func checkOwnProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.Stat
 		progAt = s.At["program"]
 	}
 	if !s.HasProgram() {
-		rep.warn(Pos{}, "no program on this sheet: its orders are merged into your current orders (docs/orders.md)")
+		if !s.ShutsDown() { // a shutdown needs no program (ruling R-SHUTDOWN-WHEN)
+			rep.warn(Pos{}, "no program on this sheet: its orders are merged into your current orders (docs/orders.md)")
+		}
 		return
 	}
 	if r.Mat == nil {
@@ -94,10 +96,12 @@ func ownProgramOf(s *Sheet, r *adjudicator.Robot) [adjudicator.Registers]int {
 }
 
 // OwnOrders are a checked 2023 sheet as the engine takes it (Sheet.Orders, with a short
-// program placed around the robot's face-down Haywire cards).
+// program placed around the robot's face-down Haywire cards, and Orders.Shutdown for a
+// plain shutdown order: ShutsDown).
 func (s *Sheet) OwnOrders(r *adjudicator.Robot) adjudicator.Orders {
 	o := s.Orders()
 	o.Program = ownProgramOf(s, r)
+	o.Shutdown = s.ShutsDown()
 	return o
 }
 
@@ -222,4 +226,57 @@ func holdsOption(setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet, name 
 		}
 	}
 	return false
+}
+
+// ShutsDown reports whether the sheet shuts its robot down for the round outright: a
+// plain (not conditional) "shut down" order (seed 004, Shutdown; ruling
+// R-SHUTDOWN-WHEN). Such a sheet needs no program, and the judge gives the engine
+// Orders.Shutdown for it. Only the 2023 rules read it so: in a postal game the same
+// words announce a power down for the next turn, and the program is still due.
+func (s *Sheet) ShutsDown() bool {
+	for _, r := range s.Rules {
+		if r.If == nil && r.Then.Do == DoPowerDown {
+			return true
+		}
+	}
+	return false
+}
+
+// roundOrder reports whether an action belongs to the round its sheet is for alone: the
+// upgrade phase (draw, install, uninstall).
+func roundOrder(a Action) bool {
+	return a.Do == DoDrawUpgrade || a.Do == DoInstall || a.Do == DoUninstall
+}
+
+// WithoutUpgradePhase is a copy of the sheet without its upgrade-phase orders (draw
+// upgrade, install, uninstall). The judge plays a program whose upgrade phase can no
+// longer be paid for (two sheets of one round, each affordable alone) without them.
+func (s *Sheet) WithoutUpgradePhase() *Sheet {
+	c := *s
+	c.Rules = nil
+	for _, r := range s.Rules {
+		if !roundOrder(r.Then) {
+			c.Rules = append(c.Rules, r)
+		}
+	}
+	return &c
+}
+
+// Standing2023 is what of a 2023 sheet stands in later rounds: every order but those of
+// its own round, the upgrade phase and a plain shutdown. Ruling R-ROUND-ORDERS
+// (docs/rules-2023.md): "install Zoop" or "shut down" written for round 4 acts in round
+// 4 only; a conditional shutdown ("if damage > 3 shut down") and the answers to
+// decisions ("use Deflector Shield", "face E") stand until replaced, as postal standing
+// orders do.
+func (s *Sheet) Standing2023() *Sheet {
+	c := *s.WithoutUpgradePhase()
+	rules := c.Rules
+	c.Rules = nil
+	for _, r := range rules {
+		if r.If == nil && r.Then.Do == DoPowerDown {
+			continue
+		}
+		c.Rules = append(c.Rules, r)
+	}
+	return &c
 }
