@@ -492,7 +492,11 @@ func standingsLine(st *adjudicator.State) string {
 			continue
 		}
 		if r.Mat != nil { // the 2023 rules: checkpoints, energy, upgrades
-			parts = append(parts, fmt.Sprintf("%s %v cp %d energy %d upgrades %d", r.Name, r.Pos, r.Flags, r.Mat.Energy, len(r.Options)))
+			where := r.Pos.String()
+			if r.Destroyed {
+				where = "rebooting"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s cp %d energy %d upgrades %d", r.Name, where, r.Flags, r.Mat.Energy, len(r.Options)))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %v flags %d dmg %d", r.Name, r.Pos, r.Flags, r.Damage))

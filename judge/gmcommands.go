@@ -714,6 +714,10 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
 		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
+		Mat: templates.MatOf(st, r, setup.Rules.Lighter),
+	}
+	if o, err := j.optionsOf(tx, g); err == nil && setup.Rules.Own() {
+		w.Variants = variantsText(setup.Rules, g, o)
 	}
 	w.OptionsWelcome(st, r)
 	if text, err = j.Templates.Text("welcome.txt.tmpl", w); err != nil {

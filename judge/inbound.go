@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"regexp"
 	"sort"
 	"strings"
@@ -569,12 +570,21 @@ func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Playe
 	}
 	o := sheet.Orders()
 	seat := st.Robot(player.Robot)
+	own := setup.Rules.Own() && seat >= 0
+	if own { // the 2023 rules: cards by kind around face-down Haywire cards
+		r := st.Robots[seat]
+		o = sheet.OwnOrders(&r)
+		ack.Shutdown = o.Shutdown
+		ack.Mat = templates.MatOf(st, r, setup.Rules.Lighter)
+	}
 	for i, p := range o.Program {
-		if p == 0 && seat >= 0 {
+		if p == 0 && seat >= 0 && !own {
 			p = st.Robots[seat].Registers[i]
 		}
 		if p != 0 {
-			ack.Program = append(ack.Program, templates.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title()})
+			ack.Program = append(ack.Program, templates.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title(), Own: own})
+		} else if own && sheet.HasProgram() && !o.Shutdown && st.Robots[seat].Mat != nil {
+			ack.Program = append(ack.Program, templates.Card{Register: i + 1, Title: "- (its face-down " + adjudicator.CardKind(st.Robots[seat].Mat.Haywire[i]).Title() + " is played)", Own: true})
 		}
 	}
 	ack.Standing = standingLines(sheet)

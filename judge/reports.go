@@ -110,6 +110,9 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
 			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", j.Address, g.Tag),
 	}
+	for i := range base.Robots {
+		base.Robots[i].Lighter = setup.Rules.Lighter
+	}
 	if over {
 		base.Standings = templates.StandingsOf(next)
 	}
@@ -168,6 +171,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
 		rep.NewOptions = templates.NewOptionsOf(events, r)
 		rep.Sheet = templates.SheetFor(g.Tag, r, turn+1, lines)
+		rep.Mat = templates.MatOf(next, r, setup.Rules.Lighter)
 		if !over {
 			rep.Deadline = deadlineIn(deadline, p.Timezone)
 		}
@@ -258,6 +262,14 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	}
 	board := adjudicator.RenderState(setup.Course, st)
 	legend := adjudicator.RenderStateLegend(st)
+	opts, err := j.optionsOf(tx, g)
+	if err != nil {
+		return err
+	}
+	variants := ""
+	if setup.Rules.Own() {
+		variants = variantsText(setup.Rules, g, opts)
+	}
 	for _, p := range players {
 		r := st.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)
@@ -272,6 +284,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
 			RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
+			Variants: variants, Mat: templates.MatOf(st, r, setup.Rules.Lighter),
 		}
 		w.OptionsWelcome(st, r)
 		text, err := j.Templates.Text("welcome.txt.tmpl", w)

@@ -42,6 +42,10 @@ type narrator struct {
 	card    *cardLine  // the card being played, while its events come
 	elem    *elemLine  // a board element's effect on one robot, while its events come
 	flag    *flagState // the last flag line, to fold the archive marker into it
+	// dmg is the damage cards a robot drew, told with the hit that dealt them (the
+	// 2023 rules: the cards come before the event that sums them up).
+	dmg      []string
+	dmgRobot string
 }
 
 // cardLine gathers the events of one card played.
@@ -101,6 +105,9 @@ func (n *narrator) section(e adjudicator.Event) {
 func (n *narrator) flush() {
 	n.flushCard()
 	n.flushElem()
+	if n.cur != nil {
+		n.flushDamage()
+	}
 }
 
 func (n *narrator) flushCard() {
@@ -162,8 +169,20 @@ func (n *narrator) flushElem() {
 }
 
 func (n *narrator) add(s string) {
+	n.flushDamage()
 	n.cur.Lines = append(n.cur.Lines, s)
 	n.flag = nil
+}
+
+// flushDamage tells damage cards no hit summed up (there always is one; this keeps
+// them from being lost if a log lacks it).
+func (n *narrator) flushDamage() {
+	if len(n.dmg) == 0 {
+		return
+	}
+	line := fmt.Sprintf("%s takes %s", n.dmgRobot, strings.Join(n.dmg, "; "))
+	n.dmg, n.dmgRobot = nil, ""
+	n.cur.Lines = append(n.cur.Lines, line)
 }
 
 func (n *narrator) event(e adjudicator.Event) {
@@ -186,7 +205,11 @@ func (n *narrator) event(e adjudicator.Event) {
 	switch e.Kind {
 	case adjudicator.EvCard:
 		k := n.deck.Kind(e.Card)
-		n.card = &cardLine{head: fmt.Sprintf("P%d %s plays %s", e.Card, e.Robot, k.Title()), robot: e.Robot, back: k.Steps() < 0}
+		head := fmt.Sprintf("P%d %s plays %s", e.Card, e.Robot, k.Title())
+		if n.deck.ByKind() { // the 2023 rules: cards have no priority (narrate2023.go)
+			head = ownCardHead(e, k)
+		}
+		n.card = &cardLine{head: head, robot: e.Robot, back: k.Steps() < 0}
 		n.flag = nil
 	case adjudicator.EvConveyed, adjudicator.EvPushed, adjudicator.EvRotated:
 		n.elem = &elemLine{robot: e.Robot, phase: e.Phase}
@@ -200,6 +223,9 @@ func (n *narrator) event(e adjudicator.Event) {
 // cardEvent adds e to the open card line and reports whether it belonged there.
 func (n *narrator) cardEvent(e adjudicator.Event) bool {
 	c := n.card
+	if n.deck.ByKind() && n.ownCardEvent(e) { // the 2023 rules: narrate2023.go
+		return true
+	}
 	if e.Phase != "move" || e.Kind == adjudicator.EvCard {
 		return false
 	}
@@ -252,7 +278,7 @@ func (n *narrator) cardEvent(e adjudicator.Event) bool {
 		n.flushMoves()
 		c.clauses = append(c.clauses, fmt.Sprintf("teleports %d squares to %v", e.Amount, *e.To))
 		return true
-	case adjudicator.EvDestroyed:
+	case adjudicator.EvDestroyed, adjudicator.EvReboot:
 		if e.Robot == c.robot {
 			n.flushMoves()
 			c.clauses = append(c.clauses, fmt.Sprintf("%s %s", e.Robot, fallText(e, c.lastDir())))
@@ -261,7 +287,7 @@ func (n *narrator) cardEvent(e adjudicator.Event) bool {
 		for _, p := range c.pushes {
 			if p.robot == e.Robot && p.fell == "" {
 				p.fell = fellWhere(e, p.dir)
-				c.after = append(c.after, fmt.Sprintf("%s is destroyed", e.Robot))
+				c.after = append(c.after, fmt.Sprintf("%s %s", e.Robot, map[bool]string{false: "is destroyed", true: "reboots"}[e.Kind == adjudicator.EvReboot]))
 				return true
 			}
 		}
@@ -305,7 +331,7 @@ func (n *narrator) elemEvent(e adjudicator.Event) bool {
 		} else {
 			l.parts = append(l.parts, fmt.Sprintf("%s to face %s", what, dirName(e.Facing)))
 		}
-	case adjudicator.EvDestroyed:
+	case adjudicator.EvDestroyed, adjudicator.EvReboot:
 		if len(l.parts) == 0 {
 			return false
 		}
@@ -330,6 +356,15 @@ func (n *narrator) single(e adjudicator.Event) {
 	case adjudicator.EvDestroyed:
 		n.add(fmt.Sprintf("%s %s", e.Robot, fallText(e, "")))
 	case adjudicator.EvDamage:
+		cards := ""
+		if n.dmgRobot == e.Robot && len(n.dmg) > 0 {
+			cards = ": " + strings.Join(n.dmg, "; ")
+			n.dmg, n.dmgRobot = nil, ""
+			if line, ok := ownDamage(e, cards); ok {
+				n.add(line)
+				return
+			}
+		}
 		switch {
 		case e.Cause == "flamer":
 			n.add(fmt.Sprintf("the flamer burns %s: %s", e.Robot, points(e.Amount, "damage")))
@@ -374,6 +409,9 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s has no lives left and is out of the race", e.Robot))
 	case adjudicator.EvReenter:
 		s := fmt.Sprintf("%s re-enters at %v facing %s with %s", e.Robot, pos(e.To), dirName(e.Facing), points(e.Amount, "damage"))
+		if n.deck.ByKind() {
+			s = fmt.Sprintf("%s reboots onto %v facing %s", e.Robot, pos(e.To), dirName(e.Facing))
+		}
 		n.add(s)
 	case adjudicator.EvReal:
 		n.add(fmt.Sprintf("%s is alone on its square and becomes real", e.Robot))
@@ -435,7 +473,18 @@ func (n *narrator) single(e adjudicator.Event) {
 			break
 		}
 		n.add(fmt.Sprintf("%s's %s puts P%d in register %d instead of P%d", e.Robot, e.Option, e.Card, e.Register+swapNext(e), e.Amount))
+	case adjudicator.EvDamageCard:
+		// Told with the hit that dealt it (EvDamage follows the cards it sums up).
+		if n.dmgRobot != e.Robot {
+			n.flushDamage()
+		}
+		n.dmgRobot = e.Robot
+		n.dmg = append(n.dmg, damageCardText(e))
 	default:
+		if line, ok := ownSingle(e); ok { // the 2023 rules: narrate2023.go
+			n.add(line)
+			return
+		}
 		n.add(fmt.Sprintf("%s: %s", e.Robot, e.Kind))
 	}
 }
@@ -467,6 +516,9 @@ func blockedText(e adjudicator.Event, first bool) string {
 
 // fallText is how a robot was destroyed: "falls into the pit at 5,2 and is destroyed".
 func fallText(e adjudicator.Event, dir string) string {
+	if e.Kind == adjudicator.EvReboot { // the 2023 rules: off the board until it re-enters
+		return "falls " + fellWhere(e, dir) + " and reboots"
+	}
 	switch e.Cause {
 	case "pit", "off-board":
 		return "falls " + fellWhere(e, dir) + " and is destroyed"
@@ -559,6 +611,8 @@ func beltName(phase string) string {
 		return "express belt"
 	case "currents":
 		return "current" // seed 001, Currents
+	case "blue", "green": // seed 004: blue belts move 2, green 1
+		return phase + " belt"
 	}
 	return "belt"
 }

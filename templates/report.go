@@ -47,6 +47,9 @@ type Report struct {
 	Down       bool     // the player's robot is powered down next turn: no program
 	Standing   []string // the standing orders in force, in the order language
 	Sheet      string   // a ready-to-edit order sheet for the next turn
+	// Mat is the player's mat under the 2023 rules (private; report2023.go); nil in a
+	// postal game.
+	Mat *Mat
 	// Pictures, when not nil, are shown in the HTML part (cid: references to inline
 	// parts of the same mail).
 	Pictures *Pictures
@@ -82,12 +85,19 @@ type RobotStatus struct {
 	Locked                      string
 	Options                     string
 	Virtual, Out, Destroyed     bool
+	// The 2023 rules (report2023.go): Own, the robot's energy, whether it holds the
+	// priority token, and the lighter game (no energy).
+	Own, Priority, Lighter bool
+	Energy                 int
 }
 
 // Summary is the status in one line: "at 2,5 facing north, damage 0, lives 3, flags 0".
 func (s RobotStatus) Summary() string {
 	if s.Out {
 		return fmt.Sprintf("out of the race (%s touched)", plural(s.Flags, "flag"))
+	}
+	if s.Own {
+		return s.ownSummary()
 	}
 	parts := []string{fmt.Sprintf("at %s facing %s", s.Square, s.Facing),
 		fmt.Sprintf("damage %d", s.Damage), fmt.Sprintf("lives %d", s.Lives), fmt.Sprintf("flags %d", s.Flags)}
@@ -125,6 +135,9 @@ type Standing struct {
 	Damage int
 	Out    bool
 	Winner bool
+	// Own: the 2023 rules (Flags counts checkpoints; no lives or damage points).
+	Own    bool
+	Energy int
 }
 
 // Card is a program card as players read it.
@@ -132,6 +145,22 @@ type Card struct {
 	Register int
 	P        int
 	Title    string
+	// Own: a 2023 card, named by kind without a priority; Count is how many of the
+	// kind the hand holds.
+	Own   bool
+	Count int
+}
+
+// Name is the card as a player names it: "P490 Move 2", or a 2023 card by kind
+// ("Move 2", "Move 2 (2 cards)").
+func (c Card) Name() string {
+	switch {
+	case !c.Own:
+		return fmt.Sprintf("P%d %s", c.P, c.Title)
+	case c.Count > 1:
+		return fmt.Sprintf("%s (%d cards)", c.Title, c.Count)
+	}
+	return c.Title
 }
 
 // StatusOf lists every robot's public status.
@@ -150,12 +179,17 @@ func StatusOf(deck *adjudicator.Deck, st *adjudicator.State) []RobotStatus {
 				opts[k] = o + " (on its Bio Option)" // seed 001, Bio-Bots
 			}
 		}
-		out = append(out, RobotStatus{
+		rs := RobotStatus{
 			Name: r.Name, Square: r.Pos.String(), Facing: dirName(&r.Facing), Power: r.Power.String(),
 			Damage: r.Damage, Lives: r.Lives, Flags: r.Flags,
 			Locked: strings.Join(locked, " "), Options: strings.Join(opts, ", "),
 			Virtual: r.Virtual, Out: r.Out, Destroyed: r.Destroyed,
-		})
+		}
+		if r.Mat != nil {
+			rs.Own, rs.Energy = true, r.Mat.Energy // Lighter: set by the caller, who knows the rules
+			rs.Priority = st.Robot(r.Name) == st.Priority
+		}
+		out = append(out, rs)
 	}
 	return out
 }
@@ -183,6 +217,9 @@ func StandingsOf(st *adjudicator.State) []Standing {
 	for i, r := range rs {
 		out[i] = Standing{Place: i + 1, Name: r.Name, Flags: r.Flags, Lives: r.Lives, Damage: r.Damage,
 			Out: r.Out, Winner: r.Name == st.Winner && st.Winner != ""}
+		if r.Mat != nil {
+			out[i].Own, out[i].Energy = true, r.Mat.Energy
+		}
 	}
 	return out
 }
@@ -216,6 +253,9 @@ func NewOptionsOf(events []adjudicator.Event, r adjudicator.Robot) []OptionHelp 
 
 // HandOf is a robot's hand and locked registers.
 func HandOf(deck *adjudicator.Deck, r adjudicator.Robot) (hand, locked []Card) {
+	if r.Mat != nil {
+		return ownHand(r), nil // the 2023 rules: by kind, nothing locked (report2023.go)
+	}
 	for _, p := range r.Hand {
 		hand = append(hand, Card{P: p, Title: deck.Kind(p).Title()})
 	}
@@ -235,7 +275,9 @@ func HandOf(deck *adjudicator.Deck, r adjudicator.Robot) (hand, locked []Card) {
 func SheetFor(game string, r adjudicator.Robot, turn int, standing []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#orders\ngame %s\nrobot %s\nturn %d\nsecret YOUR-SECRET\n", game, r.Name, turn)
-	if r.Power == adjudicator.PowerDown {
+	if r.Mat != nil {
+		ownSheet(&b, r) // the 2023 rules: report2023.go
+	} else if r.Power == adjudicator.PowerDown {
 		b.WriteString("# Powered down this turn: no program. Standing orders may follow.\n")
 	} else {
 		free := 0
@@ -284,6 +326,8 @@ type Ack struct {
 	Game, Robot string
 	Turn        int
 	Program     []Card
+	Shutdown    bool // the 2023 rules: the sheet shuts the robot down for the round
+	Mat         *Mat // the 2023 rules: the mat as the round begins; nil in a postal game
 	Standing    []string
 	Warnings    []string
 	Forecast    string
@@ -309,6 +353,8 @@ type Welcome struct {
 	Sheet               string
 	Judge               string // the address to mail orders to
 	Turn                int    // the turn the hand is for (1 at the start)
+	Variants            string // the 2023 rules: the ruleset and its variants in words ("" to say nothing)
+	Mat                 *Mat   // the 2023 rules: the starting mat; nil in a postal game
 	TakeOver            bool   // a new player takes over a robot in a running game (REPLACE)
 	// RulesName and Rules are the game's rules settings, each with what it means; those
 	// the game changed from its ruleset are marked (adjudicator.Rules.Settings).

@@ -433,7 +433,7 @@ func TestOtherTemplatesGolden(t *testing.T) {
 		data       any
 	}{
 		{"ack", "ack.txt.tmpl", Ack{Game: "test-game", Robot: "Zoom", Turn: 2,
-			Program:  []Card{{1, 490, "Move 1"}, {2, 670, "Move 2"}, {3, 70, "Rotate Left"}, {4, 80, "Rotate Right"}, {5, 430, "Back Up"}},
+			Program:  []Card{{Register: 1, P: 490, Title: "Move 1"}, {Register: 2, P: 670, Title: "Move 2"}, {Register: 3, P: 70, Title: "Rotate Left"}, {Register: 4, P: 80, Title: "Rotate Right"}, {Register: 5, P: 430, Title: "Back Up"}},
 			Standing: []string{"if damage > 3 then power down"}, Warnings: []string{"line 3: you hold no Brakes"},
 			Forecast: "Forecast for Zoom, turn 2:\n  register 1  Move 1 P490  at 2,4", Deadline: "Mon 2 Mar 2026 18:00 UTC",
 			Waiting: "1 of 2 robots have orders in."}},

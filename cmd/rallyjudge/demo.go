@@ -24,14 +24,18 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	saveMail := fs.String("save-mail", "", "write every mail rallyjudge sent to this directory as .eml")
 	verbose := fs.Bool("v", false, "log what the judge does")
 	options := fs.String("options", "", "the option deck: none, crash-burn (the default), armed-dangerous (armed) or both")
-	variants := fs.String("variants", "", "seed 001's option variants, joined by commas: standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots")
+	variants := fs.String("variants", "", "variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
+	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rallyjudge demo: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *rules == "2023" && *course == "sprint" && !courseSet(fs) {
+		*course = "" // the 2023 rules' default course (docking-run)
 	}
 	log := slog.New(slog.DiscardHandler)
 	if *verbose {
@@ -54,11 +58,18 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	_, err := judge.RunDemo(ctx, judge.DemoOptions{
 		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
-		Bot: demoBot, Play: *play, OptionDeck: *options, Variants: *variants,
+		Bot: demoBot, Play: *play, OptionDeck: *options, Rules: *rules, Variants: *variants,
 	})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)
 		return 1
 	}
 	return 0 // Enter or an interrupt ends --play
+}
+
+// courseSet reports whether --course was given.
+func courseSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "course" })
+	return set
 }
