@@ -453,7 +453,9 @@ func botSheet(tag string, r adjudicator.Robot, turn int, secret string, prog [ad
 	fmt.Fprintf(&body, "Hi judge,\n\n#orders\nrobot %s\nturn %d\nsecret %s\n", r.Name, turn, secret)
 	switch {
 	case r.Mat != nil: // the 2023 rules: cards by kind, "-" for a register holding a face-down Haywire
-		body.WriteString(ownProgramText(prog) + "\n")
+		if prog != ([adjudicator.Registers]int{}) { // none when the bot shuts down
+			body.WriteString(ownProgramText(prog) + "\n")
+		}
 	case r.Power != adjudicator.PowerDown:
 		for _, p := range prog {
 			if p == 0 {

@@ -271,7 +271,7 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 						o := ords[i]
 						o.Decider = orders.Compile(auto)
 						if own {
-							o.Upgrade = auto.OwnOrders(r).Upgrade
+							o.Upgrade, o.Shutdown = auto.OwnOrders(r).Upgrade, plan.Shutdown
 							if !validProgram(setup, st, i, o) {
 								auto = auto.WithoutUpgradePhase()
 								o.Decider, o.Upgrade = orders.Compile(auto), adjudicator.UpgradeOrders{}
@@ -281,6 +281,10 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 						played[i].Sheet = auto
 					}
 				}
+				if own && plan.Shutdown { // the autopilot shuts the robot down (autopilot/rules2023.go)
+					ords[i].Shutdown = true
+				}
+				played[i].Shutdown = ords[i].Shutdown
 				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, j.programWords(setup, ords[i].Program)))
 				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", j.programWords(setup, ords[i].Program), plan.Why)
 			case policy == string(store.MissedRandom):
@@ -326,6 +330,13 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 					}
 					private[st.Robots[i].Name] = strings.TrimSpace(private[st.Robots[i].Name] + "\n" +
 						"your upgrade orders could not be carried out together (each sheet was checked alone, or energy ran short): none was.")
+				}
+				// Never a turn held up by orders the engine refuses: what is left is
+				// played as Act Fast would (logged: it means a check above is missing).
+				if errs := setup.CheckOrders(st, i, ords[i]); !st.Robots[i].Out && len(errs) > 0 {
+					j.Log.Error("2023 orders refused by the engine after the judge's checks; played at random", "game", g.Tag, "robot", st.Robots[i].Name, "err", errs[0].Error())
+					ords[i] = adjudicator.Orders{Program: randomOwnProgram(st, i, g.Seed, g.CurrentTurn)}
+					played[i].Sheet, played[i].Shutdown, played[i].Missed = nil, false, string(store.MissedRandom)
 				}
 			}
 		}
@@ -382,6 +393,9 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		for _, p := range played {
 			if p.Sheet != nil {
 				inForce[p.Robot] = p.Sheet
+				if own { // the upgrade phase and a plain shutdown were this round's only
+					inForce[p.Robot] = p.Sheet.Standing2023()
+				}
 			}
 		}
 		if err := j.enqueueReports(tx, g, setup, next, events, players, inForce, deadline, notes); err != nil {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/autopilot"
@@ -125,5 +128,211 @@ func TestGame2023ByMail(t *testing.T) {
 	}
 	if strings.Contains(all, " P1 ") || strings.Contains(all, "\n  P2 ") {
 		t.Errorf("a 2023 report names a card by priority")
+	}
+}
+
+// newFixture2023 is newFixture for a 2023 game on docking-run with the missed-orders
+// policy missed ("" for the default) and the variants given (CREATE's keys).
+func newFixture2023(t *testing.T, missed string, variants ...string) *fixture {
+	t.Helper()
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), "j.db"), store.Options{Sync: store.SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j, err := New(st, "judge@example.test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	j.Now = func() time.Time { return f.now }
+	rules := adjudicator.Rules2023()
+	vs := map[string]string{}
+	for _, v := range variants {
+		vs[v] = "yes"
+	}
+	actFast, err := applyVariants(&rules, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := GameSpec{Tag: "spring", Course: "docking-run", Seed: 42, GMEmail: "gm@example.test", Rules: &rules,
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, Missed: store.MissedPolicy(missed)}
+	if actFast {
+		spec.Missed = store.MissedRandom
+	}
+	if missed == MissedAutopilot {
+		spec.Missed, spec.Options.Missed = "", MissedAutopilot
+	}
+	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
+		spec.Players = append(spec.Players, PlayerSpec{Robot: p, Email: strings.ToLower(p) + "@example.test"})
+	}
+	if f.secrets, err = j.CreateGame(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// sheet2023 is a valid 2023 sheet for robot: the first five cards of its hand by kind.
+func (f *fixture) sheet2023(robot, extra string) string {
+	_, st := f.state()
+	r := st.Robots[st.Robot(robot)]
+	var prog [adjudicator.Registers]int
+	copy(prog[:], r.Hand[:5])
+	return fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", robot, st.Turn, f.secrets[robot], ownProgramText(prog), extra)
+}
+
+// A 2023 sheet with errors gets every error in one reply and changes nothing; a valid
+// one is acknowledged with the player mat and the forecast.
+func TestSheet2023ByMail(t *testing.T) {
+	f := newFixture2023(t, "")
+	_, st := f.state()
+	r := st.Robots[0]
+	missing := ""
+	for _, k := range []adjudicator.CardKind{adjudicator.CardMove3, adjudicator.CardMove2, adjudicator.CardMove1, adjudicator.CardUTurn, adjudicator.CardBackUp} {
+		if !slices.Contains(r.Hand, int(k)) {
+			missing = k.Title()
+			break
+		}
+	}
+	if missing == "" {
+		t.Fatalf("hand %v holds every kind tried", r.Hand)
+	}
+	for _, bad := range []struct{ program, extra, want string }{
+		{fmt.Sprintf("%s, %s, %s, %s, %s", adjudicator.CardKind(r.Hand[0]).Title(), missing, adjudicator.CardKind(r.Hand[1]).Title(),
+			adjudicator.CardKind(r.Hand[2]).Title(), adjudicator.CardKind(r.Hand[3]).Title()), "install Zoop\n",
+			missing + " is not in your hand|Zoop is not among your uninstalled upgrades|you hold "},
+		{"P490, P500, P510, P520, P530", "", "2023 cards have no priority numbers"},
+		{"Move 1, Move 1, Move 1, Move 1", "", "expected 5 cards"},
+	} {
+		f.deliver(rawMail("twonky@example.test", "[RR spring] orders", fmt.Sprintf("robot Twonky\nturn 1\nsecret %s\n%s\n%s", f.secrets["Twonky"], bad.program, bad.extra)))
+		m, text := f.reply(f.uid)
+		if m.Kind != "reject" {
+			t.Fatalf("%s: reply kind %s:\n%s", bad.program, m.Kind, text)
+		}
+		for _, want := range strings.Split(bad.want, "|") {
+			if !strings.Contains(text, want) {
+				t.Errorf("the reply lacks %q:\n%s", want, text)
+			}
+		}
+	}
+	if g, _ := f.state(); g.CurrentTurn != 1 {
+		t.Fatalf("turn %d after refused sheets", g.CurrentTurn)
+	}
+	// A valid sheet with an upgrade draw: acknowledged with the mat and the forecast.
+	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet2023("Twonky", "draw upgrade\n")))
+	m, text := f.reply(f.uid)
+	if m.Kind != "ack" {
+		t.Fatalf("reply kind %s:\n%s", m.Kind, text)
+	}
+	for _, want := range []string{"YOUR PLAYER MAT AS THE ROUND BEGINS", "energy 3", "register 1: " + adjudicator.CardKind(r.Hand[0]).Title(), "FORECAST", "draw upgrade"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the ack lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "P490") || strings.Contains(text, ": P") {
+		t.Errorf("the ack names a 2023 card by priority:\n%s", text)
+	}
+}
+
+// Missed orders in a 2023 game follow the game's policy: the default shuts the robot
+// down for the round, Act Fast fills its registers at random from its hand, the
+// autopilot plays for it; a sheet that only shuts down needs no program. Each turn's
+// record replays.
+func TestMissedOrders2023(t *testing.T) {
+	for _, tc := range []struct {
+		name, missed string
+		variants     []string
+		want         string // Played.Missed for Zoombot
+		note         string
+	}{
+		{name: "shutdown", missed: "", want: "powerdown", note: "Zoombot sent no orders: it is shut down this round."},
+		{name: "act fast", variants: []string{"act-fast"}, want: "random", note: "Act Fast filled its registers at random from its hand"},
+		{name: "autopilot", missed: MissedAutopilot, want: MissedAutopilot, note: "Zoombot sent no orders: the autopilot played"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture2023(t, tc.missed, tc.variants...)
+			_, before := f.state()
+			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet2023("Twonky", "")))
+			// Hulk shuts down: a sheet without a program, which is enough.
+			f.deliver(rawMail("hulk@example.test", "[RR spring] orders", fmt.Sprintf("robot Hulk\nturn 1\nsecret %s\nshut down\n", f.secrets["Hulk"])))
+			if m, text := f.reply(f.uid); m.Kind != "ack" {
+				t.Fatalf("a shutdown sheet: %s\n%s", m.Kind, text)
+			}
+			g, _ := f.state()
+			if g.CurrentTurn != 1 {
+				t.Fatalf("turn %d resolved before the deadline with Zoombot's orders missing", g.CurrentTurn)
+			}
+			f.now = f.now.Add(25 * time.Hour)
+			if n, err := f.j.Tick(context.Background()); err != nil || n != 1 {
+				t.Fatalf("tick: %d, %v", n, err)
+			}
+			var tn store.Turn
+			if err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+				var err error
+				tn, err = tx.Turn(g.ID, 1)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var played []Played
+			mustJSON(t, tn.Orders, &played)
+			z := played[before.Robot("Zoombot")]
+			if z.Missed != tc.want {
+				t.Errorf("Zoombot played %+v, want missed %q", z, tc.want)
+			}
+			hand := before.Robots[before.Robot("Zoombot")].Hand
+			switch tc.want {
+			case "powerdown":
+				if !z.Shutdown || z.Program != ([adjudicator.Registers]int{}) {
+					t.Errorf("Zoombot %+v: want shut down with no program", z)
+				}
+			default:
+				left := slices.Clone(hand)
+				for _, c := range z.Program {
+					k := slices.Index(left, c)
+					if c == 0 || k < 0 {
+						t.Fatalf("Zoombot's program %v is not from its hand %v", z.Program, hand)
+					}
+					left = slices.Delete(left, k, k+1)
+				}
+			}
+			if h := played[before.Robot("Hulk")]; !h.Shutdown || h.Missed != "" {
+				t.Errorf("Hulk %+v: want its own shutdown", h)
+			}
+			var events []adjudicator.Event
+			mustJSON(t, tn.Events, &events)
+			shut := map[string]bool{}
+			for _, e := range events {
+				if e.Kind == adjudicator.EvShutdown {
+					shut[e.Robot] = true
+				}
+			}
+			if !shut["Hulk"] || shut["Zoombot"] != (tc.want == "powerdown") {
+				t.Errorf("shut down: %v", shut)
+			}
+			// The record replays.
+			setup, err := f.j.setupFor(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b adjudicator.State
+			mustJSON(t, tn.Before, &b)
+			ords := make([]adjudicator.Orders, len(played))
+			for i, p := range played {
+				ords[i] = p.Orders()
+			}
+			next, _, err := adjudicator.Resolve(setup, &b, ords)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := json.Marshal(next); string(got) != string(tn.After) {
+				t.Error("the turn does not replay from its record")
+			}
+			// Zoombot's report says what was played for it.
+			ms := f.mailsTo("zoombot@example.test", "report")
+			if len(ms) == 0 || !strings.Contains(textOf(t, ms[len(ms)-1]), tc.note) {
+				t.Errorf("Zoombot's report does not say %q", tc.note)
+			}
+		})
 	}
 }

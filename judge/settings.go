@@ -131,7 +131,10 @@ var gameSettings = []gameSetting{
 			}
 			return nil
 		},
-		show: func(s store.GameSettings, o Options, g store.Game) string { g.Missed = s.Missed; return missedText(g, o) }},
+		show: func(s store.GameSettings, o Options, g store.Game) string {
+			g.Missed = s.Missed
+			return missedText(g, o)
+		}},
 	{key: "rules", values: "postal | 2023, and the 2023 variants lighter, less-deadly, less-spammy, dynamic-archive, act-fast =yes (at CREATE only)", label: "rules",
 		set: func(*store.GameSettings, *Options, string) error {
 			return refuse("the ruleset and its variants are chosen when the game is created (CREATE ... rules=2023 less-deadly=yes) and do not change.")

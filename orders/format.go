@@ -179,6 +179,12 @@ func (a Action) String() string {
 		return "swap " + a.Option + " for a new option"
 	case DoRecharge:
 		return "recharge " + a.Option
+	case DoDrawUpgrade: // the 2023 upgrade phase
+		return "draw upgrade"
+	case DoInstall:
+		return "install " + a.Option
+	case DoUninstall:
+		return "uninstall " + a.Option
 	case DoKeepArchive:
 		return "keep archive"
 	case DoMoveArchive:

@@ -153,3 +153,22 @@ func FuzzRuleString(f *testing.F) {
 		roundTrip(t, r, s)
 	})
 }
+
+// The 2023 upgrade phase prints as the order language reads it (the bug: "draw-upgrade",
+// which no sheet can say, so a 2023 turn's record failed Played.Check and the reports
+// showed it).
+func TestRuleStringUpgradePhase(t *testing.T) {
+	for _, line := range []string{"draw upgrade", "install Mini Howitzer", "uninstall Deflector Shield", "install Zoop", "buy an upgrade"} {
+		r, err := ParseRule(line, 1)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		roundTrip(t, r, line)
+		if s := r.String(); strings.Contains(s, "-upgrade") || s == DoInstall || s == DoUninstall {
+			t.Errorf("%q prints as %q", line, s)
+		}
+		if err := (Played{Sheet: &Sheet{Rules: []Rule{r}}}).Check(); err != nil {
+			t.Errorf("%q: a played record holding it is refused: %v", line, err)
+		}
+	}
+}
