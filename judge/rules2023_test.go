@@ -224,7 +224,7 @@ func TestSheet2023ByMail(t *testing.T) {
 	if m.Kind != "ack" {
 		t.Fatalf("reply kind %s:\n%s", m.Kind, text)
 	}
-	for _, want := range []string{"YOUR PLAYER MAT AS THE ROUND BEGINS", "energy 3", "register 1: " + adjudicator.CardKind(r.Hand[0]).Title(), "FORECAST", "draw upgrade"} {
+	for _, want := range []string{"YOUR PLAYER MAT AS THE ROUND BEGINS", "energy 3", "register 1: " + adjudicator.CardKind(r.Hand[0]).Title(), "FORECAST", "draw upgrade", "SPAM risk", "Energy: 3 now"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the ack lacks %q:\n%s", want, text)
 		}
