@@ -445,6 +445,34 @@ func (n *narrator) single(e adjudicator.Event) {
 		n.add(fmt.Sprintf("%s stands on a randomizer: P%d is discarded and it plays P%d instead", e.Robot, e.Amount, e.Card))
 	case adjudicator.EvExplosion:
 		n.add(explosionText(e))
+	case adjudicator.EvLaunch:
+		n.add(fmt.Sprintf("%s's %s puts a %s at %v", e.Robot, e.Option, deviceName(e.Device), pos(e.To)))
+	case adjudicator.EvDeviceMove:
+		switch {
+		case e.From != nil && e.To != nil && *e.From == *e.To:
+			n.add(fmt.Sprintf("%s's %s at %v turns to face %s", e.Robot, deviceName(e.Device), pos(e.To), dirName(e.Facing)))
+		case e.Cause == "":
+			n.add(fmt.Sprintf("%s's %s flies from %v to %v", e.Robot, deviceName(e.Device), pos(e.From), pos(e.To)))
+		default:
+			n.add(fmt.Sprintf("%s's %s is moved (%s) from %v to %v", e.Robot, deviceName(e.Device), e.Cause, pos(e.From), pos(e.To)))
+		}
+	case adjudicator.EvDeviceGone:
+		why := map[string]string{"exploded": "explodes", "pit": "falls into the pit", "crusher": "is crushed", "off-board": "leaves the board",
+			"real": "goes: its robot is real now", "worn": "is worn through and goes"}[e.Cause]
+		if why == "" {
+			why = "is gone (" + e.Cause + ")"
+		}
+		if e.Cause != "exploded" { // an explosion is told by its own line
+			n.add(fmt.Sprintf("%s's %s at %v %s", e.Robot, deviceName(e.Device), pos(e.From), why))
+		}
+	case adjudicator.EvFlew:
+		if e.Cause == "landing" {
+			n.add(fmt.Sprintf("%s cannot land on the robot there and comes down at %v", e.Robot, pos(e.To)))
+			break
+		}
+		n.add(fmt.Sprintf("%s flies from %v to %v", e.Robot, pos(e.From), pos(e.To)))
+	case adjudicator.EvLanded:
+		n.add(fmt.Sprintf("%s lands at %v", e.Robot, pos(e.To)))
 	case adjudicator.EvRepulsed:
 		n.add(fmt.Sprintf("%s runs into the repulsor field at %v and is thrown back %s", e.Robot, pos(e.From), points(e.Amount, "square")))
 	case adjudicator.EvRecharged:
@@ -715,4 +743,19 @@ func voidRest(cause string) string {
 		return "only the register's primary card is played, and the tokens it spent are kept"
 	}
 	return "it is not programmed"
+}
+
+// deviceName is a device kind as a reader says it (seed 001, Devices).
+func deviceName(kind string) string {
+	switch kind {
+	case "big-one":
+		return "Big One"
+	case "proximity-mine":
+		return "proximity mine"
+	case "buzz-bomb":
+		return "buzz bomb"
+	case "teleporter":
+		return "portable teleporter"
+	}
+	return kind
 }
