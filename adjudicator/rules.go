@@ -297,8 +297,17 @@ func (r Rules) Lives(players, boards int) int {
 
 // Dealt is the option cards a game with these rules deals (OptionCards, else the
 // implemented cards of OptionDeck), less Bio Option with Bio-Bots (seed 001, Bio-Bots:
-// "Remove Bio Option from the option card deck").
+// "Remove Bio Option from the option card deck"). Under the 2023 rules it is the
+// upgrade deck (upgrades.go, ruling R-UPGRADE-DECK), none in the lighter game, as
+// NewSetup deals with no options given: an archive or a judge building the setup from
+// the rules alone gets the same deck.
 func (r Rules) Dealt() []string {
+	if r.Own() && r.OptionCards == nil {
+		if r.Lighter {
+			return []string{}
+		}
+		return upgradeDeck()
+	}
 	cards := r.OptionCards
 	if cards == nil {
 		cards = DealtOptions(r.OptionDeck)

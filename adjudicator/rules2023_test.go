@@ -541,3 +541,30 @@ func TestLighterGame(t *testing.T) {
 		t.Errorf("upgrade orders in the lighter game: %v", errs)
 	}
 }
+
+// The 2023 rules deal the upgrade deck, as NewSetup does without options; the lighter
+// game deals none.
+func TestDealt2023(t *testing.T) {
+	c, err := LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Rules2023()
+	s, err := NewSetup(c, r, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Dealt(); !slices.Equal(got, s.Options) || len(got) != 24 {
+		t.Errorf("Dealt %v, NewSetup deals %v", got, s.Options)
+	}
+	if _, err := NewSetup(c, r, 1, r.Dealt()); err != nil {
+		t.Errorf("the dealt deck is refused: %v", err)
+	}
+	r.Lighter, r.EnergyStart, r.EnergyMax = true, 0, 0
+	if got := r.Dealt(); len(got) != 0 {
+		t.Errorf("the lighter game deals %v", got)
+	}
+	if _, err := NewSetup(c, r, 1, r.Dealt()); err != nil {
+		t.Errorf("the lighter game's dealt deck is refused: %v", err)
+	}
+}
