@@ -403,17 +403,26 @@ func (t *turn) fxOf(i int) []Effect {
 }
 
 // has reports whether any of robot i's effects acts at hook point h.
+// The common answer, no, is given inline where it is asked.
 func (t *turn) has(i int, h hook) bool {
-	if len(t.setup.Effects) == 0 {
+	if t.fxOK[i] && t.fxHooks[i]&h == 0 {
 		return false
 	}
+	return t.hasSlow(i, h)
+}
+
+func (t *turn) hasSlow(i int, h hook) bool {
 	if !t.fxOK[i] {
 		t.refreshFx(i)
 	}
-	if t.fxHooks[i]&h != 0 && t.armed.damping != 0 && t.damped(i) {
-		return h&hkStart != 0 && t.holds(i, "Option Damping Field") // seed 001: cards_armed.go
+	if t.fxHooks[i]&h == 0 {
+		return false
 	}
-	return t.fxHooks[i]&h != 0
+	// Not while an Option Damping Field damps them (seed 001: cards_armed.go).
+	if t.armed.damping != 0 && t.damped(i) {
+		return h&hkStart != 0 && t.holds(i, "Option Damping Field")
+	}
+	return true
 }
 
 func (t *turn) refreshFx(i int) {
@@ -422,7 +431,7 @@ func (t *turn) refreshFx(i int) {
 	t.fxHook[i] = t.fxHookBuf[i][:0]
 	t.fxHooks[i] = 0
 	opts := t.st.Robots[i].Options
-	if len(opts) == 0 {
+	if len(opts) == 0 || len(t.setup.Effects) == 0 {
 		return
 	}
 	if tb := t.setup.effectTable(); tb != nil {

@@ -223,12 +223,17 @@ func (t *turn) cardOf(i int, by string) int {
 
 // blocked is Board.Blocked on the setup's floor, read from Setup.walls.
 func (t *turn) blocked(p Pos, d Dir) bool {
-	b := t.board()
-	if !b.In(p) || len(t.setup.walls) != len(b.Squares) {
-		return b.Blocked(p, d)
+	if k := uint(p.Y*t.wallsW + p.X); k < uint(len(t.walls)) && uint(p.X) < uint(t.wallsW) {
+		return t.walls[k]&(1<<d) != 0
 	}
-	return t.setup.walls[p.Y*b.W+p.X].Has(d)
+	return t.blockedSlow(p, d)
 }
+
+// blockedSlow is blocked off the floor, or for a Setup not made by NewSetup. Kept out of
+// line so that blocked is inlined.
+//
+//go:noinline
+func (t *turn) blockedSlow(p Pos, d Dir) bool { return t.board().Blocked(p, d) }
 
 // realAt is the real, active robot at p other than not, or -1. Only real robots meet
 // other robots.

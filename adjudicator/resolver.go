@@ -56,7 +56,7 @@ func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter
 		events = make([]Event, 0, 16+16*len(st.Robots))
 	}
 	// Every field of the turn starts at zero each turn; only the memory is kept.
-	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events}
+	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events, walls: s.walls, wallsW: s.wallsW}
 	t := &rv.t
 	if s.Rules.Own() {
 		t.st = st.Clone()

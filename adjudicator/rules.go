@@ -343,7 +343,8 @@ type Setup struct {
 	fxTable            *effectTable // what Effects hold, worked out once (effects.go)
 	// walls is each square's Walls with its neighbours' walls on the shared edges added,
 	// so that a wall test reads one byte (turn.blocked).
-	walls []Edges
+	walls  []Edges
+	wallsW int // the floor's width, for walls
 }
 
 type emitter struct {
@@ -428,7 +429,7 @@ func (s *Setup) prepare() error {
 	if len(s.Effects) > 0 {
 		s.fxTable = newEffectTable(s.Effects)
 	}
-	s.walls = make([]Edges, len(b.Squares))
+	s.walls, s.wallsW = make([]Edges, len(b.Squares)), b.W
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
 			for d := North; d <= West; d++ {

@@ -16,7 +16,7 @@ func Simulate(s *Setup, st *State, robot int, o Orders) (Robot, []Event, error) 
 	if errs := s.CheckProgram(st, robot, o.Program); len(errs) > 0 {
 		return Robot{}, nil, fmt.Errorf("simulate: %v", errs[0])
 	}
-	t := &turn{setup: s, st: st.Clone(), single: robot}
+	t := &turn{setup: s, st: st.Clone(), single: robot, walls: s.walls, wallsW: s.wallsW}
 	t.orders = make([]Orders, len(st.Robots))
 	t.orders[robot] = o
 	t.playSingle()
@@ -112,7 +112,8 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 	clear(sim.orders)
 	sim.orders[robot] = o
 	hits, occ := sim.t.hits, sim.t.occ
-	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ}
+	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ,
+		walls: sim.setup.walls, wallsW: sim.setup.wallsW}
 	sim.t.playSingle()
 	out := sim.st.Robots[robot]
 	if out.Mat != nil {

@@ -78,6 +78,10 @@ type turn struct {
 	sm  *stateMem
 	// posMore counts the chunks of mem.posMore in use this turn.
 	posMore int
+	// walls and wallsW are Setup's, where the turn reads them (blocked); nil in turns
+	// that do not copy them, which read the board.
+	walls  []Edges
+	wallsW int
 
 	gunScratch  Gun  // shapeGun
 	harmScratch Harm // filterDamage
