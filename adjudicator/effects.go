@@ -411,6 +411,10 @@ func (t *turn) has(i int, h hook) bool {
 	return t.hasSlow(i, h)
 }
 
+// actsAt reports whether robot i's effect fx[i][x] acts at hook point h (so the hook
+// loops skip the others without asking for their interfaces).
+func (t *turn) actsAt(i, x int, h hook) bool { return x < len(t.fxHook[i]) && t.fxHook[i][x]&h != 0 }
+
 func (t *turn) hasSlow(i int, h hook) bool {
 	if !t.fxOK[i] {
 		t.refreshFx(i)
@@ -470,7 +474,10 @@ func (t *turn) effectHandSize(i, n int) int {
 	if !t.has(i, hkHandSize) {
 		return n
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkHandSize) {
+			continue
+		}
 		if h, ok := e.(HandSizer); ok {
 			n = h.HandSize(t.view(i), n)
 		}
@@ -482,7 +489,10 @@ func (t *turn) effectSteps(i int, k CardKind, steps int) int {
 	if !t.has(i, hkSteps) {
 		return steps
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkSteps) {
+			continue
+		}
 		if s, ok := e.(Stepper); ok {
 			steps = s.Steps(t.view(i), k, steps)
 		}
@@ -494,7 +504,10 @@ func (t *turn) effectPushable(j, by int) bool {
 	if !t.has(j, hkPushable) {
 		return true
 	}
-	for _, e := range t.fxOf(j) {
+	for x, e := range t.fxOf(j) {
+		if !t.actsAt(j, x, hkPushable) {
+			continue
+		}
 		if p, is := e.(Pushable); is && !p.Pushable(t.view(j), t.st.Robots[by].Name) {
 			return false
 		}
@@ -506,7 +519,10 @@ func (t *turn) effectRam(i, pushed int, d Dir, moved bool) {
 	if !t.has(i, hkRam) {
 		return
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkRam) {
+			continue
+		}
 		if r, ok := e.(Rammer); ok {
 			r.Rams(t.view(i), pushed, d, moved)
 		}
@@ -525,7 +541,10 @@ func (t *turn) effectDamage(i int, h *Harm) {
 	if !t.has(i, hkDamage) {
 		return
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkDamage) {
+			continue
+		}
 		if h.Amount <= 0 {
 			return
 		}
@@ -546,7 +565,10 @@ func (t *turn) effectGun(i int, g *Gun) {
 	if !t.has(i, hkGun) {
 		return
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkGun) {
+			continue
+		}
 		if l, ok := e.(LaserPower); ok {
 			g.Beams = l.Beams(t.view(i), g.Beams)
 		}
@@ -560,7 +582,10 @@ func (t *turn) effectReplace(i int, g Gun) bool {
 	if !t.has(i, hkReplace) {
 		return false
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkReplace) {
+			continue
+		}
 		if r, ok := e.(Replacer); ok && r.Replace(t.view(i), g) {
 			return true
 		}
@@ -572,7 +597,10 @@ func (t *turn) effectElement(i int, element string) bool {
 	if !t.has(i, hkElement) {
 		return true
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkElement) {
+			continue
+		}
 		if f, ok := e.(ElementFilter); ok && !f.Acts(t.view(i), element) {
 			return false
 		}

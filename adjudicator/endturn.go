@@ -153,7 +153,10 @@ func (t *turn) forcedDown(i int) string {
 	if !t.has(i, hkPowerDown) {
 		return ""
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkPowerDown) {
+			continue
+		}
 		if p, ok := e.(PowerDowner); ok && p.ForcePowerDown(t.view(i)) {
 			return e.Option()
 		}

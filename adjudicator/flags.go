@@ -117,7 +117,10 @@ func (t *turn) reaches(i int, flag Pos) bool {
 	if !t.has(i, hkFlag) {
 		return false
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkFlag) {
+			continue
+		}
 		if f, ok := e.(FlagReacher); ok && f.Reaches(t.view(i), flag) {
 			return true
 		}

@@ -326,7 +326,10 @@ func (t *turn) effectHovers(i int) bool {
 	if !t.has(i, hkHover) {
 		return false
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkHover) {
+			continue
+		}
 		if h, ok := e.(Hoverer); ok && h.Hovers(t.view(i)) {
 			return true
 		}
@@ -406,7 +409,10 @@ func (t *turn) effectAborts(i, c int) bool {
 	if !t.has(i, hkAbort) {
 		return false
 	}
-	for _, e := range t.fxOf(i) {
+	for x, e := range t.fxOf(i) {
+		if !t.actsAt(i, x, hkAbort) {
+			continue
+		}
 		if a, ok := e.(Aborter); ok && a.Aborts(t.view(i), c) {
 			return true
 		}
