@@ -21,7 +21,7 @@ func armedEffects() []Effect {
 	return []Effect{
 		bigGun{}, interceptor{}, reengineeringUnit{}, reflector{},
 		optionDampingField{}, crabLegs{}, dualProcessor{}, overloadOverride{}, selfDestruct{},
-		converter{}, frogLegs{}, homingDevice{}, scramblerBomb{},
+		converter{}, frogLegs{}, homingDevice{}, scramblerBomb{}, bioOption{},
 	}
 }
 
@@ -931,4 +931,43 @@ func (t *turn) scramble(j int) {
 		}
 		t.register = 0
 	}
+}
+
+// ---- 50 Bio Option (seed 001, "Bio Option") ----
+// A robot receiving the card at once takes another option and puts it on the Bio
+// Option (Robot.Bio, as the Bio-Bots variant keeps it: variants.go). Each time the
+// robot powers down, and when it re-enters from its archive still holding the card, the
+// option on it is discarded and another drawn. Discarding either card to prevent damage
+// discards both.
+//
+// Rulings (those of the Bio-Bots variant, variants.go, where seed 001 says no more): the
+// option on the Bio Option works like any held option and does not count against the
+// limit of options held (the Bio Option card does). Every other way the Bio Option card
+// leaves the robot (destroyed, lost with the robot, given up as a fourth card) takes the
+// option on it too; the option on it lost some other way leaves the Bio Option empty
+// until the next power down or re-entry. A Bio Option received by the Reengineering
+// Unit's exchange comes empty and draws at the next power down or re-entry; the robot
+// that gave it away keeps what was on it as an ordinary card. With an empty option deck
+// the Bio Option stays empty. Nothing to order: it always works.
+type bioOption struct{}
+
+func (bioOption) Option() string { return BioOption }
+
+func (bioOption) Lost(v View, tokens int) {
+	t, i := v.t, v.robot
+	r := &t.st.Robots[i]
+	if r.Bio != "" && slices.Contains(r.Options, r.Bio) {
+		t.discardOption(i, r.Bio, "bio-option") // what rode on it goes with it
+	}
+	r.Bio = ""
+}
+
+// receivedBio: robot i has just received card; the Bio Option card at once takes another
+// option onto it (seed 001: "When you receive this option, immediately take another
+// option and place it on Bio Option").
+func (t *turn) receivedBio(i int, card string) {
+	if card != BioOption || t.setup.Rules.BioBots || t.st.Robots[i].Bio != "" {
+		return
+	}
+	t.bioDraw(i, "bio-option")
 }

@@ -24,10 +24,8 @@ func (t *turn) endOfTurn() {
 	t.landAll() // seed 001, Robo-Copter: "At the end of each turn, your robot lands" (flying.go)
 	st := t.st
 	b := t.board()
-	if t.setup.Rules.BioBots {
-		for i := range st.Robots {
-			t.settleBio(i) // variants.go
-		}
+	for i := range st.Robots {
+		t.settleBio(i) // Bio-Bots and the Bio Option card: variants.go
 	}
 	// 1. Repairs.
 	for i := range st.Robots {

@@ -272,8 +272,12 @@ func (t *turn) hurtOne(i int, h Harm, shooter string) {
 			v := t.view(i)
 			v.taken, v.left = taken, amount-k
 			if idx := t.decider(i).PreventDamage(v, cause); idx >= 0 && idx < len(r.Options) {
+				bio := r.Bio
 				opt := t.removeOption(i, idx)
 				t.emit(Event{Kind: EvPrevented, Robot: r.Name, Option: opt, Cause: cause})
+				if opt == bio && bio != "" && !t.setup.Rules.BioBots {
+					t.discardOption(i, BioOption, "bio-option") // seed 001, Bio Option: "discard both options"
+				}
 				continue
 			}
 		}

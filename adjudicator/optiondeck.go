@@ -110,7 +110,7 @@ var scenarioTested = []string{
 	"Goo Dropper",
 	// Phase programmed (cards_armed.go, phases.go).
 	"Crab Legs", "Dual Processor", "Overload Override", "Option Damping Field", "Self-Destruct",
-	"Converter", "Frog Legs", "Homing Device", "Scrambler Bomb",
+	"Converter", "Frog Legs", "Homing Device", "Scrambler Bomb", "Bio Option",
 }
 
 // checkDeck refuses a deck with an unknown card or a card whose effect is missing. (Games

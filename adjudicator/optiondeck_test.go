@@ -46,7 +46,14 @@ func TestParseOptionDeck(t *testing.T) {
 // refused: a game never deals a dead card.
 func TestSetupRefusesDeadCards(t *testing.T) {
 	c := testCourse(t)
-	for _, deck := range [][]string{{"Bio Option"}, {"No Such Card"}} {
+	decks := [][]string{{"No Such Card"}}
+	for _, n := range OptionNames() {
+		if effectFor(n) == nil {
+			decks = append(decks, []string{n}) // a card with no effect yet
+			break
+		}
+	}
+	for _, deck := range decks {
 		if _, err := NewSetup(c, PostalRules(), 1, deck); err == nil {
 			t.Errorf("NewSetup accepted the deck %v", deck)
 		}

@@ -33,6 +33,7 @@ func (t *turn) drawOption(i int) bool {
 	r.Options = append(r.Options, card)
 	t.fxOK[i] = false
 	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})
+	t.receivedBio(i, card) // seed 001, Bio Option: cards_armed.go
 	if !t.drawingTwo {
 		t.keepMaxOptions(i)
 	}

@@ -151,8 +151,8 @@ func (s *Setup) CheckState(st *State) error {
 		if len(r.Offered) > 0 && (s.Rules.OptionPackage != "deluxe" || st.Turn != 1 || len(r.Offered) > deluxeDraw) {
 			add("robot %s: %d option cards offered to keep (only a Deluxe Option Package offers them, at most %d, before turn 1 is played)", who, len(r.Offered), deluxeDraw)
 		}
-		if r.Bio != "" && (!s.Rules.BioBots || !slices.Contains(r.Options, r.Bio)) {
-			add("robot %s: %s on its Bio Option, but only a Bio-Bot has one and the card must be among its options", who, r.Bio)
+		if r.Bio != "" && ((!s.Rules.BioBots && !slices.Contains(r.Options, BioOption)) || !slices.Contains(r.Options, r.Bio) || r.Bio == BioOption) {
+			add("robot %s: %s on its Bio Option, but only a Bio-Bot or a robot holding Bio Option has one, and the card must be another of its options", who, r.Bio)
 		}
 	}
 	if len(st.Piles) > 0 && (s.Rules.ScavengerHunt == 0 || len(st.Piles) > max(len(s.Course.Flags)-1, 0)) {

@@ -194,6 +194,7 @@ func (t *turn) gainOption(i int, card, cause string) {
 	r.Options = append(r.Options, card)
 	t.fxOK[i] = false
 	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card, Cause: cause})
+	t.receivedBio(i, card)
 	t.keepMaxOptions(i)
 }
 
@@ -234,7 +235,7 @@ func (t *turn) leftOf(i int) int {
 // bioSwap is a Bio-Bot's swap when it powers down or re-enters: the option on its Bio
 // Option is discarded and another drawn (seed 001, Bio Option).
 func (t *turn) bioSwap(i int, cause string) {
-	if !t.setup.Rules.BioBots {
+	if !t.bioHolder(i) {
 		return
 	}
 	r := &t.st.Robots[i]
@@ -267,10 +268,18 @@ func (t *turn) bioDraw(i int, cause string) {
 // limit on options held.
 func (t *turn) settleBio(i int) {
 	r := &t.st.Robots[i]
-	if r.Bio != "" && !slices.Contains(r.Options, r.Bio) {
+	if r.Bio != "" && (!slices.Contains(r.Options, r.Bio) || !t.bioHolder(i)) {
+		// The card left, or (the Bio Option card, cards_armed.go) the Bio Option itself
+		// was exchanged away: what was on it is an ordinary held card now.
 		r.Bio = ""
 		t.keepMaxOptions(i)
 	}
+}
+
+// bioHolder reports whether robot i has a Bio Option: as a Bio-Bot, or holding the card
+// (seed 001, Bio Option; cards_armed.go).
+func (t *turn) bioHolder(i int) bool {
+	return t.setup.Rules.BioBots || slices.Contains(t.st.Robots[i].Options, BioOption)
 }
 
 // turboWrench plays Turbo Wrenches for robot i on a site of that many wrenches; it

@@ -85,6 +85,7 @@ var cardParams = map[string]optionParams{
 	"Frog Legs":            {},
 	"Homing Device":        {target: true, modes: []string{"tag", "home"}},
 	"Scrambler Bomb":       {},
+	"Bio Option":           {always: true},
 }
 
 // checkOptionOrders checks every "use OPTION" order of a sheet against the robot and the
