@@ -166,3 +166,41 @@ func TestAutopilotVariants2023(t *testing.T) {
 		})
 	}
 }
+
+// The upgrade phase: the best upgrade it can pay for, room made by uninstalling a
+// clearly weaker one of its kind, a draw while energy is left and it holds fewer than two
+// cards it would install (an Abort Switch, or a second copy, does not count).
+func TestPlanUpgrades2023(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		energy     int
+		installed  []string
+		collection []string
+		want       adjudicator.UpgradeOrders
+	}{
+		{"draw with energy", 3, nil, nil, adjudicator.UpgradeOrders{Draw: true}},
+		{"nothing without energy", 0, nil, []string{"Zoop"}, adjudicator.UpgradeOrders{}},
+		{"Recharge is free", 0, nil, []string{"Recharge"}, adjudicator.UpgradeOrders{Install: "Recharge"}},
+		{"the best it can pay", 2, nil, []string{"Brakes", "Mini Howitzer", "Hover Unit"}, adjudicator.UpgradeOrders{Install: "Hover Unit"}},
+		{"keep energy for the shield", 3, []string{"Rear Laser"}, []string{"Deflector Shield"}, adjudicator.UpgradeOrders{Install: "Deflector Shield"}},
+		{"room for a better one", 3, []string{"Brakes", "Rear Laser", "Ramming Gear"}, []string{"Hover Unit"},
+			adjudicator.UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Hover Unit", Draw: true}},
+		{"no room for a slightly better one", 3, []string{"Brakes", "Rear Laser", "Ramming Gear"}, []string{"Memory Swap", "Mini Howitzer"},
+			adjudicator.UpgradeOrders{Install: "Memory Swap", Draw: true}},
+		{"unwanted cards do not stop draws", 2, []string{"Zoop"}, []string{"Abort Switch", "Abort Switch", "Zoop"}, adjudicator.UpgradeOrders{Draw: true}},
+		{"two wanted cards do", 1, nil, []string{"Mini Howitzer", "Brakes"}, adjudicator.UpgradeOrders{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, st := newGame2023(t, "docking-run", 3, 2)
+			r := &st.Robots[0]
+			r.Mat.Energy, r.Options, r.Mat.Collection = tc.energy, tc.installed, tc.collection
+			plan := autopilot.Choose(s, st, 0)
+			if fmt.Sprint(plan.Upgrade) != fmt.Sprint(tc.want) {
+				t.Errorf("upgrade phase %+v, want %+v", plan.Upgrade, tc.want)
+			}
+			if errs := s.CheckOrders(st, 0, plan.Orders2023()); len(errs) > 0 {
+				t.Errorf("the engine refuses the plan: %v", errs)
+			}
+		})
+	}
+}

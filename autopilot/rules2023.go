@@ -114,7 +114,8 @@ func energyReserve(installed []string) int {
 
 // planUpgrades is the robot's upgrade phase: install the best-ranked uninstalled upgrade
 // it can pay for, making room by uninstalling a weaker one of its kind; then draw one
-// while the energy left keeps the reserve and it holds few uninstalled cards.
+// while the energy left keeps the reserve and it holds fewer than two uninstalled cards
+// it would install.
 func (p *Pilot) planUpgrades(st *adjudicator.State, r *adjudicator.Robot) adjudicator.UpgradeOrders {
 	var u adjudicator.UpgradeOrders
 	if r.Mat == nil || p.setup.Rules.Lighter {
@@ -160,12 +161,20 @@ func (p *Pilot) planUpgrades(st *adjudicator.State, r *adjudicator.Robot) adjudi
 		installed = append(installed, best.Name)
 		energy -= best.Cost
 	}
-	uninstalled := len(r.Mat.Collection)
-	if u.Install != "" {
-		uninstalled--
+	// The uninstalled cards it would still install one day: not Abort Switch, not a
+	// second copy of one installed. Cards it will never install do not stop it drawing.
+	wanted, taken := 0, false
+	for _, name := range r.Mat.Collection {
+		if name == u.Install && !taken {
+			taken = true
+			continue
+		}
+		if upgradeRank(name) > 0 && !slices.Contains(installed, name) {
+			wanted++
+		}
 	}
 	cards := len(st.OptionDeck) + len(st.OptionDiscard)
-	if cards > 0 && uninstalled < 2 && energy-1 >= energyReserve(installed) && energy >= 1 {
+	if cards > 0 && wanted < 2 && energy-1 >= energyReserve(installed) && energy >= 1 {
 		u.Draw = true
 	}
 	return u
