@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -482,15 +483,41 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 			sizes[m.UID] = m.RFC822Size
 		}
 	}
+	// The handler takes one batch while the next is fetched: the server's work and the
+	// handler's overlap instead of taking turns (issue 14, intake speed). A batch is
+	// marked only after its handler returned, so nothing is marked before it is stored.
+	var handling chan []error
+	var inHand []Fetched
+	settle := func() error {
+		if handling == nil {
+			return nil
+		}
+		errs := <-handling
+		handling = nil
+		return f.settle(ctx, c, inHand, errs)
+	}
 	var batch []imap.UID
 	var batchBytes int64
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := f.fetchBatch(ctx, c, handle, batch, sizes)
+		fetched, err := f.fetchBatch(c, batch, sizes)
 		batch, batchBytes = batch[:0], 0
-		return err
+		if err != nil {
+			return errors.Join(err, settle())
+		}
+		if err := settle(); err != nil {
+			return err
+		}
+		if len(fetched) > 0 {
+			f.mu.Lock()
+			uidvalidity := f.pos.UIDValidity
+			f.mu.Unlock()
+			inHand, handling = fetched, make(chan []error, 1)
+			go func(ch chan<- []error) { ch <- handle(ctx, uidvalidity, fetched) }(handling)
+		}
+		return nil
 	}
 	for _, u := range uids {
 		size, ok := sizes[u]
@@ -506,10 +533,14 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 		batch = append(batch, u)
 		batchBytes += size
 	}
-	return flush()
+	if err := flush(); err != nil {
+		return err
+	}
+	return settle()
 }
 
-func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle BatchHandler, batch []imap.UID, sizes map[imap.UID]int64) error {
+// fetchBatch fetches the messages of one batch, in UID order.
+func (f *Fetcher) fetchBatch(c *imapclient.Client, batch []imap.UID, sizes map[imap.UID]int64) ([]Fetched, error) {
 	var whole, big []imap.UID
 	for _, u := range batch {
 		if sizes[u] > f.cfg.MaxFetchSize {
@@ -527,7 +558,7 @@ func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle B
 				BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
 			return err
 		}); err != nil {
-			return fmt.Errorf("fetch: %w", err)
+			return nil, fmt.Errorf("fetch: %w", err)
 		}
 		msgs = append(msgs, got...)
 	}
@@ -538,15 +569,12 @@ func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle B
 				BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}}}).Collect()
 			return err
 		}); err != nil {
-			return fmt.Errorf("fetch: %w", err)
+			return nil, fmt.Errorf("fetch: %w", err)
 		}
 		msgs = append(msgs, got...)
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
 
-	f.mu.Lock()
-	uidvalidity := f.pos.UIDValidity
-	f.mu.Unlock()
 	var fetched []Fetched
 	for _, m := range msgs {
 		if m.UID == 0 || len(m.BodySection) == 0 {
@@ -557,10 +585,12 @@ func (f *Fetcher) fetchBatch(ctx context.Context, c *imapclient.Client, handle B
 		}
 		fetched = append(fetched, Fetched{UID: uint32(m.UID), Raw: m.BodySection[0].Bytes, Received: m.InternalDate})
 	}
-	if len(fetched) == 0 {
-		return nil
-	}
-	errs := handle(ctx, uidvalidity, fetched)
+	return fetched, nil
+}
+
+// settle records what the handler made of a batch (errs, one per message) and marks on
+// the server the messages it accepted; the others are offered again at the next check.
+func (f *Fetcher) settle(ctx context.Context, c *imapclient.Client, fetched []Fetched, errs []error) error {
 	var done []imap.UID
 	for i, m := range fetched {
 		var err error

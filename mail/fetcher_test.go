@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,6 +59,87 @@ var fetcherScenarios = []struct {
 	{"connection lost before flagging", scenarioKillBeforeFlag},
 	{"idle wakes on new mail", scenarioIdleWakes},
 	{"server freezes on an open connection", scenarioServerFreezes},
+	{"batches handled in turn, marked after", scenarioBatchesInTurn},
+}
+
+// scenarioBatchesInTurn: the fetcher fetches the next batch while the handler takes one
+// (issue 14, intake speed), but the handler still sees one batch at a time, in UID order,
+// and no message is marked on the server before its batch's handler has returned; every
+// batch before it is marked by the time the next one is handed over.
+func scenarioBatchesInTurn(t *testing.T, s *testStack) {
+	const n = 9
+	s.deliver(t, mails(t.Name(), n, 0)...)
+	cfg := s.config()
+	cfg.BatchCount = 2
+	cfg.Logger = testLogger(t)
+	f, err := NewFetcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	look := s.look(t)
+	defer look.Close()
+	if _, err := look.Select(s.mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	marked := func() map[imap.UID]bool {
+		if err := look.Noop().Wait(); err != nil { // Dovecot shows other sessions' flags after a sync
+			t.Error(err)
+			return nil
+		}
+		data, err := look.UIDSearch(&imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, nil).Wait()
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		m := map[imap.UID]bool{}
+		for _, u := range data.AllUIDs() {
+			m[u] = true
+		}
+		return m
+	}
+	var inside, handled atomic.Int32
+	var seen []uint32
+	all := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- f.RunBatch(ctx, func(_ context.Context, _ uint32, msgs []Fetched) []error {
+			if inside.Add(1) != 1 {
+				t.Error("the handler was called while it was still taking a batch")
+			}
+			defer inside.Add(-1)
+			m := marked()
+			for _, msg := range msgs {
+				if m[imap.UID(msg.UID)] {
+					t.Errorf("uid %d was marked before its batch was handled", msg.UID)
+				}
+			}
+			for _, u := range seen {
+				if !m[imap.UID(u)] {
+					t.Errorf("uid %d, handled in an earlier batch, was not marked when the next was handed over", u)
+				}
+			}
+			for _, msg := range msgs {
+				if len(seen) > 0 && msg.UID <= seen[len(seen)-1] {
+					t.Errorf("uid %d handed over after uid %d", msg.UID, seen[len(seen)-1])
+				}
+				seen = append(seen, msg.UID)
+			}
+			if handled.Add(int32(len(msgs))) == n {
+				close(all)
+			}
+			return make([]error, len(msgs))
+		})
+	}()
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%d of %d handled", handled.Load(), n)
+	}
+	waitUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, n)
+	cancel()
+	<-done
 }
 
 // scenarioServerFreezes: the server stops answering on the open connection (a black hole
