@@ -84,7 +84,18 @@ func TestGame2023ByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	missed := 0
+	kinds := map[string]int{} // how often each upgrade event happened: draw, install, use
 	for _, tn := range turns {
+		var events []adjudicator.Event
+		mustJSON(t, tn.Events, &events)
+		for _, e := range events {
+			switch e.Kind {
+			case adjudicator.EvUpgrade:
+				kinds[e.Cause]++
+			case adjudicator.EvUse:
+				kinds["use"]++
+			}
+		}
 		var before adjudicator.State
 		mustJSON(t, tn.Before, &before)
 		var played []Played
@@ -103,6 +114,10 @@ func TestGame2023ByMail(t *testing.T) {
 		if got, _ := json.Marshal(next); string(got) != string(tn.After) {
 			t.Errorf("turn %d replays to another state", tn.Number)
 		}
+	}
+	// The bots buy, install and use upgrades (seed 004, Phase 1; autopilot/rules2023.go).
+	if kinds["draw"] == 0 || kinds["install"] == 0 || kinds["use"] == 0 {
+		t.Errorf("upgrade events %v: want the bots to draw, install and use upgrades", kinds)
 	}
 	if missed > 0 {
 		t.Errorf("%d programs were missed: every bot's sheet should have been valid", missed)

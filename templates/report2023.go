@@ -159,3 +159,6 @@ func ownSheet(b *strings.Builder, r adjudicator.Robot) {
 	b.WriteString("# Orders of this round only, if you want them: shut down; draw upgrade;\n")
 	b.WriteString("# install NAME; uninstall NAME. And answers that stand: face E; use NAME ...\n")
 }
+
+// Own reports whether the report is of a 2023 game (its robots have player mats).
+func (r Report) Own() bool { return len(r.Robots) > 0 && r.Robots[0].Own }
