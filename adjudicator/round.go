@@ -32,7 +32,8 @@ func (t *turn) round() *roundState {
 // The 2023 round (seed 004, Game Structure), played through the same turn pipeline as
 // the postal turn (turn.go) when Rules.Own():
 //
-//  1. the upgrade phase (not yet part of the ruleset: Rules2023);
+//  1. the upgrade phase: each robot's, as its orders give it (upgrades.go, ruling
+//     R-UPGRADE-WHEN), played as activation begins;
 //  2. programming: hands were drawn at the end of the previous round (owndeck.go), so
 //     players see them; the orders bring the program and any shutdown (shutdown.go);
 //     the rest of the hand is discarded, damage cards kept;

@@ -101,12 +101,11 @@ type Rules struct {
 }
 
 // Rules2023 is the ruleset of the current edition (seed 004): own decks, the priority
-// token, energy, SPAM and Haywire, reboot tokens, shutdown. Its register order is seed
-// 004's: blue belts, green belts, push panels, gears, board lasers, robot lasers,
-// batteries, checkpoints.
-//
-// Not yet part of it (refused, not pretended): the upgrade phase and upgrade cards,
-// dynamic archiving. See docs/rules-2023.md.
+// token, energy, SPAM and Haywire, reboot tokens, shutdown, the upgrade phase and the
+// twelve upgrades (upgrades.go); the variants are settings (Lighter, EdgeWalls,
+// DiscardSpam, DynamicArchive). Its register order is seed 004's: blue belts, green
+// belts, push panels, gears, board lasers, robot lasers, batteries, checkpoints. See
+// docs/rules-2023.md.
 func Rules2023() Rules {
 	return Rules{
 		Name:             "2023",
