@@ -30,6 +30,22 @@ func playGame(tb testing.TB, course string, robots, turns int, seed int64, lives
 // standing orders given.
 func playGameWith(tb testing.TB, course string, robots, turns int, seed int64, rules adjudicator.Rules, deck []string, standing *orders.Sheet) Archive {
 	tb.Helper()
+	return playGameSheets(tb, course, robots, turns, seed, rules, deck, func(i int) *orders.Sheet {
+		if i == 0 {
+			return standing
+		}
+		return nil
+	})
+}
+
+// playGameWithAll is playGameWith with every robot keeping the standing orders.
+func playGameWithAll(tb testing.TB, course string, robots, turns int, seed int64, rules adjudicator.Rules, deck []string, standing *orders.Sheet) Archive {
+	tb.Helper()
+	return playGameSheets(tb, course, robots, turns, seed, rules, deck, func(int) *orders.Sheet { return standing })
+}
+
+func playGameSheets(tb testing.TB, course string, robots, turns int, seed int64, rules adjudicator.Rules, deck []string, sheet func(i int) *orders.Sheet) Archive {
+	tb.Helper()
 	c, err := adjudicator.LoadCourse(course)
 	if err != nil {
 		tb.Fatal(err)
@@ -58,9 +74,7 @@ func playGameWith(tb testing.TB, course string, robots, turns int, seed int64, r
 		for i := range before.Robots {
 			r := &before.Robots[i]
 			played[i] = Played{Robot: r.Name}
-			if i == 0 {
-				played[i].Sheet = standing
-			}
+			played[i].Sheet = sheet(i)
 			if r.Out || r.Power == adjudicator.PowerDown {
 				ords[i] = played[i].Orders()
 				continue

@@ -52,6 +52,10 @@ type frame struct {
 	Upgrades [][]string `json:"-"`
 	E        []int      `json:"e,omitempty"`
 	U        [][]string `json:"u,omitempty"`
+	// Devices on the board (seed 001, Devices; packDevices), in full; V carries them only
+	// in the frames where they changed ([[-1]]: none left).
+	Devices [][7]int `json:"-"`
+	V       [][7]int `json:"v,omitempty"`
 }
 
 // own fills a 2023 frame's energy and upgrades from robots.
@@ -75,6 +79,12 @@ func compact(fs []frame) {
 		}
 		if fs[k].Upgrades != nil && (k == 0 || !slices.EqualFunc(fs[k].Upgrades, fs[k-1].Upgrades, slices.Equal)) {
 			fs[k].U = fs[k].Upgrades
+		}
+		if k == 0 && len(fs[k].Devices) > 0 || k > 0 && !slices.Equal(fs[k].Devices, fs[k-1].Devices) {
+			fs[k].V = fs[k].Devices
+			if len(fs[k].V) == 0 {
+				fs[k].V = [][7]int{{-1}}
+			}
 		}
 		if k == 0 {
 			fs[k].R = fs[k].Robots
@@ -135,7 +145,7 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 			progress(s.Turn)
 		}
 		if s.Turn == 0 {
-			fs := []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1}}
+			fs := []frame{{Caption: "The start", Robots: pack(s.After.Robots), Acting: -1, Devices: packDevices(s.After.Devices, s.After.Robots)}}
 			if data.Own {
 				fs[0].own(s.After.Robots)
 			}
@@ -178,6 +188,28 @@ func WriteHTML(w io.Writer, a *Archive, opt HTMLOptions, progress func(turn int)
 	})
 }
 
+// packDevices is the devices as the page draws them: the letter's character code, x, y,
+// facing, the launcher's seat, 1 flying + 2 moving, and the drone's target as x*1000+y
+// (-1 none).
+func packDevices(ds []adjudicator.Device, robots []adjudicator.Robot) [][7]int {
+	var out [][7]int
+	for _, d := range ds {
+		seat := max(slices.IndexFunc(robots, func(r adjudicator.Robot) bool { return r.Name == d.Owner }), 0)
+		bits, target := 0, -1
+		if d.Kind.Flying() {
+			bits |= 1
+		}
+		if picture.Moving(d.Kind) {
+			bits |= 2
+		}
+		if d.Target != nil {
+			target = d.Target.X*1000 + d.Target.Y
+		}
+		out = append(out, [7]int{int(adjudicator.DeviceSymbol(d.Kind)), d.Pos.X, d.Pos.Y, int(d.Facing), seat, bits, target})
+	}
+	return out
+}
+
 func pack(robots []adjudicator.Robot) [][7]int {
 	out := make([][7]int, len(robots))
 	for i, r := range robots {
@@ -208,7 +240,9 @@ func turnFrames(b *adjudicator.Board, s Step, deck *adjudicator.Deck) []frame {
 	for i, r := range robots {
 		idx[r.Name] = i
 	}
-	frames := []frame{{Caption: fmt.Sprintf("Turn %d — before the registers", s.Turn), Robots: pack(robots), Acting: -1}}
+	devices := s.Before.Devices
+	frames := []frame{{Caption: fmt.Sprintf("Turn %d — before the registers", s.Turn), Robots: pack(robots), Acting: -1,
+		Devices: packDevices(devices, robots)}}
 	frames[0].own(robots)
 	for _, st := range picture.Steps(s.Events, deck) {
 		f := frame{Caption: st.Caption, Acting: -1}
@@ -237,12 +271,15 @@ func turnFrames(b *adjudicator.Board, s Step, deck *adjudicator.Deck) []frame {
 				}
 			}
 			adjudicator.ApplyEvent(robots, e)
+			devices = picture.ApplyDeviceEvent(devices, e)
 		}
 		f.Robots = pack(robots)
+		f.Devices = packDevices(devices, robots)
 		f.own(robots)
 		frames = append(frames, f)
 	}
-	last := frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1}
+	last := frame{Caption: fmt.Sprintf("Turn %d — after the turn", s.Turn), Robots: pack(s.After.Robots), Acting: -1,
+		Devices: packDevices(s.After.Devices, s.After.Robots)}
 	last.own(s.After.Robots)
 	return append(frames, last)
 }

@@ -38,6 +38,7 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 	opt := picture.Options{Cell: 28, Deck: setup.Deck, Turn: turn}
 	still := opt
 	still.Caption = fmt.Sprintf("%s (%s) after turn %d", g.Tag, g.Course, turn)
+	still.Devices = next.Devices
 	board := picture.Course(setup.Course, next.Robots, still)
 	var png bytes.Buffer
 	if err := picture.PNG(&png, board); err != nil {
@@ -52,6 +53,7 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 		var before adjudicator.State
 		if err := json.Unmarshal(tn.Before, &before); err == nil {
 			var gif bytes.Buffer
+			opt.Devices = before.Devices
 			frames := picture.TurnFrames(setup.Course, before.Robots, events, opt)
 			p.stills(j, g, turn, frames, picture.Steps(events, setup.Deck))
 			if err := picture.EncodeFrames(&gif, frames, opt); err == nil {

@@ -25,6 +25,9 @@ type Options struct {
 	// in the legend). "" takes it from the course (Course.Rules) or the robots (a robot
 	// with a player mat plays the 2023 rules).
 	Rules string
+	// Devices are the devices on the board (seed 001; devices.go): for a picture, those
+	// of the state drawn; for a turn, those at its start (the log moves them).
+	Devices []adjudicator.Device
 }
 
 func (o Options) cell() int {
@@ -107,6 +110,7 @@ func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *ima
 	}
 	img := p.base()
 	p.caption(img, caption)
+	p.devices(img, opt.Devices, robots)
 	p.robots(img, robots, nil)
 	p.legend(img, robots)
 	return img

@@ -135,6 +135,8 @@ func cardCaption(s Step, deck *adjudicator.Deck) string {
 			}
 		case adjudicator.EvDestroyed:
 			notes = append(notes, e.Robot+" destroyed ("+e.Cause+")")
+		case adjudicator.EvLaunch, adjudicator.EvExplosion:
+			notes = append(notes, deviceNote(e))
 		}
 	}
 	if len(notes) > 0 {
@@ -198,6 +200,8 @@ func phaseCaption(s Step) string {
 			notes = append(notes, e.Robot+" repulsed")
 		case adjudicator.EvWin:
 			notes = append(notes, e.Robot+" WINS")
+		case adjudicator.EvLaunch, adjudicator.EvExplosion:
+			notes = append(notes, deviceNote(e))
 		}
 	}
 	return joinCaption(head, dedupe(notes))
@@ -238,9 +242,11 @@ func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adju
 		idx[r.Name] = i
 	}
 	p := newPainter(c, robots, opt)
+	devices := opt.Devices
 	draw := func(caption string, m *marks) Frame {
 		img := p.base()
 		p.caption(img, caption)
+		p.devices(img, devices, robots)
 		p.robots(img, robots, m)
 		p.legend(img, robots)
 		return Frame{img, caption}
@@ -284,6 +290,7 @@ func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adju
 				}
 			}
 			adjudicator.ApplyEvent(robots, e)
+			devices = ApplyDeviceEvent(devices, e)
 			if e.Kind == adjudicator.EvFlag {
 				if i, ok := idx[e.Robot]; ok {
 					m.flags[i] = true
@@ -362,4 +369,16 @@ func delta(prev, cur *image.Paletted) *image.Paletted {
 		}
 	}
 	return out
+}
+
+// deviceNote is a caption's note of a launch or an explosion (seed 001, Devices).
+func deviceNote(e adjudicator.Event) string {
+	if e.Kind == adjudicator.EvLaunch {
+		return e.Robot + " launches a " + strings.ReplaceAll(e.Device, "-", " ")
+	}
+	at := ""
+	if e.To != nil {
+		at = " at " + e.To.String()
+	}
+	return fmt.Sprintf("explosion%s (%d)", at, e.Amount)
 }

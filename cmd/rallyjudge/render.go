@@ -117,6 +117,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 			err = picture.TurnGIF(&buf, c, d.Before, d.Events, opt)
 		} else {
 			opt.Caption = fmt.Sprintf("%s: after turn %d (demo, seed %d)", c.Name, d.Turn, cfg.seed)
+			opt.Devices = d.After.Devices
 			err = picture.PNG(&buf, picture.Course(c, d.After.Robots, opt))
 		}
 		if err != nil {
@@ -132,6 +133,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 			robots = st.Robots
+			opt.Devices = st.Devices
 			opt.Caption = fmt.Sprintf("%s: turn %d", c.Name, st.Turn)
 		}
 		if err := picture.PNG(&buf, picture.Course(c, robots, opt)); err != nil {
@@ -182,9 +184,11 @@ func renderArchive(cfg renderConfig, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	opt := picture.Options{Cell: cfg.cell, Turn: cfg.turn, Deck: setup.Deck, Rules: setup.Rules.Name}
 	if strings.EqualFold(filepath.Ext(cfg.out), ".gif") && step.Before != nil {
+		opt.Devices = step.Before.Devices
 		err = picture.TurnGIF(&buf, setup.Course, step.Before.Robots, step.Events, opt)
 	} else {
 		opt.Caption = fmt.Sprintf("%s: %s after turn %d", a.Game, setup.Course.Name, cfg.turn)
+		opt.Devices = step.After.Devices
 		err = picture.PNG(&buf, picture.Course(setup.Course, step.After.Robots, opt))
 	}
 	if err == nil {

@@ -1,0 +1,174 @@
+package picture
+
+import (
+	"bytes"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// deviceFixture is one device of each look on sprint: flat ones (a mine, goo), a
+// flying one facing east (a missile), a drone with its target counter, all launched by
+// the robots of fixtureRobots.
+func deviceFixture() []adjudicator.Device {
+	target := adjudicator.Pos{X: 6, Y: 8}
+	return []adjudicator.Device{
+		{ID: 1, Kind: adjudicator.DevMine, Owner: "Zoom", Pos: adjudicator.Pos{X: 2, Y: 3}},
+		{ID: 2, Kind: adjudicator.DevGoo, Owner: "Blue", Pos: adjudicator.Pos{X: 5, Y: 3}},
+		{ID: 3, Kind: adjudicator.DevMissile, Owner: "Hammer", Pos: adjudicator.Pos{X: 8, Y: 5}, Facing: adjudicator.East, Priority: 845},
+		{ID: 4, Kind: adjudicator.DevDrone, Owner: "Zoom", Pos: adjudicator.Pos{X: 3, Y: 8}, Facing: adjudicator.East, Priority: 835, Target: &target},
+	}
+}
+
+// Devices are drawn in their squares in their launcher's colour (seed 001, Devices); the
+// picture is golden.
+func TestDevicesGolden(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	robots := fixtureRobots(c)
+	ds := deviceFixture()
+	img := Course(c, robots, Options{Devices: ds})
+	plain := Course(c, robots, Options{})
+	for _, d := range ds {
+		seat := 0
+		for i, r := range robots {
+			if r.Name == d.Owner {
+				seat = i
+			}
+		}
+		if n := cell(img, c, d.Pos, len(robots))[uint8(cRobot0+seat)]; n < 20 {
+			t.Errorf("%s of %s at %v: %d pixels of its launcher's colour", d.Kind, d.Owner, d.Pos, n)
+		}
+		if n := cell(plain, c, d.Pos, len(robots))[uint8(cRobot0+seat)]; n != 0 {
+			t.Errorf("without devices square %v has %d pixels of seat colour %d", d.Pos, n, seat)
+		}
+	}
+	if n := cell(img, c, *ds[3].Target, len(robots))[uint8(cRobot0)]; n < 20 {
+		t.Errorf("the drone's target counter at %v is not drawn (%d pixels)", *ds[3].Target, n)
+	}
+	path := filepath.Join("testdata", "golden", "devices-sprint.png")
+	if *update {
+		var buf bytes.Buffer
+		if err := PNG(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, path, img, want)
+}
+
+// launchOnce answers yes to the first option question: the robot's launcher fires once.
+type launchOnce struct {
+	adjudicator.Defaults
+	done bool
+}
+
+func (l *launchOnce) Option(adjudicator.View, string, string) string {
+	if l.done {
+		return ""
+	}
+	l.done = true
+	return "yes"
+}
+
+// A turn in which a missile is launched, flies and explodes: the GIF shows it from its
+// launch to its explosion, and the frames after it do not; the GIF is golden.
+func TestDevicesTurnGIF(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, []string{"Missile Launcher"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &adjudicator.State{Turn: 1, Robots: []adjudicator.Robot{
+		{Name: "Zoom", Pos: adjudicator.Pos{X: 1, Y: 8}, Archive: adjudicator.Pos{X: 1, Y: 8}, Facing: adjudicator.East, Lives: 3, Options: []string{"Missile Launcher"}, Hand: []int{70, 90, 110, 130, 150}},
+		{Name: "Blue", Pos: adjudicator.Pos{X: 8, Y: 8}, Archive: adjudicator.Pos{X: 8, Y: 8}, Facing: adjudicator.North, Lives: 3, Power: adjudicator.PowerDown},
+	}}
+	if err := s.CheckState(st); err != nil {
+		t.Fatal(err)
+	}
+	ords := []adjudicator.Orders{{Program: [adjudicator.Registers]int{70, 90, 110, 130, 150}, Decider: &launchOnce{}}, {}}
+	_, events, err := adjudicator.Resolve(s, st, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var launched, gone bool
+	for _, e := range events {
+		launched = launched || e.Kind == adjudicator.EvLaunch
+		gone = gone || e.Kind == adjudicator.EvDeviceGone
+	}
+	if !launched || !gone {
+		t.Fatalf("the fixture turn launched %v, ended its missile %v: %v", launched, gone, events)
+	}
+	frames := TurnFrames(c, st.Robots, events, Options{Turn: 1, Devices: st.Devices})
+	steps := Steps(events, nil)
+	seen, after := false, false
+	for k, s := range steps {
+		f := frames[k+1]
+		has := false
+		for y := 0; y < c.Board.H && !has; y++ {
+			for x := 0; x < c.Board.W && !has; x++ {
+				q := adjudicator.Pos{X: x, Y: y}
+				if q == st.Robots[0].Pos {
+					continue
+				}
+				has = cell(f.Image, c, q, 2)[uint8(cRobot0)] > 20
+			}
+		}
+		for _, e := range s.Events {
+			if e.Kind == adjudicator.EvLaunch {
+				seen = true
+				if !has {
+					t.Errorf("frame %d (%s): the missile just launched is not drawn", k+1, f.Caption)
+				}
+				if !strings.Contains(f.Caption, "launches a missile") {
+					t.Errorf("frame %d caption %q does not say so", k+1, f.Caption)
+				}
+			}
+			if e.Kind == adjudicator.EvDeviceGone {
+				after = true
+			}
+		}
+		if after && has {
+			t.Errorf("frame %d (%s): the missile is drawn after it left the board", k+1, f.Caption)
+		}
+	}
+	if !seen {
+		t.Fatal("no launch step")
+	}
+	var buf bytes.Buffer
+	if err := EncodeFrames(&buf, frames, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "golden", "turn-devices.gif")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := composite(t, buf.Bytes())
+	want, _ := composite(t, golden)
+	if len(want) != len(got) {
+		t.Fatalf("%d frames, golden has %d", len(got), len(want))
+	}
+	for k := range want {
+		samePixels(t, path, got[k], want[k])
+	}
+}
