@@ -13,7 +13,8 @@ func Simulate(s *Setup, st *State, robot int, o Orders) (Robot, []Event, error) 
 	if robot < 0 || robot >= len(st.Robots) {
 		return Robot{}, nil, fmt.Errorf("simulate: no robot %d", robot)
 	}
-	if errs := s.CheckProgram(st, robot, o.Program); len(errs) > 0 {
+	// CheckOrders: the program, or under the 2023 rules a shutdown, which needs none.
+	if errs := s.CheckOrders(st, robot, o); len(errs) > 0 {
 		return Robot{}, nil, fmt.Errorf("simulate: %v", errs[0])
 	}
 	t := &turn{setup: s, st: st.Clone(), single: robot, walls: s.walls, wallsW: s.wallsW}

@@ -17,6 +17,7 @@ func TestForecast2023Energy(t *testing.T) {
 		{"power up", "Robot: A\nTurn: 1\nPower Up, Move 1, Rotate Left, Move 1, U-Turn\n"},
 		{"draw upgrade", "Robot: A\nTurn: 1\nPower Up, Move 1, Rotate Left, Move 1, U-Turn\ndraw upgrade\n"},
 		{"no power up", "Robot: A\nTurn: 1\nMove 1, Move 1, Rotate Left, U-Turn, Power Up\ndraw upgrade\nshut down\n"},
+		{"shut down, no program", "Robot: A\nTurn: 1\ndraw upgrade\nshut down\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, st := game2023(t, adjudicator.CardPowerUp, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardLeft, adjudicator.CardUTurn)
