@@ -614,6 +614,7 @@ func (t *turn) devicesOnElements(step string) {
 		case "gears":
 			if sq.Gear != NoRotation && !dev.Kind.Flying() && !dev.Kind.Flat() {
 				dev.Facing = dev.Facing.Rotate(int(sq.Gear))
+				t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(dev.Pos), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: id, Cause: "gear"})
 			}
 		case "pushers":
 			if !sq.Pusher.Registers.Has(t.register) {
