@@ -24,7 +24,7 @@ type Resolver struct {
 // busy turn (BenchmarkTurn8Robots logs about 100 positions and 10 facings).
 type turnMem struct {
 	pos     [128]Pos
-	dir     [128]Dir
+	dir     [64]Dir
 	hits    [32]hit
 	occ     [1024]bool
 	posMore [][]Pos
