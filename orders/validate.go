@@ -261,7 +261,7 @@ func checkRules(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, s *
 			if a.Option != "" && !holdsOption(setup, r, s, a.Option) && (a.Do == DoPreventDamage || a.Do == DoLoseOption) {
 				rep.warn(rule.At, "you do not hold %s (you hold %s); the order applies only if you get it", a.Option, optionList(r.Options))
 			}
-			checkPickOrder(rep, setup, r, rule.At, a)
+			checkPickOrder(rep, setup, r, s, rule.At, a)
 		}
 	}
 }
@@ -429,9 +429,13 @@ func robotIndex(st *adjudicator.State, name string) int {
 // checkPickOrder warns about "keep NAME" and "give NAME" orders this game never asks
 // (seed 001's option variants, adjudicator/variants.go), and about a "use" of a Deluxe
 // Option Package card the sheet does not keep.
-func checkPickOrder(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, at Pos, a *Action) {
+func checkPickOrder(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot, s *Sheet, at Pos, a *Action) {
 	rules := setup.Rules
 	switch {
+	case a.Do == DoUse && optionIndex(r.Options, a.Option) < 0 && optionIndex(r.Offered, a.Option) >= 0:
+		if kept := keptOf(s, r.Offered); !strings.EqualFold(kept, a.Option) {
+			rep.warn(at, "use %s: your orders keep %s of your Deluxe Option Package (the first keep order naming one of its cards, else the first drawn): this order applies only if you keep %s", a.Option, kept, a.Option)
+		}
 	case a.Do == DoKeepOption && rules.OptionPackage != "deluxe" && rules.ScavengerHunt != 1:
 		rep.warn(at, "keep %s: this game has no Deluxe Option Package nor Scavenger Hunt I, so no card is offered to keep: the order does nothing", a.Option)
 	case a.Do == DoKeepOption && len(r.Offered) > 0 && optionIndex(r.Offered, a.Option) < 0 && rules.ScavengerHunt != 1:
@@ -439,4 +443,19 @@ func checkPickOrder(rep *Report, setup *adjudicator.Setup, r *adjudicator.Robot,
 	case a.Do == DoGiveOption && rules.ScavengerHunt != 2:
 		rep.warn(at, "give %s: only Scavenger Hunt II has you choose a card for another robot; this game does not play it: the order does nothing", a.Option)
 	}
+}
+
+// keptOf is the Deluxe Option Package card a sheet keeps, conditions aside: the first
+// "keep" order naming a card offered, else the first card drawn (adjudicator/variants.go).
+func keptOf(s *Sheet, offered []string) string {
+	for _, r := range s.Rules {
+		for _, a := range []*Action{&r.Then, r.Else} {
+			if a != nil && a.Do == DoKeepOption {
+				if k := optionIndex(offered, a.Option); k >= 0 {
+					return offered[k]
+				}
+			}
+		}
+	}
+	return offered[0]
 }

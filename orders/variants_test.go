@@ -1,7 +1,10 @@
 package orders
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
 // Seed 001's option variants are ordered by "keep NAME" and "give NAME [to ROBOT]"
@@ -67,5 +70,56 @@ func TestPickOrdersMerge(t *testing.T) {
 	}
 	if len(keeps) != 1 || keeps[0] != "Flywheel" || len(m.Rules) != 2 {
 		t.Errorf("merged orders %v, keeps %v: want keep Flywheel and the power down", m.Rules, keeps)
+	}
+}
+
+// check on a Deluxe robot's turn-1 sheet: orders for its three cards are accepted, a use
+// of a card the sheet does not keep is warned about, keep and give orders the game never
+// asks are warned about.
+func TestPickOrdersChecked(t *testing.T) {
+	plain, st := testGame(t)
+	st.Turn = 1
+	fred := st.Robot("Fred")
+	st.Robots[fred].Offered = []string{"Brakes", "Turret", "Flywheel"}
+	rules := plain.Rules
+	rules.OptionPackage = "deluxe"
+	deluxe, err := adjudicator.NewSetup(plain.Course, rules, plain.Seed, plain.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, sheet, warn string // warn: "" for none
+		setup             *adjudicator.Setup
+	}{
+		{"use of the card kept", "keep Turret\nuse Turret left", "", deluxe},
+		{"use of the default", "use Brakes in register 2", "", deluxe},
+		{"use of a card not kept", "keep Turret\nuse Brakes in register 2", "applies only if you keep Brakes", deluxe},
+		{"keep without a Deluxe package", "keep Turret", "does nothing", plain},
+		{"give without Scavenger Hunt II", "give Turret", "does nothing", deluxe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setup := tc.setup
+			sheet, err := ParseText([]byte("Fred Turn 1\n" + tc.sheet + "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warns []string
+			for _, p := range Validate(setup, st, "Fred", sheet).Problems {
+				if !p.Warning {
+					if !strings.Contains(p.Error(), "register") && !strings.Contains(p.Error(), "program") {
+						t.Errorf("error %v", p.Error())
+					}
+					continue
+				}
+				warns = append(warns, p.Error())
+			}
+			got := strings.Join(warns, "; ")
+			switch {
+			case tc.warn == "" && (strings.Contains(got, "Deluxe") || strings.Contains(got, "do not hold")):
+				t.Errorf("warned: %s", got)
+			case tc.warn != "" && !strings.Contains(got, tc.warn):
+				t.Errorf("warnings %q, want one with %q", got, tc.warn)
+			}
+		})
 	}
 }

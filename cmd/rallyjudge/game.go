@@ -23,9 +23,9 @@ type gameFlags struct {
 	Address string
 	Game    string
 	// create
-	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles string
-	Seed                                                                                             int64
-	Players, MissedLimit                                                                             int
+	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles, Variants string
+	Seed                                                                                                       int64
+	Players, MissedLimit                                                                                       int
 	// the other operations
 	Robot, Email, At, By, Key, Value, Text string
 	// Set are further game settings for create, key=value each (--set press=none): every
@@ -47,7 +47,7 @@ func (s *setFlags) Set(v string) error {
 }
 
 var gameOps = map[string]string{
-	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --tiles 'X,Y:TOKEN ...' --gm ADDR --set key=value ...]",
+	"create":    "create an open game: --game TAG --course NAME [--name --deadline 48h|'daily 18:00' --grace --missed powerdown|random|autopilot --players N --missed-limit N --on-missed-limit ask|remove --reminders 24h,2h|none --list ADDR --seed N --rules [postal|2023,]k=v,k=v --options none|crash-burn|armed-dangerous|both --variants deluxe-package,bio-bots,... --tiles 'X,Y:TOKEN ...' --gm ADDR --set key=value ...]",
 	"start":     "deal turn 1 to the players who joined: --game TAG",
 	"list":      "the open and running games",
 	"status":    "the game now: --game TAG",
@@ -100,6 +100,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Rules, "rules", "", "create: rules options, k=v,k=v")
 	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
+	fs.StringVar(&f.Variants, "variants", "", "create: seed 001's option variants, joined by commas: standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots")
 	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed (0: from the clock)")
 	fs.IntVar(&f.Players, "players", 0, "create: the most players")
 	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit")
@@ -167,6 +168,7 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		if f.Options != "" {
 			add("options", f.Options)
 		}
+		add("variants", f.Variants)
 		if f.Tiles != "" {
 			// The rules setting tiles (adjudicator/tiles.go), quoted: it holds commas and spaces.
 			c.Args = append(c.Args, "rules.tiles=\""+strings.ReplaceAll(f.Tiles, "\"", "")+"\"")

@@ -19,6 +19,7 @@ func TestGameFlagsToCommand(t *testing.T) {
 	}{
 		{"create", "--game g1 --course sprint --players 4 --missed autopilot --rules max_options=2", "CREATE", `g1 course=sprint missed="autopilot" players="4" rules.max_options=2`, ""},
 		{"create", "--course sprint", "", "", "needs --game"},
+		{"create", "--game g1 --course high-water --options armed --variants deluxe-package,bio-bots", "CREATE", `g1 course=high-water options="armed" variants="deluxe-package,bio-bots"`, ""},
 		{"create", "--game g1 --course sprint --set press=none --set gm-copies=on", "CREATE", `g1 course=sprint press="none" gm-copies="on"`, ""},
 		{"deadline", "--game g1 --at 2026-03-04T18:00:00Z", "DEADLINE", "2026-03-04T18:00:00Z", ""},
 		{"extend", "--game g1 --by 24h", "EXTEND", "24h", ""},
