@@ -124,6 +124,11 @@ func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 			return nil, fmt.Errorf("game %s: rules: %w", g.Tag, err)
 		}
 	}
+	if rules.Own() {
+		// The 2023 rules have no option deck: a stored "" reads back as "none"
+		// (OptionDeck.UnmarshalText), which would show as a setting the game changed.
+		rules.OptionDeck = ""
+	}
 	if rules.OptionCards == nil { // fixed for the game from its creation on
 		rules.OptionCards = rules.Dealt()
 		if rules.Own() {

@@ -137,13 +137,21 @@ func setOptions(tx *store.Tx, gameID int64, o Options) error {
 	return tx.SetGameOptions(gameID, b)
 }
 
-// policyText says what happens to a robot without orders.
-func policyText(p string) string {
-	switch p {
-	case MissedAutopilot:
+// policyText says what happens to a robot without orders in game g.
+func policyText(g store.Game, p string) string {
+	own := false
+	if r := gameRules(g); r.Own() {
+		own = true // the 2023 rules: judge/rules2023.go
+	}
+	switch {
+	case p == MissedAutopilot:
 		return "the autopilot chooses a program for your robot"
-	case string(store.MissedRandom):
+	case p == string(store.MissedRandom) && own:
+		return "Act Fast: your registers are filled at random from your hand"
+	case p == string(store.MissedRandom):
 		return "a random program from your hand is played"
+	case own:
+		return "your robot shuts down for the round (ruling R-MISSED-SHUTDOWN)"
 	}
 	return "your robot is powered down for the turn (and not repaired)"
 }
@@ -321,7 +329,7 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 		text := fmt.Sprintf("This is a reminder: no valid orders for %s, turn %d of game %s, have arrived yet.\n\n"+
 			"The deadline is %s (in about %s).\nIf no valid orders arrive by then, %s.\n\n"+
 			"Send your sheet to %s with [RR %s] in the subject; send RESEND for your latest report.\n",
-			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), policyText(o.policy(g)), j.Address, g.Tag)
+			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), policyText(g, o.policy(g)), j.Address, g.Tag)
 		if err := j.enqueue(tx, outMail{kind: "reminder", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Reminder: orders for %s, turn %d", p.Robot, g.CurrentTurn)),
 			messageID: id, inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {

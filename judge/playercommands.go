@@ -261,7 +261,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(&b, "; the clock is stopped, %s left", time.Duration(o.PausedLeft)*time.Second)
 		}
-		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", policyText(o.policy(g)))
+		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", policyText(g, o.policy(g)))
 	} else {
 		fmt.Fprintf(&b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
 	}
@@ -281,7 +281,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 			what = fmt.Sprintf("%d flag(s)", r.Flags)
 		case !needsProgram(r):
 			what = "powered down: no program needed"
-		case valid[r.Name] != nil && valid[r.Name].HasProgram():
+		case hasOrders(r, valid[r.Name]):
 			what = "orders in"
 		default:
 			what = "waiting for orders"

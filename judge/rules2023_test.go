@@ -266,7 +266,12 @@ func TestMissedOrders2023(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture2023(t, tc.missed, tc.variants...)
-			_, before := f.state()
+			g0, before := f.state()
+			// What reminders and STATUS tell the player will happen.
+			want := map[string]string{"powerdown": "shuts down for the round", "random": "Act Fast", MissedAutopilot: "autopilot"}[tc.want]
+			if o, err := optionsOfGame(f, g0); err != nil || !strings.Contains(policyText(g0, o.policy(g0)), want) {
+				t.Errorf("policy text %q (%v), want it to say %q", policyText(g0, o.policy(g0)), err, want)
+			}
 			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet2023("Twonky", "")))
 			// Hulk shuts down: a sheet without a program, which is enough.
 			f.deliver(rawMail("hulk@example.test", "[RR spring] orders", fmt.Sprintf("robot Hulk\nturn 1\nsecret %s\nshut down\n", f.secrets["Hulk"])))
@@ -350,4 +355,14 @@ func TestMissedOrders2023(t *testing.T) {
 			}
 		})
 	}
+}
+
+func optionsOfGame(f *fixture, g store.Game) (Options, error) {
+	var o Options
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		o, err = f.j.optionsOf(tx, g)
+		return err
+	})
+	return o, err
 }
