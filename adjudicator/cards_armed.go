@@ -10,11 +10,12 @@ import (
 // seed 001, listed in armedEffects; a card joins the dealt decks once its scenarios are
 // in (optiondeck.go, scenarioTested).
 //
-// Implemented so far: Big Gun (47), Interceptor (60), Reengineering Unit (67), Reflector
-// (68); the cards that launch devices are in cards_devices.go (Drone Launcher 55,
-// Missile Launcher 62). The others need machinery that is not built yet
-// (phase-programmed options and the primary card, boosters, flying and landing): they
-// are not in these lists, so no game deals them.
+// Here: Big Gun (47), Bio Option (50), Converter (53), Crab Legs (54), Dual Processor
+// (56), Frog Legs (57), Homing Device (59), Interceptor (60), Option Damping Field (63),
+// Overload Override (64), Reengineering Unit (67), Reflector (68), Scrambler Bomb (71),
+// Self-Destruct (72). The cards that launch devices and the boosters and flying cards are
+// in cards_devices.go; the phase-programming machinery and the primary card are in
+// phases.go.
 
 // armedEffects is the Armed and Dangerous cards whose effects are implemented.
 func armedEffects() []Effect {
