@@ -215,7 +215,7 @@ func (conditionalCommand) BeforeReveal(v View) {
 		return
 	}
 	// The sixth card comes from the hand and is not in the program or on a Flywheel.
-	if a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || r.Flywheel == a.Card {
+	if a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || r.Flywheel == a.Card || t.cardPlaced(i, a.Card) {
 		return
 	}
 	old := r.Registers[t.register-1]
@@ -297,7 +297,7 @@ func (flywheel) StartTurn(v View) {
 		return
 	}
 	a := t.ask(i, "Flywheel", "which unprogrammed card of your hand goes on the Flywheel?")
-	if !a.Use() || a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) {
+	if !a.Use() || a.Card == 0 || !slices.Contains(t.cards.hand[i], a.Card) || slices.Contains(r.Registers[:], a.Card) || t.cardPlaced(i, a.Card) {
 		return
 	}
 	r.Flywheel = a.Card

@@ -166,11 +166,8 @@ func (t *turn) placeCards(i int, p *PhaseProgram) string {
 	if !slices.Contains(t.cards.hand[i], extra) || slices.Contains(r.Registers[:], extra) || r.Flywheel == extra {
 		return "not-in-hand"
 	}
-	for k := range t.armed.progs {
-		q := &t.armed.progs[k]
-		if q.robot == i && slices.Contains(q.Cards, extra) {
-			return "card-used-twice"
-		}
+	if t.cardPlaced(i, extra) {
+		return "card-used-twice"
 	}
 	p.Cards = cards
 	p.Primary = t.primaryOf(cards, a.Primary)
@@ -305,4 +302,17 @@ func (s *Setup) PhaseCardsLegal(name string, cards []int, empty bool) bool {
 		p.Primary = t.primaryOf(cards, 0)
 	}
 	return ph.Program(t.view(0), &p)
+}
+
+// cardPlaced reports whether card c of robot i's hand is placed in a register by one of
+// its phase programs this turn (so a Flywheel or a Conditional Command cannot take it
+// too: a card is in play once).
+func (t *turn) cardPlaced(i, c int) bool {
+	for k := range t.armed.progs {
+		q := &t.armed.progs[k]
+		if q.robot == i && slices.Contains(q.Cards, c) {
+			return true
+		}
+	}
+	return false
 }

@@ -201,6 +201,20 @@ func checkPhaseOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.Sta
 	}
 	kinds := map[slot]string{}
 	placed := map[int]int{} // second card -> register
+	defer func() {
+		// A card placed by a phase program is in play: no Flywheel or Conditional
+		// Command order may take it too.
+		for _, rule := range s.Rules {
+			for _, a := range []*Action{&rule.Then, rule.Else} {
+				if a == nil || a.Do != DoUse || a.Card == 0 || !cardParams[a.Option].fromHand {
+					continue
+				}
+				if reg, ok := placed[a.Card]; ok {
+					rep.err(rule.At, "P%d is placed in register %d by a phase-programmed option; %s takes a card you do not play", a.Card, reg, a.Option)
+				}
+			}
+		}
+	}()
 	for _, rule := range s.Rules {
 		for _, a := range []*Action{&rule.Then, rule.Else} {
 			if a == nil || a.Do != DoUse || !holdsOption(setup, r, s, a.Option) {

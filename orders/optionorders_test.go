@@ -85,10 +85,11 @@ func TestPhaseOrdersPerRegister(t *testing.T) {
 		{"use Crab Legs in register 3 P500\nuse Dual Processor in register 3 P790", "already has a movement option (Crab Legs)"},
 		{"use Crab Legs in register 3 P500\nuse Overload Override in register 4 P500", "placed in register 3 already"},
 		{"use Crab Legs in register 3 P500\nuse Dual Processor in register 4 P790", ""},
+		{"use Crab Legs in register 3 P500\nuse Flywheel P500", "placed in register 3 by a phase-programmed option"},
 	} {
 		setup, st := testGame(t)
 		fred := st.Robot("Fred")
-		st.Robots[fred].Options = []string{"Crab Legs", "Dual Processor", "Overload Override"}
+		st.Robots[fred].Options = []string{"Crab Legs", "Dual Processor", "Overload Override", "Flywheel"}
 		s := mustParse(t, "Fred Turn 3\nP490 P670 P70 P80 P430\n"+tc.orders)
 		var errs []string
 		for _, p := range Validate(setup, st, "Fred", s).Problems {
