@@ -50,6 +50,15 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if !tagRE.MatchString(spec.Tag) {
 		return nil, fmt.Errorf("import: game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
 	}
+	// names reach players' mail and the operator's terminal: an archive is outside input
+	if err := checkName("game name", spec.Name); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	for i, r := range a.Robots {
+		if err := checkName(fmt.Sprintf("the archive's robot %d's name", i+1), r); err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+	}
 	last := len(a.Turns) - 1
 	if spec.From < 0 {
 		spec.From = last

@@ -522,6 +522,11 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 	if err := checkName("game name", spec.Name); err != nil {
 		return store.Game{}, nil, fmt.Errorf("game %s: %w", spec.Tag, err)
 	}
+	for i, p := range spec.Players { // JOIN's names are plain ASCII (robotName); these come from the caller
+		if err := checkName(fmt.Sprintf("robot %d's name", i+1), p.Robot); err != nil {
+			return store.Game{}, nil, fmt.Errorf("game %s: %w", spec.Tag, err)
+		}
+	}
 	if spec.Missed == "" {
 		spec.Missed = store.MissedPowerDown
 	}
