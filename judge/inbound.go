@@ -150,6 +150,7 @@ func (j *Judge) finishInbox(tx *store.Tx, row store.InboxMessage, msg *mail.Mess
 	if msg != nil {
 		if r, ok := redactInbound(row.Raw, msg.Text); ok {
 			raw = r
+			j.scrubLater() // the log still holds the mail as it came (secretslots.go)
 		}
 	}
 	return tx.InboxFinish(row.ID, status, note, j.now(), raw)

@@ -57,6 +57,7 @@ type Judge struct {
 
 	sendState unrecorded
 	held      heldSecrets // secrets whose mail is not sent yet (secretslots.go)
+	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
 	folds     foldCache
 	setups    setupCache

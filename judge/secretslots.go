@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -133,4 +134,39 @@ func (j *Judge) armSecrets(ctx context.Context, m store.OutboxMail) ([]byte, map
 	}
 	j.Log.Debug("secrets put in at send time", "outbox", m.ID, "kind", m.Kind, "count", len(values))
 	return raw, values, nil
+}
+
+// A received mail is stored as it came before it is judged (so a crash loses nothing),
+// and its secrets are removed from the stored copy when it is judged; the database's
+// write-ahead log still holds the first version until it is checkpointed and emptied
+// (store.Scrub). That is done soon after: after a batch of intake (at most once a second,
+// so a flood does not pay a checkpoint per batch) and at every tick. Only when something
+// was removed: a judge that took no mail writes nothing (a damaged database is left as
+// it is found).
+type scrubState struct {
+	mu   sync.Mutex
+	due  bool
+	last time.Time
+}
+
+// scrubLater notes that the log holds a received mail's secret.
+func (j *Judge) scrubLater() {
+	j.scrub.mu.Lock()
+	j.scrub.due = true
+	j.scrub.mu.Unlock()
+}
+
+// scrubIfDue empties the log if it holds a received secret and the last scrub is at least
+// minGap ago.
+func (j *Judge) scrubIfDue(ctx context.Context, minGap time.Duration) {
+	j.scrub.mu.Lock()
+	defer j.scrub.mu.Unlock()
+	if !j.scrub.due || minGap > 0 && time.Since(j.scrub.last) < minGap {
+		return
+	}
+	if err := j.Store.Scrub(ctx); err != nil {
+		j.Log.Warn("emptying the database log failed; tried again at the next tick", "err", err)
+		return
+	}
+	j.scrub.due, j.scrub.last = false, time.Now()
 }
