@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -55,6 +56,9 @@ type Store struct {
 	key    []byte // the server key of keyed secret hashes (secret.go)
 	// prepared statements of each pool (stmtcache.go)
 	wstmts, rstmts *stmtCache
+	// scrubber is Scrub's own connection, opened on first use: it waits for no lock
+	scrubMu  sync.Mutex
+	scrubber *sql.DB
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -154,10 +158,25 @@ func dsn(path string, o Options, readOnly bool) string {
 // Scrub checkpoints the write-ahead log into the database and truncates it to nothing,
 // so that the older versions of rows it holds (a received mail before its secret was
 // removed) are not kept on disk. The judge runs it at every tick; a reader in the way
-// makes it wait (busy_timeout) or leave it to the next one.
+// in the way leaves it to the next one.
 func (s *Store) Scrub(ctx context.Context) error {
+	s.scrubMu.Lock()
+	defer s.scrubMu.Unlock()
+	if s.scrubber == nil {
+		// a connection of its own that waits for no lock: a checkpoint that finds a reader
+		// or a writer in the way gives up at once (and is tried again later) rather than
+		// hold the caller (intake, the clock) for the busy timeout
+		o := s.opts
+		o.BusyTimeout = time.Millisecond
+		db, err := sql.Open("sqlite", dsn(s.path, o, false))
+		if err != nil {
+			return fmt.Errorf("store: scrub: %w", err)
+		}
+		db.SetMaxOpenConns(1)
+		s.scrubber = db
+	}
 	var busy, logged, moved int
-	if err := s.writer.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved); err != nil {
+	if err := s.scrubber.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved); err != nil {
 		return fmt.Errorf("store: scrub: %w", err)
 	}
 	if busy != 0 {
@@ -171,7 +190,13 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
-	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.reader.Close(), s.writer.Close())
+	s.scrubMu.Lock()
+	var scrub error
+	if s.scrubber != nil {
+		scrub = s.scrubber.Close()
+	}
+	s.scrubMu.Unlock()
+	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.reader.Close(), s.writer.Close(), scrub)
 }
 
 // SchemaVersion is the database's schema version (PRAGMA user_version).
