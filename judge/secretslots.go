@@ -139,7 +139,7 @@ func (j *Judge) armSecrets(ctx context.Context, m store.OutboxMail) ([]byte, map
 // A received mail is stored as it came before it is judged (so a crash loses nothing),
 // and its secrets are removed from the stored copy when it is judged; the database's
 // write-ahead log still holds the first version until it is checkpointed and emptied
-// (store.Scrub). That is done soon after: after a batch of intake (at most once a second,
+// (store.Scrub). That is done soon after: after a batch of intake (at most every 10 s,
 // so a flood does not pay a checkpoint per batch) and at every tick. Only when something
 // was removed: a judge that took no mail writes nothing (a damaged database is left as
 // it is found).

@@ -86,7 +86,7 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			defer cancel()
 			errs := j.HandleBatch(hctx, v, msgs)
-			j.scrubIfDue(hctx, time.Second) // the secrets the batch carried, out of the log
+			j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
 			var last uint32
 			for i, err := range errs {
 				if err == nil {
