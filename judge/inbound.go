@@ -522,14 +522,16 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 	if !valid {
 		f.outcome, f.errors = outcomeInvalid, n
 	}
-	if _, err := tx.AddOrders(store.OrderSheet{
+	version := store.OrderSheet{
 		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),
 		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: receivedAt(row, j.now()),
-	}); err != nil {
+	}
+	var err error
+	if version.ID, err = tx.AddOrders(version); err != nil {
 		return "", "", 0, err
 	}
 	if valid {
-		v.added(g.ID, g.CurrentTurn, player.Robot)
+		v.added(version)
 	}
 	if !valid {
 		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"time"
+
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -147,9 +149,25 @@ func (v *views) sheets(j *Judge, tx *store.Tx, gameID int64, turn int, st *adjud
 	return out, nil
 }
 
-// added says that a valid version of robot's sheet was stored in this transaction.
-func (v *views) added(gameID int64, turn int, robot string) {
-	if v != nil {
-		delete(v.folds, foldKey{gameID, turn, robot})
+// added says that a valid version of a robot's sheet was stored in this transaction: it
+// is folded in as turnSheets would read it (unless it was received before the last one
+// folded: then the robot's fold is read again).
+func (v *views) added(o store.OrderSheet) {
+	if v == nil {
+		return
 	}
+	key := foldKey{o.GameID, o.Turn, o.Robot}
+	f, ok := v.folds[key]
+	if !ok {
+		return
+	}
+	if o.Received.Before(f.last) || o.ID <= f.lastID {
+		delete(v.folds, key)
+		return
+	}
+	if s, err := sheetOf(o); err == nil {
+		f.sheet = orders.Merge(f.sheet, s)
+	}
+	f.lastID, f.last = o.ID, o.Received.Truncate(time.Microsecond) // as the store keeps it
+	v.folds[key] = f
 }
