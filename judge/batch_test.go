@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -78,4 +79,52 @@ func TestBatchViewsFollowCommands(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestBatchAcksSeeEarlierSheetsOfTheBatch: each acknowledgement in a batch tells the
+// orders in force with every sheet stored before it in the same batch: a
+// standing-orders-only sheet after a program keeps the program, and the last program in
+// says the turn will be resolved.
+func TestBatchAcksSeeEarlierSheetsOfTheBatch(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	alice, _ := programSheet(t, j, secrets, "Alice", 0, 77)
+	bob, _ := programSheet(t, j, secrets, "Bob", 1, 78)
+	bodies := []struct{ from, body string }{
+		{"alice@example.test", alice},
+		{"alice@example.test", "robot Alice\nsecret " + secrets["Alice"] + "\nif damage > 4 then power down\n"},
+		{"bob@example.test", bob},
+	}
+	var batch []mail.Fetched
+	for i, b := range bodies {
+		batch = append(batch, mail.Fetched{UID: uint32(10 + i), Raw: rawMail(b.from, "[RR live] orders", b.body), Received: clock.Now()})
+	}
+	for i, err := range j.HandleBatch(ctx, 1, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	var acks []string
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		ms, err := tx.OutboxByGame(1, 1)
+		for _, m := range ms {
+			if m.Kind == "ack" {
+				ex, err := mail.Extract(m.Raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				acks = append(acks, ex.Text)
+			}
+		}
+		return err
+	})
+	if len(acks) != 3 {
+		t.Fatalf("%d acknowledgements, want 3", len(acks))
+	}
+	if !strings.Contains(acks[1], "damage > 4") || !strings.Contains(acks[1], "waiting for orders from 1 robot") {
+		t.Errorf("alice's second acknowledgement does not keep her program with the new standing order:\n%s", acks[1])
+	}
+	if !strings.Contains(acks[2], "Every program is in") {
+		t.Errorf("bob's acknowledgement, the last program in, does not say the turn is resolved:\n%s", acks[2])
+	}
 }
