@@ -162,7 +162,7 @@ func TestCommands(t *testing.T) {
 			}},
 		{name: "create 2023", from: "boss@example.test", subject: "a 2023 game",
 			body: func() string {
-				return "secret " + boss + "\nCREATE summer23 course=docking-run rules=2023 less-deadly=yes dynamic-archive=yes act-fast=yes\n"
+				return "secret " + boss + "\nCREATE summer23 course=docking-run rules=2023 less-deadly=yes variants=dynamic-archive act-fast=yes\n"
 			},
 			want: []string{"Game summer23 is created", "2023 (seed 004) with A Less Deadly Game", "Dynamic Archiving", "Act Fast"},
 			check: func(t *testing.T, _ string) {

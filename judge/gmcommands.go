@@ -71,7 +71,17 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		case strings.HasPrefix(k, "rules."):
 			rulesMap[strings.TrimPrefix(k, "rules.")] = v
 		case k == "variants":
-			// seed 001's option variants by name (adjudicator/variants.go).
+			// seed 001's option variants by name (adjudicator/variants.go), and seed
+			// 004's (the 2023 variants, rules2023.go) switched on by name too.
+			var rest []string
+			for _, name := range strings.Split(v, ",") {
+				if name = strings.ToLower(strings.TrimSpace(name)); name == actFastKey || variantByKey(name) != nil {
+					variants[name] = "yes"
+				} else if name != "" {
+					rest = append(rest, name)
+				}
+			}
+			v = strings.Join(rest, ",")
 			kvs, err := adjudicator.VariantSettings(v)
 			if err != nil {
 				return "", refuse("%v.", err)
