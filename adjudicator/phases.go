@@ -82,10 +82,13 @@ func (t *turn) programPhases(i int) {
 		}
 		_, placer := e.(CardPlacer)
 		for reg := 1; reg <= Registers; reg++ {
+			// The question is asked as of its register, so that "in register N" orders
+			// answer it; the events are the turn's start's (register 0, Amount the
+			// register), before any register is played.
 			t.register = reg
 			a := t.ask(i, e.Option(), "program it in this register (with its cards, if it takes any)?")
+			t.register = 0
 			if !a.Use() || a.Register != reg {
-				t.register = 0
 				continue
 			}
 			p := PhaseProgram{Option: e.Option(), Kind: ph.Phase(), Register: reg, Answer: a, robot: i, effect: ph}
@@ -101,7 +104,6 @@ func (t *turn) programPhases(i int) {
 			}
 			if why != "" {
 				t.emit(Event{Kind: EvVoid, Robot: r.Name, Option: p.Option, Amount: reg, Cause: why})
-				t.register = 0
 				continue
 			}
 			if p.Kind != PhaseOther {
@@ -118,7 +120,6 @@ func (t *turn) programPhases(i int) {
 			}
 			t.armed.progs = append(t.armed.progs, p)
 			t.emit(Event{Kind: EvProgrammed, Robot: r.Name, Option: p.Option, Amount: reg, Card: extra})
-			t.register = 0
 		}
 	}
 }

@@ -147,6 +147,27 @@ func (t *turn) playSingle() {
 				r.Registers[reg-1] = t.orders[t.single].Program[reg-1]
 			}
 		}
+		if !t.setup.Rules.Own() {
+			// As play does: the hand as dealt (read only: a Simulator shares it), the
+			// phase programs (phases.go), the scrambler bombs going off, the
+			// turn-programmed choices (Starter).
+			t.cards.hand[t.single] = r.Hand
+			if t.has(t.single, hkPhased) {
+				t.phase = "program"
+				t.programPhases(t.single)
+				t.phase = ""
+			}
+			if len(t.st.Devices) > 0 {
+				t.scramblersGoOff()
+			}
+			if r.Active() {
+				t.eachFx(t.single, hkStart, func(e Effect) {
+					if s, ok := e.(Starter); ok {
+						s.StartTurn(t.view(t.single))
+					}
+				})
+			}
+		}
 	}
 	for reg := 1; reg <= Registers && (r.Active() || t.round().reentering[t.single]) && !t.st.Over; reg++ {
 		t.runRegister(reg)

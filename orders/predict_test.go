@@ -163,3 +163,23 @@ func TestPredictTarget(t *testing.T) {
 		})
 	}
 }
+
+// A forecast lays the phase programs as a turn does (seed 001, Phase-Programmed Options):
+// Crab Legs' sideways step shows in the register it is programmed for.
+func TestForecastPhasePrograms(t *testing.T) {
+	setup, st := testGame(t)
+	fred := st.Robot("Fred")
+	st.Robots[fred].Options = []string{"Crab Legs"}
+	s := mustParse(t, "Fred Turn 3\nP670 P70 P80 P100 P430\nuse Crab Legs in register 2 P490")
+	f, err := Forecast(setup, st, "Fred", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Steps) < 2 {
+		t.Fatalf("steps %+v", f.Steps)
+	}
+	got := f.Steps[1]
+	if want := (adjudicator.Pos{X: 1, Y: 3}); got.Register != 2 || got.Pos != want || got.Facing != adjudicator.North {
+		t.Errorf("register 2: %+v; want at %v facing N (Move 1 P490 with Rotate Left P70: one square left)", got, want)
+	}
+}
