@@ -61,8 +61,9 @@ import "slices"
 // even when the card is no longer held (seed 001, Destruction: the program stays in
 // effect). When the program turns illegal (Run says false, the robot is inside an Option
 // Damping Field, a card placer's robot is on a teleporter, its primary card was
-// replaced), seed 001's rule applies: p.Spent goes back on the card if it is still held,
-// and the primary card is played alone.
+// replaced), seed 001's rule applies: p.Spent goes back on the card if it is still held
+// (not inside an Option Damping Field, whose card says the tokens are lost), and the
+// primary card is played alone. A forecast (Simulate) lays the programs the same way.
 //
 // A card that puts a second program card in its register, or leaves it empty, also
 // implements CardPlacer (Crab Legs, Dual Processor, Overload Override). The engine then
@@ -73,6 +74,7 @@ import "slices"
 //
 // Turn-programmed options (seed 001: Option Damping Field, Homing Device's homing) are
 // asked once when the programs are loaded (Starter) and keep their choice in the turn.
+//
 // Effects are in this package: they may read and change the turn through the View they
 // are given (v.t, v.robot), so an effect's whole rule stays in its one place. Everything
 // an effect decides on the player's behalf is asked of the Decider (View.AskOption), so
