@@ -99,3 +99,40 @@ func TestRenderStateDrawsDevices(t *testing.T) {
 		}
 	}
 }
+
+// mineIn2 orders Mine Layer in register 2 (as "use Mine Layer in register 2" does).
+type mineIn2 struct{ Defaults }
+
+func (mineIn2) Option(v View, option, _ string) string {
+	if option == "Mine Layer" && v.Register() == 2 {
+		return "register=2"
+	}
+	return ""
+}
+
+// A forecast (Simulate: check --state, the autopilot) lays the robot's phase programs
+// as a turn does: a mine laid in register 2 by a robot that stays on it goes off at the
+// lasers, and the robot stays where it is.
+func TestSimulatePlaysPhasePrograms(t *testing.T) {
+	s := armedSetup(t, ". . . . f1\n. . . . s1", PostalRules(), 1)
+	st := &State{Turn: 1, Robots: []Robot{{Name: "A", Pos: Pos{1, 1}, Facing: North, Lives: 3, Archive: Pos{1, 1},
+		Hand: []int{70, 80, 100, 120, 140}, Options: []string{"Mine Layer"}}}}
+	o := Orders{Program: [Registers]int{70, 80, 100, 120, 140}, Decider: mineIn2{}}
+	r, ev, err := Simulate(s, st, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Damage != 4 || r.Pos != (Pos{1, 1}) {
+		t.Errorf("forecast: %d damage at %v, want 4 at 1,1", r.Damage, r.Pos)
+	}
+	laid := false
+	for _, e := range ev {
+		laid = laid || (e.Kind == EvLaunch && e.Register == 2)
+	}
+	if !laid {
+		t.Error("the forecast lays no mine in register 2")
+	}
+	if st.Robots[0].Damage != 0 || len(st.Devices) != 0 || len(st.Robots[0].Tokens) != 0 {
+		t.Error("the forecast changed the state it was given")
+	}
+}

@@ -81,10 +81,21 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	cur.Energy = f.Start.Energy
 	laserAtEnd := 0
 	for _, e := range events {
+		if e.Phase == "program" {
+			continue // phase programs laid with the program (seed 001): not a register's step
+		}
 		if e.Register != reg {
 			flush()
 			reg = e.Register
 			cur.Register = reg
+		}
+		if e.Device != "" || e.Kind == adjudicator.EvExplosion {
+			// A device's event names its owner, and an explosion the robot it belongs to:
+			// neither is where the robot is (seed 001, Devices).
+			if e.Robot == r.Name && e.Kind == adjudicator.EvLaunch {
+				cur.Notes = append(cur.Notes, "launches a "+e.Device)
+			}
+			continue
 		}
 		if e.Robot != r.Name {
 			if e.Other == r.Name && e.Kind == adjudicator.EvPush {
