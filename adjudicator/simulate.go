@@ -169,21 +169,6 @@ func (t *turn) playSingle() {
 			}
 		}
 	}
-	if !t.setup.Rules.Own() && r.Active() && r.Power != PowerDown {
-		// seed 001: the robot's phase-programmed options (phases.go) and turn-programmed
-		// options (Buzz Bomb, Robo-Copter) are programmed with its program, as in a turn.
-		t.cards.hand[t.single] = r.Hand
-		if t.has(t.single, hkPhased) {
-			t.phase = "program"
-			t.programPhases(t.single)
-			t.phase = ""
-		}
-		t.eachFx(t.single, hkStart, func(e Effect) {
-			if s, ok := e.(Starter); ok {
-				s.StartTurn(t.view(t.single))
-			}
-		})
-	}
 	for reg := 1; reg <= Registers && (r.Active() || t.round().reentering[t.single]) && !t.st.Over; reg++ {
 		t.runRegister(reg)
 	}
