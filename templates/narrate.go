@@ -400,8 +400,21 @@ func (n *narrator) single(e adjudicator.Event) {
 	case adjudicator.EvRepair:
 		n.add(fmt.Sprintf("%s repairs %s", e.Robot, points(e.Amount, "damage")))
 	case adjudicator.EvOptionGain:
-		n.add(fmt.Sprintf("%s draws an option card: %s", e.Robot, e.Option))
+		switch e.Cause { // seed 001's option variants (adjudicator/variants.go)
+		case "deluxe":
+			n.add(fmt.Sprintf("%s keeps %s of its Deluxe Option Package", e.Robot, e.Option))
+		case "scavenger-hunt":
+			n.add(fmt.Sprintf("%s receives %s from the flag's Scavenger Hunt pile", e.Robot, e.Option))
+		case "bio-option":
+			n.add(fmt.Sprintf("%s draws %s onto its Bio Option", e.Robot, e.Option))
+		default:
+			n.add(fmt.Sprintf("%s draws an option card: %s", e.Robot, e.Option))
+		}
 	case adjudicator.EvOptionLose:
+		if e.Cause == "bio-option" {
+			n.add(fmt.Sprintf("%s discards %s from its Bio Option", e.Robot, e.Option))
+			break
+		}
 		n.add(fmt.Sprintf("%s loses its option %s", e.Robot, e.Option))
 	case adjudicator.EvLifeLost:
 		n.add(fmt.Sprintf("%s loses a life: %s left", e.Robot, points(e.Amount, "life")))

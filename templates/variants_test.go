@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,6 +34,26 @@ func TestReportShowsVariants(t *testing.T) {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q:\n%s", tmpl, want, out)
 			}
+		}
+	}
+}
+
+// The reports say what the option variants did (seed 001, Option Variants).
+func TestNarrateVariants(t *testing.T) {
+	ev := []adjudicator.Event{
+		{Phase: "move", Register: 0, Kind: adjudicator.EvOptionGain, Robot: "Zoom", Option: "Brakes", Cause: "deluxe"},
+		{Phase: "flags", Register: 2, Kind: adjudicator.EvOptionGain, Robot: "Zoom", Option: "Turret", Cause: "scavenger-hunt"},
+		{Phase: "end", Kind: adjudicator.EvOptionLose, Robot: "Zoom", Option: "Turret", Cause: "bio-option"},
+		{Phase: "end", Kind: adjudicator.EvOptionGain, Robot: "Zoom", Option: "Flywheel", Cause: "bio-option"},
+	}
+	var b strings.Builder
+	for _, s := range Narrate(adjudicator.StandardDeck(), ev) {
+		fmt.Fprintf(&b, "%v\n", s)
+	}
+	for _, want := range []string{"Zoom keeps Brakes of its Deluxe Option Package", "Zoom receives Turret from the flag's Scavenger Hunt pile",
+		"Zoom discards Turret from its Bio Option", "Zoom draws Flywheel onto its Bio Option"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
 		}
 	}
 }
