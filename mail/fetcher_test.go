@@ -1,9 +1,13 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -157,6 +161,8 @@ func scenarioServerFreezes(t *testing.T, s *testStack) {
 	cfg.Addr = p.Addr
 	cfg.OpTimeout = 500 * time.Millisecond
 	cfg.IdleTimeout = 200 * time.Millisecond // a command goes out soon after the freeze
+	logs := &lockedBuffer{}
+	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	f, stop := startFetcher(t, cfg, rec.handle)
 	defer stop()
 	s.deliver(t, mails(t.Name(), 1, 0)...)
@@ -175,6 +181,30 @@ func scenarioServerFreezes(t *testing.T, s *testStack) {
 	if p.Accepted() < 2 {
 		t.Errorf("%d connections, want a reconnect", p.Accepted())
 	}
+	// the stall and the reconnect are logged (issue 14 item 2: before, no log line at all)
+	for _, want := range []string{"imap server did not answer in time", "reconnecting"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no log line says %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that a logger and a test may use at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func scenarioIdleWakes(t *testing.T, s *testStack) {
