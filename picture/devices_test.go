@@ -85,8 +85,8 @@ func (l *launchOnce) Option(adjudicator.View, string, string) string {
 	return "yes"
 }
 
-// A turn in which a missile is launched, flies and explodes: the GIF shows it from its
-// launch to its explosion, and the frames after it do not; the GIF is golden.
+// An engine turn in which a missile is launched, flies and explodes: the GIF shows it
+// from its launch to its explosion, and the frames after it do not.
 func TestDevicesTurnGIF(t *testing.T) {
 	c := loadCourse(t, "sprint")
 	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, []string{"Missile Launcher"})
@@ -148,6 +148,37 @@ func TestDevicesTurnGIF(t *testing.T) {
 	}
 	if !seen {
 		t.Fatal("no launch step")
+	}
+}
+
+// The GIF of a hand-written turn with devices (a mine and a drone with its target on the
+// board, a missile launched that flies and explodes) is golden: the drawing, independent
+// of how the engine plays devices.
+func TestDevicesGIFGolden(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	p := func(x, y int) *adjudicator.Pos { return &adjudicator.Pos{X: x, Y: y} }
+	east, north := adjudicator.East, adjudicator.North
+	target := adjudicator.Pos{X: 9, Y: 3}
+	robots := []adjudicator.Robot{
+		{Name: "Zoom", Pos: adjudicator.Pos{X: 2, Y: 5}, Facing: east, Lives: 3},
+		{Name: "Blue", Pos: adjudicator.Pos{X: 8, Y: 5}, Facing: north, Lives: 3},
+	}
+	devices := []adjudicator.Device{
+		{ID: 1, Kind: adjudicator.DevMine, Owner: "Blue", Pos: adjudicator.Pos{X: 4, Y: 9}},
+		{ID: 2, Kind: adjudicator.DevDrone, Owner: "Blue", Pos: adjudicator.Pos{X: 6, Y: 3}, Facing: east, Priority: 835, Target: &target},
+	}
+	events := []adjudicator.Event{
+		{Register: 1, Phase: "move", Kind: adjudicator.EvCard, Robot: "Zoom", Card: 70},
+		{Register: 1, Phase: "lasers", Kind: adjudicator.EvLaunch, Robot: "Zoom", Option: "Missile Launcher", Device: string(adjudicator.DevMissile), To: p(4, 5), Facing: &east, Amount: 3},
+		{Register: 2, Phase: "move", Kind: adjudicator.EvDeviceMove, Robot: "Zoom", Device: string(adjudicator.DevMissile), From: p(4, 5), To: p(6, 5), Facing: &east, Amount: 3},
+		{Register: 2, Phase: "move", Kind: adjudicator.EvDeviceMove, Robot: "Blue", Device: string(adjudicator.DevDrone), From: p(6, 3), To: p(9, 3), Facing: &east, Amount: 2},
+		{Register: 3, Phase: "move", Kind: adjudicator.EvExplosion, Robot: "Zoom", Option: string(adjudicator.DevMissile), To: p(8, 5), Amount: 4},
+		{Register: 3, Phase: "move", Kind: adjudicator.EvDeviceGone, Robot: "Zoom", Device: string(adjudicator.DevMissile), From: p(7, 5), Amount: 3, Cause: "exploded"},
+	}
+	frames := TurnFrames(c, robots, events, Options{Turn: 4, Devices: devices})
+	missileAt := func(f Frame, q adjudicator.Pos) bool { return cell(f.Image, c, q, 2)[uint8(cRobot0)] > 20 }
+	if !missileAt(frames[2], adjudicator.Pos{X: 4, Y: 5}) || !missileAt(frames[3], adjudicator.Pos{X: 6, Y: 5}) || missileAt(frames[4], adjudicator.Pos{X: 6, Y: 5}) {
+		t.Errorf("the missile is not drawn where the log puts it: %q, %q, %q", frames[2].Caption, frames[3].Caption, frames[4].Caption)
 	}
 	var buf bytes.Buffer
 	if err := EncodeFrames(&buf, frames, Options{}); err != nil {
