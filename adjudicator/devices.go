@@ -328,6 +328,7 @@ func (t *turn) flying(i int) bool { return t.devs.flying[i] }
 type devicesTurn struct {
 	copter [MaxRobots]int  // the movement card on a robot's active Robo-Copter (cards_devices.go)
 	air    bool            // a robot took off this turn: steps go through stepFloor (flying.go)
+	level  [MaxRobots]bool // the robot flies by a card that keeps it on its level (flying.go)
 	flying [MaxRobots]bool // the robot flies now (flying.go)
 	dir    [MaxRobots]Dir  // the way the robot last moved onto a square
 	moved  []int           // ids of the devices that moved in this register's move segment

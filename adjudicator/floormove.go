@@ -165,6 +165,12 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 		}
 		return false
 	}
+	if len(t.st.Devices) > 0 || t.devs.air {
+		if t.leavesLevel(i, from, to, e) {
+			t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "ledge"})
+			return false
+		}
+	}
 	if e == edgeFall && t.setup.Rules.Landing == "next" && !r.Virtual && t.robotAt(to, i) >= 0 {
 		return t.fallBeside(i, d, from, to, by)
 	}

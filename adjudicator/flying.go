@@ -19,7 +19,22 @@ package adjudicator
 // not affected by); a crusher reaches up and destroys a flying robot as any other.
 
 // takeOff marks robot i flying.
-func (t *turn) takeOff(i int) { t.devs.flying[i], t.devs.air = true, true }
+func (t *turn) takeOff(i int) {
+	t.devs.flying[i], t.devs.air, t.devs.level[i] = true, true, true
+}
+
+// leavesLevel reports whether robot i, flying by Big Jet, Retro-Rockets or Robo-Copter,
+// would go down from its level by the step from s to to across edge e: it does not
+// (seed 001, Flying: "flying robots stay on the same level; they don't fall down ledges
+// or go down ramps, although they can fly up ramps"). Ruling: the edge stops it as a
+// wall would.
+func (t *turn) leavesLevel(i int, s, to slot, e edge) bool {
+	if !t.devs.level[i] || t.setup.fx&fxLevels == 0 {
+		return false
+	}
+	b := t.board()
+	return e == edgeFall || (to.ramp == 0 && b.In(to.p) && b.In(s.p) && b.At(to.p).Level < b.At(s.p).Level)
+}
 
 // land ends robot i's flight: it comes down on its square, or the next open one along
 // dir when a robot is there (origin: where the flight began), and the square acts on it.
@@ -27,7 +42,7 @@ func (t *turn) land(i int, dir Dir, origin Pos) {
 	if !t.devs.flying[i] {
 		return
 	}
-	t.devs.flying[i] = false
+	t.devs.flying[i], t.devs.level[i] = false, false
 	r := &t.st.Robots[i]
 	if !r.Active() {
 		return
