@@ -50,6 +50,8 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 		return "move" + next(1).text, 2, 0
 	case t == "back" && next(1).text == "up":
 		return "backup", 2, 0
+	case inList(t, "move", "mv", "mov") && inList(next(1).text, "back", "backward", "backwards"):
+		return "backup", 2, 0 // the 2023 card's printed name (seed 004: Move Back)
 	case t == "u" && next(1).text == "turn":
 		return "uturn", 2, 0
 	case t == "power" && next(1).text == "up":

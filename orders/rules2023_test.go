@@ -49,6 +49,8 @@ func TestSheet2023(t *testing.T) {
 			prog: k(adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)},
 		{name: "short words", sheet: "Robot: A\nTurn: 1\nM1 M1 powerup back move3\n",
 			prog: k(adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardPowerUp, adjudicator.CardBackUp, adjudicator.CardMove3)},
+		{name: "printed names", sheet: "Robot: A\nTurn: 1\nMove 1, Move Back, Rotate Left, Power Up, U-Turn\n",
+			prog: k(adjudicator.CardMove1, adjudicator.CardBackUp, adjudicator.CardLeft, adjudicator.CardPowerUp, adjudicator.CardUTurn)},
 		{name: "yaml", sheet: "robot: A\nturn: 1\nprogram: [Move 1, Again, Left, Power Up, U-Turn]\n",
 			prog: k(adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardPowerUp, adjudicator.CardUTurn)},
 		{name: "three of two", sheet: "Robot: A\nTurn: 1\nMove 1, Move 1, Move 1, Left, U-Turn\n", want: "you hold 2 Move 1"},
