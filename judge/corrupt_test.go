@@ -116,6 +116,26 @@ func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, b
 	}()
 	if between {
 		waitFor(t, "the first mail to be handled", time.Minute, func() bool { return !fetcher.CaughtUp().IsZero() })
+		// The first mail's own writes (its acknowledgement marked sent, the scrub of its
+		// secret from the log, the fetch position) may land after CaughtUp: damage only a
+		// judge that has settled, or the test would blame a write made before the damage
+		// (on a loaded machine it did, a few runs in ten).
+		var last [2][32]byte
+		var since time.Time
+		waitFor(t, "the judge to settle after the first mail", time.Minute, func() bool {
+			if j2.scrubDue() {
+				return false
+			}
+			if ms, err := st2.DuePending(ctx, time.Now().Add(time.Hour), 1); err != nil || len(ms) > 0 {
+				return false
+			}
+			now := [2][32]byte{fileSum(t, path), fileSum(t, path+"-wal")}
+			if now != last || since.IsZero() {
+				last, since = now, time.Now()
+				return false
+			}
+			return time.Since(since) > 500*time.Millisecond // five ticks without a write
+		})
 		damage()
 		deliver()
 		deliver()

@@ -156,6 +156,14 @@ func (j *Judge) scrubLater() {
 	j.scrub.mu.Unlock()
 }
 
+// scrubDue reports whether the log still holds a received secret (for tests that wait
+// for a settled judge).
+func (j *Judge) scrubDue() bool {
+	j.scrub.mu.Lock()
+	defer j.scrub.mu.Unlock()
+	return j.scrub.due
+}
+
 // scrubIfDue empties the log if it holds a received secret and the last scrub is at least
 // minGap ago.
 func (j *Judge) scrubIfDue(ctx context.Context, minGap time.Duration) {
