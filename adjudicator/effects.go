@@ -444,12 +444,27 @@ func (t *turn) refreshFx(i int) {
 		// The places of the cards held, in effect-list order (a robot holds a few).
 		var buf [maxFx]int
 		ks := buf[:0]
-		for _, o := range opts {
-			if k, ok := tb.index[o]; ok && !slices.Contains(ks, k) {
-				ks = append(ks, k)
+		// A Resolver remembers each robot's answer from the turns before: the same cards
+		// give the same places, without looking each card up again.
+		var memo *fxMemo
+		if t.mem != nil {
+			memo = &t.mem.fx[i]
+		}
+		if memo != nil && memo.tb == tb && slices.Equal(memo.opts, opts) {
+			ks = memo.ks
+		} else {
+			for _, o := range opts {
+				if k, ok := tb.index[o]; ok && !slices.Contains(ks, k) {
+					ks = append(ks, k)
+				}
+			}
+			slices.Sort(ks)
+			if memo != nil {
+				memo.tb = tb
+				memo.opts = append(memo.opts[:0], opts...)
+				memo.ks = append(memo.ks[:0], ks...)
 			}
 		}
-		slices.Sort(ks)
 		for _, k := range ks {
 			t.fx[i] = append(t.fx[i], tb.src[k])
 			t.fxHook[i] = append(t.fxHook[i], tb.hooks[k])
@@ -465,6 +480,14 @@ func (t *turn) refreshFx(i int) {
 			t.fxHooks[i] |= h
 		}
 	}
+}
+
+// fxMemo is what refreshFx found for a robot's options in a Resolver's last turn: the
+// places in tb of the effects of the cards opts.
+type fxMemo struct {
+	tb   *effectTable
+	opts []string
+	ks   []int
 }
 
 // holds reports whether robot i holds an option whose effect is e's.

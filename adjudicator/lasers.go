@@ -126,9 +126,17 @@ func (t *turn) fireLasers() {
 // extraGuns fires robot i's extra lasers (ExtraGunner); apart so that a robot without
 // options builds no closure.
 func (t *turn) extraGuns(i int, g Gun) {
+	if t.fireFor != t {
+		// One closure for the turn (a Resolver's turns share it), not one per shot.
+		t.fireFor = t
+		t.fireExtra = func(extra Gun) { t.shoot(t.fireBy, extra, false) }
+	}
 	t.eachFx(i, hkExtraGuns, func(e Effect) {
 		if x, ok := e.(ExtraGunner); ok {
-			x.ExtraGuns(t.view(i), g, func(extra Gun) { t.shoot(i, extra, false) })
+			prev := t.fireBy
+			t.fireBy = i
+			x.ExtraGuns(t.view(i), g, t.fireExtra)
+			t.fireBy = prev
 		}
 	})
 }

@@ -240,7 +240,7 @@ func (t *turn) blockedSlow(p Pos, d Dir) bool { return t.board().Blocked(p, d) }
 func (t *turn) realAt(p Pos, not int) int {
 	for j := range t.st.Robots {
 		q := &t.st.Robots[j]
-		if j != not && q.Active() && !q.Virtual && q.Pos == p {
+		if q.Pos == p && j != not && q.Active() && !q.Virtual { // the square first: it rules most out
 			return j
 		}
 	}

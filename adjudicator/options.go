@@ -107,7 +107,11 @@ func (t *turn) removeOption(i, idx int) string {
 		t.st.OptionDiscard = append(t.st.OptionDiscard, opt)
 	}
 	for _, e := range t.setup.Effects {
-		if l, ok := e.(Loser); ok && e.Option() == opt {
+		// The card's name first: asking every effect for the Loser interface costs more.
+		if e.Option() != opt {
+			continue
+		}
+		if l, ok := e.(Loser); ok {
 			l.Lost(t.view(i), tok) // cards that explode when lost (effects.go, Loser)
 		}
 	}

@@ -29,6 +29,7 @@ type turnMem struct {
 	occ     [1024]bool
 	posMore [][]Pos
 	state   stateMem
+	fx      [MaxRobots]fxMemo // refreshFx
 }
 
 // stateMem is where a postal turn's new state lives: the State, its robots, and the deck
@@ -56,7 +57,8 @@ func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter
 		events = make([]Event, 0, 16+16*len(st.Robots))
 	}
 	// Every field of the turn starts at zero each turn; only the memory is kept.
-	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events, walls: s.walls, wallsW: s.wallsW}
+	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events, walls: s.walls, wallsW: s.wallsW,
+		fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor}
 	t := &rv.t
 	if s.Rules.Own() {
 		t.st = st.Clone()

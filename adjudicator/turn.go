@@ -85,6 +85,12 @@ type turn struct {
 
 	gunScratch  Gun  // shapeGun
 	harmScratch Harm // filterDamage
+
+	// fireExtra fires an extra laser of robot fireBy (extraGuns); made once, valid
+	// while fireFor is this turn (a Resolver keeps it from turn to turn).
+	fireExtra func(Gun)
+	fireFor   *turn
+	fireBy    int
 }
 
 // pos returns a pointer to a copy of p for an event, from a chunk the turn owns (one
