@@ -833,6 +833,9 @@ func (t *turn) homeIn(i int) {
 		}
 		for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
 			if !t.step(i, r.Facing, "") {
+				if t.devs.copter[i] != 0 {
+					t.copterDown(i) // seed 001, Robo-Copter: blocked, it lands (cards_devices.go)
+				}
 				break
 			}
 		}

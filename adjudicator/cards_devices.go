@@ -712,10 +712,15 @@ func (retroRockets) Run(v View, p *PhaseProgram) bool {
 // that point) and the robot lands.
 //
 // Rulings: the copter's card is played at the priority of the robot's own card, just
-// before it, in every register where the robot plays a card. "Blocked" is while the
-// copter's card is being played; a blocked program card does not end the flight. A
-// robot landing on a pit falls; landing on another robot comes down on the next open
-// square.
+// before it, in every register where the robot plays a card. "Blocked" is any move of
+// the robot's own that a wall, a robot it cannot push, a pusher or The Big One stops:
+// the copter's card, its program card, or a card played by Crab Legs, Dual Processor,
+// Overload Override or Homing Device (seed 001 does not limit "blocked" to the copter's
+// card, and "executes the rest of its program" follows it). The blocked card's squares
+// left are not played, as for any wall. A level's edge stops a flying robot as a wall
+// does (flying.go), so it blocks the copter the same way: the robot lands on its level
+// and walks on from there. A robot landing on a pit falls; landing on another robot
+// comes down on the next open square (scenarios 756, 757).
 //
 // The order: "use Robo-Copter P490" (a Move or Back Up card of the hand, not in the
 // program). Default: not used.

@@ -113,6 +113,9 @@ func (t *turn) moveSquares(i int, d Dir, steps int) {
 			continue // seed 001, Goo Dropper: each square tried counts (cards_devices.go)
 		}
 		if !t.step(i, d, "") {
+			if t.devs.copter[i] != 0 {
+				t.copterDown(i) // seed 001, Robo-Copter: its own card blocked too (cards_devices.go)
+			}
 			break
 		}
 	}
