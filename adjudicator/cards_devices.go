@@ -195,11 +195,15 @@ func (t *turn) onPortableTeleporter(i int) bool {
 // robots), pushers and robots push it, belts carry it, a crusher sets it off early, a pit
 // takes it without an explosion.
 //
-// Rulings: a robot moving into its square pushes it a square on; a wall or a robot
-// beyond it stops the push and the robot's move, as a robot that cannot be pushed does
-// (it pushes nothing itself). Its owner, which leaves it on its own square, moves off it
-// freely (leaving a square pushes nothing). Board lasers are not stopped by it (seed 001
-// speaks of the line of sight between robots).
+// Rulings: it is pushed as a robot is (seed 001, Pushing Robots, which the device rules
+// apply to what robots push): a robot moving into its square pushes it a square on, and
+// it pushes on whatever is beyond it, robots and other Big Ones, as one chain; a wall
+// anywhere in front of the chain stops the chain and the mover. A Big One anywhere in a
+// chain of pushed robots (under a robot standing on it, or between two of them) moves
+// with the chain. Its owner, which leaves it on its own square, moves off it freely
+// (leaving a square pushes nothing). Pushed off the board or onto a pit it is gone
+// without an explosion. Board lasers are not stopped by it (seed 001 speaks of the line
+// of sight between robots). Scenarios 792, 758, 783.
 //
 // The order: "use The Big One in register 5". Default: not laid.
 type theBigOne struct{}
@@ -225,19 +229,20 @@ func (t *turn) bigOnesGoOff() {
 	}
 }
 
-// pushBigOne: robot i, moving towards dir, comes to The Big One at index d; it is pushed
-// a square on unless a wall or a robot is in the way. It reports whether it moved.
-func (t *turn) pushBigOne(d int, dir Dir) bool {
-	dev := &t.st.Devices[d]
-	next := dev.Pos.Step(dir)
-	if t.edgeStops(dev.Pos, dir) || (t.board().In(next) && t.anyRobotAt(next, -1)) || t.deviceAt(next, DevBigOne) >= 0 {
-		return false
+// pushBigOne moves The Big One with device ID id a square towards dir: a robot's push
+// (floormove.go), which has checked the walls and pushes whatever is beyond it.
+func (t *turn) pushBigOne(id int, dir Dir) {
+	for d := range t.st.Devices {
+		dev := &t.st.Devices[d]
+		if dev.ID != id {
+			continue
+		}
+		from := dev.Pos
+		dev.Pos = from.Step(dir)
+		t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: "pushed"})
+		t.deviceLanded(d)
+		return
 	}
-	from := dev.Pos
-	dev.Pos = next
-	t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: "pushed"})
-	t.deviceLanded(d)
-	return true
 }
 
 // ---- 62 Missile Launcher (seed 001, "Missile Launcher": optional weapon, flying

@@ -177,12 +177,38 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 	var chain [MaxRobots]int
 	var dest [MaxRobots]slot
 	var edges [MaxRobots]edge
-	n := 0
+	var bigs [MaxRobots]int // The Big Ones pushed on with the chain, by device ID
+	n, nb := 0, 0
 	if !r.Virtual {
+		devs := len(t.st.Devices) > 0
 		for at := to; n < MaxRobots; {
 			j := t.robotAt(at, i)
+			bo := -1
+			if devs && at.ramp == 0 {
+				bo = t.deviceAt(at.p, DevBigOne)
+			}
+			if bo >= 0 {
+				// seed 001, The Big One: "can be pushed by pushers and robots"; it is
+				// pushed like a robot, and what it is pushed into it pushes on in turn
+				// (cards_devices.go).
+				if j < 0 && (t.edgeStops(at.p, d) || nb == len(bigs)) {
+					t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "big-one"})
+					if n > 0 {
+						t.rammed(i, n, chain[:n], -1, d, by, false)
+					}
+					return false
+				}
+				if nb < len(bigs) {
+					bigs[nb] = t.st.Devices[bo].ID
+					nb++
+				}
+			}
 			if j < 0 {
-				break
+				if bo < 0 {
+					break
+				}
+				at = slot{p: at.p.Step(d)}
+				continue
 			}
 			o := t.st.Robots[j].Name
 			if len(t.st.Devices) > 0 && t.stuckInGoo(j) {
@@ -223,16 +249,8 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			at = nx
 		}
 	}
-	if len(t.st.Devices) > 0 && !r.Virtual {
-		// seed 001, The Big One: "can be pushed by pushers and robots" (cards_devices.go).
-		end := to
-		if n > 0 {
-			end = dest[n-1]
-		}
-		if bo := t.deviceAt(end.p, DevBigOne); bo >= 0 && end.ramp == 0 && !t.pushBigOne(bo, d) {
-			t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "big-one"})
-			return false
-		}
+	for k := nb - 1; k >= 0; k-- {
+		t.pushBigOne(bigs[k], d) // the farthest first, as the robots
 	}
 	for k := n - 1; k >= 0; k-- {
 		pusher := r.Name
