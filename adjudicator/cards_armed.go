@@ -832,6 +832,9 @@ func (t *turn) homeIn(i int) {
 			t.startMove(i, 0)
 		}
 		for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
+			if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
+				continue // seed 001, Goo Dropper: each square tried counts, as in moveSquares
+			}
 			if !t.step(i, r.Facing, "") {
 				if t.devs.copter[i] != 0 {
 					t.copterDown(i) // seed 001, Robo-Copter: blocked, it lands (cards_devices.go)

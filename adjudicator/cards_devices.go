@@ -806,7 +806,9 @@ func (t *turn) copterDown(i int) {
 // after; when the fourth square tried destroys the goo, the card's squares left after it
 // are moved. A robot that moves onto goo with squares of its card left spends them on
 // the goo at once. The robot that dropped it has until the lasers to leave (the
-// launcher's grace); still on it then, it is held. The tries are counted on the goo
+// launcher's grace); still on it then, it is held. Every way a robot moves counts the
+// same: a program card, Crab Legs' step aside, a Dual Processor or Overload Override
+// card, a Homing Device's move (scenarios 764, 873), or a push. The tries are counted on the goo
 // (Device.Tries), whichever robots made them. Only one goo a square.
 //
 // The order: "use Goo Dropper in register 2". Default: none dropped.
