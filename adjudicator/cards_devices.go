@@ -808,8 +808,8 @@ func (t *turn) copterDown(i int) {
 // the goo at once. The robot that dropped it has until the lasers to leave (the
 // launcher's grace); still on it then, it is held. Every way a robot moves counts the
 // same: a program card, Crab Legs' step aside, a Dual Processor or Overload Override
-// card, a Homing Device's move (scenarios 764, 873), or a push. The tries are counted on the goo
-// (Device.Tries), whichever robots made them. Only one goo a square.
+// card, a Homing Device's move (scenarios 764, 873), or a push. The tries are counted on
+// the goo (Device.Tries), whichever robots made them. Only one goo a square.
 //
 // The order: "use Goo Dropper in register 2". Default: none dropped.
 type gooDropper struct{}

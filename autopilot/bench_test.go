@@ -37,13 +37,21 @@ func BenchmarkChooseArmed(b *testing.B) {
 		{"Overload Override", "Self-Destruct", "Buzz Bomb"},
 	}
 	for _, c := range []struct {
-		course string
-		robots int
-	}{{"sprint", 4}, {"stampede", 8}} {
-		b.Run(c.course, func(b *testing.B) {
+		name, course string
+		robots       int
+		first        []string // robot 0's options instead of held[0]
+	}{
+		{"sprint", "sprint", 4, nil},
+		{"stampede", "stampede", 8, nil},
+		{"sprint-devices", "sprint", 4, []string{"Goo Dropper", "Bridge Layer", "Self-Destruct"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			s, st := newGame(b, c.course, 7, c.robots)
 			for i := range st.Robots {
 				st.Robots[i].Options = held[i%len(held)]
+			}
+			if c.first != nil {
+				st.Robots[0].Options = c.first
 			}
 			p := autopilot.New(s)
 			b.ReportAllocs()

@@ -18,9 +18,12 @@ import (
 // forecasts the robot without its options, so a card that would move the robot
 // differently from the forecast (Crab Legs, Dual Processor, Overload Override, Frog
 // Legs, Homing Device, the flying cards: Big Jet, Retro-Rockets, Robo-Copter) is held
-// but not used, and so are the cards whose use needs a plan the bot does not make
-// (Bridge Layer, Portable Teleporter, Buzz Bomb, The Big One) or that harm their holder
-// (Self-Destruct). Cards that always work (Converter) need no order.
+// but not used, and so are the cards whose use needs a plan the bot does not make:
+// Portable Teleporter (it moves the bot off its forecast too), Buzz Bomb (five cards of
+// a second program), Scrambler Bomb and The Big One (they go off next turn within 6
+// squares, where the bot itself most likely still is). Goo Dropper, Bridge Layer and
+// Self-Destruct have narrow, safe uses (below). Cards that always work (Converter) need
+// no order.
 
 // optionCtx is what a card's policy may look at.
 type optionCtx struct {
@@ -117,6 +120,113 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 	// card.
 	"Mine Layer":     layInMoveRegister("Mine Layer"),
 	"Proximity Mine": layInMoveRegister("Proximity Mine"),
+	// Goo is dropped behind the bot when a robot follows it: one standing 1 to 3
+	// squares straight behind it (no wall between) and facing its way. Only in register
+	// 1, when that card moves the bot forward (it is off the goo in its grace), and only
+	// when no card of the program backs it up onto its own goo.
+	"Goo Dropper": func(c *optionCtx) []string {
+		if !c.forwardIn(1) || c.backsUp() || !c.followed() {
+			return nil
+		}
+		return []string{"use Goo Dropper in register 1"}
+	},
+	// A bridge goes over a pit in front of the bot in the first register that moves it,
+	// when that card moves it forward into the pit: the bot is where it stands now until
+	// then (only turns before it), so the forecast of its square is sure enough; a
+	// program found illegal keeps the bridge (seed 001).
+	"Bridge Layer": func(c *optionCtx) []string {
+		if reg := c.pitAhead(); reg > 0 {
+			return []string{fmt.Sprintf("use Bridge Layer in register %d", reg)}
+		}
+		return nil
+	},
+	// Self-Destruct goes off in register 1 only when the forecast has the bot destroyed
+	// this turn anyway, touching no flag first, and another robot stands within 2
+	// squares now (the 16-point blast deals it 8 or 4).
+	"Self-Destruct": func(c *optionCtx) []string {
+		if c.end == nil || !c.end.Destroyed || c.end.Flags > c.r.Flags || c.nearest() > 2 {
+			return nil
+		}
+		return []string{"use Self-Destruct in register 1"}
+	},
+}
+
+// forwardIn reports whether the card in register reg moves the robot forward.
+func (c *optionCtx) forwardIn(reg int) bool {
+	p := c.prog[reg-1]
+	return p != 0 && c.setup.Deck.Kind(p).Steps() > 0
+}
+
+// backsUp reports whether a card of the program is a Back Up.
+func (c *optionCtx) backsUp() bool {
+	for _, p := range c.prog {
+		if p != 0 && c.setup.Deck.Kind(p).Steps() < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// followed reports whether another robot stands 1 to 3 squares straight behind the
+// robot, no wall between, facing the robot's way.
+func (c *optionCtx) followed() bool {
+	b := c.setup.Course.Board
+	back := c.r.Facing.Back()
+	p := c.r.Pos
+	for k := 0; k < 3; k++ {
+		if b.Blocked(p, back) {
+			return false
+		}
+		if p = p.Step(back); !b.In(p) {
+			return false
+		}
+		for i, o := range c.st.Robots {
+			if i != c.idx && o.Active() && !o.Virtual && o.Pos == p {
+				return o.Facing == c.r.Facing
+			}
+		}
+	}
+	return false
+}
+
+// pitAhead is the first register whose card moves the robot (the cards before it only
+// turn it), when that card moves it forward and the square in front of it then is a
+// pit with no wall between; 0 otherwise.
+func (c *optionCtx) pitAhead() int {
+	b := c.setup.Course.Board
+	f := c.r.Facing
+	for reg := 1; reg <= adjudicator.Registers; reg++ {
+		p := c.prog[reg-1]
+		if p == 0 {
+			return 0
+		}
+		k := c.setup.Deck.Kind(p)
+		if rot := k.Rotation(); rot != adjudicator.NoRotation {
+			f = f.Rotate(int(rot))
+			continue
+		}
+		if k.Steps() <= 0 {
+			return 0
+		}
+		q := c.r.Pos.Step(f)
+		if b.In(q) && b.At(q).Floor == adjudicator.FloorPit && !b.Blocked(c.r.Pos, f) {
+			return reg
+		}
+		return 0
+	}
+	return 0
+}
+
+// nearest is the distance in squares (across, not around walls) to the nearest other
+// active robot; a large number when there is none.
+func (c *optionCtx) nearest() int {
+	best := 1 << 30
+	for i, o := range c.st.Robots {
+		if i != c.idx && o.Active() && !o.Virtual {
+			best = min(best, abs(o.Pos.X-c.r.Pos.X)+abs(o.Pos.Y-c.r.Pos.Y))
+		}
+	}
+	return best
 }
 
 // layInMoveRegister is a policy for a card laid on the robot's square in one register
