@@ -203,7 +203,9 @@ func (t *turn) onPortableTeleporter(i int) bool {
 // with the chain. Its owner, which leaves it on its own square, moves off it freely
 // (leaving a square pushes nothing). Pushed off the board or onto a pit it is gone
 // without an explosion. Board lasers are not stopped by it (seed 001 speaks of the line
-// of sight between robots). Scenarios 792, 758, 783.
+// of sight between robots). A pusher pushing it pushes the robots in front of it on in
+// the same way, after the robots it pushes itself (devices move after robots in each
+// element step). Scenarios 792, 758, 783, 894.
 //
 // The order: "use The Big One in register 5". Default: not laid.
 type theBigOne struct{}
@@ -243,6 +245,32 @@ func (t *turn) pushBigOne(id int, dir Dir) {
 		t.deviceLanded(d)
 		return
 	}
+}
+
+// bigOneShoves: The Big One with device ID id, about to be pushed by a pusher towards
+// dir, pushes the robot in front of it (and that robot's chain) a square on first. It
+// reports where The Big One now is in t.st.Devices, and whether it may move: false when
+// the robots in front did not move, or when it is gone (the index is then the one before
+// the devices not yet looked at).
+func (t *turn) bigOneShoves(id int, dir Dir) (int, bool) {
+	at := -1
+	for d := range t.st.Devices {
+		if t.st.Devices[d].ID == id {
+			at = d
+		}
+	}
+	next := slot{p: t.st.Devices[at].Pos.Step(dir)}
+	j := t.robotAt(next, -1)
+	if j < 0 || !t.board().In(next.p) {
+		return at, true
+	}
+	t.step(j, dir, "pusher")
+	for d := range t.st.Devices {
+		if t.st.Devices[d].ID == id {
+			return d, t.robotAt(next, -1) < 0
+		}
+	}
+	return at - 1, false
 }
 
 // ---- 62 Missile Launcher (seed 001, "Missile Launcher": optional weapon, flying

@@ -634,6 +634,15 @@ func (t *turn) devicesOnElements(step string) {
 				if t.edgeStops(dev.Pos, sq.Pusher.Dir) {
 					continue
 				}
+				if dev.Kind == DevBigOne {
+					// seed 001, The Big One: pushed as a robot is (cards_devices.go), so
+					// the robots in front of it are pushed on first, or it stays.
+					k, ok := t.bigOneShoves(id, sq.Pusher.Dir)
+					if d = k; !ok {
+						continue
+					}
+					dev = &t.st.Devices[d]
+				}
 				from := dev.Pos
 				dev.Pos = dev.Pos.Step(sq.Pusher.Dir)
 				t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: id, Cause: "pusher"})
