@@ -275,12 +275,19 @@ func (t *turn) deal() {
 		}
 		lockedSet[c/64] |= 1 << (c % 64)
 	}
-	deck = slices.DeleteFunc(deck, func(c int) bool {
-		if small {
-			return c >= 0 && c < 64*len(lockedSet) && lockedSet[c/64]&(1<<(c%64)) != 0
+	if small {
+		w := 0
+		for _, c := range deck {
+			if c < 0 || c >= 64*len(lockedSet) || lockedSet[c/64]&(1<<(c%64)) == 0 {
+				deck[w] = c
+				w++
+			}
 		}
-		return slices.Contains(locked, c)
-	})
+		clear(deck[w:]) // as slices.DeleteFunc leaves it
+		deck = deck[:w]
+	} else {
+		deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
+	}
 	// Each hand is the piece of the shuffled deck it was dealt from (the new state's
 	// memory, stateMem, or Deck.Cards' copy), clipped so that adding a card to one
 	// (Flywheel) copies it rather than writing over the next; the pile left is the rest

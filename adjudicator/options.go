@@ -106,13 +106,22 @@ func (t *turn) removeOption(i, idx int) string {
 	if slices.Contains(t.setup.Options, opt) {
 		t.st.OptionDiscard = append(t.st.OptionDiscard, opt)
 	}
+	// Cards that explode when lost (effects.go, Loser). The effect table finds the card's
+	// effect without asking every effect its card (a card is listed once there).
+	if tb := t.setup.effectTable(); tb != nil {
+		if k, ok := tb.index[opt]; ok {
+			if l, ok := tb.src[k].(Loser); ok {
+				l.Lost(t.view(i), tok)
+			}
+		}
+		return opt
+	}
 	for _, e := range t.setup.Effects {
-		// The card's name first: asking every effect for the Loser interface costs more.
 		if e.Option() != opt {
 			continue
 		}
 		if l, ok := e.(Loser); ok {
-			l.Lost(t.view(i), tok) // cards that explode when lost (effects.go, Loser)
+			l.Lost(t.view(i), tok)
 		}
 	}
 	return opt
