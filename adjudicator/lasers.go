@@ -1,5 +1,7 @@
 package adjudicator
 
+import "math/bits"
+
 // Phase d, lasers (seed 003, Lasers; rules README, A turn 4d).
 //
 //   - Board lasers and robot lasers fire together, from one snapshot of the robots taken
@@ -46,30 +48,41 @@ func (t *turn) fireLasers() {
 		}
 	}
 	doors := t.setup.fx&fxDoor != 0
-	for k := range t.setup.emitters {
-		e := &t.setup.emitters[k]
-		path := e.path
-		if doors {
-			path = path[:e.cut[t.register]] // closed swing doors are walls (doors.go)
-		}
-		for _, q := range path {
-			if !t.occ[q.Y*b.W+q.X] {
+	if em := t.setup.emitters; len(em) <= 64 && len(t.setup.beamFrom) == len(b.Squares)+1 {
+		// Looked at from the robots: for each laser, the nearest robot in its path (the
+		// same hits as walking every path, in the same order).
+		var near [64]int32
+		var lit uint64
+		for j := range t.st.Robots {
+			r := &t.st.Robots[j]
+			if !r.Active() || !b.In(r.Pos) {
 				continue
 			}
-			found := false
-			for j := range t.st.Robots {
-				r := &t.st.Robots[j]
-				if r.Active() && r.Pos == q {
-					found = true
-					if t.acts(j) {
-						hits = append(hits, hit{target: j, amount: e.beams, shooter: -1, from: e.dir.Back()})
-					}
+			sq := r.Pos.Y*b.W + r.Pos.X
+			for _, ref := range t.setup.beamRefs[t.setup.beamFrom[sq]:t.setup.beamFrom[sq+1]] {
+				k := ref.emitter
+				if doors && int(ref.at) >= em[k].cut[t.register] {
+					continue // behind a closed swing door (doors.go)
+				}
+				if lit&(1<<k) == 0 || ref.at < near[k] {
+					lit |= 1 << k
+					near[k] = ref.at
 				}
 			}
-			if found {
-				break
+		}
+		for ; lit != 0; lit &= lit - 1 {
+			k := bits.TrailingZeros64(lit)
+			e := &em[k]
+			q := e.path[near[k]]
+			for j := range t.st.Robots {
+				r := &t.st.Robots[j]
+				if r.Active() && r.Pos == q && t.acts(j) {
+					hits = append(hits, hit{target: j, amount: e.beams, shooter: -1, from: e.dir.Back()})
+				}
 			}
 		}
+	} else {
+		hits = t.boardLasers(hits, doors)
 	}
 	// Robot lasers: the main laser, shaped by the robot's options (Turret, Double Laser,
 	// Power Laser) or replaced by another weapon, and any extra lasers (Rear Laser).
@@ -299,4 +312,36 @@ func (t *turn) hurtOne(i int, h Harm, shooter string) {
 	if r.Damage >= t.setup.Rules.DestroyAt {
 		t.destroy(i, "damage")
 	}
+}
+
+// boardLasers walks every board laser's path to the first robot in it: fireLasers' way
+// on a floor with more lasers than its bit set holds.
+func (t *turn) boardLasers(hits []hit, doors bool) []hit {
+	b := t.board()
+	for k := range t.setup.emitters {
+		e := &t.setup.emitters[k]
+		path := e.path
+		if doors {
+			path = path[:e.cut[t.register]] // closed swing doors are walls (doors.go)
+		}
+		for _, q := range path {
+			if !t.occ[q.Y*b.W+q.X] {
+				continue
+			}
+			found := false
+			for j := range t.st.Robots {
+				r := &t.st.Robots[j]
+				if r.Active() && r.Pos == q {
+					found = true
+					if t.acts(j) {
+						hits = append(hits, hit{target: j, amount: e.beams, shooter: -1, from: e.dir.Back()})
+					}
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
+	return hits
 }

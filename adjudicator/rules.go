@@ -331,7 +331,11 @@ type Setup struct {
 	Effects []Effect // option card effects in play (effects.go); NewSetup puts every implemented one
 
 	emitters []emitter
-	beamAt   []int8  // per square: beams of board lasers reaching it on an empty board
+	beamAt   []int8 // per square: beams of board lasers reaching it on an empty board
+	// beamRefs[beamFrom[sq]:beamFrom[sq+1]] are the board lasers whose path holds square
+	// sq, each with the square's place in that path (fireLasers looks from the robots).
+	beamFrom []int32
+	beamRefs []beamRef
 	cards    CardSet // the 2023 card set (Rules.Own)
 	fx       floorFx // the tiles the floor holds (floormove.go)
 	// steps and afterLasers are Rules.Elements and Rules.AfterLasers resolved once, the
@@ -485,8 +489,29 @@ func (s *Setup) prepare() error {
 			s.emitters = append(s.emitters, e)
 		}
 	}
+	s.beamFrom = make([]int32, len(b.Squares)+1)
+	for _, e := range s.emitters {
+		for _, q := range e.path {
+			s.beamFrom[q.Y*b.W+q.X+1]++
+		}
+	}
+	for k := 1; k < len(s.beamFrom); k++ {
+		s.beamFrom[k] += s.beamFrom[k-1]
+	}
+	s.beamRefs = make([]beamRef, s.beamFrom[len(b.Squares)])
+	next := slices.Clone(s.beamFrom[:len(b.Squares)])
+	for k, e := range s.emitters {
+		for at, q := range e.path {
+			sq := q.Y*b.W + q.X
+			s.beamRefs[next[sq]] = beamRef{emitter: int32(k), at: int32(at)}
+			next[sq]++
+		}
+	}
 	return nil
 }
+
+// beamRef is a board laser (its place in Setup.emitters) and a square's place in its path.
+type beamRef struct{ emitter, at int32 }
 
 // Orders are one robot's orders for a turn: the program and the decider that answers
 // its run-time decisions.
