@@ -20,9 +20,8 @@ import (
 // Legs, Homing Device, the flying cards: Big Jet, Retro-Rockets, Robo-Copter) is held
 // but not used, and so are the cards whose use needs a plan the bot does not make:
 // Portable Teleporter (it moves the bot off its forecast too), Buzz Bomb (five cards of
-// a second program), Scrambler Bomb and The Big One (they go off next turn within 6
-// squares, where the bot itself most likely still is). Goo Dropper, Bridge Layer and
-// Self-Destruct have narrow, safe uses (below). Cards that always work (Converter) need
+// a second program). Goo Dropper, Bridge Layer, Self-Destruct, Scrambler Bomb and The
+// Big One have narrow, safe uses (below). Cards that always work (Converter) need
 // no order.
 
 // optionCtx is what a card's policy may look at.
@@ -149,6 +148,26 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 		}
 		return []string{"use Self-Destruct in register 1"}
 	},
+	// The Big One and the Scrambler Bomb go off at the start of the next turn, as far as
+	// 6 squares away: laid in register 1 (on the square the bot stands on now) only when
+	// the forecast ends its turn at least 7 squares from there (squares across, never
+	// more than as robots move, so out of reach) and at least one other robot stands
+	// within 3 squares of it now.
+	"The Big One":    layAndLeave("The Big One"),
+	"Scrambler Bomb": layAndLeave("Scrambler Bomb"),
+}
+
+// layAndLeave is the policy of a bomb that goes off next turn within 6 squares.
+func layAndLeave(card string) func(*optionCtx) []string {
+	return func(c *optionCtx) []string {
+		if c.end == nil || !c.end.Active() || c.nearest() > 3 {
+			return nil
+		}
+		if abs(c.end.Pos.X-c.r.Pos.X)+abs(c.end.Pos.Y-c.r.Pos.Y) < 7 {
+			return nil
+		}
+		return []string{"use " + card + " in register 1"}
+	}
 }
 
 // forwardIn reports whether the card in register reg moves the robot forward.

@@ -1,10 +1,13 @@
 package autopilot
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // policyGame is a two-robot game on a shipped course, its robots free to be placed.
@@ -78,14 +81,15 @@ func TestArmedDevicePolicies(t *testing.T) {
 		pos    adjudicator.Pos
 		facing adjudicator.Dir
 	}
-	cases := []struct {
+	type policyCase struct {
 		name   string
 		option string
 		me, o  robot
 		prog   [adjudicator.Registers]int
-		end    func(r *adjudicator.Robot)
-		want   string
-	}{
+		end    func(r *adjudicator.Robot) // the forecast robot after the registers
+		want   string                     // "" for no order at all
+	}
+	cases := []policyCase{
 		{"goo: followed", "Goo Dropper", robot{open, adjudicator.East}, robot{open.Step(adjudicator.West), adjudicator.East},
 			[5]int{m1, left, right, l2, l3}, nil, "use Goo Dropper in register 1"},
 		{"goo: the robot behind faces away", "Goo Dropper", robot{open, adjudicator.East}, robot{open.Step(adjudicator.West), adjudicator.North},
@@ -109,6 +113,20 @@ func TestArmedDevicePolicies(t *testing.T) {
 		{"self-destruct: destroyed after touching a flag", "Self-Destruct", robot{open, adjudicator.East}, robot{open.Step(adjudicator.West), adjudicator.North},
 			[5]int{m1, left, right, l2, l3}, func(r *adjudicator.Robot) { r.Destroyed = true; r.Flags++ }, ""},
 	}
+	far := func(r *adjudicator.Robot) { r.Pos = adjudicator.Pos{X: r.Pos.X - 4, Y: r.Pos.Y + 3} }
+	near := func(r *adjudicator.Robot) { r.Pos = adjudicator.Pos{X: r.Pos.X - 3, Y: r.Pos.Y + 3} }
+	gone := func(r *adjudicator.Robot) { far(r); r.Destroyed = true }
+	for _, card := range []string{"The Big One", "Scrambler Bomb"} {
+		o := robot{open.Step(adjudicator.West), adjudicator.North}
+		nobody := robot{adjudicator.Pos{X: -9, Y: -9}, adjudicator.North}
+		prog := [5]int{m1, left, right, l2, l3}
+		cases = append(cases,
+			policyCase{card + ": 7 squares away by the end", card, robot{open, adjudicator.East}, o, prog, far, "use " + card + " in register 1"},
+			policyCase{card + ": 6 squares away", card, robot{open, adjudicator.East}, o, prog, near, ""},
+			policyCase{card + ": nobody near", card, robot{open, adjudicator.East}, nobody, prog, far, ""},
+			policyCase{card + ": destroyed on the way", card, robot{open, adjudicator.East}, o, prog, gone, ""},
+		)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			st := st.Clone()
@@ -125,6 +143,26 @@ func TestArmedDevicePolicies(t *testing.T) {
 			got := optionOrders(s, st, 0, c.prog, &end)
 			if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
 				t.Errorf("orders %q, want %q", got, c.want)
+			}
+			if len(got) == 0 {
+				return
+			}
+			// The order is one a player could mail: the sheet parses and validates.
+			var sheet strings.Builder
+			sheet.WriteString("R1 Turn 1\n")
+			for _, p := range c.prog {
+				fmt.Fprintf(&sheet, "P%d ", p)
+			}
+			sheet.WriteString("\n" + strings.Join(got, "\n") + "\n")
+			parsed, err := orders.Parse([]byte(sheet.String()))
+			if err != nil {
+				t.Fatalf("the sheet does not parse: %v\n%s", err, sheet.String())
+			}
+			me.Hand = c.prog[:]
+			for _, pr := range orders.Validate(s, st, "R1", parsed).Problems {
+				if !pr.Warning {
+					t.Errorf("%v\n%s", pr.Error(), sheet.String())
+				}
 			}
 		})
 	}
