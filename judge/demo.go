@@ -351,7 +351,8 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	return res, err
 }
 
-// demoCountUses adds the option cards used in the game's latest turn to res.Uses.
+// demoCountUses adds the option cards used in the game's latest turn to res.Uses: the
+// cards' uses and the devices launched.
 func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult) error {
 	return j.Store.View(ctx, func(tx *store.Tx) error {
 		tn, err := tx.LatestTurn(g.ID)
@@ -362,8 +363,22 @@ func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult
 		if err := json.Unmarshal(tn.Events, &events); err != nil {
 			return fmt.Errorf("demo: events of turn %d: %w", tn.Number, err)
 		}
+		// A device laid or launched (a mine, goo, The Big One ...) is a use of its card
+		// too, unless the card's use was logged already in that register.
+		type use struct {
+			robot, option string
+			register      int
+		}
+		used := map[use]bool{}
 		for _, e := range events {
 			if e.Kind == adjudicator.EvUse && e.Option != "" {
+				used[use{e.Robot, e.Option, e.Register}] = true
+			}
+		}
+		for _, e := range events {
+			counts := e.Kind == adjudicator.EvUse ||
+				(e.Kind == adjudicator.EvLaunch && !used[use{e.Robot, e.Option, e.Register}])
+			if counts && e.Option != "" {
 				if res.Uses == nil {
 					res.Uses = map[string]int{}
 				}
