@@ -444,15 +444,24 @@ func (t *turn) refreshFx(i int) {
 		// The places of the cards held, in effect-list order (a robot holds a few).
 		var buf [maxFx]int
 		ks := buf[:0]
-		// A Resolver remembers each robot's answer from the turns before: the same cards
+		// A Resolver remembers each robot's last two answers from the turns before (its
+		// cards at the start of a turn, and after one was lost or drawn): the same cards
 		// give the same places, without looking each card up again.
 		var memo *fxMemo
+		hit := false
 		if t.mem != nil {
-			memo = &t.mem.fx[i]
+			for s := range t.mem.fx[i] {
+				if m := &t.mem.fx[i][s]; m.tb == tb && slices.Equal(m.opts, opts) {
+					ks, hit = m.ks, true
+					break
+				}
+			}
+			if !hit {
+				memo = &t.mem.fx[i][t.mem.fxNext[i]]
+				t.mem.fxNext[i] ^= 1
+			}
 		}
-		if memo != nil && memo.tb == tb && slices.Equal(memo.opts, opts) {
-			ks = memo.ks
-		} else {
+		if !hit {
 			for _, o := range opts {
 				if k, ok := tb.index[o]; ok && !slices.Contains(ks, k) {
 					ks = append(ks, k)

@@ -29,7 +29,8 @@ type turnMem struct {
 	occ     [1024]bool
 	posMore [][]Pos
 	state   stateMem
-	fx      [MaxRobots]fxMemo // refreshFx
+	fx      [MaxRobots][2]fxMemo // refreshFx
+	fxNext  [MaxRobots]uint8     // the slot of fx[i] written next
 }
 
 // stateMem is where a postal turn's new state lives: the State, its robots, and the deck
