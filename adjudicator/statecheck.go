@@ -182,27 +182,7 @@ func (s *Setup) CheckState(st *State) error {
 		}
 		where[k] = place
 	}
-	for _, r := range st.Robots {
-		for _, o := range r.Options {
-			option(o, "held by "+r.Name)
-		}
-	}
-	for _, o := range st.OptionDeck {
-		option(o, "in the draw pile")
-	}
-	for _, o := range st.OptionDiscard {
-		option(o, "in the discard pile")
-	}
-	for _, r := range st.Robots {
-		for _, o := range r.Offered {
-			option(o, "offered to "+r.Name)
-		}
-	}
-	for k, p := range st.Piles {
-		for _, o := range p {
-			option(o, fmt.Sprintf("in the Scavenger Hunt pile of flag %d", k+1))
-		}
-	}
+	eachOptionCard(st, option)
 	if len(ps) == 0 {
 		return nil
 	}
@@ -226,29 +206,35 @@ func (s *Setup) CheckOptionDeck(st *State) error {
 			ps = append(ps, fmt.Sprintf("option %s (%s) is not in the game's option deck", name, place))
 		}
 	}
-	for _, r := range st.Robots {
-		for _, o := range r.Options {
-			check(o, "held by "+r.Name)
-		}
-	}
-	for _, o := range st.OptionDeck {
-		check(o, "in the draw pile")
-	}
-	for _, o := range st.OptionDiscard {
-		check(o, "in the discard pile")
-	}
-	for _, r := range st.Robots {
-		for _, o := range r.Offered {
-			check(o, "offered to "+r.Name)
-		}
-	}
-	for k, p := range st.Piles {
-		for _, o := range p {
-			check(o, fmt.Sprintf("in the Scavenger Hunt pile of flag %d", k+1))
-		}
-	}
+	eachOptionCard(st, check)
 	if len(ps) == 0 {
 		return nil
 	}
 	return &StateError{Problems: ps}
+}
+
+// eachOptionCard calls f with every option card of st and where it lies: held, in the
+// draw or discard pile, offered (Deluxe Option Package) or in a Scavenger Hunt pile.
+func eachOptionCard(st *State, f func(name, place string)) {
+	for _, r := range st.Robots {
+		for _, o := range r.Options {
+			f(o, "held by "+r.Name)
+		}
+	}
+	for _, o := range st.OptionDeck {
+		f(o, "in the draw pile")
+	}
+	for _, o := range st.OptionDiscard {
+		f(o, "in the discard pile")
+	}
+	for _, r := range st.Robots {
+		for _, o := range r.Offered {
+			f(o, "offered to "+r.Name)
+		}
+	}
+	for k, p := range st.Piles {
+		for _, o := range p {
+			f(o, fmt.Sprintf("in the Scavenger Hunt pile of flag %d", k+1))
+		}
+	}
 }
