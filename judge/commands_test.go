@@ -600,68 +600,10 @@ func TestDocsCommandExamples(t *testing.T) {
 // server's and the game's master. Each reply is read from the sender's mailbox, found
 // by In-Reply-To, and checked.
 func TestCommandsThroughRealMail(t *testing.T) {
-	imapAddr, smtpAddr := needMailstack(t)
-	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
-	for u, p := range pw {
-		clearMailbox(t, imapAddr, u, p)
-	}
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "cmd.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() }) // after the judge stops (cleanups run last first)
-	j, err := New(st, "orders@example.test", testLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := j.AddGM(ctx, "", "carol@example.test"); err != nil {
-		t.Fatal(err)
-	}
-	var boss string // the server game master's secret, as carol reads it in her mail
-	sender := serveOnMailstack(t, j, imapAddr, smtpAddr)
-
-	// send mails body from user and returns the reply's text.
-	send := func(user, subj, body string) string {
-		t.Helper()
-		raw := rawMail(user+"@example.test", subj, body)
-		x, _ := mail.Extract(raw)
-		if err := sender.Send(ctx, user+"@example.test", []string{"orders@example.test"}, raw); err != nil {
-			t.Fatal(err)
-		}
-		end := time.Now().Add(60 * time.Second)
-		for time.Now().Before(end) {
-			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
-				m, err := mail.Extract(r)
-				if err == nil && m.InReplyTo == x.MessageID {
-					return m.Text
-				}
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("%s: no reply to %q", user, subj)
-		return ""
-	}
-	mailWith := func(user, subjectPart string) string {
-		t.Helper()
-		end := time.Now().Add(60 * time.Second)
-		for time.Now().Before(end) {
-			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
-				m, err := mail.Extract(r)
-				if err == nil && strings.Contains(m.Subject, subjectPart) {
-					return m.Text
-				}
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("%s: no mail with subject %q", user, subjectPart)
-		return ""
-	}
-	if m := secretInText.FindStringSubmatch(mailWith("carol", "you are a game master")); m != nil {
-		boss = m[1]
-	} else {
-		t.Fatal("carol's game master secret did not arrive")
-	}
+	rm := newRealMail(t, "cmd.db")
+	send := rm.send
+	mailWith := func(user, subjectPart string) string { text, _ := rm.mailWith(user, subjectPart); return text }
+	boss := rm.boss
 	expect := func(step, text string, want ...string) {
 		t.Helper()
 		for _, w := range want {

@@ -1,14 +1,9 @@
 package judge
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // TestPeopleThroughRealMail plays issue 13's features by mail through the real mail
@@ -17,65 +12,9 @@ import (
 // anonymous press; bob's WAIT holds the turn until NOWAIT; carol observes; then alice sets
 // her time zone, asks WHOGAME and a new secret, and bob announces an absence.
 func TestPeopleThroughRealMail(t *testing.T) {
-	imapAddr, smtpAddr := needMailstack(t)
-	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
-	for u, p := range pw {
-		clearMailbox(t, imapAddr, u, p)
-	}
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "people.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	j, err := New(st, "orders@example.test", testLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := j.AddGM(ctx, "", "carol@example.test"); err != nil {
-		t.Fatal(err)
-	}
-	var boss string // the server game master's secret, as carol reads it in her mail
-	sender := serveOnMailstack(t, j, imapAddr, smtpAddr)
-	send := func(user, subj, body string) string {
-		t.Helper()
-		raw := rawMail(user+"@example.test", subj, body)
-		x, _ := mail.Extract(raw)
-		if err := sender.Send(ctx, user+"@example.test", []string{"orders@example.test"}, raw); err != nil {
-			t.Fatal(err)
-		}
-		end := time.Now().Add(60 * time.Second)
-		for time.Now().Before(end) {
-			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
-				if m, err := mail.Extract(r); err == nil && m.InReplyTo == x.MessageID {
-					return m.Text
-				}
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("%s: no reply to %q", user, subj)
-		return ""
-	}
-	mailWith := func(user, subjectPart string) (string, []byte) {
-		t.Helper()
-		end := time.Now().Add(60 * time.Second)
-		for time.Now().Before(end) {
-			for _, r := range mailboxMessages(t, imapAddr, user, pw[user]) {
-				if m, err := mail.Extract(r); err == nil && strings.Contains(m.Subject, subjectPart) {
-					return m.Text, r
-				}
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("%s: no mail with subject %q", user, subjectPart)
-		return "", nil
-	}
-	gmText, _ := mailWith("carol", "you are a game master")
-	if m := secretInText.FindStringSubmatch(gmText); m != nil {
-		boss = m[1]
-	} else {
-		t.Fatal("carol's game master secret did not arrive")
-	}
+	rm := newRealMail(t, "people.db")
+	send, mailWith := rm.send, rm.mailWith
+	boss := rm.boss
 	expect := func(step, text string, want ...string) {
 		t.Helper()
 		for _, w := range want {
