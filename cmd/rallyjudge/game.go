@@ -97,7 +97,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.List, "list", "", "create: mailing list address")
 	fs.StringVar(&f.OnMissedLimit, "on-missed-limit", "", "create: ask or remove")
 	fs.StringVar(&f.GM, "gm", "", "create: the game master's address (a secret is mailed to it)")
-	fs.StringVar(&f.Rules, "rules", "", "create: rules options, k=v,k=v")
+	fs.StringVar(&f.Rules, "rules", "", "create: the ruleset (postal, the default, or 2023) and/or rules settings k=v, joined by commas")
 	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
 	fs.StringVar(&f.Variants, "variants", "", "create: seed 001's option variants, joined by commas: standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots")
