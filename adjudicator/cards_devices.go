@@ -205,7 +205,7 @@ func (t *turn) onPortableTeleporter(i int) bool {
 // without an explosion. Board lasers are not stopped by it (seed 001 speaks of the line
 // of sight between robots). A pusher pushing it pushes the robots in front of it on in
 // the same way, after the robots it pushes itself (devices move after robots in each
-// element step). Scenarios 792, 758, 783, 894.
+// element step). Scenarios 792, 758, 783, 900.
 //
 // The order: "use The Big One in register 5". Default: not laid.
 type theBigOne struct{}

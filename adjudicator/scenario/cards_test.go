@@ -11,6 +11,7 @@ import (
 // TestTestedCardsHaveScenarios: every option card a game deals (adjudicator's
 // scenarioTested list) has at least three scenarios in which a robot holds it and whose
 // source cites the card's seed (000 for Crash & Burn, 001 for Armed and Dangerous).
+// go test -v -run TestedCards prints the count for every card.
 func TestTestedCardsHaveScenarios(t *testing.T) {
 	type scn struct {
 		source string
@@ -56,6 +57,7 @@ func TestTestedCardsHaveScenarios(t *testing.T) {
 				n++
 			}
 		}
+		t.Logf("%2d %-24s %d scenarios citing %s", c.Number, c.Name, n, seed)
 		if n < 3 {
 			t.Errorf("%s is dealt but has %d scenarios citing %s with a robot holding it; want at least 3", c.Name, n, seed)
 		}
