@@ -311,7 +311,7 @@ func (missileLauncher) Replace(v View, g Gun) bool {
 	if !a.Use() || (a.Target != "" && (j < 0 || t.st.Robots[j].Name != a.Target)) {
 		return false
 	}
-	d := t.launch(i, DevMissile)
+	d := t.launch(i, DevMissile, nil)
 	if d < 0 {
 		return false
 	}
@@ -391,13 +391,12 @@ func (droneLauncher) Replace(v View, g Gun) bool {
 	if !a.Use() || (a.Target != "" && a.Target != t.st.Robots[j].Name) {
 		return false
 	}
-	d := t.launch(i, DevDrone)
+	target := t.st.Robots[j].Pos
+	d := t.launch(i, DevDrone, &target)
 	if d < 0 {
 		return false
 	}
-	target := t.st.Robots[j].Pos
-	dev := &t.st.Devices[d]
-	dev.Target, dev.Facing = &target, g.Dir
+	t.st.Devices[d].Facing = g.Dir
 	return true
 }
 
@@ -486,7 +485,7 @@ func (t *turn) dronesLook() {
 			if j := t.robotSeenAt(q, dev); j >= 0 {
 				target := q
 				dev.Target = &target
-				t.emit(Event{Kind: EvUse, Robot: dev.Owner, Option: "Drone Launcher", Other: t.st.Robots[j].Name, Cause: "target", To: t.pos(q)})
+				t.emit(Event{Kind: EvUse, Robot: dev.Owner, Option: "Drone Launcher", Other: t.st.Robots[j].Name, Cause: "target", To: t.pos(q), Device: string(dev.Kind), Amount: dev.ID, Target: t.pos(q)})
 				break
 			}
 		}
@@ -582,7 +581,7 @@ func (buzzBomb) StartTurn(v View) {
 		if !a.Use() {
 			return
 		}
-		if d = t.launch(i, DevBuzzBomb); d < 0 {
+		if d = t.launch(i, DevBuzzBomb, nil); d < 0 {
 			return
 		}
 	}

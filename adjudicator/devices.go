@@ -181,13 +181,15 @@ func (t *turn) meets(i int, d *Device) bool {
 // launch puts a device of kind k for robot i on its square, facing its way, and counts
 // it on the launcher (Robot.Tokens). It returns the device's index, or -1 when the
 // payload is spent or every token of the kind is on the board.
-func (t *turn) launch(i int, k DeviceKind) int {
+// target is a drone's target counter (nil for other devices): the launch event carries
+// it, so a picture of the turn can draw the counter from the log alone.
+func (t *turn) launch(i int, k DeviceKind, target *Pos) int {
 	sp := specOf(k)
 	used := t.token(i, sp.option)
 	if used >= sp.payload {
 		return -1
 	}
-	d := t.placeDevice(i, k, t.st.Robots[i].Pos)
+	d := t.placeAimed(i, k, t.st.Robots[i].Pos, target)
 	if d >= 0 {
 		t.setToken(i, sp.option, used+1)
 	}
@@ -198,7 +200,10 @@ func (t *turn) launch(i int, k DeviceKind) int {
 // otherwise), facing the robot's way, with no count on the launcher (a phase-programmed
 // launcher counted it when programmed). It returns the device's index, or -1 when every
 // token of the kind is on the board.
-func (t *turn) placeDevice(i int, k DeviceKind, at Pos) int {
+func (t *turn) placeDevice(i int, k DeviceKind, at Pos) int { return t.placeAimed(i, k, at, nil) }
+
+// placeAimed is placeDevice for a device with a target counter (a drone's), nil none.
+func (t *turn) placeAimed(i int, k DeviceKind, at Pos, target *Pos) int {
 	sp := specOf(k)
 	r := &t.st.Robots[i]
 	prio := 0
@@ -224,9 +229,13 @@ func (t *turn) placeDevice(i int, k DeviceKind, at Pos) int {
 	for _, d := range t.st.Devices {
 		id = max(id, d.ID+1)
 	}
-	dev := Device{ID: id, Kind: k, Owner: r.Name, Pos: at, Facing: r.Facing, Virtual: r.Virtual, Priority: prio, fresh: true}
+	dev := Device{ID: id, Kind: k, Owner: r.Name, Pos: at, Facing: r.Facing, Virtual: r.Virtual, Priority: prio, Target: target, fresh: true}
 	t.st.Devices = append(slices.Clip(t.st.Devices), dev)
-	t.emit(Event{Kind: EvLaunch, Robot: r.Name, Option: sp.option, Device: string(k), To: t.pos(at), Facing: t.dir(r.Facing), Amount: id})
+	ev := Event{Kind: EvLaunch, Robot: r.Name, Option: sp.option, Device: string(k), To: t.pos(at), Facing: t.dir(r.Facing), Amount: id}
+	if target != nil {
+		ev.Target = t.pos(*target)
+	}
+	t.emit(ev)
 	return len(t.st.Devices) - 1
 }
 

@@ -19,6 +19,7 @@ type Event struct {
 	Cause    string `json:"cause,omitempty"`  // pit, off-board, crusher, stomper, laser, robot-laser, flamer, ledge, landed-on, damage, wall, door, repulsor, oil, ramp, portal, chop-shop
 	Option   string `json:"option,omitempty"`
 	Device   string `json:"device,omitempty"` // a device's kind (DeviceKind); Amount is its id
+	Target   *Pos   `json:"target,omitempty"` // a drone's target counter (launch, and use with Cause target)
 }
 
 // Event kinds.
@@ -78,7 +79,7 @@ const (
 	EvRandomized = "randomized" // a randomizer replaced register card Amount by Card (0: unknown in a forecast)
 	// Devices and explosions (seed 001, Devices, Explosive Damage: devices.go, explosions.go).
 	EvExplosion  = "explosion"   // Option (a card or a device kind) of Robot (its owner, "" none) exploded at To with power Amount; Cause why
-	EvLaunch     = "launch"      // Robot's Option launched Device number Amount at To, facing Facing
+	EvLaunch     = "launch"      // Robot's Option launched Device number Amount at To, facing Facing; a drone's target counter at Target
 	EvDeviceMove = "device"      // Device number Amount of Robot moved From→To (Cause: its own move, belt, pusher ...), facing Facing
 	EvDeviceGone = "device-gone" // Device number Amount of Robot left the board at From; Cause: exploded, pit, crusher, off-board, real, used
 	EvFlew       = "flew"        // Robot flew From→To over what lay between (Option: the card; Cause landing: moved on to land)

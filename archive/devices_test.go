@@ -48,8 +48,9 @@ func TestHTMLDevices(t *testing.T) {
 			t.Errorf("turn %d: the last frame's devices %v, the state after the turn has %v", s.Turn, got, want)
 		}
 		// Replayed from the log, the devices before the last frame end where the state
-		// after the turn has them (a drone's target aside: the launch does not carry it).
-		if n := len(fs); n >= 2 && fmt.Sprint(noTargets(fs[n-2].Devices)) != fmt.Sprint(noTargets(fs[n-1].Devices)) {
+		// after the turn has them, a drone's target counter included: the launch event
+		// carries it (adjudicator.Event.Target), and so does a waiting drone's new target.
+		if n := len(fs); n >= 2 && fmt.Sprint(fs[n-2].Devices) != fmt.Sprint(fs[n-1].Devices) {
 			t.Errorf("turn %d: devices replayed from the log %v, the state after the turn %v", s.Turn, fs[n-2].Devices, fs[n-1].Devices)
 		}
 		for _, f := range fs {
@@ -70,15 +71,6 @@ func TestHTMLDevices(t *testing.T) {
 	if !strings.Contains(page.String(), `"v":[[`) || !strings.Contains(page.String(), "function device(") {
 		t.Error("the page carries no devices or does not draw them")
 	}
-}
-
-func noTargets(ds [][7]int) [][7]int {
-	out := make([][7]int, len(ds))
-	for i, d := range ds {
-		d[6] = -1
-		out[i] = d
-	}
-	return out
 }
 
 // The page's device frames for a hand-written turn (a mine on the board, a missile
@@ -135,5 +127,68 @@ func TestHTMLDevicesGolden(t *testing.T) {
 	}
 	if !strings.Contains(got, "[[-1") && !strings.Contains(got, "[77 ") {
 		t.Error("the golden shows no missile")
+	}
+}
+
+// answerFirst answers yes to the first option question only: the robot's launcher fires
+// once.
+type answerFirst struct {
+	adjudicator.Defaults
+	done bool
+}
+
+func (a *answerFirst) Option(adjudicator.View, string, string) string {
+	if a.done {
+		return ""
+	}
+	a.done = true
+	return "yes"
+}
+
+// A drone launched during the turn shows its target counter on the replay page from the
+// launch frame on: the engine's launch event carries the counter, and the page's
+// frames, replayed from the log, put it where the state after the turn has it.
+func TestHTMLDroneLaunchedMidTurnTarget(t *testing.T) {
+	c, err := adjudicator.LoadCourse("sprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, []string{"Drone Launcher"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := adjudicator.Pos{X: 8, Y: 8}
+	before := &adjudicator.State{Turn: 1, Robots: []adjudicator.Robot{
+		{Name: "Zoom", Pos: adjudicator.Pos{X: 1, Y: 8}, Archive: adjudicator.Pos{X: 1, Y: 8}, Facing: adjudicator.East, Lives: 3, Options: []string{"Drone Launcher"}, Hand: []int{70, 90, 110, 130, 150}},
+		{Name: "Blue", Pos: target, Archive: target, Facing: adjudicator.North, Lives: 3, Power: adjudicator.PowerDown},
+	}}
+	if err := s.CheckState(before); err != nil {
+		t.Fatal(err)
+	}
+	ords := []adjudicator.Orders{{Program: [adjudicator.Registers]int{70, 90, 110, 130, 150}, Decider: &answerFirst{}}, {}}
+	after, events, err := adjudicator.Resolve(s, before, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := turnFrames(c.Board, Step{Turn: 1, Before: before, After: after, Events: events}, s.Deck)
+	want := target.X*1000 + target.Y
+	launched := false
+	for k, f := range fs[1 : len(fs)-1] {
+		for _, d := range f.Devices {
+			if d[0] != int(adjudicator.DeviceSymbol(adjudicator.DevDrone)) {
+				continue
+			}
+			launched = true
+			if d[6] != want {
+				t.Errorf("frame %d %q: the drone's target is %d, want %d (x*1000+y)", k+1, f.Caption, d[6], want)
+			}
+		}
+	}
+	if !launched {
+		t.Fatalf("no frame shows the drone: %v", events)
+	}
+	n := len(fs)
+	if fmt.Sprint(fs[n-2].Devices) != fmt.Sprint(fs[n-1].Devices) {
+		t.Errorf("devices replayed from the log %v, the state after the turn %v", fs[n-2].Devices, fs[n-1].Devices)
 	}
 }

@@ -62,8 +62,9 @@ func Moving(k adjudicator.DeviceKind) bool {
 }
 
 // ApplyDeviceEvent replays one event of the log on the devices, as
-// adjudicator.ApplyEvent does on the robots: a launch adds one, a move moves it, a device
-// leaving the board takes it off. Other events change nothing. ds is not changed.
+// adjudicator.ApplyEvent does on the robots: a launch adds one (with a drone's target
+// counter), a move moves it, a drone's new target moves its counter, a device leaving the
+// board takes it off. Other events change nothing. ds is not changed.
 func ApplyDeviceEvent(ds []adjudicator.Device, e adjudicator.Event) []adjudicator.Device {
 	switch e.Kind {
 	case adjudicator.EvLaunch:
@@ -74,7 +75,22 @@ func ApplyDeviceEvent(ds []adjudicator.Device, e adjudicator.Event) []adjudicato
 		if e.Facing != nil {
 			d.Facing = *e.Facing
 		}
+		if e.Target != nil {
+			target := *e.Target // a drone's target counter
+			d.Target = &target
+		}
 		return append(slices.Clip(ds), d)
+	case adjudicator.EvUse:
+		// A waiting drone that sees a robot moves its target counter (seed 001, Drone
+		// Launcher); logs written before the event named the drone carry no Target.
+		k := slices.IndexFunc(ds, func(d adjudicator.Device) bool { return d.ID == e.Amount })
+		if e.Target == nil || e.Device == "" || k < 0 {
+			return ds
+		}
+		ds = slices.Clone(ds)
+		target := *e.Target
+		ds[k].Target = &target
+		return ds
 	case adjudicator.EvDeviceMove:
 		k := slices.IndexFunc(ds, func(d adjudicator.Device) bool { return d.ID == e.Amount })
 		if k < 0 || e.To == nil {

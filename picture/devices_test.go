@@ -203,3 +203,67 @@ func TestDevicesGIFGolden(t *testing.T) {
 		samePixels(t, path, got[k], want[k])
 	}
 }
+
+// A drone launched during the turn has its target counter drawn from the launch on: the
+// launch event carries the counter (adjudicator.Event.Target), so the GIF needs nothing
+// but the log. Before the launch, no ring of the launcher's colour is on the target's
+// square; from the launch frame until the drone explodes, there is.
+func TestDroneLaunchedMidTurnTargetRing(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, []string{"Drone Launcher"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := adjudicator.Pos{X: 8, Y: 8}
+	st := &adjudicator.State{Turn: 1, Robots: []adjudicator.Robot{
+		{Name: "Zoom", Pos: adjudicator.Pos{X: 1, Y: 8}, Archive: adjudicator.Pos{X: 1, Y: 8}, Facing: adjudicator.East, Lives: 3, Options: []string{"Drone Launcher"}, Hand: []int{70, 90, 110, 130, 150}},
+		{Name: "Blue", Pos: target, Archive: target, Facing: adjudicator.North, Lives: 3, Power: adjudicator.PowerDown},
+	}}
+	if err := s.CheckState(st); err != nil {
+		t.Fatal(err)
+	}
+	ords := []adjudicator.Orders{{Program: [adjudicator.Registers]int{70, 90, 110, 130, 150}, Decider: &launchOnce{}}, {}}
+	_, events, err := adjudicator.Resolve(s, st, ords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	launch := -1
+	for k, e := range events {
+		if e.Kind == adjudicator.EvLaunch && e.Device == string(adjudicator.DevDrone) {
+			launch = k
+			if e.Target == nil || *e.Target != target {
+				t.Fatalf("the drone's launch event carries target %v, want %v", e.Target, target)
+			}
+		}
+	}
+	if launch < 0 {
+		t.Fatalf("the fixture turn launched no drone: %v", events)
+	}
+	frames := TurnFrames(c, st.Robots, events, Options{Turn: 1, Devices: st.Devices})
+	steps := Steps(events, nil)
+	ring := func(f Frame) int { return cell(f.Image, c, target, 2)[uint8(cRobot0)] }
+	launched, gone, checked := false, false, 0
+	for k, s := range steps {
+		f := frames[k+1]
+		for _, e := range s.Events {
+			launched = launched || e.Kind == adjudicator.EvLaunch
+		}
+		switch {
+		case !launched:
+			if n := ring(f); n != 0 {
+				t.Errorf("frame %d (%s), before the launch: %d pixels of the launcher's colour on the target's square", k+1, f.Caption, n)
+			}
+		case !gone:
+			if n := ring(f); n < 20 {
+				t.Errorf("frame %d (%s): the drone's target counter is not drawn (%d pixels)", k+1, f.Caption, n)
+			}
+			checked++
+		}
+		for _, e := range s.Events {
+			gone = gone || e.Kind == adjudicator.EvDeviceGone
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no frame between the launch and the drone's end")
+	}
+}
