@@ -89,14 +89,18 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if d := archive.SameCourse(inline, ours); d != "" {
 		return nil, fmt.Errorf("import: course %q: the archive's differs from the judge's in %s", a.Course.Name, d)
 	}
-	for _, o := range a.Options {
-		if !adjudicator.Implemented(o) {
-			return nil, fmt.Errorf("import: the archive's option deck holds %s, which this judge does not implement", o)
-		}
-	}
 	setup, err := a.Setup()
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
+	}
+	// A 2023 game's deck is its upgrades, which NewSetup has checked; option cards
+	// must be ones this judge plays.
+	if !setup.Rules.Own() {
+		for _, o := range a.Options {
+			if !adjudicator.Implemented(o) {
+				return nil, fmt.Errorf("import: the archive's option deck holds %s, which this judge does not implement", o)
+			}
+		}
 	}
 	var steps []archive.Step
 	if err := archive.Replay(a, setup, spec.From, func(s archive.Step) error {

@@ -196,3 +196,39 @@ func TestImportRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestImport2023Game: a 2023 game's archive (its deck is the upgrades, not option
+// cards) imports, goes on, and its own archive replays. It was refused: the import
+// took the upgrade Deflector Shield for an option card the judge does not implement.
+func TestImport2023Game(t *testing.T) {
+	f := newFixture2023(t, "")
+	for _, r := range []string{"Twonky", "Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(r)+"@example.test", "[RR spring] orders", f.sheet2023(r, "draw upgrade\n")))
+	}
+	if g, _ := f.state(); g.CurrentTurn != 2 {
+		t.Fatalf("game at turn %d, want 2", g.CurrentTurn)
+	}
+	a := f.archiveOf("spring")
+	ctx := context.Background()
+	if _, err := f.j.ImportGame(ctx, &a, ImportSpec{Tag: "spring-2023", From: -1,
+		Emails: map[string]string{"Twonky": "new-twonky@example.test"}}); err != nil {
+		t.Fatal(err)
+	}
+	var fork store.Game
+	if err := f.j.Store.View(ctx, func(tx *store.Tx) (err error) {
+		fork, err = tx.GameByTag("spring-2023")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := f.j.ResolveNow(ctx, fork.ID); err != nil || !ok {
+		t.Fatalf("resolve the imported game: %v %v", ok, err)
+	}
+	b := f.archiveOf("spring-2023")
+	if len(b.Turns) != 3 || b.Turns[1].Hash != a.Turns[1].Hash {
+		t.Fatalf("imported archive: %d turns, turn 1 as the original's: %v", len(b.Turns), b.Turns[1].Hash == a.Turns[1].Hash)
+	}
+	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+		t.Fatal(err)
+	}
+}
