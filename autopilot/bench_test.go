@@ -1,7 +1,10 @@
 package autopilot_test
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 
 	"github.com/rallyjudge/rallyjudge/autopilot"
 )
@@ -44,6 +47,14 @@ func BenchmarkChooseArmed(b *testing.B) {
 		{"sprint", "sprint", 4, nil},
 		{"stampede", "stampede", 8, nil},
 		{"sprint-devices", "sprint", 4, []string{"Goo Dropper", "Bridge Layer", "Self-Destruct"}},
+		// The cards the forecast plays (armed.go), three at a time, the worst cases:
+		// the card placers (most uses to try), the flying cards, and a Buzz Bomb with
+		// its five cards (every order of them forecast) beside two movement cards.
+		{"sprint-placers", "sprint", 4, []string{"Overload Override", "Crab Legs", "Dual Processor"}},
+		{"sprint-flyers", "sprint", 4, []string{"Big Jet", "Retro-Rockets", "Robo-Copter"}},
+		{"sprint-bomb", "sprint", 4, []string{"Buzz Bomb", "Overload Override", "Retro-Rockets"}},
+		{"stampede-placers", "stampede", 8, []string{"Overload Override", "Crab Legs", "Dual Processor"}},
+		{"stampede-bomb", "stampede", 8, []string{"Buzz Bomb", "Overload Override", "Frog Legs"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s, st := newGame(b, c.course, 7, c.robots)
@@ -52,6 +63,18 @@ func BenchmarkChooseArmed(b *testing.B) {
 			}
 			if c.first != nil {
 				st.Robots[0].Options = c.first
+			}
+			if slices.Contains(st.Robots[0].Options, "Buzz Bomb") {
+				// Five cards of the deck nobody holds, as the deal gives them, of five
+				// kinds: 120 orders to forecast, the most.
+				var bomb []int
+				for p := 10; p <= 840 && len(bomb) < 5; p += 10 {
+					free := !slices.ContainsFunc(st.Robots, func(r adjudicator.Robot) bool { return slices.Contains(r.Hand, p) })
+					if free && !slices.ContainsFunc(bomb, func(c int) bool { return s.Deck.Kind(c) == s.Deck.Kind(p) }) {
+						bomb = append(bomb, p)
+					}
+				}
+				st.Robots[0].BombHand = bomb
 			}
 			p := autopilot.New(s)
 			b.ReportAllocs()

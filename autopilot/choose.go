@@ -1,6 +1,11 @@
 package autopilot
 
-import "github.com/rallyjudge/rallyjudge/adjudicator"
+import (
+	"slices"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
 
 // Plan is the autopilot's choice for one robot and one turn.
 type Plan struct {
@@ -81,6 +86,12 @@ type search struct {
 	lost, hurt         outcome
 	lostProg, hurtProg [adjudicator.Registers]int
 
+	// keep: the robot holds a card whose uses are forecast (armed.go); top is then the
+	// search's best programs, best first, and topLost the furthest of those that
+	// destroy the robot.
+	keep         bool
+	top, topLost []ranked
+
 	// 2023 (rules2023.go): the forecasts start after the upgrade phase (sim is made on
 	// the state after it) and answer through the plan's decider; facing is the reboot
 	// facing searched.
@@ -135,14 +146,34 @@ func (p *Pilot) Choose(st *adjudicator.State, robot int) Plan {
 		s.groups[gi].cards = append([]int{c}, s.groups[gi].cards...)
 	}
 	s.sim = adjudicator.NewSimulator(p.setup, st)
+	s.keep = holdsForecastCard(r)
 	s.walk(0)
 	if !s.found {
 		return Plan{Why: "no legal program"}
 	}
+	var uses []cardUse
+	if s.keep {
+		uses = p.playCards(s, st) // armed.go
+	}
+	if u, ok := p.bombUse(st, robot, s.bestProg, uses); ok {
+		uses = append(uses, u)
+	}
 	plan := Plan{Program: s.bestProg, Score: s.best.Score, End: s.bestEnd, Tried: s.tried}
 	plan.Why = p.explain(st, robot, s)
+	if len(uses) > 0 {
+		var names []string
+		for _, u := range uses {
+			if !slices.Contains(names, u.Card) {
+				names = append(names, u.Card)
+			}
+		}
+		plan.Why += "; uses " + strings.Join(names, ", ")
+	}
 	plan.Orders = p.suggest(st, robot, &s.bestEnd)
-	plan.Orders = append(plan.Orders, optionOrders(p.setup, st, robot, plan.Program, &plan.End)...)
+	for _, u := range uses {
+		plan.Orders = append(plan.Orders, u.Line())
+	}
+	plan.Orders = append(plan.Orders, p.optionOrders(st, robot, plan.Program, &plan.End, uses)...)
 	return plan
 }
 
@@ -181,6 +212,9 @@ func (s *search) leaf() {
 		o = s.p.evaluate2023(&s.before, &end)
 	} else {
 		o = s.p.evaluate(&s.before, &end)
+	}
+	if s.keep {
+		s.keepTops(prog, o, &end)
 	}
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
 		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true

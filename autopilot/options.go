@@ -14,15 +14,14 @@ import (
 //
 // Each card's policy is one entry of cardPolicies; a new card is one entry there (and,
 // for a card worth keeping, a place in keepRank). Policies see the robot, the other
-// robots and the plan (optionCtx); they never change the program: the program search
-// forecasts the robot without its options, so a card that would move the robot
-// differently from the forecast (Crab Legs, Dual Processor, Overload Override, Frog
-// Legs, Homing Device, the flying cards: Big Jet, Retro-Rockets, Robo-Copter) is held
-// but not used, and so are the cards whose use needs a plan the bot does not make:
-// Portable Teleporter (it moves the bot off its forecast too), Buzz Bomb (five cards of
-// a second program). Goo Dropper, Bridge Layer, Self-Destruct, Scrambler Bomb and The
-// Big One have narrow, safe uses (below). Cards that always work (Converter) need
-// no order.
+// robots and the plan (optionCtx); they never change the program. The cards that move
+// the robot off its program's path (Crab Legs, Dual Processor, Overload Override, Frog
+// Legs, Homing Device's homing, Portable Teleporter, Big Jet, Retro-Rockets,
+// Robo-Copter) and Buzz Bomb are not policies: the program search plays them in its
+// forecasts and writes a use where it pays (armed.go); Homing Device's tag, which only
+// pays in later turns, is a policy here. Goo Dropper, Bridge Layer, Self-Destruct,
+// Scrambler Bomb and The Big One have narrow, safe uses (below). Cards that always work
+// (Converter) need no order.
 
 // optionCtx is what a card's policy may look at.
 type optionCtx struct {
@@ -32,6 +31,8 @@ type optionCtx struct {
 	r     *adjudicator.Robot
 	prog  [adjudicator.Registers]int
 	end   *adjudicator.Robot // the forecast robot after the registers; nil when unknown
+	guide *Guide             // nil when unknown
+	named []int              // hand cards the plan's card uses name (armed.go)
 }
 
 // others are the names of the other robots in the race.
@@ -83,7 +84,7 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 	"Flywheel": func(c *optionCtx) []string {
 		// Keep the best card left over: the highest priority not programmed.
 		for k := len(c.r.Hand) - 1; k >= 0; k-- {
-			if p := c.r.Hand[k]; !slices.Contains(c.prog[:], p) {
+			if p := c.r.Hand[k]; !slices.Contains(c.prog[:], p) && !slices.Contains(c.named, p) {
 				return []string{fmt.Sprintf("use Flywheel P%d", p)}
 			}
 		}
@@ -101,6 +102,11 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 		out := atEachRobot("Interceptor", "if register > 0")(c)
 		return append(out, "use Interceptor if register = 0 and damage > 4")
 	},
+	// Homing Device's tag: while its homing token is on no robot in the race, the bot
+	// tags a robot in line that stands nearer the bot's next flag than the bot (one
+	// order a robot): the robot homing would later pull it towards. The forecast cannot
+	// value a tag (it pays in later turns); homing itself is forecast (armed.go).
+	"Homing Device": func(c *optionCtx) []string { return c.homingTags() },
 	// A push is a chance to trade the Reengineering Unit for the pushed robot's oldest
 	// option.
 	"Reengineering Unit": always("use Reengineering Unit"),
@@ -155,6 +161,25 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 	// within 3 squares of it now.
 	"The Big One":    layAndLeave("The Big One"),
 	"Scrambler Bomb": layAndLeave("Scrambler Bomb"),
+}
+
+// homingTags are the Homing Device tag orders (cardPolicies).
+func (c *optionCtx) homingTags() []string {
+	if c.guide == nil {
+		return nil
+	}
+	if j := tokenOf(c.r, "Homing Device") - 1; j >= 0 && j < len(c.st.Robots) && j != c.idx && !c.st.Robots[j].Out {
+		return nil
+	}
+	next := c.r.Flags + 1
+	mine := c.guide.Dist(next, c.r.Pos)
+	var out []string
+	for i, o := range c.st.Robots {
+		if i != c.idx && o.Active() && !o.Virtual && c.guide.Dist(next, o.Pos) < mine {
+			out = append(out, "use Homing Device tag on "+o.Name)
+		}
+	}
+	return out
 }
 
 // layAndLeave is the policy of a bomb that goes off next turn within 6 squares.
@@ -372,9 +397,22 @@ func pickOrders(c *optionCtx) []string {
 	return out
 }
 
-// optionOrders are the orders a bot writes for its options and option choices this turn.
+// optionOrders are the orders a bot writes for its options and option choices this turn,
+// besides the card uses its forecast plays (armed.go).
 func optionOrders(setup *adjudicator.Setup, st *adjudicator.State, idx int, prog [adjudicator.Registers]int, end *adjudicator.Robot) []string {
-	c := &optionCtx{setup: setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end}
+	return optionCtxOrders(&optionCtx{setup: setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end})
+}
+
+// optionOrders is the package function with the pilot's Guide and the plan's card uses.
+func (p *Pilot) optionOrders(st *adjudicator.State, idx int, prog [adjudicator.Registers]int, end *adjudicator.Robot, uses []cardUse) []string {
+	c := &optionCtx{setup: p.setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end, guide: p.guide}
+	for _, u := range uses {
+		c.named = append(c.named, u.Cards...)
+	}
+	return optionCtxOrders(c)
+}
+
+func optionCtxOrders(c *optionCtx) []string {
 	var out []string
 	for _, o := range c.r.Options {
 		if pol := cardPolicies[o]; pol != nil {
