@@ -3,6 +3,7 @@ package autopilot
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
@@ -33,6 +34,21 @@ type optionCtx struct {
 	end   *adjudicator.Robot // the forecast robot after the registers; nil when unknown
 	guide *Guide             // nil when unknown
 	named []int              // hand cards the plan's card uses name (armed.go)
+	// gadgets marks the registers already given a Phase Programmed—Gadget card: one a
+	// register (seed 001, Types of Phase-Programmed Options).
+	gadgets [adjudicator.Registers + 1]bool
+}
+
+// gadgetCards are the gadget cards whose orders policies write.
+var gadgetCards = []string{"Mine Layer", "Proximity Mine", "Goo Dropper", "Bridge Layer", "The Big One", "Scrambler Bomb"}
+
+// registerOf is the register an order names ("in register 3"), 0 none.
+func registerOf(order string) int {
+	_, rest, ok := strings.Cut(order, " in register ")
+	if !ok || rest == "" || rest[0] < '1' || rest[0] > '0'+adjudicator.Registers {
+		return 0
+	}
+	return int(rest[0] - '0')
 }
 
 // others are the names of the other robots in the race.
@@ -274,12 +290,13 @@ func (c *optionCtx) nearest() int {
 }
 
 // layInMoveRegister is a policy for a card laid on the robot's square in one register
-// (phase programmed): the last register whose card is a Move 2 or Move 3.
+// (phase programmed): the last register whose card is a Move 2 or Move 3 and that has no
+// gadget yet.
 func layInMoveRegister(card string) func(*optionCtx) []string {
 	return func(c *optionCtx) []string {
 		for reg := adjudicator.Registers; reg >= 1; reg-- {
 			p := c.prog[reg-1]
-			if p == 0 {
+			if p == 0 || c.gadgets[reg] {
 				continue
 			}
 			if k := c.setup.Deck.Kind(p); k == adjudicator.CardMove2 || k == adjudicator.CardMove3 {
@@ -408,21 +425,39 @@ func (p *Pilot) optionOrders(st *adjudicator.State, idx int, prog [adjudicator.R
 	c := &optionCtx{setup: p.setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end, guide: p.guide}
 	for _, u := range uses {
 		c.named = append(c.named, u.Cards...)
+		if u.phaseKind() == 'g' {
+			c.gadgets[u.Register] = true
+		}
 	}
 	return optionCtxOrders(c)
 }
 
 func optionCtxOrders(c *optionCtx) []string {
 	var out []string
-	for _, o := range c.r.Options {
-		if pol := cardPolicies[o]; pol != nil {
-			out = append(out, pol(c)...)
+	policy := func(o string) {
+		pol := cardPolicies[o]
+		if pol == nil {
+			return
 		}
+		for _, line := range pol(c) {
+			if slices.Contains(gadgetCards, o) {
+				// A second gadget in a register is refused by check: the first kept.
+				reg := registerOf(line)
+				if c.gadgets[reg] {
+					continue
+				}
+				c.gadgets[reg] = true
+			}
+			out = append(out, line)
+		}
+	}
+	for _, o := range c.r.Options {
+		policy(o)
 	}
 	// A Deluxe card is held once kept, at the start of turn 1: its uses are written now.
 	for _, o := range c.r.Offered {
-		if pol := cardPolicies[o]; pol != nil && o == byLiking(c.r.Offered)[0] {
-			out = append(out, pol(c)...)
+		if o == byLiking(c.r.Offered)[0] {
+			policy(o)
 		}
 	}
 	return append(out, pickOrders(c)...)
