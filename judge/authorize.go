@@ -89,7 +89,7 @@ func (j *Judge) authorize(e *cmdEnv, c Command) error {
 			return err
 		}
 		for i := range gms {
-			if j.verified.check(gms[i].SecretHash, e.cm.secret) {
+			if j.secretOK(e.proofs, gms[i].SecretHash, e.cm.secret, true) {
 				e.gm = &gms[i]
 				return nil
 			}
@@ -171,7 +171,7 @@ func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
 	if e.cm.secret == "" {
 		return nil, refuse("this command needs your secret on a line \"secret YOURSECRET\" (your welcome mail has it).")
 	}
-	if !j.verified.check(p.SecretHash, e.cm.secret) {
+	if !j.secretOK(e.proofs, p.SecretHash, e.cm.secret, true) {
 		if e.cm.robot == "" {
 			if gm, err := j.gmBySecret(e); err != nil || gm != nil {
 				return nil, err // a game master's secret: the sender acts as game master
@@ -193,7 +193,7 @@ func (j *Judge) gmBySecret(e *cmdEnv) (*store.GM, error) {
 		return nil, err
 	}
 	for i := range gms {
-		if e.cm.secret != "" && j.verified.check(gms[i].SecretHash, e.cm.secret) {
+		if e.cm.secret != "" && j.secretOK(e.proofs, gms[i].SecretHash, e.cm.secret, true) {
 			return &gms[i], nil
 		}
 	}

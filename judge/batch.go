@@ -96,7 +96,7 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 			v.reset() // it may have read what its rollback undid
 			it.f, it.game, it.fail = fate{}, 0, true
 			j.Log.Error("processing a message failed", "inbox", it.row.ID, "err", err)
-			if err := tx.InboxSetStatus(it.row.ID, store.InboxFailed, clip(err.Error(), 500), j.now()); err != nil {
+			if err := j.failInbox(tx, it.row, it.msg, err.Error()); err != nil {
 				return err
 			}
 		}

@@ -119,9 +119,10 @@ func HelpText(judge string) string {
 // cmdEnv is what a command runs with.
 type cmdEnv struct {
 	tx      *store.Tx
-	from    string // the sender; "" on the command line
-	cli     bool   // the command line: a game master on the server, trusted
-	key     string // makes this run's notice Message-IDs unique: the inbox row
+	from    string            // the sender; "" on the command line
+	cli     bool              // the command line: a game master on the server, trusted
+	key     string            // makes this run's notice Message-IDs unique: the inbox row
+	proofs  map[string]string // a failed mail judged again: its secrets' proofs (failed.go)
 	cm      *commandMail
 	tag     string // the game named by the mail or the command line
 	game    *store.Game
@@ -142,7 +143,7 @@ func refuse(format string, a ...any) error { return userError(fmt.Sprintf(format
 func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
 	cm := rd.cm
 	f.outcome, f.game, f.robot = outcomeCommand, cm.game, cm.robot
-	e := &cmdEnv{tx: tx, from: from, key: strconv.FormatInt(row.ID, 10), cm: cm, tag: cm.game}
+	e := &cmdEnv{tx: tx, from: from, key: strconv.FormatInt(row.ID, 10), proofs: row.Proofs, cm: cm, tag: cm.game}
 	if e.tag == "" {
 		if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
 			e.tag = strings.ToLower(m[1])

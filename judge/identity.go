@@ -122,7 +122,7 @@ func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	for _, pj := range pjs {
-		if j.verified.check(pj.CodeHash, c.Args[0]) {
+		if j.secretOK(e.proofs, pj.CodeHash, c.Args[0], true) {
 			return j.takeJoin(e, pj)
 		}
 	}
@@ -131,7 +131,7 @@ func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	for _, ch := range cs {
-		if !j.verified.check(ch.CodeHash, c.Args[0]) {
+		if !j.secretOK(e.proofs, ch.CodeHash, c.Args[0], true) {
 			continue
 		}
 		p, err := e.tx.PlayerByID(ch.PlayerID)

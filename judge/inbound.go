@@ -91,6 +91,15 @@ func (j *Judge) Recover(ctx context.Context) error {
 	}
 	sort.Slice(rows, func(a, b int) bool { return rows[a].ID < rows[b].ID })
 	for _, row := range rows {
+		if row.Status == store.InboxFailed { // its secrets are markers with proofs (failed.go)
+			if err := j.Store.View(ctx, func(tx *store.Tx) error {
+				var err error
+				row.Proofs, err = tx.InboxProofs(row.ID)
+				return err
+			}); err != nil {
+				return err
+			}
+		}
 		msg, perr := j.extract(row.Raw)
 		if err := j.processStored(ctx, row, msg, perr); err != nil {
 			return err
@@ -125,7 +134,7 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		}
 		j.Log.Error("processing a message failed", "inbox", row.ID, "err", err)
 		if ferr := j.Store.Tx(ctx, func(tx *store.Tx) error {
-			return tx.InboxSetStatus(row.ID, store.InboxFailed, clip(err.Error(), 500), j.now())
+			return j.failInbox(tx, row, msg, err.Error())
 		}); store.IsCorrupt(ferr) {
 			return j.corrupt(ferr)
 		}
@@ -151,6 +160,11 @@ func (j *Judge) finishInbox(tx *store.Tx, row store.InboxMessage, msg *mail.Mess
 		if r, ok := redactInbound(row.Raw, msg.Text); ok {
 			raw = r
 			j.scrubLater() // the log still holds the mail as it came (secretslots.go)
+		}
+	}
+	if len(row.Proofs) > 0 { // judged at last: its markers are replaced as secrets are
+		if err := tx.SetInboxProofs(row.ID, nil); err != nil {
+			return err
 		}
 	}
 	return tx.InboxFinish(row.ID, status, note, j.now(), raw)
@@ -447,7 +461,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 			return "", "", 0, err
 		}
 	}
-	if !j.verified.checkSlow(player.SecretHash, sheet.Secret, !limited) {
+	if !j.secretOK(row.Proofs, player.SecretHash, sheet.Secret, !limited) {
 		return denied("wrong secret")
 	}
 	if player.Withdrawn { // its secret counts for nothing any more (the kick notice says so)

@@ -13,6 +13,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // secretFrom makes a secret shaped like the judge's (store.NewSecret) from fuzz bytes.
@@ -175,6 +176,7 @@ func FuzzNoSecretAtRest(f *testing.F) {
 		if how := keptSecret(out, secret); how != "" {
 			t.Fatalf("shape %d enc %d: the stored bytes hold the secret (%s):\n%s", shape, enc, how, out)
 		}
+		checkFailedKept(t, raw, text, secret)
 	})
 }
 
@@ -225,6 +227,7 @@ func TestSecretAtRestShapes(t *testing.T) {
 				if how := keptSecret(out, secret); how != "" {
 					t.Fatalf("the secret is kept (%s):\n%s", how, out)
 				}
+				checkFailedKept(t, raw, text, secret)
 			})
 		}
 	}
@@ -301,5 +304,33 @@ func TestWithoutBodyMixedLineEnds(t *testing.T) {
 		if strings.Contains(out, "hzv4") || strings.Contains(out, "3xq") || !strings.Contains(out, "Subject: x") {
 			t.Errorf("%q: kept %q", raw, out)
 		}
+	}
+}
+
+// checkFailedKept: what the judge keeps of a mail whose processing broke (failed.go)
+// holds the secret nowhere either, and, unless it had to be removed whole, reads again
+// with the secret's marker where the secret was, its proof the secret's keyed hash.
+func checkFailedKept(t *testing.T, raw []byte, text, secret string) {
+	t.Helper()
+	key := bytes.Repeat([]byte{1}, 32)
+	out, proofs, ok := redactForRetry(key, raw, text, nil)
+	if how := keptSecret(out, secret); how != "" {
+		t.Fatalf("the failed row holds the secret (%s):\n%s", how, out)
+	}
+	if !ok || !strings.Contains(text, secret) {
+		return
+	}
+	m, err := mail.Extract(out)
+	if err != nil {
+		t.Fatalf("the failed row cannot be read again: %v\n%s", err, out)
+	}
+	found := false
+	for marker, p := range proofs {
+		if p == store.KeyedHash(key, secret) && strings.Contains(m.Text, "secret "+marker) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("read again, the failed row has no marker for the secret (proofs %v):\n%s", proofs, m.Text)
 	}
 }

@@ -32,6 +32,9 @@ type InboxMessage struct {
 	Status      InboxStatus
 	Note        string
 	Updated     time.Time
+	// Proofs are a failed row's proofs of the secrets replaced in Raw (inboxproofs.go),
+	// by marker; the reads of this file leave it nil (InboxProofs reads them).
+	Proofs map[string]string
 }
 
 const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at`
