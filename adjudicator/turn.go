@@ -174,6 +174,9 @@ func NewGame(s *Setup, names []string) (*State, []Event, error) {
 		if n == "" || seen[n] {
 			return nil, nil, fmt.Errorf("new game: robot name %q is empty or used twice", n)
 		}
+		if p := NameProblem(n); p != "" {
+			return nil, nil, fmt.Errorf("new game: robot %d's name: %s, which is not allowed in names", i+1, p)
+		}
 		seen[n] = true
 		start := s.Course.Starts[0]
 		virtual := true

@@ -287,7 +287,8 @@ func clip(s string) string {
 	return s
 }
 
-// checkName refuses empty, long or odd names (robots, boards, options, tags).
+// checkName refuses empty, long or odd names (robots, boards, options, tags): control
+// characters, bidirectional overrides and the rest adjudicator.NameProblem names.
 func checkName(s string) string {
 	if s == "" {
 		return "empty"
@@ -295,10 +296,11 @@ func checkName(s string) string {
 	if len(s) > maxNameBytes {
 		return fmt.Sprintf("longer than %d bytes", maxNameBytes)
 	}
-	for _, r := range s {
-		if r < ' ' || r == 0x7f || r == '\uFFFD' {
-			return "has a control character or invalid UTF-8"
-		}
+	if !utf8.ValidString(s) {
+		return "invalid UTF-8"
+	}
+	if p := adjudicator.NameProblem(s); p != "" {
+		return p + ", which is not allowed in names" // issue 14 item 9: shown to players and terminals
 	}
 	return ""
 }
@@ -311,6 +313,14 @@ func checkHeader(a *Archive) string {
 	}
 	if len(a.Name) > 200 {
 		return "name: longer than 200 bytes"
+	}
+	if a.Name != "" {
+		if !utf8.ValidString(a.Name) {
+			return "name: invalid UTF-8"
+		}
+		if p := adjudicator.NameProblem(a.Name); p != "" {
+			return "name: " + p + ", which is not allowed in names"
+		}
 	}
 	if m := checkName(a.Course.Name); m != "" {
 		return "course name: " + m

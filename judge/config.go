@@ -257,6 +257,10 @@ func (c Config) check() []string {
 	if c.Limits.MaxMessageBytes <= 0 {
 		errs = append(errs, "limits.max_message_bytes must be positive")
 	}
+	// the judge's name is the display name of everything it sends (issue 14 item 9)
+	if err := checkName("judge_name", c.JudgeName); err != nil {
+		errs = append(errs, err.Error())
+	}
 	return errs
 }
 

@@ -1,8 +1,9 @@
 package judge
 
 import (
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
 // checkName refuses a name (a game's name: the free-text one; tags and robot names are
@@ -26,19 +27,4 @@ func checkName(what, name string) error {
 	return nil
 }
 
-func badRune(r rune) string {
-	switch {
-	case r == 0x202A || r == 0x202B || r == 0x202C || r == 0x202D || r == 0x202E ||
-		r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x2069:
-		return "a bidirectional override"
-	case r == 0x200E || r == 0x200F || r == 0x061C:
-		return "a direction mark"
-	case r == 0x200B || r == 0x200C || r == 0x200D || r == 0xFEFF || r == 0x2060:
-		return "a zero-width character"
-	case unicode.IsControl(r):
-		return "a control character"
-	case unicode.Is(unicode.Cf, r):
-		return "an invisible format character"
-	}
-	return ""
-}
+func badRune(r rune) string { return adjudicator.NameRuneProblem(r) }

@@ -1,10 +1,14 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
 )
 
 // TestEveryNameRefusesControlAndBidi: every name that reaches players' mail and the
@@ -37,4 +41,63 @@ func TestEveryNameRefusesControlAndBidi(t *testing.T) {
 	if _, err := f.j.ImportGame(ctx, &a, ImportSpec{Tag: "fork-ok", Name: "Spring, what if", From: 1}); err != nil {
 		t.Errorf("ImportGame with plain names: %v", err)
 	}
+
+	// An archive file is refused on reading (`rallyjudge replay`, `import`, the replay
+	// page) whatever name carries the character: the game's free-text name, a robot's,
+	// a board's, an option card's.
+	var buf bytes.Buffer
+	if err := archive.Write(&buf, f.archiveOf("spring")); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	if _, err := archive.Read(strings.NewReader(good)); err != nil {
+		t.Fatalf("the plain archive: %v", err)
+	}
+	for _, bad := range []string{"\u202e", "\u2067", "\u200f", "\u061c", "\u200b", "\u0085", `\u001b`, "\u00ad"} {
+		for _, field := range []struct{ name, old, new string }{
+			{"robot", `"Hulk"`, `"Hu` + bad + `lk"`},
+			{"game name", `"game":"spring"`, `"game":"spring","name":"Spring ` + bad + ` open"`},
+			{"board", `"name":"` + firstBoard(t, good) + `"`, `"name":"x` + bad + `"`},
+		} {
+			text := strings.Replace(good, field.old, field.new, -1)
+			if text == good {
+				t.Fatalf("%s: %s not found in the archive", field.name, field.old)
+			}
+			_, err := archive.Read(strings.NewReader(text))
+			if err == nil || !strings.Contains(err.Error(), "not allowed in names") {
+				t.Errorf("an archive with %s in a %s's name: %v", bad, field.name, err)
+			}
+		}
+	}
+
+	// The engine refuses such a robot name itself, for every caller (scenario files,
+	// the Go API).
+	course, err := adjudicator.LoadCourse("sprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := adjudicator.NewSetup(course, adjudicator.PostalRules(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := adjudicator.NewGame(setup, []string{"Alice", "Bo\u202Eb"}); err == nil || !strings.Contains(err.Error(), "bidirectional") {
+		t.Errorf("NewGame with a bidi override in a robot's name: %v", err)
+	}
+
+	// The judge's own name (config judge_name) is the display name of everything it sends.
+	if _, err := ParseConfig("t.yaml", []byte("database: x\njudge_address: j@example.test\njudge_name: \"Judge \\u202Eevil\"\n"+
+		"imap: {address: 127.0.0.1:1, username: u, password_env: X}\nsmtp: {address: 127.0.0.1:2}\n")); err == nil || !strings.Contains(err.Error(), "judge_name") {
+		t.Errorf("a config with a bidi override in judge_name: %v", err)
+	}
+}
+
+// firstBoard is the name of the first board an archive's course inlines.
+func firstBoard(t *testing.T, text string) string {
+	t.Helper()
+	i := strings.Index(text, `"boards":[{"name":"`)
+	if i < 0 {
+		t.Fatal("no boards in the archive")
+	}
+	rest := text[i+len(`"boards":[{"name":"`):]
+	return rest[:strings.IndexByte(rest, '"')]
 }
