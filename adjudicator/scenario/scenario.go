@@ -540,6 +540,7 @@ func (p *parser) decideLine(ln int, rest string) error {
 		switch f[k] {
 		case "powerdown":
 			rl.dec.PowerDown = true
+			rl.dec.said |= saidPowerDown
 		case "shutdown":
 			if p.r23 == nil {
 				return p.errf(ln, "decide %s: shutdown belongs to the 2023 rules (write \"rules: 2023\" first)", rl.r.Name)
@@ -547,7 +548,9 @@ func (p *parser) decideLine(ln int, rest string) error {
 			rl.dec.Shutdown = true
 		case "staydown":
 			rl.dec.StayDown = true
+			rl.dec.said |= saidStayDown
 		case "wrench":
+			rl.dec.said |= saidWrench
 			v, err := next()
 			if err != nil {
 				return err
@@ -561,6 +564,7 @@ func (p *parser) decideLine(ln int, rest string) error {
 				return p.errf(ln, "decide %s: wrench wants repair or option, got %q", rl.r.Name, v)
 			}
 		case "facing":
+			rl.dec.said |= saidFacing
 			v, err := next()
 			if err != nil {
 				return err
@@ -582,11 +586,14 @@ func (p *parser) decideLine(ln int, rest string) error {
 			}
 			if key == "prevent" {
 				rl.dec.Prevent = n
+				rl.dec.said |= saidPrevent
 			} else {
 				rl.dec.Lose = n
+				rl.dec.said |= saidLose
 			}
 		case "keep-archive":
 			rl.dec.KeepArchive = true
+			rl.dec.said |= saidArchive
 		case "pick":
 			v, err := next()
 			if err != nil {
@@ -598,6 +605,7 @@ func (p *parser) decideLine(ln int, rest string) error {
 			}
 			rl.dec.Pick = &n
 		case "chop":
+			rl.dec.said |= saidChop
 			v, err := next()
 			if err != nil {
 				return err
