@@ -8,8 +8,8 @@ import "slices"
 // lists the same for players, with the orders each card takes.
 //
 // Defaults: a card that asks its holder something does nothing when the orders say
-// nothing, except where a card's comment names another default (Protection Shield faces
-// front, Turret fires forward, De Luxe Safety Copy is used). A card with no choice in it
+// nothing, except where a card's comment names another default (Turret fires forward,
+// De Luxe Safety Copy is used, Protection Shield keeps the side it was last set to). A card with no choice in it
 // (Double Laser, Extra Memory, Power Laser, Mechanical Arm, Ramming Device, Rear Laser,
 // Protective Coating, Protection Shields, Circuit Breaker) always works.
 
@@ -612,8 +612,13 @@ func (randomizer) Replace(v View, g Gun) bool {
 // Before each register the holder sets the shield on one side of the robot; it stops 1
 // point of damage a register from that side. By mail: "use Protection Shield left" (front,
 // right, back, left; or a compass direction, taken relative to the robot's facing as the
-// register begins). Ruling: with no order the shield faces front; "decline Protection
-// Shield" leaves it off.
+// register begins). "use Protection Shield" with no side covers the front; "decline
+// Protection Shield" takes it off.
+// Ruling (seed 000, Protection Shield: "The Protection Shield is not in use if there isn't
+// a reversed Damage Point chit on the card"; "Prior to each new Program Step may the player
+// replace the chit"): the chit stays where it was put until the orders move it, so a
+// register the orders say nothing about keeps the side of the register before it, and a
+// shield the orders never set is not in use (scenarios 349, 412).
 type protectionShield struct{}
 
 func (protectionShield) Option() string { return "Protection Shield" }
@@ -623,6 +628,8 @@ func (protectionShield) BeforeReveal(v View) {
 	a := t.ask(i, "Protection Shield", "which side does the shield cover this register?")
 	side := 0
 	switch {
+	case a.Silent:
+		return // the chit stays where it is (off until first set)
 	case a.No:
 		t.cards.shieldSide[i] = 0
 		return
