@@ -102,6 +102,9 @@ func TestClientCorpusMailstack(t *testing.T) {
 				return
 			}
 			f := newFixture(t)
+			if want.rules == "2023" {
+				f = newFixture2023(t, "")
+			}
 			f.deliver(f.asZoombot(got[name]))
 			fate := f.zoombotFate()
 			if fate.program != want.program || fate.failures != 0 {

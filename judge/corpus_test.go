@@ -26,11 +26,42 @@ func (f *fixture) corpusMail(name string) []byte {
 }
 
 func (f *fixture) asZoombot(raw []byte) []byte {
-	raw = bytes.ReplaceAll(raw, []byte(corpusSecret), []byte(f.secrets["Zoombot"]))
+	swapped := bytes.ReplaceAll(raw, []byte(corpusSecret), []byte(f.secrets["Zoombot"]))
+	if m, err := mail.Extract(swapped); err == nil && Read(m).Sheet != nil && Read(m).Sheet.Secret == corpusSecret {
+		// the player's secret is encoded (base64, a quoted-printable soft break inside
+		// it): Zoombot gets the corpus's secret instead
+		f.setSecret("Zoombot", corpusSecret)
+	} else {
+		raw = swapped
+	}
 	for _, from := range []string{"zoe@example.test", "juergen@example.test"} {
 		raw = bytes.ReplaceAll(raw, []byte(from), []byte("zoombot@example.test"))
 	}
 	return raw
+}
+
+// setSecret gives robot the secret s.
+func (f *fixture) setSecret(robot, s string) {
+	f.t.Helper()
+	h, err := f.j.Store.HashSecret(s)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	err = f.j.Store.Tx(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.GameByTag("spring")
+		if err != nil {
+			return err
+		}
+		p, err := tx.PlayerByRobot(g.ID, robot)
+		if err != nil {
+			return err
+		}
+		return tx.SetPlayerSecret(p.ID, h)
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.secrets[robot] = s
 }
 
 // sheetFate is what the judge did with the last mail from Zoombot: the program of the
@@ -54,7 +85,8 @@ func (f *fixture) zoombotFate() sheetFate {
 		if len(vs) > 0 {
 			var s struct {
 				Program []struct {
-					P int `json:"p"`
+					P    int    `json:"p"`
+					Kind string `json:"kind"`
 				} `json:"program"`
 			}
 			if err := json.Unmarshal(vs[len(vs)-1].Parsed, &s); err != nil {
@@ -62,7 +94,11 @@ func (f *fixture) zoombotFate() sheetFate {
 			}
 			var ps []string
 			for _, c := range s.Program {
-				ps = append(ps, fmt.Sprint(c.P))
+				if c.P != 0 {
+					ps = append(ps, fmt.Sprint(c.P))
+				} else {
+					ps = append(ps, c.Kind) // a 2023 card
+				}
 			}
 			sf.program = strings.Join(ps, " ")
 		}
@@ -92,6 +128,9 @@ func TestClientCorpusThroughTheJudge(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
+			if want.rules == "2023" {
+				f = newFixture2023(t, "")
+			}
 			f.deliver(f.corpusMail(name))
 			got := f.zoombotFate()
 			if got.program != want.program {

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -70,7 +71,13 @@ func Read(msg *mail.Message) *Reading {
 		r.cm = cm
 		return r
 	}
-	r.Sheet, r.SheetErr = orders.Parse([]byte(r.SheetText))
+	if msg.Source == mail.SourceAttachment && isYAMLName(msg.SourceName) {
+		// an attached .yaml is YAML whether or not it starts with "---", as `rallyjudge
+		// check` reads a .yaml file: the text reader took its "program: [...]" for orders
+		r.Sheet, r.SheetErr = orders.ParseYAML([]byte(r.SheetText))
+	} else {
+		r.Sheet, r.SheetErr = orders.Parse([]byte(r.SheetText))
+	}
 	if r.Sheet == nil {
 		r.Sheet = &orders.Sheet{}
 	}
@@ -87,6 +94,15 @@ func Read(msg *mail.Message) *Reading {
 		}
 	}
 	return r
+}
+
+// isYAMLName reports whether an attachment's file name says YAML.
+func isYAMLName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".yaml", ".yml":
+		return true
+	}
+	return false
 }
 
 // problemsOf are a sheet's problems, syntax and validation together, sorted by line

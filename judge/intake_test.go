@@ -22,33 +22,74 @@ var updateGolden = flag.Bool("update", false, "rewrite golden files")
 const corpusSecret = "tango-42-kilo"
 
 var corpusFacts = map[string]struct {
-	program string // the priorities read, "" for none
+	program string // the priorities read (a 2023 card: its kind), "" for none
 	cmds    string // a command mail's verbs
 	errs    []int  // lines of the problems, in order
+	orders  int    // standing and conditional orders read
+	rules   string // "2023" for a sheet of the 2023 rules (game spring on docking-run)
+	auto    bool   // an automatic mail (a mailing list's copy): never read, never answered
+	// noRobot: the sheet names no robot (the judge takes the one the address plays)
+	noRobot bool
 }{
-	"gmail_web":                   {program: "490 670 10 840 530"},
+	"gmail_web":                   {program: "490 670 10 840 530", orders: 1},
 	"gmail_web_unmarked":          {program: "490 670 10 840 530"},
-	"gmail_android":               {program: "490 670 10 840 530"},
-	"gmail_ios":                   {program: "490 670 10 840 530"},
+	"gmail_android":               {program: "490 670 10 840 530", orders: 1},
+	"gmail_ios":                   {program: "490 670 10 840 530", orders: 1},
 	"gmail_errors":                {program: "495 670 10 840 530", errs: []int{13}},
-	"outlook_desktop_plain":       {program: "490 670 10 840 530"},
-	"outlook_desktop_html_only":   {program: "490 670 10 840 530"},
-	"outlook_desktop_alternative": {program: "490 670 10 840 530"},
-	"outlook_web":                 {program: "490 670 10 840 530"},
-	"outlook_ios":                 {program: "490 670 10 840 530"},
-	"outlook_android":             {program: "490 670 10 840 530"},
-	"outlook365_german":           {program: "490 670 10 840 530"},
-	"apple_mail":                  {program: "490 670 10 840 530"},
-	"iphone":                      {program: "490 670 10 840 530"},
-	"iphone_flowed_delsp":         {program: "490 670 10 840 530"},
+	"outlook_desktop_plain":       {program: "490 670 10 840 530", orders: 1},
+	"outlook_desktop_html_only":   {program: "490 670 10 840 530", orders: 1},
+	"outlook_desktop_alternative": {program: "490 670 10 840 530", orders: 1},
+	"outlook_web":                 {program: "490 670 10 840 530", orders: 1},
+	"outlook_ios":                 {program: "490 670 10 840 530", orders: 1},
+	"outlook_android":             {program: "490 670 10 840 530", orders: 1},
+	"outlook365_german":           {program: "490 670 10 840 530", orders: 1},
+	"apple_mail":                  {program: "490 670 10 840 530", orders: 1},
+	"iphone":                      {program: "490 670 10 840 530", orders: 1},
+	"iphone_flowed_delsp":         {program: "490 670 10 840 530", orders: 2},
 	"thunderbird_flowed":          {program: "10 670 840 530 730"},
-	"thunderbird_bottom_post":     {program: "490 670 10 840 530"},
-	"k9":                          {program: "490 670 10 840 530"},
-	"fairemail":                   {program: "490 670 10 840 530"},
-	"roundcube":                   {program: "490 670 10 840 530"},
-	"mutt":                        {program: "490 670 10 840 530"},
-	"yaml_signature":              {program: "490 670 10 840 530"},
+	"thunderbird_bottom_post":     {program: "490 670 10 840 530", orders: 1},
+	"k9":                          {program: "490 670 10 840 530", orders: 1},
+	"fairemail":                   {program: "490 670 10 840 530", orders: 1},
+	"roundcube":                   {program: "490 670 10 840 530", orders: 1},
+	"mutt":                        {program: "490 670 10 840 530", orders: 1},
+	"yaml_signature":              {program: "490 670 10 840 530", orders: 1},
 	"join_signoff":                {cmds: "JOIN"},
+	// session 4: the shapes above did not have
+	"gmail_conditional_report":   {program: "490 670 10 840 530", orders: 3},
+	"outlook_tnef_cp1252":        {program: "490 670 10 840 530", orders: 1, errs: []int{1, 3, 16, 17}},
+	"iphone_qp_softbreak":        {program: "490 670 10 840 530", orders: 1},
+	"thunderbird_options_flowed": {program: "490 670 10 840 530", orders: 3},
+	"samsung_toppost_report":     {program: "490 670 10 840 530", noRobot: true},
+	"yahoo_android_toppost":      {program: "490 670 10 840 530", noRobot: true},
+	"claws_latin1":               {program: "490 670 10 840 530", orders: 1},
+	"outlook_notepad_attachment": {program: "490 670 10 840 530", orders: 1},
+	"gmail_yaml2023_attachment":  {program: "move2 again left move3 uturn", orders: 1, rules: "2023"},
+	"proton_invisible_2023":      {program: "move2 again left move3 uturn", orders: 1, rules: "2023"},
+	"mutt_2023_bom":              {program: "move2 again left move3 uturn", orders: 2, rules: "2023"},
+	"gmail_join_lowercase":       {cmds: "JOIN"},
+	"outlook_create_smartquotes": {cmds: "CREATE"},
+	"iphone_press_flowed":        {cmds: "PRESS"},
+	"thunderbird_observe":        {cmds: "OBSERVE"},
+	"k9_absent":                  {cmds: "ABSENT"},
+	"outlook_web_list_help":      {cmds: "LIST HELP"},
+	"outlook_status_fwd_subject": {cmds: "STATUS"},
+	"gmail_replyall_list_game":   {cmds: "STATUS"},
+	"mailman_list_copy":          {auto: true},
+	"googlegroups_list_copy":     {cmds: "PRESS", auto: true},
+}
+
+// programOf is a sheet's program as corpusFacts writes it: priorities, or kinds for
+// 2023 cards.
+func programOf(s *orders.Sheet) string {
+	var ps []string
+	for _, c := range s.Program {
+		if c.Priority != 0 {
+			ps = append(ps, fmt.Sprint(c.Priority))
+		} else {
+			ps = append(ps, c.Kind)
+		}
+	}
+	return strings.Join(ps, " ")
 }
 
 func readCorpus(t *testing.T, path string) *Reading {
@@ -69,8 +110,8 @@ func readCorpus(t *testing.T, path string) *Reading {
 // player sees. The golden files are what `rallyjudge check --mail` prints.
 func TestClientCorpus(t *testing.T) {
 	files, err := filepath.Glob("../mail/testdata/clients/*.eml")
-	if err != nil || len(files) < 20 {
-		t.Fatalf("want the client corpus (20 mails or more), got %d (%v)", len(files), err)
+	if err != nil || len(files) < 44 {
+		t.Fatalf("want the client corpus (44 mails or more), got %d (%v)", len(files), err)
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".eml")
@@ -80,6 +121,9 @@ func TestClientCorpus(t *testing.T) {
 				t.Fatalf("no facts for %s: add them to corpusFacts", name)
 			}
 			r := readCorpus(t, path)
+			if auto, _ := mail.IsAutomatic(r.Msg); auto != want.auto {
+				t.Errorf("automatic %v, want %v", auto, want.auto)
+			}
 			var cmds []string
 			for _, c := range r.Commands() {
 				cmds = append(cmds, c.Verb)
@@ -91,15 +135,22 @@ func TestClientCorpus(t *testing.T) {
 				if r.Sheet == nil {
 					t.Fatal("no sheet read")
 				}
-				var ps []string
-				for _, c := range r.Sheet.Program {
-					ps = append(ps, fmt.Sprint(c.Priority))
-				}
-				if got := strings.Join(ps, " "); got != want.program {
+				if got := programOf(r.Sheet); got != want.program {
 					t.Errorf("program %q, want %q", got, want.program)
 				}
-				if r.Sheet.Secret != corpusSecret || r.Sheet.Game != "spring" || r.Sheet.Robot != "Zoombot" {
-					t.Errorf("read game %q robot %q secret %q: want spring, Zoombot and the player's secret", r.Sheet.Game, r.Sheet.Robot, r.Sheet.Secret)
+				if len(r.Sheet.Rules) != want.orders {
+					t.Errorf("%d orders read, want %d", len(r.Sheet.Rules), want.orders)
+				}
+				game := r.Sheet.Game
+				if game == "" {
+					game = subjectTag(r.Msg.Subject) // as the judge takes it
+				}
+				robot := r.Sheet.Robot
+				if want.noRobot && robot == "" {
+					robot = "Zoombot"
+				}
+				if r.Sheet.Secret != corpusSecret || game != "spring" || robot != "Zoombot" {
+					t.Errorf("read game %q robot %q secret %q: want spring, Zoombot and the player's secret", game, r.Sheet.Robot, r.Sheet.Secret)
 				}
 				var lines []int
 				_, n := problemsOf(r.SheetText, r.SheetErr, nil)
@@ -136,6 +187,53 @@ func TestClientCorpus(t *testing.T) {
 			}
 			if b.String() != string(g) {
 				t.Errorf("differs from %s:\n--- got\n%s--- want\n%s", golden, b.String(), g)
+			}
+		})
+	}
+}
+
+// TestAttachedYAMLWithoutDocumentStartIsYAML: a sheet attached as orders.yaml that does
+// not start with "---" was read as a text sheet, and its "program: [...]" drew "expected
+// an order, got [". An attachment named .yaml or .yml is read as YAML, as `rallyjudge
+// check` reads such a file; a .txt stays text, and a body never turns YAML without "---".
+func TestAttachedYAMLWithoutDocumentStartIsYAML(t *testing.T) {
+	yamlSheet := "game: spring\nrobot: Zoombot\nsecret: tango-42-kilo\nprogram: [P490, P670, P10, P840, P530]\n"
+	attached := func(name, body string) []byte {
+		return []byte("From: zoe@example.test\r\nTo: judge@example.test\r\nSubject: [RR spring] orders\r\nMIME-Version: 1.0\r\n" +
+			"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nattached\r\n" +
+			"--b\r\nContent-Type: application/octet-stream; name=\"" + name + "\"\r\nContent-Disposition: attachment; filename=\"" + name + "\"\r\n\r\n" +
+			body + "\r\n--b--\r\n")
+	}
+	tests := []struct {
+		name    string
+		raw     []byte
+		program string // "" when the sheet must not read
+	}{
+		{"orders.yaml", attached("orders.yaml", yamlSheet), "490 670 10 840 530"},
+		{"ORDERS.YML", attached("ORDERS.YML", yamlSheet), "490 670 10 840 530"},
+		{"orders.yaml with ---", attached("orders.yaml", "---\n"+yamlSheet), "490 670 10 840 530"},
+		{"orders.txt holding yaml without ---", attached("orders.txt", yamlSheet), ""},
+		{"orders.txt holding text", attached("orders.txt", "robot Zoombot\nsecret tango-42-kilo\nP490 P670 P10 P840 P530\n"), "490 670 10 840 530"},
+		{"body holding yaml without ---", []byte("From: zoe@example.test\r\nSubject: x\r\n\r\n" + yamlSheet), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := mail.Extract(tt.raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Read(m)
+			if r.Sheet == nil {
+				t.Fatal("no sheet")
+			}
+			if tt.program == "" {
+				if r.SheetErr == nil {
+					t.Errorf("read without an error: %s", programOf(r.Sheet))
+				}
+				return
+			}
+			if r.SheetErr != nil || programOf(r.Sheet) != tt.program || r.Sheet.Robot != "Zoombot" {
+				t.Errorf("program %q robot %q, err %v", programOf(r.Sheet), r.Sheet.Robot, r.SheetErr)
 			}
 		})
 	}

@@ -19,7 +19,8 @@ import (
 //     Samsung, Yahoo): "-----Original Message-----", "________________________________"
 //     followed by a "From: / Sent: / To: / Subject:" block, or the block alone, in
 //     English, German, French, Spanish, Italian, Dutch and the Nordic languages;
-//     "Begin forwarded message:", "---------- Forwarded message ---------";
+//     "Begin forwarded message:", "---------- Forwarded message ---------"; Yahoo's
+//     attribution with the whole original run on after it on one line;
 //   - a signature: the RFC 3676 separator "-- " and everything below it, and the
 //     one-line client signatures ("Sent from my iPhone", "Get Outlook for iOS",
 //     "Von meinem iPhone gesendet", "Sent from my Galaxy", ...).
@@ -37,7 +38,7 @@ func StripReply(text string) string {
 	}
 	cut := len(lines)
 	for i := 0; i < len(lines); i++ {
-		if startsOriginal(lines, i) {
+		if startsOriginal(lines, i) || inlineAttribution(lines[i]) {
 			cut = i
 			break
 		}
@@ -133,6 +134,22 @@ func attribution(lines []string, i int) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// attributionInline is an attribution with the original run on after it on the same
+// line, as Yahoo Mail's plain part of a reply flattens the quote: "  On Tue, 24 Nov 2026
+// at 8:48, Judge<j@x> wrote:   Welcome to ...". A year or an address must come before
+// the verb, so "On 3 turns Hulk wrote: ..." stays text.
+var attributionInline = regexp.MustCompile(`(?i)^(on|am|le|el|il|op|den|em)\s.{0,200}?(\b(19|20)[0-9][0-9]\b|@).{0,200}?\s(wrote|writes|schrieb|a écrit|escribió|escreveu|scrisse|schreef|skrev)\s*:\s+\S`)
+
+// inlineAttribution reports whether line l starts an original with an attribution run
+// on (attributionInline). Only the line's first bytes are looked at.
+func inlineAttribution(l string) bool {
+	t := strings.TrimSpace(l)
+	if len(t) > maxHeaderLine {
+		t = t[:maxHeaderLine]
+	}
+	return attributionInline.MatchString(t)
 }
 
 // originalMarkers are separator lines above an unprefixed original, compared lower case

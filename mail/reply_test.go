@@ -36,6 +36,10 @@ func TestStripReply(t *testing.T) {
 		{"a colon line above a quote that is the player's", "program:\n> x\n", "program:"},
 		{"lines keep their numbers", "> a\n> b\nP490\n", "||P490"},
 		{"yaml document start is no signature", "---\nrobot: x\n", "---|robot: x"},
+		{"yahoo attribution with the original on its line cuts",
+			"secret x\n1: P490\n\nSent from Yahoo Mail on Android\n \n  On Tue, 24 Nov 2026 at 8:48, Rallyjudge<judge@example.test> wrote:   RoboRally game spring  #orders  secret YOUR-SECRET  1:  #end\n",
+			"secret x|1: P490"},
+		{"a sheet line starting with on and holding wrote: stays", "on a belt then power down\nOn 3 turns Hulk wrote: nothing\n", "on a belt then power down|On 3 turns Hulk wrote: nothing"},
 		{"plain words named like a marker stay", "original message\nP490\n", "original message|P490"},
 	}
 	for _, tt := range tests {
