@@ -9,6 +9,9 @@
 //	guide.go    per-setup static knowledge: path distance to every flag, laser beams
 //	choose.go   the search over every legal program
 //	score.go    how a forecast outcome is valued
+//	options.go  the orders a bot writes for its option cards (one policy a card)
+//	armed.go    the Armed and Dangerous cards the forecast plays (Big Jet, Crab Legs,
+//	            Buzz Bomb ...): uses tried on the search's best programs
 //	explain.go  the player-facing reason and suggested standing orders
 //	decider.go  a Decider for bots
 //	rules2023.go  the 2023 rules: upgrade phase, shutdown, reboot facing, upgrade uses,
