@@ -449,6 +449,28 @@ func TestCheckUpgradeOrders(t *testing.T) {
 			t.Errorf("%+v: got %q, want %q", tc.u, got, tc.want)
 		}
 	}
+	// seed 004, Upgrade Limits: "Maximum 3 temporary upgrades installed at a time", apart
+	// from the permanent ones.
+	r.Options = []string{"Brakes", "Zoop", "Abort Switch", "Recharge"}
+	for _, tc := range []struct {
+		u    UpgradeOrders
+		want string
+	}{
+		{UpgradeOrders{Install: "Boink"}, "3 temporary upgrades are installed already"},
+		{UpgradeOrders{Uninstall: []string{"Zoop"}, Install: "Boink"}, ""},
+		{UpgradeOrders{Uninstall: []string{"Brakes"}, Install: "Boink"}, "3 temporary upgrades are installed already"},
+		{UpgradeOrders{Install: "Hover Unit"}, ""},
+	} {
+		o := orders[0]
+		o.Upgrade = tc.u
+		got := ""
+		if errs := s.CheckOrders(st, 0, o); len(errs) > 0 {
+			got = errs[0].Error()
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("temporary limit %+v: got %q, want %q", tc.u, got, tc.want)
+		}
+	}
 	ps, pst, porders := benchGame(t)
 	porders[0].Upgrade = UpgradeOrders{Draw: true}
 	if _, _, err := Resolve(ps, pst, porders); err == nil || !strings.Contains(err.Error(), "upgrade phase belongs to the 2023 rules") {
