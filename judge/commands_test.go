@@ -290,7 +290,7 @@ func TestCommands(t *testing.T) {
 			}},
 		{name: "pause", from: "gm@example.test", subject: "[RR spring] p",
 			body: func() string { return "secret " + gm + "\nPAUSE\n" },
-			want: []string{"paused with 102h0m0s left"},
+			want: []string{"paused with 102h left"},
 			check: func(t *testing.T, _ string) {
 				if g, o := f.game("spring"); g.Status != store.GamePaused || !g.DeadlineAt.IsZero() || o.PausedLeft != 102*3600 {
 					t.Errorf("after PAUSE: %+v %+v", g, o)

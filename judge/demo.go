@@ -334,7 +334,11 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		for _, c := range cards {
 			parts = append(parts, fmt.Sprintf("%s %d", c, res.Uses[c]))
 		}
-		fmt.Fprintf(o.Out, "Option cards used: %s.\n", strings.Join(parts, ", "))
+		what := "Option cards" // a 2023 game's bots use upgrades (seed 004), not option cards
+		if o.Rules == "2023" {
+			what = "Upgrades"
+		}
+		fmt.Fprintf(o.Out, "%s used: %s.\n", what, strings.Join(parts, ", "))
 	}
 	if res.Winner != "" {
 		fmt.Fprintf(o.Out, "%s wins the race.\n", res.Winner)

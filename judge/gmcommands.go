@@ -326,7 +326,7 @@ func (j *Judge) cmdPause(e *cmdEnv) (string, error) {
 	if err := j.audit(e, "pause", ""); err != nil {
 		return "", err
 	}
-	left := time.Duration(o.PausedLeft) * time.Second
+	left := shortDuration(time.Duration(o.PausedLeft) * time.Second)
 	if err := j.tellPlayers(e, "pause", "The game is paused",
 		fmt.Sprintf("The game master has paused game %s: the clock is stopped with %s left for turn %d.\n"+
 			"Orders are still taken. You will be told when the game goes on.\n", g.Tag, left, g.CurrentTurn)); err != nil {

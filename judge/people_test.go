@@ -74,7 +74,7 @@ func TestGMWhoPlaysSameAddress(t *testing.T) {
 	if kind == "reject" {
 		t.Fatalf("refused:\n%s", text)
 	}
-	mustContain(t, "the game master's reply", text, "Roster (game masters only)", "twonky@example.test", "grace:           1h0m0s", "Thu 5 Mar 2026 18:00 UTC")
+	mustContain(t, "the game master's reply", text, "Roster (game masters only)", "twonky@example.test", "grace:           1h", "Thu 5 Mar 2026 18:00 UTC")
 	g, _ := f.game("spring")
 	if g.Grace != time.Hour || !g.DeadlineAt.Equal(time.Date(2026, 3, 5, 18, 0, 0, 0, time.UTC)) {
 		t.Errorf("SET and DEADLINE did not run: grace %v deadline %v", g.Grace, g.DeadlineAt)

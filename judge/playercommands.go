@@ -259,7 +259,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 			fmt.Fprintf(&b, " (grace %s)", g.Grace)
 		}
 		if g.Status == store.GamePaused {
-			fmt.Fprintf(&b, "; the clock is stopped, %s left", time.Duration(o.PausedLeft)*time.Second)
+			fmt.Fprintf(&b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
 		}
 		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", policyText(g, o.policy(g)))
 	} else {
@@ -536,7 +536,7 @@ func gameRulesLine(g store.Game, o Options) string {
 	}
 	grace := "no grace"
 	if g.Grace > 0 {
-		grace = "grace " + g.Grace.String()
+		grace = "grace " + shortDuration(g.Grace)
 	}
 	if r.Own() { // the 2023 rules: upgrades, not option cards; the variants by name
 		return fmt.Sprintf("deadline %s, %s; without orders: %s; rules: %s",

@@ -58,6 +58,19 @@ func parseDeadlineRule(v string) (store.DeadlineRule, error) {
 	return store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: int(d / time.Hour)}, nil
 }
 
+// shortDuration writes d as a game master types it: 2h, 90h, 1h30m, 45m (never Go's
+// 2h0m0s, which mails and the settings showed before).
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // parseDuration reads Go durations, with d for days and a bare number as hours.
 func parseDuration(v string) (time.Duration, error) {
 	v = strings.ToLower(strings.TrimSpace(v))
@@ -118,7 +131,12 @@ var gameSettings = []gameSetting{
 			s.Grace = d
 			return nil
 		},
-		show: func(s store.GameSettings, _ Options, _ store.Game) string { return s.Grace.String() }},
+		show: func(s store.GameSettings, _ Options, _ store.Game) string {
+			if s.Grace == 0 {
+				return "none"
+			}
+			return shortDuration(s.Grace)
+		}},
 	{key: "missed", values: "powerdown | random | autopilot", label: "missed orders",
 		set: func(s *store.GameSettings, o *Options, v string) error {
 			switch strings.ToLower(v) {
@@ -203,7 +221,7 @@ var gameSettings = []gameSetting{
 		show: func(_ store.GameSettings, o Options, _ store.Game) string {
 			var rem []string
 			for _, l := range o.leads() {
-				rem = append(rem, l.String())
+				rem = append(rem, shortDuration(l))
 			}
 			if len(rem) == 0 {
 				return "none"
@@ -358,5 +376,5 @@ func absenceText(o Options) string {
 	case "powerdown":
 		return "an absent player's robot powers down"
 	}
-	return fmt.Sprintf("the deadline waits for an absent player, by at most %s a turn", o.absenceCap())
+	return fmt.Sprintf("the deadline waits for an absent player, by at most %s a turn", shortDuration(o.absenceCap()))
 }

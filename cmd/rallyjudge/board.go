@@ -30,6 +30,12 @@ func cmdBoard(args []string, stdout, stderr io.Writer) int {
 		return boardList(stdout, stderr)
 	case args[0] == "show" && len(args) == 2:
 		return boardShow(args[1], stdout, stderr)
+	case args[0] == "show":
+		fmt.Fprintf(stderr, "rallyjudge board show: want one board or course, got %d\n", len(args)-1)
+	case args[0] == "list":
+		fmt.Fprintln(stderr, "rallyjudge board list: takes no arguments")
+	default:
+		fmt.Fprintf(stderr, "rallyjudge board: unknown operation %q (show or list)\n", args[0])
 	}
 	fmt.Fprintln(stderr, boardUsage)
 	return 2

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/rallyjudge/rallyjudge/judge"
@@ -27,6 +28,10 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	variants := fs.String("variants", "", "variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
 	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: rallyjudge demo [flags]\n\nPlays a game between bots through IMAP and SMTP servers it starts on 127.0.0.1 (README).\n\nflags:")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,7 +66,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		Bot: demoBot, Play: *play, OptionDeck: *options, Rules: *rules, Variants: *variants,
 	})
 	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "rallyjudge demo: %v\n", err)
+		fmt.Fprintf(stderr, "rallyjudge demo: %s\n", strings.TrimPrefix(err.Error(), "demo: ")) // not "demo: demo:"
 		return 1
 	}
 	return 0 // Enter or an interrupt ends --play

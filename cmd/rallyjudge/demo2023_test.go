@@ -22,6 +22,9 @@ func TestDemo2023PlaysToWinner(t *testing.T) {
 			t.Errorf("the demo's output lacks %q:\n%s", want, out.String())
 		}
 	}
+	if strings.Contains(out.String(), "Option cards used") {
+		t.Errorf("a 2023 game's bots use upgrades, and the demo calls them option cards:\n%s", out.String())
+	}
 	out.Reset()
 	errs.Reset()
 	if rc := cmdDemo([]string{"--rules", "2023", "--variants", "bio-bots"}, &out, &errs); rc == 0 || !strings.Contains(errs.String(), "not a variant of the 2023 rules") {

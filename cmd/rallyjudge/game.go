@@ -100,7 +100,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Rules, "rules", "", "create: the ruleset (postal, the default, or 2023) and/or rules settings k=v, joined by commas")
 	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
-	fs.StringVar(&f.Variants, "variants", "", "create: seed 001's option variants, joined by commas: standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots")
+	fs.StringVar(&f.Variants, "variants", "", "create: variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed (0: from the clock)")
 	fs.IntVar(&f.Players, "players", 0, "create: the most players")
 	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit")
@@ -112,6 +112,11 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Value, "value", "", "set: its value")
 	fs.StringVar(&f.Text, "text", "", "broadcast: the message")
 	fs.Var(&f.Set, "set", "create: a game setting, key=value (repeatable): observers, press, whogame, absence, absence-cap, gm-copies, ...")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: rallyjudge game %s (--config FILE | --db FILE --address JUDGE@ADDR) [flags]\n  %s\n\n"+
+			"Without --config or --db the config is $RALLYJUDGE_CONFIG, else /etc/rallyjudge/rallyjudge.yaml.\n\nflags (of every operation; the prefix says which use each):\n", op, gameOps[op])
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}

@@ -3,10 +3,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand: run gets the arguments after the subcommand's name and
@@ -38,9 +40,16 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr, cmds)
 		return 2
+	}
+	if isHelp(args[0]) {
+		if len(args) == 1 {
+			usage(stdout, cmds)
+			return 0
+		}
+		args = []string{args[1], "-h"} // rallyjudge help CMD: CMD's own help
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
@@ -48,7 +57,43 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
+	if helpAsked(args[1:]) {
+		return subcommandHelp(c, args[1:], stdout)
+	}
 	return c.run(args[1:], stdout, stderr)
+}
+
+// isHelp is an explicit request for help: help, -h, -help or --help.
+func isHelp(a string) bool {
+	return a == "help" || a == "-h" || a == "-help" || a == "--help"
+}
+
+// helpAsked reports whether the arguments ask for help (before a "--").
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+// subcommandHelp answers an explicit request for a subcommand's help as Go's flag
+// package does: its usage on standard output and exit 0 (a usage error is exit 2 on
+// standard error). Each subcommand prints its usage when its flags ask for help; the
+// flag package's own "flag: help requested" line is left out.
+func subcommandHelp(c command, args []string, stdout io.Writer) int {
+	var b bytes.Buffer
+	c.run(args, io.Discard, &b)
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		if !strings.HasSuffix(strings.TrimSpace(l), "flag: help requested") {
+			io.WriteString(stdout, l)
+		}
+	}
+	return 0
 }
 
 func usage(w io.Writer, cmds map[string]command) {

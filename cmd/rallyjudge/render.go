@@ -68,17 +68,12 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 		pos = append(pos, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if cfg.archive != "" {
-		if len(pos) != 0 || cfg.demo || cfg.state != "" || cfg.cell < 16 || cfg.cell > 96 || cfg.turn < 0 {
-			fmt.Fprintln(stderr, renderUsage)
-			return 2
-		}
-		return renderArchive(cfg, stdout, stderr)
-	}
-	if len(pos) != 1 || cfg.cell < 16 || cfg.cell > 96 || cfg.robots < 1 || cfg.robots > adjudicator.MaxRobots || cfg.turn < 1 ||
-		(cfg.demo && cfg.state != "") {
-		fmt.Fprintln(stderr, renderUsage)
+	if msg := renderArgsProblem(cfg, pos); msg != "" {
+		fmt.Fprintf(stderr, "rallyjudge render: %s\n%s\n", msg, renderUsage)
 		return 2
+	}
+	if cfg.archive != "" {
+		return renderArchive(cfg, stdout, stderr)
 	}
 	cfg.course = pos[0]
 	var c *adjudicator.Course
@@ -229,4 +224,31 @@ func readState(path string) (*adjudicator.State, error) {
 		return nil, fmt.Errorf("%s: no robots in the state", path)
 	}
 	return &st, nil
+}
+
+// renderArgsProblem says what is wrong with the arguments, "" when nothing is.
+func renderArgsProblem(cfg renderConfig, pos []string) string {
+	switch {
+	case cfg.cell < 16 || cfg.cell > 96:
+		return fmt.Sprintf("--cell %d: want 16 to 96 pixels", cfg.cell)
+	case cfg.archive != "" && len(pos) != 0:
+		return fmt.Sprintf("--archive draws the archive's own course; %q is one argument too many", pos[0])
+	case cfg.archive != "" && (cfg.demo || cfg.state != ""):
+		return "--archive goes with neither --demo-turn nor --state"
+	case cfg.archive != "" && cfg.turn < 0:
+		return fmt.Sprintf("--turn %d: want 0 or more", cfg.turn)
+	case cfg.archive != "":
+		return ""
+	case len(pos) == 0:
+		return "which course? give a shipped course's name or a .course/.board file"
+	case len(pos) > 1:
+		return fmt.Sprintf("one course at a time (got %s)", strings.Join(pos, ", "))
+	case cfg.robots < 1 || cfg.robots > adjudicator.MaxRobots:
+		return fmt.Sprintf("--robots %d: want 1 to %d", cfg.robots, adjudicator.MaxRobots)
+	case cfg.turn < 1:
+		return fmt.Sprintf("--turn %d: want 1 or more", cfg.turn)
+	case cfg.demo && cfg.state != "":
+		return "--demo-turn plays its own game; it goes without --state"
+	}
+	return ""
 }

@@ -23,6 +23,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "the config file (YAML; see docs/config.md)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE\n\nRuns the judge on the mailbox the config names until SIGTERM or SIGINT; a config\nwith problems stops it at once, every problem listed (docs/config.md).")
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
