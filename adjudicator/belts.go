@@ -63,11 +63,22 @@ func (t *turn) moveBelts(which beltSet) {
 		movers[n], to[n], dirs[n], moving[n] = i, r.Pos.Step(dir), dir, true
 		n++
 	}
-	if n == 0 {
+	// The Big One rides the belts as a robot would, judged with the robots (seed 001,
+	// Devices: devices are treated like powered-down robots by the board elements;
+	// cards_devices.go).
+	var big int
+	var bigAt, bigTo Pos
+	var bigDir Dir
+	bigMoving, bigReal := false, false
+	if len(t.st.Devices) > 0 {
+		big, bigAt, bigTo, bigDir, bigReal, bigMoving = t.bigOneOnBelt(which)
+	}
+	if n == 0 && !bigMoving {
 		return
 	}
 	// Converging and head-on robots both stay: judged on all movers at once.
 	var held, fell [MaxRobots]bool
+	bigHeld := false
 	for a := 0; a < n; a++ {
 		ra := &t.st.Robots[movers[a]]
 		for c := a + 1; c < n && !ra.Virtual; c++ {
@@ -79,12 +90,17 @@ func (t *turn) moveBelts(which beltSet) {
 				held[a], held[c] = true, true
 			}
 		}
+		if bigMoving && bigReal && !ra.Virtual && (to[a] == bigTo || (to[a] == bigAt && bigTo == ra.Pos)) {
+			held[a], bigHeld = true, true
+		}
 	}
 	for a := 0; a < n; a++ {
 		moving[a] = moving[a] && !held[a]
 	}
+	bigMoving = bigMoving && !bigHeld
 	// An exit held by a real robot that is not leaving holds the mover; repeat until
-	// nothing changes, since each robot held can hold the one behind it.
+	// nothing changes, since each robot held can hold the one behind it. The Big One
+	// holds and is held the same way.
 	for changed := true; changed; {
 		changed = false
 		for a := 0; a < n; a++ {
@@ -93,6 +109,13 @@ func (t *turn) moveBelts(which beltSet) {
 			}
 			if j := t.realAt(to[a], movers[a]); j >= 0 && !isMoving(j, movers[:n], moving[:n]) {
 				moving[a], changed = false, true
+			} else if big > 0 && bigReal && !bigMoving && to[a] == bigAt {
+				moving[a], changed = false, true
+			}
+		}
+		if bigMoving && bigReal {
+			if j := t.realAt(bigTo, -1); j >= 0 && !isMoving(j, movers[:n], moving[:n]) {
+				bigMoving, changed = false, true
 			}
 		}
 	}
@@ -140,6 +163,9 @@ func (t *turn) moveBelts(which beltSet) {
 		if fell[a] && t.st.Robots[i].Active() {
 			t.damage(i, 2, "ledge", "")
 		}
+	}
+	if bigMoving {
+		t.carryBigOne(big, bigDir, which)
 	}
 }
 

@@ -207,6 +207,26 @@ func (t *turn) onPortableTeleporter(i int) bool {
 // the same way, after the robots it pushes itself (devices move after robots in each
 // element step). Scenarios 792, 758, 783, 900.
 //
+// Ruling R-AD-BIGONE-BELT (seed 001, Devices: "Devices are usually treated like
+// powered-down robots with respect to board elements", and The Big One is pushed as a
+// robot is, so it stands on the floor as a robot does; rules README, belt rulings: belts
+// never push): belts and currents carry it in the same step as the robots, judged with
+// them. A belt does not carry it onto a square whose robot is not leaving, nor a robot
+// onto its square while it stays; carried into one square with a robot, or head-on, both
+// stay. A virtual Big One, or a virtual robot, holds nobody (virtual robots meet no
+// robots; a virtual device only its owner). Scenarios 904, 905, 906.
+//
+// Ruling R-AD-BIGONE-RAMP (seed 001, Devices: "ramps ... all affect devices"; Ramps: going
+// up, "treat the ramp as an extra square", and what stops on it "move ... back 1 square",
+// pushing what stands below, as the rulebook's ramp example shows): pushed up a ramp it
+// takes the ramp as a square; left on the ramp when the move ends it slides back down,
+// pushing the robot at the ramp's foot back (with a robot standing on it, it slides with
+// that robot). Pushed down a ramp it moves a square; over a ledge from above it drops to
+// the lower level (it takes no damage: devices take none); against a ledge from below it
+// is held as by a wall, and so is the robot pushing it. Belts and pushers treat it as
+// they treat robots (levels.go): never up a ramp, down a ledge it drops. Scenarios 901,
+// 902, 903.
+//
 // The order: "use The Big One in register 5". Default: not laid.
 type theBigOne struct{}
 
@@ -231,20 +251,151 @@ func (t *turn) bigOnesGoOff() {
 	}
 }
 
-// pushBigOne moves The Big One with device ID id a square towards dir: a robot's push
-// (floormove.go), which has checked the walls and pushes whatever is beyond it.
-func (t *turn) pushBigOne(id int, dir Dir) {
-	for d := range t.st.Devices {
-		dev := &t.st.Devices[d]
-		if dev.ID != id {
-			continue
-		}
-		from := dev.Pos
-		dev.Pos = from.Step(dir)
-		t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: "pushed"})
-		t.deviceLanded(d)
+// bigPush is The Big One (by device ID) pushed on with a chain into slot to.
+type bigPush struct {
+	id int
+	to slot
+}
+
+// bigOneIn is the index of The Big One standing in slot s (on its square, or on the
+// ramp leaving it while a move is under way: devicesTurn.bigRamp), -1 none.
+func (t *turn) bigOneIn(s slot) int {
+	d := t.deviceAt(s.p, DevBigOne)
+	if d < 0 || t.devs.bigRamp != s.ramp {
+		return -1
+	}
+	return d
+}
+
+// pushBigOne moves The Big One b.id into slot b.to: a robot's push (floormove.go), which
+// has checked the edge and pushes whatever is beyond it. Onto a ramp it stands on the
+// ramp (the extra square) until the move ends (settleRamps).
+func (t *turn) pushBigOne(b bigPush) {
+	d := t.deviceIndex(b.id)
+	if d < 0 {
 		return
 	}
+	dev := &t.st.Devices[d]
+	from := dev.Pos
+	dev.Pos, t.devs.bigRamp = b.to.p, b.to.ramp
+	cause := "pushed"
+	if b.to.ramp != 0 {
+		cause = "ramp"
+	}
+	t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: cause})
+	if b.to.ramp == 0 {
+		t.deviceLanded(d)
+	}
+}
+
+// bigOneSlides: The Big One, left on a ramp when a move ends, slides back down a square
+// as a robot does (seed 001, Ramps: "If a robot stops on the extra square, move the
+// robot back 1 square"; the ramp example: what slides back pushes what stands below).
+// With follow >= 0 a robot stood on it on the ramp and has just slid: it goes where that
+// robot went. Alone, it pushes the robot at the ramp's foot back; should that robot be
+// held fast, it goes on up the ramp, pushing the robot at the top; held there too, it
+// stays at the foot (the robots' ruling, settleRamps).
+func (t *turn) bigOneSlides(follow int) {
+	d := -1
+	for k := range t.st.Devices {
+		if t.st.Devices[k].Kind == DevBigOne {
+			d = k
+		}
+	}
+	rd := Dir(t.devs.bigRamp - 1)
+	t.devs.bigRamp = 0
+	if d < 0 {
+		return
+	}
+	foot := t.st.Devices[d].Pos
+	to := foot
+	switch {
+	case follow >= 0:
+		if r := &t.st.Robots[follow]; r.Active() {
+			to = r.Pos
+		}
+	default:
+		if j := t.robotAt(slot{p: foot}, -1); j >= 0 && !t.step(j, rd.Back(), "ramp") {
+			up := foot.Step(rd)
+			if k := t.robotAt(slot{p: up}, -1); k < 0 || t.step(k, rd, "ramp") {
+				to = up
+			}
+		}
+	}
+	d = t.deviceIndex(t.st.Devices[d].ID)
+	if d < 0 {
+		return
+	}
+	dev := &t.st.Devices[d]
+	dev.Pos = to
+	t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(foot), To: t.pos(to), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: "ramp"})
+	if to != foot {
+		t.deviceLanded(d)
+	}
+}
+
+// bigOneOnBelt is The Big One as the belt step which (belts.go) finds it: its device ID
+// (0: there is none), its square, whether it is real (a virtual one meets no robot), and
+// whether the step carries it (moves), where to and which way: as it would carry a robot
+// on its square. Belts and currents never carry it up a ramp or against a ledge from
+// below, as they never carry a robot there; over a ledge from above it drops to the
+// lower level.
+func (t *turn) bigOneOnBelt(which beltSet) (id int, from, to Pos, dir Dir, real, moves bool) {
+	b := t.board()
+	for d := range t.st.Devices {
+		dev := &t.st.Devices[d]
+		if dev.Kind != DevBigOne || !b.In(dev.Pos) {
+			continue
+		}
+		id, from, to, real = dev.ID, dev.Pos, dev.Pos, !dev.Virtual
+		if which == currents {
+			c, ok := b.currentDir(dev.Pos)
+			if !ok {
+				return
+			}
+			dir = c
+		} else {
+			belt := b.At(dev.Pos).Belt
+			if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
+				return
+			}
+			dir = belt.Dir
+		}
+		if t.blocked(dev.Pos, dir) || (t.setup.fx != 0 && t.beltHeld(dev.Pos, dir)) {
+			return
+		}
+		return id, from, from.Step(dir), dir, real, true
+	}
+	return
+}
+
+// beltCause names a belt step in the device events.
+var beltCause = [...]string{beltsAll: "belts", beltsExpress: "express", beltsNormal: "green", currents: "currents"}
+
+// carryBigOne moves The Big One id a square towards dir on the belt step which (its
+// exit is free: moveBelts judged it with the robots), turning it on a curve as a belt
+// turns a robot, and lets the square it reaches act on it (a pit takes it).
+func (t *turn) carryBigOne(id int, dir Dir, which beltSet) {
+	d := t.deviceIndex(id)
+	if d < 0 {
+		return
+	}
+	b := t.board()
+	dev := &t.st.Devices[d]
+	from := dev.Pos
+	dev.Pos = from.Step(dir)
+	if b.In(dev.Pos) && which != currents {
+		if nb := b.At(dev.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(dir.Back()) {
+			switch nb.Dir {
+			case dir.Right():
+				dev.Facing = dev.Facing.Right()
+			case dir.Left():
+				dev.Facing = dev.Facing.Left()
+			}
+		}
+	}
+	t.emit(Event{Kind: EvDeviceMove, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(from), To: t.pos(dev.Pos), Facing: t.dir(dev.Facing), Amount: dev.ID, Cause: beltCause[which]})
+	t.deviceLanded(d)
 }
 
 // bigOneShoves: The Big One with device ID id, about to be pushed by a pusher towards
@@ -753,6 +904,21 @@ func (retroRockets) Run(v View, p *PhaseProgram) bool {
 // does (flying.go), so it blocks the copter the same way: the robot lands on its level
 // and walks on from there. A robot landing on a pit falls; landing on another robot
 // comes down on the next open square (scenarios 756, 757).
+//
+// Ruling R-AD-COPTER-RAMP (seed 001, Flying: flying robots "don't ... go down ramps,
+// although they can fly up ramps"; Ramps: a robot stopped on the extra square moves back
+// 1 square): a flying robot whose card ends on a ramp's extra square stays there,
+// flying, and flies on from there with its next card; it slides back down only once it
+// has landed: at the end of the turn, or when the copter goes down earlier (blocked,
+// pushed, or the card destroyed by damage), as any robot stopped on the extra square.
+// Scenarios 907, 908.
+//
+// Ruling R-AD-COPTER-LAND (seed 001, Landing; Flying): at the end of the turn the robot
+// lands where it is: on a pit it falls (909), in water nothing happens (915; flying, it
+// was never slowed by water either). It cannot be over another robot then (it pushes
+// the robots it flies into, and belts never carry a robot under it), so the next open
+// square of seed 001's Landing is Big Jet's case (794). Flying off the board it is
+// destroyed at once: the board's edge is not among what flying robots ignore (914).
 //
 // The order: "use Robo-Copter P490" (a Move or Back Up card of the hand, not in the
 // program). Default: not used.

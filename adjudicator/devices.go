@@ -243,6 +243,9 @@ func (t *turn) placeAimed(i int, k DeviceKind, at Pos, target *Pos) int {
 // real ...). Indexes after d shift down.
 func (t *turn) removeDevice(d int, why string) {
 	dev := t.st.Devices[d]
+	if dev.Kind == DevBigOne {
+		t.devs.bigRamp = 0
+	}
 	t.st.Devices = append(t.st.Devices[:d:d], t.st.Devices[d+1:]...)
 	t.emit(Event{Kind: EvDeviceGone, Robot: dev.Owner, Device: string(dev.Kind), From: t.pos(dev.Pos), Amount: dev.ID, Cause: why})
 }
@@ -341,6 +344,9 @@ type devicesTurn struct {
 	flying [MaxRobots]bool // the robot flies now (flying.go)
 	dir    [MaxRobots]Dir  // the way the robot last moved onto a square
 	moved  []int           // ids of the devices that moved in this register's move segment
+	// bigRamp: The Big One stands on the ramp leaving its square towards Dir(bigRamp-1),
+	// inside a move (as turn.ramp for robots); there is one Big One token.
+	bigRamp uint8
 }
 
 // checkDevices adds to ps every reason the state's devices are impossible: an unknown
@@ -584,8 +590,8 @@ func (t *turn) devicesOnElements(step string) {
 		id := dev.ID
 		switch step {
 		case "express", "belts", "currents":
-			if dev.Kind.Flying() || dev.Kind == DevBridge {
-				continue
+			if dev.Kind.Flying() || dev.Kind == DevBridge || dev.Kind == DevBigOne {
+				continue // The Big One rode with the robots (belts.go, carryBigOne)
 			}
 			var dir Dir
 			turn := NoRotation
@@ -640,7 +646,13 @@ func (t *turn) devicesOnElements(step string) {
 					d--
 				}
 			case sp.pushed:
-				if t.edgeStops(dev.Pos, sq.Pusher.Dir) {
+				if dev.Kind == DevBigOne {
+					// Pushed as a robot is: a ledge from below or a ramp's foot holds it,
+					// over a ledge from above it drops (levels.go's ruling for pushers).
+					if _, e := t.next(slot{p: dev.Pos}, sq.Pusher.Dir); e != edgeOpen && e != edgeFall {
+						continue
+					}
+				} else if t.edgeStops(dev.Pos, sq.Pusher.Dir) {
 					continue
 				}
 				if dev.Kind == DevBigOne {

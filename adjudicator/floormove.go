@@ -177,21 +177,25 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 	var chain [MaxRobots]int
 	var dest [MaxRobots]slot
 	var edges [MaxRobots]edge
-	var bigs [MaxRobots]int // The Big Ones pushed on with the chain, by device ID
+	var bigs [MaxRobots]bigPush // The Big Ones pushed on with the chain
 	n, nb := 0, 0
 	if !r.Virtual {
 		devs := len(t.st.Devices) > 0
 		for at := to; n < MaxRobots; {
 			j := t.robotAt(at, i)
 			bo := -1
-			if devs && at.ramp == 0 {
-				bo = t.deviceAt(at.p, DevBigOne)
+			if devs {
+				bo = t.bigOneIn(at)
 			}
+			var bto slot
 			if bo >= 0 {
 				// seed 001, The Big One: "can be pushed by pushers and robots"; it is
-				// pushed like a robot, and what it is pushed into it pushes on in turn
-				// (cards_devices.go).
-				if j < 0 && (t.edgeStops(at.p, d) || nb == len(bigs)) {
+				// pushed like a robot, ledges and ramps included, and what it is pushed
+				// into it pushes on in turn (cards_devices.go).
+				var be edge
+				bto, be = t.next(at, d)
+				held := be == edgeWall || be == edgeDoor || be == edgeLedge || be == edgeRepulsor
+				if j < 0 && (held || nb == len(bigs)) {
 					t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "big-one"})
 					if n > 0 {
 						t.rammed(i, n, chain[:n], -1, d, by, false)
@@ -199,7 +203,7 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 					return false
 				}
 				if nb < len(bigs) {
-					bigs[nb] = t.st.Devices[bo].ID
+					bigs[nb] = bigPush{id: t.st.Devices[bo].ID, to: bto}
 					nb++
 				}
 			}
@@ -207,7 +211,7 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 				if bo < 0 {
 					break
 				}
-				at = slot{p: at.p.Step(d)}
+				at = bto
 				continue
 			}
 			o := t.st.Robots[j].Name
@@ -250,7 +254,7 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 		}
 	}
 	for k := nb - 1; k >= 0; k-- {
-		t.pushBigOne(bigs[k], d) // the farthest first, as the robots
+		t.pushBigOne(bigs[k]) // the farthest first, as the robots
 	}
 	for k := n - 1; k >= 0; k-- {
 		pusher := r.Name
@@ -380,26 +384,44 @@ func (t *turn) endMove() {
 // settleRamps slides every robot left on a ramp back down one square (levels.go).
 // Ruling: should the square below be held fast (the robots behind cannot be pushed),
 // the robot goes on up the ramp instead; should that be held too, it stays on the
-// square at the ramp's foot.
+// square at the ramp's foot. A robot flying by Robo-Copter stays on the ramp until it
+// lands (seed 001, Flying: flying robots "don't ... go down ramps"; cards_devices.go).
+// The Big One left on a ramp slides back the same way, with a robot standing on it, or
+// alone (cards_devices.go, bigOneSlides).
 func (t *turn) settleRamps() {
-	for t.onRamp > 0 {
-		j := -1
+	for t.onRamp > 0 || t.devs.bigRamp != 0 {
+		j, on := -1, 0
 		for k := range t.st.Robots {
 			if t.ramp[k] != 0 {
-				j = k
-				break
+				on++
+				if j < 0 && !t.devs.flying[k] {
+					j = k
+				}
 			}
 		}
+		t.onRamp = on
 		if j < 0 {
-			t.onRamp = 0
+			if t.devs.bigRamp != 0 {
+				t.bigOneSlides(-1)
+				continue
+			}
 			return
 		}
 		rd := Dir(t.ramp[j] - 1)
+		big := -1 // The Big One under the robot slides with it
+		if t.devs.bigRamp != 0 {
+			if d := t.bigOneIn(slot{t.st.Robots[j].Pos, t.ramp[j]}); d >= 0 {
+				big = t.st.Devices[d].ID
+			}
+		}
 		if !t.st.Robots[j].Active() || !t.step(j, rd.Back(), "ramp") {
 			if !t.st.Robots[j].Active() || !t.step(j, rd, "ramp") {
 				t.ramp[j] = 0
 				t.onRamp--
 			}
+		}
+		if big > 0 {
+			t.bigOneSlides(j)
 		}
 	}
 }

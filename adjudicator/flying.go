@@ -65,6 +65,9 @@ func (t *turn) landAll() {
 			t.land(i, t.st.Robots[i].Facing, t.st.Robots[i].Pos)
 		}
 	}
+	if t.onRamp > 0 {
+		t.settleRamps() // landed on a ramp: it slides back down (seed 001, Ramps; floormove.go)
+	}
 }
 
 // flyOver moves flying robot i straight to the square n squares along dir without

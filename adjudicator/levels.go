@@ -33,6 +33,12 @@ import "fmt"
 //   - Ruling: belts and pushers treat a ledge from below like a wall and cannot carry a
 //     robot up a ramp (one square up a ramp ends on the ramp, and the robot slides
 //     straight back); carried down a ledge the robot falls and takes 2 damage.
+//     Ruling R-AD-PUSHER-RAMP: "straight back" is within the same element step: the
+//     turn settles the ramps after every element step (turn.go), not at some later
+//     card's end (scenario 916).
+//   - The Big One is moved over ledges and ramps as a robot is (cards_devices.go,
+//     R-AD-BIGONE-RAMP); a robot flying by Robo-Copter stays on a ramp until it lands
+//     (R-AD-COPTER-RAMP).
 
 // MaxLevel is the highest level a square may have.
 const MaxLevel = 3

@@ -59,6 +59,9 @@ func (t *turn) movePhase() {
 		if len(t.armed.progs) == 0 || !t.playPhased(i, card) { // phases.go
 			t.playKind(i, kind)
 		}
+		if t.onRamp > 0 && t.devs.air {
+			t.settleRamps() // a Robo-Copter that landed on a ramp with a turn card to play slides back (floormove.go)
+		}
 		if t.st.Over {
 			return // the last flag was passed over (Rules.PassTouches)
 		}

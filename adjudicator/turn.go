@@ -352,6 +352,9 @@ func (t *turn) runRegister(reg int) {
 		t.phase = st.name
 		st.run(t)
 		t.devicesOnElements(st.name) // devices.go
+		if t.onRamp > 0 || t.devs.bigRamp != 0 {
+			t.settleRamps() // pushed onto a ramp by a pusher: it slides straight back (levels.go)
+		}
 	}
 	if t.st.Over {
 		return
@@ -362,6 +365,9 @@ func (t *turn) runRegister(reg int) {
 		t.dronesLook() // seed 001, Drone Launcher (cards_devices.go)
 	}
 	t.fireLasers()
+	if t.onRamp > 0 {
+		t.settleRamps() // a Robo-Copter hovering on a ramp, brought down by damage (flying.go)
+	}
 	for _, st := range t.setup.afterLasers {
 		t.phase = st.name
 		st.run(t)
