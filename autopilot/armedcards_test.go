@@ -8,6 +8,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 	"github.com/rallyjudge/rallyjudge/autopilot"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // grid is a scenario board of w×h plain squares with marks ("5,1=f1", "5,9=X").
@@ -255,5 +256,38 @@ func TestAutopilotTagsWithHomingDevice(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A card the bot does not use this turn is declined: the judge keeps a sheet's orders
+// in force until a later sheet answers for the same card (docs/orders.md, A later
+// sheet), so last turn's "use Big Jet" would otherwise fly the robot again.
+func TestAutopilotDeclinesUnusedCards(t *testing.T) {
+	hand := "hand P490 P070 P080 P010 P020 P030 P040 P050 P060 options: Big Jet"
+	s, st := cardGame(t, grid(12, 12, "5,1=f1"), "robot A at 5,10 facing N "+hand, "program A: P490 P070 P080 P010 P020")
+	_, first := botSheet(t, s, st, 0)
+	s, st = cardGame(t, grid(12, 12, "5,9=f1"), "robot A at 5,10 facing N "+hand, "program A: P490 P070 P080 P010 P020")
+	text, second := botSheet(t, s, st, 0)
+	if !strings.Contains(text, "decline Big Jet") {
+		t.Errorf("no decline of the unused Big Jet:\n%s", text)
+	}
+	// The judge's fold (judge/resolve.go): the earlier sheet's orders stand, this
+	// turn's sheet goes over them.
+	standing := *first
+	standing.Program = nil
+	now := *second
+	now.Program = nil
+	var uses []string
+	for _, r := range orders.Merge(&standing, &now).Rules {
+		if strings.HasPrefix(r.String(), "use Big Jet") {
+			uses = append(uses, r.String())
+		}
+	}
+	var had bool
+	for _, r := range first.Rules {
+		had = had || strings.HasPrefix(r.String(), "use Big Jet")
+	}
+	if !had || len(uses) > 0 {
+		t.Errorf("turn 1 orders Big Jet: %v; in force in turn 2: %q", had, uses)
 	}
 }

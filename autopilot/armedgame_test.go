@@ -19,14 +19,18 @@ var theTen = []string{"Portable Teleporter", "Buzz Bomb", "Robo-Copter", "Big Je
 // armedGame is one bot game's figures.
 type armedGame struct {
 	turns, destroyed int
-	winner           string
+	// stale: uses of the ten cards in a turn whose sheet did not order them (an order
+	// of an earlier turn still in force).
+	stale  int
+	winner string
 	uses             map[string]int // by card: the turns a robot used it (EvUse)
 }
 
 // playArmed plays a game of four bots on an Armed and Dangerous course, as the demo
 // does (`demo --options armed --course high-water --variants deluxe-package,bio-bots`):
 // each turn every bot's sheet is written from its plan, parsed and checked like a mailed
-// sheet (any error fails the test) and compiled to the engine's orders. keep filters the
+// sheet (any error fails the test), merged over the standing orders of the turns before
+// as the judge merges them, and compiled to the engine's orders. keep filters the
 // sheet's lines (nil keeps them all).
 func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) bool) armedGame {
 	t.Helper()
@@ -55,8 +59,12 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 	}
 	p := autopilot.New(s)
 	g := armedGame{uses: map[string]int{}}
+	// The orders in force as the judge keeps them (judge/resolve.go, docs/orders.md, A
+	// later sheet): each turn's sheet over the standing orders of the turns before.
+	standing := make([]*orders.Sheet, len(st.Robots))
 	for !st.Over && g.turns < maxTurns {
 		ords := make([]adjudicator.Orders, len(st.Robots))
+		ordered := map[string]bool{} // robot and card: this turn's sheet uses it
 		for i := range st.Robots {
 			r := &st.Robots[i]
 			if r.Out {
@@ -79,7 +87,19 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 					t.Fatalf("seed %d turn %d: %s: %v\n%s", seed, st.Turn, r.Name, pr.Error(), text)
 				}
 			}
-			ords[i] = sheet.Orders()
+			for _, l := range lines {
+				for _, c := range theTen {
+					if strings.HasPrefix(l, "use "+c) {
+						ordered[r.Name+"\x00"+c] = true
+					}
+				}
+			}
+			rulesOnly := *sheet
+			rulesOnly.Program = nil
+			eff := *sheet
+			eff.Rules = orders.Merge(standing[i], &rulesOnly).Rules
+			standing[i] = orders.Merge(standing[i], &rulesOnly)
+			ords[i] = eff.Orders()
 		}
 		next, events, err := adjudicator.Resolve(s, st, ords)
 		if err != nil {
@@ -88,8 +108,12 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 		used := map[string]bool{} // robot and card: a card is counted once a turn a robot
 		for _, e := range events {
 			switch e.Kind {
-			case adjudicator.EvUse:
-				if k := e.Robot + "\x00" + e.Option; !used[k] {
+			case adjudicator.EvUse, adjudicator.EvProgrammed, adjudicator.EvVoid:
+				k := e.Robot + "\x00" + e.Option
+				if slices.Contains(theTen, e.Option) && !ordered[k] {
+					g.stale++
+				}
+				if e.Kind == adjudicator.EvUse && !used[k] {
 					used[k] = true
 					g.uses[e.Option]++
 				}
@@ -116,7 +140,7 @@ func TestArmedBotGames(t *testing.T) {
 		seeds = 12
 	}
 	type tally struct {
-		games, won, turns, destroyed int
+		games, won, turns, destroyed, stale int
 		uses                         map[string]int
 	}
 	withUses := tally{uses: map[string]int{}}
@@ -133,6 +157,7 @@ func TestArmedBotGames(t *testing.T) {
 			run.tl.games++
 			run.tl.turns += g.turns
 			run.tl.destroyed += g.destroyed
+			run.tl.stale += g.stale
 			if g.winner != "" {
 				run.tl.won++
 			}
@@ -152,7 +177,7 @@ func TestArmedBotGames(t *testing.T) {
 		}
 		sort.Strings(ten)
 		sort.Strings(other)
-		t.Logf("%s: %d games, %d won, %.1f turns a game, %d robots destroyed", name, tl.games, tl.won, float64(tl.turns)/float64(tl.games), tl.destroyed)
+		t.Logf("%s: %d games, %d won, %.1f turns a game, %d robots destroyed, %d uses of the ten not ordered that turn", name, tl.games, tl.won, float64(tl.turns)/float64(tl.games), tl.destroyed, tl.stale)
 		t.Logf("  the ten cards, robot-turns used: %s", strings.Join(ten, ", "))
 		t.Logf("  other cards, robot-turns used:   %s", strings.Join(other, ", "))
 	}
@@ -160,6 +185,9 @@ func TestArmedBotGames(t *testing.T) {
 	report("high-water, their uses struck", without)
 	if withUses.won*2 < withUses.games {
 		t.Errorf("%d of %d games won within %d turns", withUses.won, withUses.games, turns)
+	}
+	if withUses.stale > 0 {
+		t.Errorf("%d uses of the ten cards by an order of an earlier turn still in force", withUses.stale)
 	}
 	for c := range without.uses {
 		if slices.Contains(theTen, c) && c != "Homing Device" {

@@ -34,6 +34,7 @@ type optionCtx struct {
 	end   *adjudicator.Robot // the forecast robot after the registers; nil when unknown
 	guide *Guide             // nil when unknown
 	named []int              // hand cards the plan's card uses name (armed.go)
+	using []string           // the cards the plan's card uses use (armed.go)
 	// gadgets marks the registers already given a Phase Programmed—Gadget card: one a
 	// register (seed 001, Types of Phase-Programmed Options).
 	gadgets [adjudicator.Registers + 1]bool
@@ -425,6 +426,7 @@ func (p *Pilot) optionOrders(st *adjudicator.State, idx int, prog [adjudicator.R
 	c := &optionCtx{setup: p.setup, st: st, idx: idx, r: &st.Robots[idx], prog: prog, end: end, guide: p.guide}
 	for _, u := range uses {
 		c.named = append(c.named, u.Cards...)
+		c.using = append(c.using, u.Card)
 		if u.phaseKind() == 'g' {
 			c.gadgets[u.Register] = true
 		}
@@ -460,5 +462,27 @@ func optionCtxOrders(c *optionCtx) []string {
 			policy(o)
 		}
 	}
+	// An order stands until a later sheet answers for its card (docs/orders.md, A later
+	// sheet): a card the bot does not use this turn is declined, or last turn's use of
+	// it (a jet, a self-destruct, homing) would still be in force. Only cards whose
+	// default is not to be used are declined, so the decline changes nothing else.
+	for _, o := range c.r.Options {
+		if !slices.Contains(declinedUnused, o) || slices.Contains(c.using, o) ||
+			slices.ContainsFunc(out, func(l string) bool { return strings.HasPrefix(l, "use "+o+" ") || l == "use "+o }) ||
+			slices.Contains(out, "decline "+o) {
+			continue
+		}
+		out = append(out, "decline "+o)
+	}
 	return append(out, pickOrders(c)...)
+}
+
+// declinedUnused are the cards a bot declines in a turn it does not use them: the
+// phase- and turn-programmed Armed and Dangerous cards, whose default (seed 001 and
+// docs/options.md: "Default: not used", "not laid", "not programmed") a decline
+// restates.
+var declinedUnused = []string{
+	"Portable Teleporter", "Big Jet", "Retro-Rockets", "Crab Legs", "Dual Processor", "Overload Override",
+	"Frog Legs", "Robo-Copter", "Homing Device", "Buzz Bomb", "Goo Dropper", "Bridge Layer", "Self-Destruct",
+	"The Big One", "Scrambler Bomb", "Mine Layer", "Proximity Mine",
 }
