@@ -23,7 +23,7 @@ type armedGame struct {
 	// of an earlier turn still in force).
 	stale  int
 	winner string
-	uses             map[string]int // by card: the turns a robot used it (EvUse)
+	uses   map[string]int // by card: the turns a robot used it (EvUse)
 }
 
 // playArmed plays a game of four bots on an Armed and Dangerous course, as the demo
@@ -141,7 +141,7 @@ func TestArmedBotGames(t *testing.T) {
 	}
 	type tally struct {
 		games, won, turns, destroyed, stale int
-		uses                         map[string]int
+		uses                                map[string]int
 	}
 	withUses := tally{uses: map[string]int{}}
 	without := tally{uses: map[string]int{}}
