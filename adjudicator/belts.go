@@ -132,7 +132,8 @@ func (t *turn) moveBelts(which beltSet) {
 			fell[a] = e == edgeFall
 		}
 		r.Pos = to[a]
-		t.emit(Event{Kind: EvConveyed, Robot: r.Name, From: t.pos(from), To: t.pos(r.Pos)})
+		e := t.event(EvConveyed, r.Name)
+		e.From, e.To = t.pos(from), t.pos(r.Pos)
 		if b.Deadly(r.Pos) || which == currents {
 			continue // destroyed below, after everyone has moved; currents never turn
 		}
@@ -145,7 +146,8 @@ func (t *turn) moveBelts(which beltSet) {
 			default:
 				continue
 			}
-			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: t.dir(r.Facing), Cause: "curve"})
+			e := t.event(EvRotated, r.Name)
+			e.Facing, e.Cause = t.dir(r.Facing), "curve"
 		}
 	}
 	for a := 0; a < n; a++ {

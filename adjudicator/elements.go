@@ -63,7 +63,8 @@ func (t *turn) runGears() {
 		}
 		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") && !t.devs.flying[i] {
 			r.Facing = r.Facing.Rotate(int(g))
-			t.emit(Event{Kind: EvRotated, Robot: r.Name, Facing: t.dir(r.Facing), Cause: "gear"})
+			e := t.event(EvRotated, r.Name)
+			e.Facing, e.Cause = t.dir(r.Facing), "gear"
 		}
 	}
 }

@@ -95,7 +95,8 @@ func (t *turn) endOfTurn() {
 			f = North
 		}
 		r.Facing = f
-		t.emit(Event{Kind: EvReenter, Robot: r.Name, To: t.pos(r.Pos), Facing: t.dir(f), Amount: r.Damage})
+		e := t.event(EvReenter, r.Name)
+		e.To, e.Facing, e.Amount = t.pos(r.Pos), t.dir(f), r.Damage
 		t.bioSwap(i, "bio-option") // seed 001, Bio Option: an archive copy draws anew (variants.go)
 	}
 	// 4. Virtual robots alone become real.
@@ -206,7 +207,8 @@ func (t *turn) destroy(i int, cause string) {
 		return
 	}
 	r.Destroyed = true
-	t.emit(Event{Kind: EvDestroyed, Robot: r.Name, From: t.pos(r.Pos), Cause: cause})
+	e := t.event(EvDestroyed, r.Name)
+	e.From, e.Cause = t.pos(r.Pos), cause
 	if len(r.Options) > 0 {
 		idx := t.decider(i).LoseOption(t.view(i), LossDestroyed)
 		if idx < 0 || idx >= len(r.Options) {
@@ -216,7 +218,7 @@ func (t *turn) destroy(i int, cause string) {
 		t.emit(Event{Kind: EvOptionLose, Robot: r.Name, Option: opt, Cause: "destroyed"})
 	}
 	r.Lives--
-	t.emit(Event{Kind: EvLifeLost, Robot: r.Name, Amount: r.Lives})
+	t.event(EvLifeLost, r.Name).Amount = r.Lives
 	if r.Lives <= 0 {
 		r.Out = true
 		r.Virtual = false
@@ -309,7 +311,7 @@ func (t *turn) deal() {
 		r.Hand = deck[:n:n]
 		deck = deck[n:]
 		slices.Sort(r.Hand)
-		t.emit(Event{Kind: EvDeal, Robot: r.Name, Amount: n})
+		t.event(EvDeal, r.Name).Amount = n
 		t.dealPile = deck
 		t.eachFx(i, hkDeal, func(e Effect) {
 			if d, ok := e.(Dealer); ok {

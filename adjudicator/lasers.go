@@ -308,7 +308,8 @@ func (t *turn) hurtOne(i int, h Harm, shooter string) {
 		return
 	}
 	r.Damage += taken
-	t.emit(Event{Kind: EvDamage, Robot: r.Name, Other: shooter, Amount: taken, Cause: cause})
+	e := t.event(EvDamage, r.Name)
+	e.Other, e.Amount, e.Cause = shooter, taken, cause
 	if r.Damage >= t.setup.Rules.DestroyAt {
 		t.destroy(i, "damage")
 	}

@@ -49,7 +49,7 @@ func (t *turn) movePhase() {
 		}
 		kind := t.setup.Deck.Kind(card)
 		// The card is revealed as the robot acts, so the log reads in playing order.
-		t.emit(Event{Kind: EvCard, Robot: r.Name, Card: card})
+		t.event(EvCard, r.Name).Card = card
 		if t.devs.copter[i] != 0 {
 			t.copterMove(i) // seed 001, Robo-Copter: its card first (cards_devices.go)
 			if !r.Active() || t.st.Over {
@@ -77,7 +77,8 @@ func (t *turn) playKind(i int, kind CardKind) {
 	r := &t.st.Robots[i]
 	if rot := kind.Rotation(); rot != NoRotation {
 		r.Facing = r.Facing.Rotate(int(rot))
-		t.emit(Event{Kind: EvTurn, Robot: r.Name, Card: t.cardIn(i), Facing: t.dir(r.Facing)})
+		e := t.event(EvTurn, r.Name)
+		e.Card, e.Facing = t.cardIn(i), t.dir(r.Facing)
 		return
 	}
 	if kind == CardPowerUp {
@@ -187,7 +188,8 @@ func (t *turn) step(i int, d Dir, by string) bool {
 		if k > 0 {
 			pusher = t.st.Robots[chain[k-1]].Name
 		}
-		t.emit(Event{Kind: EvPush, Robot: q.Name, Other: pusher, From: t.pos(pf), To: t.pos(q.Pos)})
+		e := t.event(EvPush, q.Name)
+		e.Other, e.From, e.To = pusher, t.pos(pf), t.pos(q.Pos)
 		t.checkFall(j)
 	}
 	r.Pos = from.Step(d)
@@ -195,7 +197,8 @@ func (t *turn) step(i int, d Dir, by string) bool {
 	if by != "" {
 		kind = EvPushed
 	}
-	t.emit(Event{Kind: kind, Robot: r.Name, Cause: by, From: t.pos(from), To: t.pos(r.Pos), Card: t.cardOf(i, by)})
+	e := t.event(kind, r.Name)
+	e.Cause, e.From, e.To, e.Card = by, t.pos(from), t.pos(r.Pos), t.cardOf(i, by)
 	if n > 0 {
 		t.rammed(i, n, chain[:n], -1, d, by, true)
 	}
