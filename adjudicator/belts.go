@@ -134,7 +134,7 @@ func (t *turn) moveBelts(which beltSet) {
 		r.Pos = to[a]
 		e := t.event(EvConveyed, r.Name)
 		e.From, e.To = t.pos(from), t.pos(r.Pos)
-		if b.Deadly(r.Pos) || which == currents {
+		if t.deadly(r.Pos) || which == currents {
 			continue // destroyed below, after everyone has moved; currents never turn
 		}
 		if nb := b.At(r.Pos).Belt; nb.Kind != NoBelt && nb.TurnFrom.Has(travel.Back()) && t.effectElement(i, "curve") {

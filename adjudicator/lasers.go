@@ -167,6 +167,9 @@ func (t *turn) hitHooks(i, j int) {
 // robot, unless g lets it pass some (Power Laser); every robot it reaches is hit.
 // Only real robots are hit (virtual robots take part in no robot-to-robot interaction).
 func (t *turn) shoot(i int, g Gun, main bool) {
+	if g.Walls == 0 && g.Robots == 0 && t.setup.fx == 0 && len(t.st.Devices) == 0 && t.shootPlain(i, g, main) {
+		return
+	}
 	b := t.board()
 	walls, robots := g.Walls, g.Robots
 	for q := t.st.Robots[i].Pos; ; {
@@ -194,6 +197,48 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 			robots--
 		}
 	}
+}
+
+// shootPlain is shoot for a beam that stops at the first wall or robot on a floor
+// with no tiles or devices in the way (nothing but walls stops a beam there): the
+// nearest real robot in line within the beam's reach (Setup.reach) is hit, the first
+// in seating order if several share its square, as walking the beam finds it. It
+// reports false, having done nothing, when the floor has no Setup.reach or the shooter
+// is off it.
+func (t *turn) shootPlain(i int, g Gun, main bool) bool {
+	from := t.st.Robots[i].Pos
+	k := 4*(from.Y*t.wallsW+from.X) + int(g.Dir)
+	if uint(from.X) >= uint(t.wallsW) || k < 0 || k >= len(t.setup.reach) || len(t.walls) == 0 {
+		return false
+	}
+	reach := int(t.setup.reach[k])
+	delta := dirDelta[g.Dir]
+	target, near := -1, reach+1
+	for j := range t.st.Robots {
+		q := &t.st.Robots[j]
+		if j == i || !q.Active() || q.Virtual {
+			continue
+		}
+		var dist int
+		if delta.X == 0 {
+			if q.Pos.X != from.X {
+				continue
+			}
+			dist = (q.Pos.Y - from.Y) * delta.Y
+		} else {
+			if q.Pos.Y != from.Y {
+				continue
+			}
+			dist = (q.Pos.X - from.X) * delta.X
+		}
+		if dist > 0 && dist < near {
+			target, near = j, dist
+		}
+	}
+	if target >= 0 {
+		t.hits = append(t.hits, hit{target: target, amount: g.Beams, shooter: i, from: g.Dir.Back(), main: main})
+	}
+	return true
 }
 
 // firstInLine is the first real robot robot i's laser g would hit (walls and robots

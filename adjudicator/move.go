@@ -238,6 +238,14 @@ func (t *turn) blocked(p Pos, d Dir) bool {
 	return t.blockedSlow(p, d)
 }
 
+// deadly is Board.Deadly on the setup's floor, read from Setup.walls.
+func (t *turn) deadly(p Pos) bool {
+	if k := uint(p.Y*t.wallsW + p.X); k < uint(len(t.walls)) && uint(p.X) < uint(t.wallsW) {
+		return t.walls[k]&wallsPit != 0
+	}
+	return t.board().Deadly(p) // off the board, or no Setup.walls
+}
+
 // blockedSlow is blocked off the floor, or for a Setup not made by NewSetup. Kept out of
 // line so that blocked is inlined.
 //
@@ -259,7 +267,7 @@ func (t *turn) realAt(p Pos, not int) int {
 // checkFall destroys robot i if it is in a pit or off the board.
 func (t *turn) checkFall(i int) {
 	r := &t.st.Robots[i]
-	if !r.Active() || !t.board().Deadly(r.Pos) || t.bridged(r.Pos) {
+	if !r.Active() || !t.deadly(r.Pos) || t.bridged(r.Pos) {
 		return
 	}
 	if t.r23 != nil && t.r23.hover == i+1 && t.board().In(r.Pos) {

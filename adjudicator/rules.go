@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -345,10 +346,17 @@ type Setup struct {
 	portals            [10][2]Pos   // the squares of each portal colour (portals.go)
 	fxTable            *effectTable // what Effects hold, worked out once (effects.go)
 	// walls is each square's Walls with its neighbours' walls on the shared edges added,
-	// so that a wall test reads one byte (turn.blocked).
+	// so that a wall test reads one byte (turn.blocked); wallsPit marks a pit
+	// (turn.deadly).
 	walls  []Edges
 	wallsW int // the floor's width, for walls
+	// reach[4*sq+d] is how many squares a beam leaving square sq in direction d crosses
+	// before a wall or the edge of the board stops it (turn.shoot).
+	reach []uint16
 }
+
+// wallsPit is the bit of Setup.walls that marks a pit (no edge of a square uses it).
+const wallsPit Edges = 1 << 4
 
 type emitter struct {
 	at    Pos
@@ -433,12 +441,22 @@ func (s *Setup) prepare() error {
 		s.fxTable = newEffectTable(s.Effects)
 	}
 	s.walls, s.wallsW = make([]Edges, len(b.Squares)), b.W
+	s.reach = make([]uint16, 4*len(b.Squares))
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
+			sq := y*b.W + x
 			for d := North; d <= West; d++ {
 				if b.Blocked(Pos{x, y}, d) {
-					s.walls[y*b.W+x] = s.walls[y*b.W+x].With(d)
+					s.walls[sq] = s.walls[sq].With(d)
 				}
+				n := 0
+				for q := (Pos{x, y}); !b.Blocked(q, d) && b.In(q.Step(d)) && n < math.MaxUint16; q = q.Step(d) {
+					n++
+				}
+				s.reach[4*sq+int(d)] = uint16(n)
+			}
+			if b.Squares[sq].Floor == FloorPit {
+				s.walls[sq] |= wallsPit
 			}
 		}
 	}
