@@ -170,6 +170,11 @@ func (t *turn) shoot(i int, g Gun, main bool) {
 	if g.Walls == 0 && g.Robots == 0 && t.setup.fx == 0 && len(t.st.Devices) == 0 && t.shootPlain(i, g, main) {
 		return
 	}
+	t.shootWalk(i, g, main)
+}
+
+// shootWalk is shoot walking the beam square by square.
+func (t *turn) shootWalk(i int, g Gun, main bool) {
 	b := t.board()
 	walls, robots := g.Walls, g.Robots
 	for q := t.st.Robots[i].Pos; ; {

@@ -1,6 +1,10 @@
 package adjudicator
 
-import "testing"
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // The board lasers found from the robots (fireLasers' beam index) hit what walking every
 // laser's path hits (boardLasers, kept for floors with more than 64 lasers): games on
@@ -56,4 +60,65 @@ func TestBeamIndexMatchesPathWalk(t *testing.T) {
 		t.Fatal("no board laser hit a robot: the test compares nothing")
 	}
 	t.Logf("%d board laser hits compared", lit)
+}
+
+// A robot's laser aimed from the robots in line (shootPlain, Setup.reach) hits what
+// walking the beam square by square hits (shootWalk): every robot of random crowds on
+// every course of the library fires in every direction, both ways, with virtual,
+// destroyed and stacked robots among the crowd.
+func TestPlainShotMatchesBeamWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	hits := 0
+	for _, name := range Courses() {
+		c, err := LoadCourse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSetup(c, PostalRules(), 3, nil)
+		if err != nil || s.fx != 0 {
+			continue // a course made for other rules, or a floor whose tiles stop beams
+		}
+		b := c.Board
+		for crowd := 0; crowd < 200; crowd++ {
+			st := &State{Robots: make([]Robot, 8)}
+			for j := range st.Robots {
+				r := &st.Robots[j]
+				r.Name = string(rune('A' + j))
+				r.Pos = Pos{rng.IntN(b.W), rng.IntN(b.H)}
+				if j > 0 && rng.IntN(4) == 0 {
+					r.Pos = st.Robots[rng.IntN(j)].Pos // two on a square
+				}
+				r.Virtual = rng.IntN(5) == 0
+				r.Destroyed = rng.IntN(8) == 0
+				r.Lives = 3
+			}
+			tr := &turn{setup: s, st: st, single: -1, walls: s.walls, wallsW: s.wallsW}
+			tr.occ = make([]bool, len(b.Squares))
+			for j := range st.Robots {
+				if r := &st.Robots[j]; r.Active() {
+					tr.occ[r.Pos.Y*b.W+r.Pos.X] = true
+				}
+			}
+			for i := range st.Robots {
+				for d := North; d <= West; d++ {
+					g := Gun{Dir: d, Beams: 1 + i%2}
+					tr.hits = nil
+					if !tr.shootPlain(i, g, true) {
+						t.Fatalf("%s: robot at %v: the plain shot refused a plain floor", name, st.Robots[i].Pos)
+					}
+					plain := tr.hits
+					tr.hits = nil
+					tr.shootWalk(i, g, true)
+					if !slices.Equal(plain, tr.hits) {
+						t.Fatalf("%s: robot %d at %v facing %v: plain shot %v, walked beam %v", name, i, st.Robots[i].Pos, d, plain, tr.hits)
+					}
+					hits += len(plain)
+				}
+			}
+		}
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d hits compared", hits)
+	}
+	t.Logf("%d hits compared", hits)
 }
