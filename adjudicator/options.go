@@ -82,6 +82,19 @@ func (t *turn) keepMaxOptions(i int) {
 	}
 }
 
+// newOptions is room for a new list of n options: the lists a turn starts with are
+// shared with the state it was given and never written into (State.cloneForTurn). In a
+// Resolver's turn the room is in the new state's memory while it lasts, otherwise on the
+// heap; either way the list is clipped, so that appending to it copies it.
+func (t *turn) newOptions(n int) []string {
+	if m := t.sm; m != nil && m.nOpts+n <= len(m.opts) {
+		k := m.nOpts
+		m.nOpts += n
+		return m.opts[k:k:m.nOpts]
+	}
+	return make([]string, 0, n)
+}
+
 func (t *turn) removeOption(i, idx int) string {
 	r := &t.st.Robots[i]
 	opt := r.Options[idx]
@@ -91,7 +104,8 @@ func (t *turn) removeOption(i, idx int) string {
 	if idx < len(r.Tokens) {
 		tok = r.Tokens[idx]
 	}
-	r.Options = append(r.Options[:idx:idx], r.Options[idx+1:]...)
+	rest := t.newOptions(len(r.Options) - 1)
+	r.Options = append(append(rest, r.Options[:idx]...), r.Options[idx+1:]...)
 	if idx < len(r.Tokens) {
 		r.Tokens = append(r.Tokens[:idx:idx], r.Tokens[idx+1:]...)
 	}

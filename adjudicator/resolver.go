@@ -33,12 +33,15 @@ type turnMem struct {
 	fxNext  [MaxRobots]uint8     // the slot of fx[i] written next
 }
 
-// stateMem is where a postal turn's new state lives: the State, its robots, and the deck
-// the new hands are dealt from (each hand is a piece of it).
+// stateMem is where a postal turn's new state lives: the State, its robots, the deck
+// the new hands are dealt from (each hand is a piece of it), and the option lists made
+// during the turn (turn.newOptions).
 type stateMem struct {
 	st     State
 	robots [MaxRobots]Robot
 	deck   [128]int
+	opts   [4 * MaxRobots]string
+	nOpts  int // opts[:nOpts] are in use this turn
 }
 
 // Resolve is Resolve played in the Resolver's memory.
@@ -65,6 +68,7 @@ func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter
 		t.st = st.Clone()
 	} else {
 		t.sm = rv.stateFor(st)
+		t.sm.nOpts = 0
 		t.st = st.cloneForTurn(&t.sm.st, t.sm.robots[:0])
 	}
 	t.posBuf, t.dirBuf, t.hits = rv.mem.pos[:0], rv.mem.dir[:0], rv.mem.hits[:0]
