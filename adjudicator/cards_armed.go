@@ -603,7 +603,7 @@ func (t *turn) optionBlast(i int, option string, power int) Blast {
 // its square is never another robot's.
 func (t *turn) frogLand(i int) {
 	t.armed.frog = 0
-	t.devs.flying[i] = false
+	t.devs.flying[i], t.devs.level[i] = false, false
 	t.checkFall(i)
 }
 
@@ -618,9 +618,12 @@ func (t *turn) frogLand(i int) {
 // Processor's shortened move are flown too). On a teleporter the card teleports instead
 // (options that change a movement card do not act there). The card cannot start a jump
 // while the robot is already flying. Oil is not a floor element of seed 001: a jumping
-// robot starting on oil is slowed by it as a walking one. Ruling: on boards with levels
-// the jump ends where it ends: over a ledge's edge down the robot comes down on the lower
-// level and takes the fall's 2 damage, as any robot landing there.
+// robot starting on oil is slowed by it as a walking one. Ruling R-AD-FROG-LEVEL (seed
+// 001, Flying: flying robots "stay on the same level; they don't fall down ledges or go
+// down ramps, although they can fly up ramps"; the card: "treat your robot as if it were
+// flying"): the jump stays on the robot's level; a ledge's edge down, or a ramp down,
+// stops it as a wall does (flying.go), and it lands there. (This project first let the
+// jump drop down the ledge with the fall's 2 damage; scenario 917.)
 //
 // The decision, asked as a Move 2 or Move 3 is played: "use Frog Legs" (with "in register
 // N" or a condition). Default: no jump.
@@ -640,7 +643,8 @@ func (frogLegs) Steps(v View, k CardKind, steps int) int {
 		return steps // seed 001, Frog Legs: "cannot be activated while your robot is flying"
 	}
 	t.armed.frog = int8(i + 1)
-	t.devs.flying[i] = true // devices.go: flying robots meet no flat device
+	t.devs.flying[i] = true                  // devices.go: flying robots meet no flat device
+	t.devs.level[i], t.devs.air = true, true // flying.go: it stays on its level
 	t.useEvent(i, "Frog Legs", -1, 0, steps)
 	return steps
 }

@@ -140,6 +140,13 @@ func TestArmedWorkedExamples(t *testing.T) {
 		{"Primary card: Overload Override's empty register locks its Move 2", "821-overload-override-empty-register-locks-primary.scn"},
 		{"Primary card: Radio Control plays the primary cards", "823-overload-override-remote-control-plays-primary.scn"},
 		{"Currents: water and a current in the same register", "613-current-water-and-flow.scn"},
+		{"Devices: a virtual robot's device meets only it", "918-virtual-robot-mine-meets-only-it.scn"},
+		{"Devices: virtual devices leave when their robot becomes real", "919-virtual-devices-removed-when-real.scn"},
+		{"Randomizers: the extra card of Crab Legs is discarded too", "920-randomizer-discards-crab-legs-card.scn"},
+		{"Explosive damage: a flying robot on the same level, counted normally", "921-flying-robot-blast-same-level.scn"},
+		{"Launchers: unlaunched mines explode separately when the card is lost", "755-explosion-sets-off-lost-launcher.scn"},
+		{"Phase programs: Bridge Layer in front of no pit keeps its token", "785-bridge-layer-illegal-keeps-token.scn"},
+		{"Phase programs: Crab Legs on a teleporter plays the primary card", "802-crab-legs-on-teleporter.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
