@@ -20,6 +20,12 @@ package adjudicator
 //     mover and the robots it pushed (seed 000, Illustration 3c: the purple robot stops
 //     on oil, slides and pushes the orange robot). A robot pushed onto oil slides in the
 //     direction it was pushed.
+//   - Ruling: a robot pushed ahead off the slick into a pit is gone, and the robot behind,
+//     still on oil with nothing to stop it, slides on after it (seed 003: it slides "until
+//     it is stopped by a wall or another robot that is not on an oil slick, or until it is
+//     no longer on an oil slick"; seed 000's "until the front Robot reaches a space
+//     without Oil" is the usual case, where the front robot stays to block it). Scenario
+//     233.
 //   - Ruling: oil acts on movement in phase b only (cards, pushes by moving robots, bounces
 //     off repulsor fields, sliding back off a ramp); belts and pushers carry robots over
 //     and onto oil without a slide. Oil does no damage.
