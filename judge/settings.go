@@ -114,7 +114,12 @@ var gameSettings = []gameSetting{
 			s.Name = v
 			return nil
 		},
-		show: func(s store.GameSettings, _ Options, _ store.Game) string { return s.Name }},
+		show: func(s store.GameSettings, _ Options, _ store.Game) string {
+			if s.Name == "" {
+				return "none (SET name TEXT gives one)"
+			}
+			return s.Name
+		}},
 	{key: "deadline", values: "48h | daily 18:00", label: "deadline",
 		set: func(s *store.GameSettings, _ *Options, v string) error {
 			r, err := parseDeadlineRule(v)

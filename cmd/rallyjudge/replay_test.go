@@ -121,9 +121,32 @@ func TestExportReplayImport(t *testing.T) {
 	}
 
 	// Fork from turn 2.
-	code, out, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test")
+	t.Setenv("RALLYJUDGE_CONFIG", "")
+	// --player mails a welcome, From the judge's address: without one it is refused (the
+	// welcome was From judge@localhost, which no SMTP server takes).
+	code, _, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test")
+	if code != 2 || !strings.Contains(errs, "--player mails a welcome") {
+		t.Fatalf("import --player without the judge's address: %d %q", code, errs)
+	}
+	code, out, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test", "--address", "robo@example.test")
 	if code != 0 || !strings.Contains(out, "game cli-what-if: turns 0-2, next turn 3") || !strings.Contains(out, "Zoombot: no player yet") {
 		t.Fatalf("import: %d %q %q", code, out, errs)
+	}
+	welcomeFrom := ""
+	if st, err := store.Open(db); err == nil {
+		_ = st.View(context.Background(), func(tx *store.Tx) error {
+			ms, err := tx.DuePending(time.Now().Add(1000*time.Hour), 1000)
+			for _, m := range ms {
+				if bytes.Contains(m.Raw, []byte("new@example.test")) && bytes.Contains(m.Raw, []byte("Welcome")) {
+					welcomeFrom = string(m.Raw)
+				}
+			}
+			return err
+		})
+		st.Close()
+	}
+	if !strings.Contains(welcomeFrom, "From: \"rallyjudge\" <robo@example.test>") {
+		t.Errorf("the fork's welcome is not From the judge's address:\n%.600s", welcomeFrom)
 	}
 	code, _, errs = runCmd("import", rja, "--db", db, "--tag", "cli-what-if")
 	if code != 1 || !strings.Contains(errs, "cli-what-if") {
