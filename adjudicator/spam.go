@@ -18,7 +18,8 @@ import "math/rand/v2"
 //     "no-damage-card"): there is no card to give.
 //   - Ruling R-DAMAGE-MIX: the deck is what data/deck2023.txt says (32 SPAM, 8 Haywire
 //     of this project's own), shuffled once by the game's seed; SPAM and Haywire are
-//     drawn as they come.
+//     drawn as they come, whatever deals the damage: Robot Lasers' "Deal 1 damage (1 SPAM
+//     card)" is one card drawn as the Damage System says (scenario r23-143).
 
 // damageRNG is the turn's generator for reshuffling the damage deck.
 func (t *turn) damageRNG() *rand.Rand {
