@@ -43,6 +43,10 @@ type optionCtx struct {
 // gadgetCards are the gadget cards whose orders policies write.
 var gadgetCards = []string{"Mine Layer", "Proximity Mine", "Goo Dropper", "Bridge Layer", "The Big One", "Scrambler Bomb"}
 
+// payloads are the gadget cards' payloads (seed 001, Complete Listing of Option Cards:
+// "Payload/capacity"); Robot.Tokens counts what each has spent.
+var payloads = map[string]int{"Mine Layer": 3, "Proximity Mine": 3, "Goo Dropper": 3, "Bridge Layer": 2, "The Big One": 1, "Scrambler Bomb": 1}
+
 // registerOf is the register an order names ("in register 3"), 0 none.
 func registerOf(order string) int {
 	_, rest, ok := strings.Cut(order, " in register ")
@@ -438,8 +442,8 @@ func optionCtxOrders(c *optionCtx) []string {
 	var out []string
 	policy := func(o string) {
 		pol := cardPolicies[o]
-		if pol == nil {
-			return
+		if pol == nil || (payloads[o] > 0 && tokenOf(c.r, o) >= payloads[o]) {
+			return // a spent payload: the order would be void
 		}
 		for _, line := range pol(c) {
 			if slices.Contains(gadgetCards, o) {

@@ -30,7 +30,7 @@ import (
 type DemoOptions struct {
 	Course   string // a shipped course; default "sprint"
 	Seed     int64
-	Turns    int    // stop after this many turns if nobody has won; default 10
+	Turns    int    // stop after this many turns if nobody has won; default 20
 	DB       string // keep the database here; "" for a temporary one
 	SaveMail string // write every mail rallyjudge sent here as .eml
 	Out      io.Writer
@@ -107,7 +107,7 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		}
 	}
 	if o.Turns <= 0 {
-		o.Turns = 10
+		o.Turns = 20
 	}
 	if o.Out == nil {
 		o.Out = io.Discard

@@ -20,7 +20,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	course := fs.String("course", "sprint", "shipped course to race on")
 	seed := fs.Int64("seed", 1, "game seed: the same seed plays the same game")
-	turns := fs.Int("turns", 10, "stop after this many turns if nobody has won")
+	turns := fs.Int("turns", 20, "stop after this many turns if nobody has won")
 	db := fs.String("db", "", "keep the game's database in this file (default: temporary)")
 	saveMail := fs.String("save-mail", "", "write every mail rallyjudge sent to this directory as .eml")
 	verbose := fs.Bool("v", false, "log what the judge does")

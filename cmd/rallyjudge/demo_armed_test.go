@@ -22,7 +22,7 @@ func TestDemoArmedPlaysToWinner(t *testing.T) {
 	}
 	var out bytes.Buffer
 	res, err := judge.RunDemo(context.Background(), judge.DemoOptions{
-		Course: "high-water", Seed: 1, Turns: 40, Out: &out, Bot: demoBot,
+		Course: "high-water", Seed: 1, Out: &out, Bot: demoBot, // the demo's default turns, as the command plays
 		OptionDeck: "armed", Variants: "deluxe-package,bio-bots",
 	})
 	if err != nil {
