@@ -5,87 +5,81 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // HandleBatch is the fetcher's batch handler (mail.BatchHandler): the messages of one
-// FETCH take the same path as HandleMessage's, but in two transactions for the whole
+// FETCH take the same path as HandleMessage's, but in one transaction for the whole
 // batch instead of two per mail — one fsync per batch, which is what lets intake keep
 // pace with the IMAP server (issue 14: one fsync per mail held it to a few hundred mails
-// a second). First every raw message is stored in the inbox (with the server's receive
-// time); then each is judged inside a savepoint of one transaction, so that a mail whose
-// processing fails is rolled back alone and recorded as failed. Only after the commit do
-// the acknowledgements count, turns whose programs are all in get resolved, and the
-// fetcher flag the mail on the server.
+// a second). Each mail is stored in the inbox (with the server's receive time) and
+// judged inside a savepoint of that transaction, so that a mail whose processing fails
+// is rolled back alone and kept as it came, recorded as failed. Only after the commit
+// do the acknowledgements count, turns whose programs are all in get resolved, and the
+// fetcher flag the mail on the server: a crash before the commit leaves nothing stored
+// and every mail of the batch unflagged, to be fetched again.
+//
+// What needs no database — reading the MIME, the sheet, the copy of the mail to keep
+// with its secrets removed — is done on a goroutine of its own, a few mails ahead of
+// the writer, so that on a machine with two cores it costs the writer nothing (issue
+// 14, item 10). The writer still takes the mails one after another in UID order.
 func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail.Fetched) []error {
 	errs := make([]error, len(msgs))
-	type item struct {
-		row  store.InboxMessage
-		msg  *mail.Message
-		perr error
-		skip bool
-		f    fate
-		note string
-		game int64
-		fail bool
-	}
-	items := make([]item, len(msgs))
+	items := make([]batchItem, len(msgs))
 	now := j.now()
-	for i, m := range msgs {
-		it := &items[i]
-		it.msg, it.perr = j.extract(m.Raw)
-		received := now
-		if !m.Received.IsZero() {
-			received = m.Received.UTC().Truncate(1e9)
+	ready := make(chan struct{}, len(msgs))
+	go func() {
+		for i := range msgs {
+			items[i].read(j, uidvalidity, msgs[i], now)
+			ready <- struct{}{}
 		}
-		it.row = store.InboxMessage{UIDValidity: uidvalidity, UID: m.UID, Raw: m.Raw, Size: int64(len(m.Raw)), Received: received}
-		if it.msg != nil {
-			it.row.MessageID, it.row.From, it.row.Subject = it.msg.MessageID, it.msg.From, clip(redactText(it.msg.Subject), 200)
+	}()
+	nReady := 0
+	await := func(i int) { // item i is read
+		for ; nReady <= i; nReady++ {
+			<-ready
 		}
 	}
-	if err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		seen := map[int64]bool{}
-		for i := range items {
-			row, dup, err := tx.InboxInsert(items[i].row)
-			if err != nil {
-				return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, items[i].row.UID, err)
-			}
-			items[i].row = row
-			// seen before, or twice in this batch (the same Message-ID): one effect
-			items[i].skip = dup && row.Status != store.InboxNew || seen[row.ID]
-			seen[row.ID] = true
-		}
-		return nil
-	}); err != nil {
-		if store.IsCorrupt(err) {
-			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
-		}
-		err = j.corrupt(err)
-		for i := range errs {
-			errs[i] = err
-		}
-		return errs
-	}
+
 	rolledBack := false
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
 		rolledBack = false
 		v := &views{} // what the sheets read of their games, once for the batch
 		for i := range items {
+			await(i)
 			it := &items[i]
-			it.f, it.note, it.game, it.fail = fate{}, "", 0, false
-			if it.skip {
-				continue
+			it.f, it.note, it.game, it.fail, it.skip = fate{}, "", 0, false, false
+			row := it.row
+			if it.kept != nil {
+				// stored with its secrets removed from the start: for a mail judged in
+				// this transaction the secret never reaches the database file (item 8)
+				row.Raw = it.kept
 			}
 			err := tx.Savepoint(func() error {
-				status, note, gid, err := j.judgeMessage(tx, v, it.row, it.msg, it.perr, &it.f)
+				stored, dup, err := tx.InboxInsert(row)
+				if err != nil {
+					return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, row.UID, err)
+				}
+				it.stored = stored
+				if dup && stored.Status != store.InboxNew {
+					it.skip = true // seen before, or twice in this batch (the same Message-ID): one effect
+					return nil
+				}
+				status, note, gid, err := j.judgeMessage(tx, v, stored, it.msg, it.perr, it.rd, &it.f)
 				if err != nil {
 					return err
 				}
 				it.note, it.game = note, gid
-				return j.finishInbox(tx, it.row, it.msg, status, note)
+				if !dup {
+					return tx.InboxSetStatus(stored.ID, status, note, j.now())
+				}
+				// stored earlier as it came (a batch that could not commit): remove its secrets now
+				return j.finishInbox(tx, stored, it.msg, status, note)
 			})
+			it.rd = nil // a Reading is judged once: judging fills in the sheet's turn
 			if err == nil {
 				continue
 			}
@@ -95,34 +89,32 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 			rolledBack = true
 			v.reset() // it may have read what its rollback undid
 			it.f, it.game, it.fail = fate{}, 0, true
-			j.Log.Error("processing a message failed", "inbox", it.row.ID, "err", err)
-			if err := j.failInbox(tx, it.row, it.msg, err.Error()); err != nil {
+			j.Log.Error("processing a message failed", "inbox", it.stored.ID, "uid", it.row.UID, "err", err)
+			// kept to be judged again by Recover once what broke is mended, its secrets
+			// replaced by markers with their proofs (failed.go)
+			stored, _, ierr := tx.InboxInsert(it.row)
+			if ierr != nil {
+				return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, it.row.UID, ierr)
+			}
+			it.stored = stored
+			if err := j.failInbox(tx, stored, it.msg, err.Error()); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	await(len(items) - 1)
 	if rolledBack || err != nil {
 		j.folds.reset() // a rolled-back mail may have folded versions never committed
 	}
 	if err != nil {
 		if store.IsCorrupt(err) {
-			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
-			err = j.corrupt(err)
-			for i := range errs {
-				errs[i] = err
-			}
-			return errs
+			return j.batchCorrupt(err, errs)
 		}
-		// the batch could not commit (a full disk): take the mails one at a time, each
-		// recorded on its own (they are stored; processStored judges them again)
+		// the batch could not commit (a full disk): store the mails as they came, then
+		// take them one at a time, each recorded on its own
 		j.Log.Warn("a batch of mails could not commit; taking them one at a time", "count", len(items), "err", err)
-		for i := range items {
-			if !items[i].skip {
-				errs[i] = j.processStored(ctx, items[i].row, items[i].msg, items[i].perr)
-			}
-		}
-		return errs
+		return j.storeThenJudge(ctx, uidvalidity, items, errs)
 	}
 	var games []int64
 	for i := range items {
@@ -130,7 +122,7 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 		if it.skip || it.fail {
 			continue
 		}
-		j.logFate(it.row, it.msg, it.f, it.note)
+		j.logFate(it.stored, it.msg, it.f, it.note)
 		if it.game != 0 && !slices.Contains(games, it.game) {
 			games = append(games, it.game)
 		}
@@ -142,6 +134,92 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 		if _, err := j.ResolveIfReady(ctx, g); err != nil && !errors.Is(err, context.Canceled) {
 			j.Log.Error("resolving a turn failed", "game", g, "err", err)
 		}
+	}
+	return errs
+}
+
+// batchItem is one mail of a batch: what was read of it before the transaction, and
+// what became of it.
+type batchItem struct {
+	// read ahead (read): the row to store as the mail came, the mail, the sheet or
+	// commands, and the mail with its secrets removed (nil when it carried none)
+	row  store.InboxMessage
+	msg  *mail.Message
+	perr error
+	rd   *Reading
+	kept []byte
+	// judged
+	stored store.InboxMessage
+	skip   bool
+	f      fate
+	note   string
+	game   int64
+	fail   bool
+}
+
+// read does for one mail what needs no database: the MIME, the sheet or commands
+// (Read), the copy to keep (redactInbound). It must not touch the judge's state: it runs
+// beside the writer.
+func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched, now time.Time) {
+	it.msg, it.perr = j.extract(m.Raw)
+	received := now
+	if !m.Received.IsZero() {
+		received = m.Received.UTC().Truncate(time.Second)
+	}
+	it.row = store.InboxMessage{UIDValidity: uidvalidity, UID: m.UID, Raw: m.Raw, Size: int64(len(m.Raw)), Received: received}
+	if it.msg == nil {
+		return
+	}
+	it.row.MessageID, it.row.From, it.row.Subject = it.msg.MessageID, it.msg.From, clip(redactText(it.msg.Subject), 200)
+	if it.perr == nil {
+		it.rd = Read(it.msg)
+	}
+	if r, ok := redactInbound(m.Raw, it.msg.Text); ok {
+		it.kept = r
+	}
+}
+
+// storeThenJudge is the way of a batch whose transaction could not commit: every mail is
+// stored as it came in a transaction of its own kind, then judged alone (processStored),
+// so that one that cannot be written does not hold up the others.
+func (j *Judge) storeThenJudge(ctx context.Context, uidvalidity uint32, items []batchItem, errs []error) []error {
+	if err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		for i := range items {
+			row, dup, err := tx.InboxInsert(items[i].row)
+			if err != nil {
+				return fmt.Errorf("store inbox uid %d/%d: %w", uidvalidity, items[i].row.UID, err)
+			}
+			items[i].stored = row
+			items[i].skip = dup && row.Status != store.InboxNew
+		}
+		return nil
+	}); err != nil {
+		if store.IsCorrupt(err) {
+			return j.batchCorrupt(err, errs)
+		}
+		for i := range errs {
+			errs[i] = err
+		}
+		return errs
+	}
+	seen := map[int64]bool{}
+	for i := range items {
+		it := &items[i]
+		if it.skip || seen[it.stored.ID] {
+			continue
+		}
+		seen[it.stored.ID] = true
+		errs[i] = j.processStored(ctx, it.stored, it.msg, it.perr)
+	}
+	return errs
+}
+
+// batchCorrupt fails every mail of a batch on a damaged database.
+func (j *Judge) batchCorrupt(err error, errs []error) []error {
+	j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+	err = j.corrupt(err)
+	for i := range errs {
+		errs[i] = err
 	}
 	return errs
 }

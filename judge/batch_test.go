@@ -1,11 +1,14 @@
 package judge
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -126,5 +129,46 @@ func TestBatchAcksSeeEarlierSheetsOfTheBatch(t *testing.T) {
 	}
 	if !strings.Contains(acks[2], "Every program is in") {
 		t.Errorf("bob's acknowledgement, the last program in, does not say the turn is resolved:\n%s", acks[2])
+	}
+}
+
+// TestBatchFailedMailKeptAsItCame: in a batch, a mail whose processing breaks is rolled
+// back alone and kept as it came — with its secret, since Recover must judge it again —
+// and recorded as failed; the mail after it is judged and kept with its secret removed
+// from the start; once what broke is mended, Recover takes the failed one up.
+func TestBatchFailedMailKeptAsItCame(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	sheet := f.sheet("Twonky", "")
+	load := f.j.Course
+	f.j.setups = setupCache{}
+	f.j.Course = func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") }
+	const guess = "wrong-guess-1234"
+	batch := []mail.Fetched{
+		{UID: 1, Raw: rawMail("twonky@example.test", "[RR spring] orders", sheet), Received: f.now},
+		{UID: 2, Raw: rawMail("zoombot@example.test", "[RR spring] orders", "robot Zoombot\nsecret "+guess+"\n"), Received: f.now},
+	}
+	for i, err := range f.j.HandleBatch(ctx, 7, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	failed, denied := f.inboxStatus(1), f.inboxStatus(2)
+	if failed.Status != store.InboxFailed || !bytes.Equal(failed.Raw, batch[0].Raw) {
+		t.Errorf("the mail that broke: status %s, raw kept as it came %v; want failed and the mail as it came", failed.Status, bytes.Equal(failed.Raw, batch[0].Raw))
+	}
+	if denied.Status != store.InboxRejected || bytes.Contains(denied.Raw, []byte(guess)) || failed.ID >= denied.ID {
+		t.Errorf("the mail after it: inbox %d status %s, secret kept %v; want rejected after inbox %d, its secret removed",
+			denied.ID, denied.Status, bytes.Contains(denied.Raw, []byte(guess)), failed.ID)
+	}
+	f.j.Course = load
+	if err := f.j.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if row := f.inboxStatus(1); row.Status != store.InboxProcessed || bytes.Contains(row.Raw, []byte(f.secrets["Twonky"])) {
+		t.Errorf("after Recover: %s (%s), secret kept %v", row.Status, row.Note, bytes.Contains(row.Raw, []byte(f.secrets["Twonky"])))
+	}
+	if acks := f.mailsTo("twonky@example.test", "ack"); len(acks) != 1 {
+		t.Errorf("%d acknowledgements, want 1", len(acks))
 	}
 }

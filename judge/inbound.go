@@ -119,7 +119,7 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		gameID, f = 0, fate{}
 		var gid int64
 		var err error
-		status, note, gid, err = j.judgeMessage(tx, &views{}, row, msg, perr, &f)
+		status, note, gid, err = j.judgeMessage(tx, &views{}, row, msg, perr, nil, &f)
 		if err != nil {
 			return err
 		}
@@ -266,8 +266,9 @@ var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)
 //
 // v holds what sheets read of their games for the whole transaction (views.go; nil to
 // read afresh); a command mail resets it, before and after, as commands may change what
-// it holds.
-func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg *mail.Message, perr error, f *fate) (store.InboxStatus, string, int64, error) {
+// it holds. rd is what Read made of msg, when it was read ahead (nil: it is read here);
+// judging changes it, so it serves once.
+func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg *mail.Message, perr error, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
 	if msg == nil {
 		// Unreadable as mail: nobody to answer safely.
 		f.outcome = outcomeUnreadable
@@ -299,7 +300,9 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 		}
 		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
 	}
-	rd := Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
+	if rd == nil {
+		rd = Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
+	}
 	if rd.cm != nil {
 		v.reset()
 		defer v.reset()

@@ -44,6 +44,12 @@ const inboxColumns = `id, uidvalidity, uid, message_id, from_addr, subject, raw,
 // stored scanned the whole inbox.
 const inboxByMessageID = `SELECT ` + inboxColumns + ` FROM inbox WHERE message_id = ? AND message_id <> '' ORDER BY id LIMIT 1`
 
+// inboxInsertNew inserts a mail unless its UID or its Message-ID is there already (the
+// look-up by Message-ID uses inbox_message_id, as inboxByMessageID does).
+const inboxInsertNew = `INSERT INTO inbox (uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at)
+	SELECT ?,?,?,?,?,?,?,?,?,?,? WHERE ? = '' OR NOT EXISTS (SELECT 1 FROM inbox WHERE message_id = ? AND message_id <> '')
+	ON CONFLICT (uidvalidity, uid) DO NOTHING`
+
 // InboxInsert stores a received message unless it was seen before: by
 // (UIDValidity, UID), or by Message-ID when it has one. It returns the stored
 // row — the existing one with dup true when the message was already there, so
@@ -53,22 +59,6 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 	what := fmt.Sprintf("inbox insert uid %d/%d", m.UIDValidity, m.UID)
 	if err := needTime(what, "received", m.Received); err != nil {
 		return InboxMessage{}, false, err
-	}
-	old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
-	if err == nil {
-		return old, true, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
-	if m.MessageID != "" {
-		old, err := scanInbox(t.queryRow(inboxByMessageID, m.MessageID))
-		if err == nil {
-			return old, true, nil
-		}
-		if !errors.Is(err, ErrNotFound) {
-			return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
-		}
 	}
 	if m.Status == "" {
 		m.Status = InboxNew
@@ -82,11 +72,26 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 	if m.Updated.IsZero() {
 		m.Updated = m.Received
 	}
-	res, err := t.exec(`INSERT INTO inbox (uidvalidity, uid, message_id, from_addr, subject, raw, size, received_at, status, note, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-		m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size, fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated))
+	// One statement for the usual case, a mail not seen before: it is inserted unless
+	// its UID or its Message-ID is there already, and only then is the old one read
+	// (issue 14: two look-ups before every insert cost intake two queries a mail).
+	res, err := t.exec(inboxInsertNew,
+		m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size, fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated),
+		m.MessageID, m.MessageID)
 	if err != nil {
 		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+	} else if n == 0 { // seen before: by UID first, then by Message-ID
+		old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
+		if errors.Is(err, ErrNotFound) && m.MessageID != "" {
+			old, err = scanInbox(t.queryRow(inboxByMessageID, m.MessageID))
+		}
+		if err != nil {
+			return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+		}
+		return old, true, nil
 	}
 	if m.ID, err = res.LastInsertId(); err != nil {
 		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)

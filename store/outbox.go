@@ -102,13 +102,6 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
 		return OutboxMail{}, false, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
 	}
-	old, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE message_id = ?`, m.MessageID))
-	if err == nil {
-		return old, true, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
 	to, err := json.Marshal(m.To)
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
@@ -125,12 +118,25 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
+	// One statement for the usual case, a new Message-ID; the mail already there is read
+	// only when the insert did nothing (issue 14: reading it first, for every mail the
+	// judge answers, cost intake a query a mail).
 	res, err := t.exec(`INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
-		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (message_id) DO NOTHING`,
 		m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
 		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots)
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+	} else if n == 0 {
+		old, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE message_id = ?`, m.MessageID))
+		if err != nil {
+			return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
+		}
+		return old, true, nil
 	}
 	if m.ID, err = res.LastInsertId(); err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)

@@ -87,9 +87,14 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 	for _, c := range []struct {
 		q, index string
 		args     []any
+		// the plan of an INSERT … SELECT into inbox shows the foreign-key scan of orders
+		// that SQLite runs only when violations are pending (its bytecode skips it with
+		// FkIfZero; foreign keys are immediate here, so none ever is)
+		fkScan string
 	}{
-		{inboxByMessageID, "inbox_message_id", []any{"<1@x>"}},
-		{validOrdersAfter, "orders_fold", []any{1, 1, "Twonky", 10}},
+		{inboxByMessageID, "inbox_message_id", []any{"<1@x>"}, ""},
+		{inboxInsertNew, "inbox_message_id", []any{1, 1, "<1@x>", "a@x", "s", []byte("raw"), 3, "t", "new", "", "t", "<1@x>", "<1@x>"}, "SCAN orders"},
+		{validOrdersAfter, "orders_fold", []any{1, 1, "Twonky", 10}, ""},
 	} {
 		var plan []string
 		mustView(t, st, func(tx *Tx) error {
@@ -109,6 +114,9 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 			return rows.Err()
 		})
 		p := strings.Join(plan, "; ")
+		if c.fkScan != "" {
+			p = strings.ReplaceAll(p, c.fkScan, "")
+		}
 		if !strings.Contains(p, "INDEX "+c.index) || strings.Contains(p, "SCAN inbox") || strings.Contains(p, "SCAN orders") || strings.Contains(p, "TEMP B-TREE") {
 			t.Errorf("%s\nplan: %s; want a search by index %s", c.q, p, c.index)
 		}
