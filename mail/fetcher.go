@@ -483,18 +483,22 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 			sizes[m.UID] = m.RFC822Size
 		}
 	}
-	// The handler takes one batch while the next is fetched: the server's work and the
-	// handler's overlap instead of taking turns (issue 14, intake speed). A batch is
-	// marked only after its handler returned, so nothing is marked before it is stored.
+	// The handler takes one batch while the next is fetched, and while the one before
+	// is marked: the server's work and the handler's overlap instead of taking turns
+	// (issue 14, intake speed). A batch is marked only after its handler returned, so
+	// nothing is marked before it is stored, and the handler is given the next batch
+	// only after it returned from the one before, so batches are taken in UID order.
 	var handling chan []error
 	var inHand []Fetched
-	settle := func() error {
+	// settle waits for the batch in hand and records what the handler made of it; the
+	// messages it accepted are returned, to be marked
+	settle := func() ([]imap.UID, error) {
 		if handling == nil {
-			return nil
+			return nil, nil
 		}
 		errs := <-handling
 		handling = nil
-		return f.settle(ctx, c, inHand, errs)
+		return f.record(ctx, inHand, errs)
 	}
 	var batch []imap.UID
 	var batchBytes int64
@@ -505,9 +509,11 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 		fetched, err := f.fetchBatch(c, batch, sizes)
 		batch, batchBytes = batch[:0], 0
 		if err != nil {
-			return errors.Join(err, settle())
+			done, serr := settle()
+			return errors.Join(err, serr, f.mark(c, done))
 		}
-		if err := settle(); err != nil {
+		done, err := settle()
+		if err != nil {
 			return err
 		}
 		if len(fetched) > 0 {
@@ -516,6 +522,12 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 			f.mu.Unlock()
 			inHand, handling = fetched, make(chan []error, 1)
 			go func(ch chan<- []error) { ch <- handle(ctx, uidvalidity, fetched) }(handling)
+		}
+		if err := f.mark(c, done); err != nil {
+			// no handler outlives its session: the batch just handed over is waited
+			// for, and what it accepted is marked by the next session (markPending)
+			_, serr := settle()
+			return errors.Join(err, serr)
 		}
 		return nil
 	}
@@ -536,7 +548,11 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 	if err := flush(); err != nil {
 		return err
 	}
-	return settle()
+	done, err := settle()
+	if err != nil {
+		return err
+	}
+	return f.mark(c, done)
 }
 
 // fetchBatch fetches the messages of one batch, in UID order.
@@ -588,9 +604,10 @@ func (f *Fetcher) fetchBatch(c *imapclient.Client, batch []imap.UID, sizes map[i
 	return fetched, nil
 }
 
-// settle records what the handler made of a batch (errs, one per message) and marks on
-// the server the messages it accepted; the others are offered again at the next check.
-func (f *Fetcher) settle(ctx context.Context, c *imapclient.Client, fetched []Fetched, errs []error) error {
+// record records what the handler made of a batch (errs, one per message) and returns
+// the messages it accepted, to be marked on the server; the others are offered again at
+// the next check.
+func (f *Fetcher) record(ctx context.Context, fetched []Fetched, errs []error) ([]imap.UID, error) {
 	var done []imap.UID
 	for i, m := range fetched {
 		var err error
@@ -611,12 +628,12 @@ func (f *Fetcher) settle(ctx context.Context, c *imapclient.Client, fetched []Fe
 		f.mu.Unlock()
 		if err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return nil, ctx.Err()
 			}
 			f.log.Warn("handler refused a message; it stays unmarked and is offered again", "uid", m.UID, "err", err)
 		}
 	}
-	return f.mark(c, done)
+	return done, nil
 }
 
 // markPending marks what was handled on an earlier connection but not marked.
