@@ -171,3 +171,18 @@ func (v *views) added(o store.OrderSheet) {
 	f.lastID, f.last = o.ID, o.Received.Truncate(time.Microsecond) // as the store keeps it
 	v.folds[key] = f
 }
+
+// publish hands the folds read and made in a transaction that committed to the judge's
+// fold cache: they are the committed state now, and the turn check after a batch
+// (ResolveIfReady) need not read and fold the batch's sheets again. Only a transaction
+// in which nothing was rolled back may publish (a rollback resets the views anyway).
+func (v *views) publish(c *foldCache) {
+	if v == nil {
+		return
+	}
+	for k, f := range v.folds {
+		if f.lastID > 0 {
+			c.put(k, f)
+		}
+	}
+}
