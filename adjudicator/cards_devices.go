@@ -225,7 +225,7 @@ func (t *turn) onPortableTeleporter(i int) bool {
 // the lower level (it takes no damage: devices take none); against a ledge from below it
 // is held as by a wall, and so is the robot pushing it. Belts and pushers treat it as
 // they treat robots (levels.go): never up a ramp, down a ledge it drops. Scenarios 901,
-// 902, 903.
+// 902, 903, 922.
 //
 // The order: "use The Big One in register 5". Default: not laid.
 type theBigOne struct{}

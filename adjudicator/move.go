@@ -59,8 +59,10 @@ func (t *turn) movePhase() {
 		if len(t.armed.progs) == 0 || !t.playPhased(i, card) { // phases.go
 			t.playKind(i, kind)
 		}
-		if t.onRamp > 0 && t.devs.air {
-			t.settleRamps() // a Robo-Copter that landed on a ramp with a turn card to play slides back (floormove.go)
+		if (t.onRamp > 0 && t.devs.air) || t.devs.bigRamp != 0 {
+			// A Robo-Copter that landed on a ramp with a turn card to play, or The Big One
+			// left on a ramp by a flight's push, slides back (floormove.go).
+			t.settleRamps()
 		}
 		if t.st.Over {
 			return // the last flag was passed over (Rules.PassTouches)

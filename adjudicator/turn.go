@@ -386,7 +386,7 @@ func (t *turn) runRegister(reg int) {
 		t.dronesLook() // seed 001, Drone Launcher (cards_devices.go)
 	}
 	t.fireLasers()
-	if t.onRamp > 0 {
+	if t.onRamp > 0 || t.devs.bigRamp != 0 {
 		t.settleRamps() // a Robo-Copter hovering on a ramp, brought down by damage (flying.go)
 	}
 	for _, st := range t.setup.afterLasers {
