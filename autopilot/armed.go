@@ -235,7 +235,13 @@ func (s *search) keepTops(prog [adjudicator.Registers]int, o outcome, end *adjud
 func (p *Pilot) playCards(s *search, st *adjudicator.State) []cardUse {
 	d := &usesDecider{}
 	var bestUses []cardUse
+	if s.best.Won {
+		return nil // nothing beats the race won
+	}
 	for k, top := range append(slices.Clip(s.top), s.topLost...) {
+		if k >= len(s.top) && slices.ContainsFunc(s.top, func(r ranked) bool { return r.prog == top.prog }) {
+			continue // in both lists
+		}
 		uses, o, end := p.addUses(s, st, d, top)
 		if len(uses) == 0 {
 			continue
