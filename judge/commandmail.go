@@ -35,6 +35,35 @@ func header(line string) (key, val string, ok bool) {
 	return key, f[1], ok
 }
 
+// visible is a line as the player sees it: the zero-width characters a web client or a
+// paste leaves (U+200B and its kin, a byte-order mark, a soft hyphen) dropped and the
+// odd spaces (no-break, narrow, ideographic) made plain, as the sheet reader does
+// (orders/clean.go). "\u200bsecret ..." was no header line and "\u200bSTATUS" no
+// command, so a command mail pasted from a web page was read as a sheet.
+func visible(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
+			return -1
+		case '\u00a0', '\u2007', '\u202f', '\u3000', '\u2002', '\u2003', '\u2009':
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 var bareWord = regexp.MustCompile(`^[A-Za-z]+[!.?]?$`)
 
 // parseCommandMail reads a mail body as a command mail; ok is false when it is not one.
@@ -44,7 +73,7 @@ func parseCommandMail(text string) (cm *commandMail, ok bool) {
 	cm = &commandMail{sheetLine: -1}
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
-		t := strings.TrimSpace(raw)
+		t := strings.TrimSpace(visible(raw))
 		if strings.TrimRight(raw, " \t") == "--" {
 			break
 		}

@@ -27,7 +27,7 @@ func (f *fixture) corpusMail(name string) []byte {
 
 func (f *fixture) asZoombot(raw []byte) []byte {
 	swapped := bytes.ReplaceAll(raw, []byte(corpusSecret), []byte(f.secrets["Zoombot"]))
-	if m, err := mail.Extract(swapped); err == nil && Read(m).Sheet != nil && Read(m).Sheet.Secret == corpusSecret {
+	if m, err := mail.Extract(swapped); err == nil && secretRead(Read(m)) == corpusSecret {
 		// the player's secret is encoded (base64, a quoted-printable soft break inside
 		// it): Zoombot gets the corpus's secret instead
 		f.setSecret("Zoombot", corpusSecret)
@@ -38,6 +38,17 @@ func (f *fixture) asZoombot(raw []byte) []byte {
 		raw = bytes.ReplaceAll(raw, []byte(from), []byte("zoombot@example.test"))
 	}
 	return raw
+}
+
+// secretRead is the secret a mail gives, in its sheet or its commands.
+func secretRead(r *Reading) string {
+	if r.Sheet != nil && r.Sheet.Secret != "" {
+		return r.Sheet.Secret
+	}
+	if r.cm != nil {
+		return r.cm.secret
+	}
+	return ""
 }
 
 // setSecret gives robot the secret s.
@@ -120,7 +131,9 @@ func (f *fixture) zoombotFate() sheetFate {
 }
 
 // TestClientCorpusThroughTheJudge delivers every sheet of the corpus to a running game:
-// each is stored with the program the player wrote, and none is an identity failure.
+// each is stored with the program the player wrote, none is an identity failure, and the
+// secret is neither kept (in the stored mail, however it was encoded, or the stored
+// sheet) nor echoed.
 func TestClientCorpusThroughTheJudge(t *testing.T) {
 	for name, want := range corpusFacts {
 		if want.program == "" {
@@ -142,6 +155,7 @@ func TestClientCorpusThroughTheJudge(t *testing.T) {
 			if len(got.replies) != 1 || strings.Contains(got.replies[0], "did not match") {
 				t.Errorf("replies %q, want one answer to the sheet", got.replies)
 			}
+			f.noSecretKept(f.uid, f.secrets["Zoombot"])
 		})
 	}
 }
@@ -372,5 +386,159 @@ func TestEveryMailsFateIsLogged(t *testing.T) {
 	f.deliver(mails[0].raw)
 	if !strings.Contains(buf.String(), "msg=mail inbox=1 ") || !strings.Contains(buf.String(), "outcome=duplicate") {
 		t.Errorf("a second delivery is not logged as a duplicate:\n%s", buf.String())
+	}
+}
+
+// noSecretKept fails when secret is anywhere the judge keeps or sends it after the mail
+// uid: the stored mail (its bytes, every part decoded, and its text as the judge reads
+// it), the stored sheets, or a mail it sent (but a welcome, which carries the secret).
+func (f *fixture) noSecretKept(uid uint32, secret string) {
+	f.t.Helper()
+	row := f.inboxStatus(uid)
+	if bytes.Contains(row.Raw, []byte(secret)) {
+		f.t.Errorf("the stored mail carries the secret in its bytes")
+	}
+	pieces, _ := mail.Decoded(row.Raw, 1<<20)
+	for _, p := range pieces {
+		if bytes.Contains(p, []byte(secret)) {
+			f.t.Errorf("the stored mail carries the secret in a decoded part")
+		}
+	}
+	if m, err := mail.Extract(row.Raw); err == nil && strings.Contains(m.Text, secret) {
+		f.t.Errorf("the stored mail's text carries the secret")
+	}
+	_ = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		for _, robot := range []string{"Twonky", "Zoombot", "Hulk"} {
+			vs, _ := tx.OrderVersions(1, 1, robot)
+			for _, v := range vs {
+				if strings.Contains(v.Raw, secret) || bytes.Contains(v.Parsed, []byte(secret)) {
+					f.t.Errorf("the stored sheet of %s carries the secret", robot)
+				}
+			}
+		}
+		return nil
+	})
+	for _, m := range f.outbox() {
+		if m.Kind == "welcome" || m.Kind == "gm-notice" {
+			continue
+		}
+		pieces, _ := mail.Decoded(m.Raw, 1<<20)
+		for _, p := range append(pieces, m.Raw) {
+			if bytes.Contains(p, []byte(secret)) {
+				f.t.Errorf("the %s mail to %s echoes the secret", m.Kind, m.To)
+				break
+			}
+		}
+	}
+}
+
+// TestClientCommandCorpusThroughTheJudge delivers each command mail of the corpus, as
+// its client wrote it, to a running game and checks the judge's answer, what changed,
+// and that no secret is kept or echoed. A mailing list's copy of a player's mail is
+// automatic: never answered (the list would get the answer), never run, and its secret
+// is not kept.
+func TestClientCommandCorpusThroughTheJudge(t *testing.T) {
+	tests := []struct {
+		name  string
+		to    string   // whom the reply goes to ("" for no reply at all)
+		want  []string // in the reply
+		never []string // never in any mail sent
+		check func(t *testing.T, f *fixture)
+	}{
+		{name: "gmail_join_lowercase", to: "rusty@example.test",
+			want:  []string{"> join", "to join game autumn", "CONFIRM "},
+			never: []string{"Unknown command", "For game masters", "Rusty Driver"}},
+		{name: "outlook_create_smartquotes", to: "boss@example.test",
+			want:  []string{"Game autumn is created", "name:            Autumn Cup", "players:         at most 4", `line 3 "Regards,", line 4 "The Boss"`},
+			never: []string{"Not done", "want key=value"},
+			check: func(t *testing.T, f *fixture) {
+				if g, _ := f.game("autumn"); g.Name != "Autumn Cup" {
+					t.Errorf("game name %q, want Autumn Cup", g.Name)
+				}
+			}},
+		{name: "iphone_press_flowed", to: "zoombot@example.test",
+			want:  []string{"> press to all", "Your message (signed) went to everyone."},
+			never: []string{"Sent from my iPhone", "Unknown command"},
+			check: func(t *testing.T, f *fixture) {
+				for _, to := range []string{"twonky@example.test", "hulk@example.test"} {
+					ms := f.mailsTo(to, "press")
+					if len(ms) != 1 || !strings.Contains(textOf(t, ms[0]), "come for you with everything I have. Everyone else: truce until the first flag?") {
+						t.Errorf("press to %s: %d mails, want the message unwrapped", to, len(ms))
+					}
+				}
+			}},
+		{name: "thunderbird_observe", to: "kibitzer@example.test",
+			want: []string{"> Observe", "You now observe game spring"}, never: []string{"Unknown command"}},
+		{name: "k9_absent", to: "zoombot@example.test",
+			want: []string{"> absent 2026-03-10 2026-03-12", "Noted: you are away from 2026-03-10 to 2026-03-12"}, never: []string{"Not done"}},
+		{name: "outlook_web_list_help", to: "newcomer@example.test",
+			// a stranger's reply quotes nothing of the mail but the verbs (reflection.go)
+			want: []string{"> LIST", "spring           running", "> help", "For players:"}, never: []string{"Cheers"}},
+		{name: "outlook_status_fwd_subject", to: "zoombot@example.test",
+			want: []string{"> status", "Game spring, course sprint: running."}, never: []string{"Not done", "RoboRally game spring (sprint)"}},
+		{name: "gmail_replyall_list_game", to: "zoombot@example.test",
+			want: []string{"> STATUS", "Game spring, course sprint: running."}, never: []string{"Not done"}},
+		{name: "outlook_web_zwsp_commands", to: "zoombot@example.test",
+			want:  []string{"> WAIT", "Turn 1 waits for its deadline", "> timezone Europe/Berlin", `line 5 "Zoe"`},
+			never: []string{"did not match", "Not done", "NOT accepted"}},
+		{name: "mailman_list_copy", check: func(t *testing.T, f *fixture) {
+			if got := f.zoombotFate(); got.program != "" {
+				t.Errorf("the list's copy of a sheet was stored: %q", got.program)
+			}
+		}},
+		{name: "googlegroups_list_copy", check: func(t *testing.T, f *fixture) {
+			if n := len(f.mailsTo("twonky@example.test", "press")); n != 0 {
+				t.Errorf("the list's copy of a PRESS was relayed")
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			boss := f.addServerGM("boss@example.test")
+			if tt.name != "outlook_create_smartquotes" {
+				if _, err := f.j.RunCommand(context.Background(), "", Command{Verb: "CREATE", Args: []string{"autumn", "course=sprint"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			raw, err := os.ReadFile(filepath.Join("..", "mail", "testdata", "clients", tt.name+".eml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the outbox first: reading it arms the welcomes' secrets (secretslots.go),
+			// which would undo a secret asZoombot sets
+			before := len(f.outbox())
+			raw = f.asZoombot(bytes.ReplaceAll(raw, []byte("SERVER-SECRET"), []byte(boss)))
+			f.deliver(raw)
+			row := f.inboxStatus(f.uid)
+			sent := f.outbox()[before:]
+			if tt.to == "" {
+				if row.Status != store.InboxRejected || !strings.Contains(row.Note, "automatic") || len(sent) != 0 {
+					t.Fatalf("inbox %s (%s), %d mails sent: want an automatic mail, never answered", row.Status, row.Note, len(sent))
+				}
+			} else {
+				m, text := f.reply(f.uid)
+				if len(m.To) != 1 || m.To[0] != tt.to {
+					t.Errorf("reply to %s, want %s", m.To, tt.to)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("the reply lacks %q:\n%s", w, text)
+					}
+				}
+			}
+			for _, m := range sent {
+				for _, n := range tt.never {
+					if strings.Contains(textOf(t, m), n) {
+						t.Errorf("the %s mail to %s has %q:\n%s", m.Kind, m.To, n, textOf(t, m))
+					}
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
+			f.noSecretKept(f.uid, f.secrets["Zoombot"])
+			f.noSecretKept(f.uid, boss)
+		})
 	}
 }

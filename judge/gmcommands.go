@@ -591,7 +591,7 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	s := store.GameSettings{Name: g.Name, Deadline: g.Deadline, Grace: g.Grace, Missed: g.Missed, ListAddress: g.ListAddress}
-	if err := applySetting(&s, &o, key, strings.Trim(val, "\"")); err != nil {
+	if err := applySetting(&s, &o, key, settingValue(val)); err != nil {
 		return "", err
 	}
 	if key == "players" || key == "max-players" {

@@ -689,7 +689,7 @@ var secretLine = regexp.MustCompile(`(?im)^[ \t>]*(?:secret|password|passwd|pass
 // anything; the judge keeps the result once the mail is processed.
 func redactInbound(raw []byte, text string) ([]byte, bool) {
 	var values []string
-	for _, m := range secretLine.FindAllStringSubmatch(text, -1) {
+	for _, m := range secretLine.FindAllStringSubmatch(visible(text), -1) {
 		if len(m[1]) >= 4 && m[1] != "(secret)" {
 			values = append(values, m[1])
 		}

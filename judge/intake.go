@@ -144,7 +144,9 @@ func quotedLine(src []string, n int) string {
 	if n < 1 || n > len(src) {
 		return ""
 	}
-	l := strings.TrimRight(strings.ReplaceAll(src[n-1], "\t", " "), " ")
+	// invisible characters dropped, so that a secret with a zero-width space before or
+	// inside it is still seen (and hidden) as one
+	l := strings.TrimRight(strings.ReplaceAll(visible(src[n-1]), "\t", " "), " ")
 	if strings.TrimSpace(l) == "" {
 		return ""
 	}

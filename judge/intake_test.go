@@ -74,6 +74,7 @@ var corpusFacts = map[string]struct {
 	"outlook_web_list_help":      {cmds: "LIST HELP"},
 	"outlook_status_fwd_subject": {cmds: "STATUS"},
 	"gmail_replyall_list_game":   {cmds: "STATUS"},
+	"outlook_web_zwsp_commands":  {cmds: "WAIT TIMEZONE"},
 	"mailman_list_copy":          {auto: true},
 	"googlegroups_list_copy":     {cmds: "PRESS", auto: true},
 }
@@ -110,8 +111,8 @@ func readCorpus(t *testing.T, path string) *Reading {
 // player sees. The golden files are what `rallyjudge check --mail` prints.
 func TestClientCorpus(t *testing.T) {
 	files, err := filepath.Glob("../mail/testdata/clients/*.eml")
-	if err != nil || len(files) < 44 {
-		t.Fatalf("want the client corpus (44 mails or more), got %d (%v)", len(files), err)
+	if err != nil || len(files) < 45 {
+		t.Fatalf("want the client corpus (45 mails or more), got %d (%v)", len(files), err)
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".eml")
@@ -236,5 +237,25 @@ func TestAttachedYAMLWithoutDocumentStartIsYAML(t *testing.T) {
 				t.Errorf("program %q robot %q, err %v", programOf(r.Sheet), r.Sheet.Robot, r.SheetErr)
 			}
 		})
+	}
+}
+
+// TestQuotedLineHidesSecretBehindInvisibleCharacters: a line quoted under a problem
+// hid its secret only when "secret" began the line; a zero-width space or a no-break
+// space before it (a web client, a paste) left the secret in the reply and in `rallyjudge
+// check --mail`.
+func TestQuotedLineHidesSecretBehindInvisibleCharacters(t *testing.T) {
+	for _, l := range []string{
+		"secret abcd-efgh-jkmn-pqrs",
+		"\u200bsecret abcd-efgh-jkmn-pqrs",
+		"\u00a0password:\u00a0abcd-efgh-jkmn-pqrs",
+		"\ufeffsecret\tabcd-efgh-jkmn-pqrs",
+		"secret abcd\u200b-efgh-jkmn-pqrs",
+		"> \u200bpw = abcd-efgh-jkmn-pqrs",
+	} {
+		got := quotedLine([]string{l}, 1)
+		if strings.Contains(strings.ReplaceAll(got, "\u200b", ""), "abcd-efgh") || !strings.Contains(got, "(secret)") {
+			t.Errorf("%q quoted as %q", l, got)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -13,7 +14,35 @@ import (
 // A game's settings as a game master writes them (key=value in CREATE and SET), and
 // how they are shown back.
 
-// parseKV reads key=value words; a value may be quoted with "..." spanning words.
+// closingQuotes are the quotes a value may be written in, by the one that opens it: the
+// straight one, and the typographic ones word processors and phones put in its place
+// (Outlook's editor and iOS turn "Autumn Cup" into “Autumn Cup”; German „…“, French «…»).
+var closingQuotes = map[rune]string{'"': `"`, '“': "”", '”': "”", '„': "“”", '«': "»", '»': "«", '‘': "’", '‚': "‘’"}
+
+// unquote is v without the quotes around it (closingQuotes), or v.
+func unquote(v string) string {
+	open, n := utf8.DecodeRuneInString(v)
+	closers, ok := closingQuotes[open]
+	if !ok || len(v) <= n {
+		return v
+	}
+	last, m := utf8.DecodeLastRuneInString(v[n:])
+	if !strings.ContainsRune(closers, last) {
+		return v
+	}
+	return v[n : len(v)-m]
+}
+
+// settingValue is SET's value as written: without its quotes, typographic ones too.
+func settingValue(v string) string {
+	if u := unquote(v); u != v {
+		return u
+	}
+	return strings.Trim(v, "\"")
+}
+
+// parseKV reads key=value words; a value may be quoted with "..." spanning words, or
+// with typographic quotes (closingQuotes).
 func parseKV(args []string) (map[string]string, error) {
 	kv := map[string]string{}
 	s := strings.Join(args, " ")
@@ -24,12 +53,14 @@ func parseKV(args []string) (map[string]string, error) {
 		}
 		key, rest := strings.ToLower(s[:i]), s[i+1:]
 		var val string
-		if strings.HasPrefix(rest, "\"") {
-			k := strings.IndexByte(rest[1:], '"')
+		open, n := utf8.DecodeRuneInString(rest)
+		if closers, quoted := closingQuotes[open]; quoted {
+			k := strings.IndexAny(rest[n:], closers)
 			if k < 0 {
 				return nil, refuse("%s: the quote is not closed.", key)
 			}
-			val, s = rest[1:k+1], rest[k+2:]
+			_, m := utf8.DecodeRuneInString(rest[n+k:])
+			val, s = rest[n:n+k], rest[n+k+m:]
 		} else if k := strings.IndexAny(rest, " \t"); k >= 0 {
 			val, s = rest[:k], rest[k:]
 		} else {
