@@ -459,6 +459,10 @@ func (n *narrator) single(e adjudicator.Event) {
 	case adjudicator.EvExplosion:
 		n.add(explosionText(e))
 	case adjudicator.EvLaunch:
+		if e.Target != nil { // a drone's target counter (seed 001, Drone Launcher)
+			n.add(fmt.Sprintf("%s's %s puts a %s at %v, its target counter at %v", e.Robot, e.Option, deviceName(e.Device), pos(e.To), pos(e.Target)))
+			break
+		}
 		n.add(fmt.Sprintf("%s's %s puts a %s at %v", e.Robot, e.Option, deviceName(e.Device), pos(e.To)))
 	case adjudicator.EvDeviceMove:
 		switch {
@@ -707,6 +711,10 @@ func optionUseText(e adjudicator.Event) string {
 		return fmt.Sprintf("%s throws its Emergency Switch", e.Robot)
 	case "De Luxe Safety Copy":
 		return fmt.Sprintf("%s uses its De Luxe Safety Copy", e.Robot)
+	case "Drone Launcher":
+		if e.Cause == "target" && e.To != nil { // a waiting drone saw a robot (seed 001)
+			return fmt.Sprintf("%s's drone sees %s: its target counter goes to %v", e.Robot, e.Other, pos(e.To))
+		}
 	}
 	return fmt.Sprintf("%s uses %s%s", e.Robot, e.Option, on)
 }
