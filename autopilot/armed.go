@@ -158,11 +158,18 @@ func (u cardUse) param() string {
 }
 
 // usesDecider answers the engine's option questions as the uses' order lines do (the
-// first that applies, as orders.Compile reads a sheet); every other decision is the
-// engine's default, as in the program search.
+// first that applies, as orders.Compile reads a sheet), and discards an option to
+// prevent damage as the bot's sheet says (Pilot.suggest, Decider.PreventDamage): a
+// card used at high damage (Overload Override's point) may go that way. Every other
+// decision is the engine's default, as in the program search; none of them comes
+// before the end of the registers the forecast stops at.
 type usesDecider struct {
 	adjudicator.Defaults
 	uses []cardUse
+}
+
+func (d *usesDecider) PreventDamage(v adjudicator.View, source string) int {
+	return Decider{}.PreventDamage(v, source)
 }
 
 func (d *usesDecider) Option(v adjudicator.View, option, _ string) string {
@@ -257,7 +264,13 @@ func (p *Pilot) playCards(s *search, st *adjudicator.State) []cardUse {
 // enough, up to maxUses.
 func (p *Pilot) addUses(s *search, st *adjudicator.State, d *usesDecider, top ranked) ([]cardUse, outcome, adjudicator.Robot) {
 	var uses []cardUse
+	// The program as the sheet plays it with no use: the search's forecast but for
+	// the options discarded against damage.
+	d.uses = nil
 	o, end := top.o, top.end
+	if e, err := s.sim.Run(s.robot, top.prog, d); err == nil {
+		o, end = p.evaluate(&s.before, &e), e
+	}
 	for len(uses) < maxUses {
 		found := false
 		var bu cardUse

@@ -163,6 +163,14 @@ func TestAutopilotUsesArmedCards(t *testing.T) {
 			lines: []string{"robot A at 5,10 facing N damage 3 hand P490 P500 P510 P520 P530 P540 options: Overload Override", "program A: P490 P500 P510 P520 P530"},
 		},
 		{
+			// Five Move 1 and nothing else (damage 4: five cards), a pit five squares
+			// ahead: a register left empty, for a point of damage, keeps the robot
+			// out of it.
+			name: "overload override leaves a register empty", pays: true, use: "empty",
+			board: grid(12, 12, "5,0=f1", "5,5=X"),
+			lines: []string{"robot A at 5,10 facing N damage 4 hand P490 P500 P510 P520 P530 options: Overload Override", "program A: P490 P500 P510 P520 P530"},
+		},
+		{
 			// A pit ahead and the flag beyond it: the Move 2 jumps it.
 			name: "frog legs jump the pit", pays: true, use: "use Frog Legs in register",
 			board: grid(12, 12, "5,7=f1", "5,9=X"),
