@@ -83,7 +83,7 @@ var verbs = map[string]verbInfo{
 	"WHOGAME":   {"anyone", "WHOGAME", "who plays which robot (as far as the game allows)"},
 	"OBSERVE":   {"anyone", "OBSERVE [GAME]", "get the game's public report each turn"},
 	"UNOBSERVE": {"anyone", "UNOBSERVE [GAME]", "stop getting the public report"},
-	"STANDBY":   {"anyone", "STANDBY [GAME] | STANDBY OFF", "offer to take over a robot whose player leaves"},
+	"STANDBY":   {"anyone", "STANDBY [GAME] [OFF]", "offer to take over a robot whose player leaves; OFF: stop"},
 }
 
 var playerOrder = []string{"HELP", "LIST", "JOIN", "ORDERS", "STATUS", "RESEND", "HISTORY", "WITHDRAW", "PICTURES",
