@@ -365,18 +365,7 @@ func (n *narrator) single(e adjudicator.Event) {
 				return
 			}
 		}
-		switch {
-		case e.Cause == "flamer":
-			n.add(fmt.Sprintf("the flamer burns %s: %s", e.Robot, points(e.Amount, "damage")))
-		case e.Cause == "ledge":
-			n.add(fmt.Sprintf("%s falls down the ledge: %s", e.Robot, points(e.Amount, "damage")))
-		case e.Cause == "landed-on":
-			n.add(fmt.Sprintf("%s lands on %s: %s", nonEmpty(e.Other, "a robot"), e.Robot, points(e.Amount, "damage")))
-		case e.Other != "":
-			n.add(fmt.Sprintf("%s shoots %s: %s", e.Other, e.Robot, points(e.Amount, "damage")))
-		default:
-			n.add(fmt.Sprintf("a board laser hits %s: %s", e.Robot, points(e.Amount, "damage")))
-		}
+		n.add(fmt.Sprintf("%s: %s", hitText(e), points(e.Amount, "damage")))
 	case adjudicator.EvPrevented:
 		n.add(fmt.Sprintf("%s discards %s to prevent a point of damage", e.Robot, e.Option))
 	case adjudicator.EvFlag:
@@ -779,4 +768,40 @@ func deviceName(kind string) string {
 		return "portable teleporter"
 	}
 	return kind
+}
+
+// hitText says what dealt a hit (an EvDamage), by its cause: "Hulk shoots Twonky",
+// "the flamer burns Twonky", "Twonky is caught in its own blast". A robot named in
+// Other did it; a hit without one and without a cause of its own is a board laser's.
+func hitText(e adjudicator.Event) string {
+	switch e.Cause {
+	case "flamer":
+		return "the flamer burns " + e.Robot
+	case "ledge":
+		return e.Robot + " falls down the ledge"
+	case "landed-on":
+		return fmt.Sprintf("%s lands on %s", nonEmpty(e.Other, "a robot"), e.Robot)
+	case "landing": // seed 001: a flying robot's landing
+		return e.Robot + " lands hard"
+	case "explosion":
+		switch e.Other {
+		case "":
+			return "a blast hits " + e.Robot
+		case e.Robot:
+			return e.Robot + " is caught in its own blast"
+		}
+		return fmt.Sprintf("%s's blast hits %s", e.Other, e.Robot)
+	case "ram":
+		return fmt.Sprintf("%s rams %s", nonEmpty(e.Other, "a robot"), e.Robot)
+	case "reflector":
+		return fmt.Sprintf("%s's Reflector sends the shot back at %s", nonEmpty(e.Other, "a robot"), e.Robot)
+	case "overload-override":
+		return "Overload Override costs " + e.Robot
+	case "recompile":
+		return "Recompile costs " + e.Robot
+	}
+	if e.Other != "" {
+		return fmt.Sprintf("%s shoots %s", e.Other, e.Robot)
+	}
+	return "a board laser hits " + e.Robot
 }

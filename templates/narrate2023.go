@@ -140,10 +140,8 @@ func ownDamage(e adjudicator.Event, cards string) (string, bool) {
 	switch {
 	case e.Cause == "reboot":
 		return fmt.Sprintf("%s draws %s for rebooting%s", e.Robot, plural(e.Amount, "damage card"), cards), true
-	case e.Other != "":
-		return fmt.Sprintf("%s shoots %s%s", e.Other, e.Robot, cards), true
-	case e.Cause == "laser" || e.Cause == "":
-		return fmt.Sprintf("a board laser hits %s%s", e.Robot, cards), true
+	case e.Other != "" || e.Cause == "laser" || e.Cause == "" || e.Cause == "ram":
+		return hitText(e) + cards, true
 	}
 	return fmt.Sprintf("%s takes %s (%s)%s", e.Robot, plural(e.Amount, "damage card"), e.Cause, cards), true
 }

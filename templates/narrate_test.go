@@ -107,3 +107,36 @@ func TestNarrateSections(t *testing.T) {
 		t.Fatalf("sections %q", titles)
 	}
 }
+
+// A hit is told by what dealt it: a mine's or bomb's blast, a ram, a card's own cost and a
+// flying robot's landing are no laser (they read "Bobbot shoots Bobbot" and "a board laser
+// hits" before).
+func TestNarrateHitCauses(t *testing.T) {
+	hit := func(robot, other, cause string) adjudicator.Event {
+		return adjudicator.Event{Register: 2, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: robot, Other: other, Cause: cause, Amount: 2}
+	}
+	for _, c := range []struct {
+		e    adjudicator.Event
+		want string
+	}{
+		{hit("Bobbot", "Bobbot", "explosion"), "Bobbot is caught in its own blast: 2 damage"},
+		{hit("Carol", "Bobbot", "explosion"), "Bobbot's blast hits Carol: 2 damage"},
+		{hit("Carol", "", "explosion"), "a blast hits Carol: 2 damage"},
+		{hit("Carol", "Bobbot", "ram"), "Bobbot rams Carol: 2 damage"},
+		{hit("Carol", "Bobbot", "reflector"), "Bobbot's Reflector sends the shot back at Carol: 2 damage"},
+		{hit("Carol", "", "overload-override"), "Overload Override costs Carol: 2 damage"},
+		{hit("Carol", "", "recompile"), "Recompile costs Carol: 2 damage"},
+		{hit("Carol", "", "landing"), "Carol lands hard: 2 damage"},
+		{hit("Carol", "Bobbot", "robot-laser"), "Bobbot shoots Carol: 2 damage"},
+		{hit("Carol", "", "laser"), "a board laser hits Carol: 2 damage"},
+		{hit("Carol", "", "flamer"), "the flamer burns Carol: 2 damage"},
+	} {
+		var lines []string
+		for _, s := range Narrate(adjudicator.StandardDeck(), []adjudicator.Event{c.e}) {
+			lines = append(lines, s.Lines...)
+		}
+		if len(lines) != 1 || lines[0] != c.want {
+			t.Errorf("%s by %q (%s): %q, want %q", c.e.Robot, c.e.Other, c.e.Cause, lines, c.want)
+		}
+	}
+}
