@@ -48,6 +48,9 @@ func (t *turn) moveBelts(which beltSet) {
 			}
 			dir = d
 		} else {
+			if t.bare(r.Pos) {
+				continue
+			}
 			belt := b.At(r.Pos).Belt
 			if belt.Kind == NoBelt || (which == beltsExpress && belt.Kind != BeltExpress) || (which == beltsNormal && belt.Kind != BeltNormal) {
 				continue

@@ -20,7 +20,7 @@ func (t *turn) runPushers() {
 	n := 0
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
 			continue
 		}
 		p := b.At(r.Pos).Pusher
@@ -58,7 +58,7 @@ func (t *turn) runGears() {
 	b := t.board()
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
 			continue
 		}
 		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") && !t.devs.flying[i] {
@@ -75,7 +75,7 @@ func (t *turn) runCrushers() {
 	b := t.board()
 	for i := range t.st.Robots {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
 			continue
 		}
 		if b.At(r.Pos).Crusher.Has(t.register) && t.effectElement(i, "crusher") {

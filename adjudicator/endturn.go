@@ -30,7 +30,7 @@ func (t *turn) endOfTurn() {
 	// 1. Repairs.
 	for i := range st.Robots {
 		r := &st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || t.bare(r.Pos) {
 			continue
 		}
 		sq := b.At(r.Pos)

@@ -27,7 +27,6 @@ func (t *turn) touchFlags() {
 		if own && r.Power == PowerDown {
 			continue // seed 004, Shutdown 7: a shut-down robot claims no checkpoint
 		}
-		sq := b.At(r.Pos)
 		if r.Flags < len(flags) && (flags[r.Flags] == r.Pos || t.reaches(i, flags[r.Flags])) {
 			r.Flags++
 			e := Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(flags[r.Flags-1])}
@@ -40,14 +39,17 @@ func (t *turn) touchFlags() {
 			}
 			t.scavenge(i, r.Flags) // seed 001, Scavenger Hunt (variants.go)
 		}
-		if own && t.setup.Rules.DynamicArchive && (sq.Battery || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
+		if own && t.setup.Rules.DynamicArchive && (b.At(r.Pos).Battery || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			// seed 004, Dynamic Archiving: "Robots archive when ending on a Checkpoint or
 			// Battery" (ruling R-ARCHIVE: a shut-down robot, which claims nothing, does
 			// not archive either).
 			r.Archive = r.Pos
 			t.emit(Event{Kind: EvArchive, Robot: r.Name, To: t.pos(r.Pos)})
 		}
-		if !own && (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
+		if own || t.bare(r.Pos) {
+			continue // no flag or repair site here
+		}
+		if sq := b.At(r.Pos); (sq.Flag > 0 || sq.Repair > 0 || t.course().FlagAt(r.Pos) > 0) && r.Archive != r.Pos {
 			t.moveArchive(i, sq.Flag > 0 || t.course().FlagAt(r.Pos) > 0)
 		}
 	}

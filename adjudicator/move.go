@@ -248,6 +248,14 @@ func (t *turn) deadly(p Pos) bool {
 	return t.board().Deadly(p) // off the board, or no Setup.walls
 }
 
+// bare reports whether p is a square of the setup's floor with no belt, pusher, gear,
+// crusher, flag or repair site (Setup.walls): the board element steps, the flags and the
+// repairs pass a robot there by without reading its square. False when unknown.
+func (t *turn) bare(p Pos) bool {
+	k := uint(p.Y*t.wallsW + p.X)
+	return k < uint(len(t.walls)) && uint(p.X) < uint(t.wallsW) && t.walls[k]&wallsBare != 0
+}
+
 // blockedSlow is blocked off the floor, or for a Setup not made by NewSetup. Kept out of
 // line so that blocked is inlined.
 //

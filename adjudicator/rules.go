@@ -346,8 +346,8 @@ type Setup struct {
 	portals            [10][2]Pos   // the squares of each portal colour (portals.go)
 	fxTable            *effectTable // what Effects hold, worked out once (effects.go)
 	// walls is each square's Walls with its neighbours' walls on the shared edges added,
-	// so that a wall test reads one byte (turn.blocked); wallsPit marks a pit
-	// (turn.deadly).
+	// so that a wall test reads one byte (turn.blocked), and two marks the turn asks
+	// robot by robot: wallsPit (turn.deadly) and wallsBare (turn.bare).
 	walls  []Edges
 	wallsW int // the floor's width, for walls
 	// reach[4*sq+d] is how many squares a beam leaving square sq in direction d crosses
@@ -355,8 +355,11 @@ type Setup struct {
 	reach []uint16
 }
 
-// wallsPit is the bit of Setup.walls that marks a pit (no edge of a square uses it).
-const wallsPit Edges = 1 << 4
+// The marks of Setup.walls beside the four edges.
+const (
+	wallsPit  Edges = 1 << 4 // a pit
+	wallsBare Edges = 1 << 5 // no belt, pusher, gear, crusher, flag or repair site
+)
 
 type emitter struct {
 	at    Pos
@@ -457,6 +460,10 @@ func (s *Setup) prepare() error {
 			}
 			if b.Squares[sq].Floor == FloorPit {
 				s.walls[sq] |= wallsPit
+			}
+			if q := &b.Squares[sq]; q.Belt.Kind == NoBelt && q.Pusher.Registers == 0 && q.Gear == NoRotation && q.Crusher == 0 &&
+				q.Flag == 0 && q.Repair == 0 && s.Course.FlagAt(Pos{x, y}) == 0 {
+				s.walls[sq] |= wallsBare
 			}
 		}
 	}

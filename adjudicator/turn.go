@@ -433,8 +433,12 @@ func (t *turn) revealAndOrder() {
 	// performed (fully) BEFORE cards with lower priorities"). Priorities are unique; an
 	// insertion sort on at most 8 robots allocates nothing.
 	// A robot under Remote Control plays its controller's card just after it.
+	var key [MaxRobots]int // robot i plays before robot j when key[i] > key[j]
+	for _, i := range t.order {
+		key[i] = t.playKey(i)
+	}
 	for a := 1; a < len(t.order); a++ {
-		for b := a; b > 0 && t.before(t.order[b], t.order[b-1]); b-- {
+		for b := a; b > 0 && key[t.order[b]] > key[t.order[b-1]]; b-- {
 			t.order[b], t.order[b-1] = t.order[b-1], t.order[b]
 		}
 	}
@@ -449,16 +453,18 @@ func (t *turn) cardIn(i int) int {
 	return t.st.Robots[i].Registers[t.register-1]
 }
 
-// before reports whether robot a plays before robot b in this register.
-func (t *turn) before(a, b int) bool {
-	pa, pb := t.cardIn(a), t.cardIn(b)
+// playKey ranks robot i in this register's playing order, the higher first: its card's
+// priority, and at the same priority (a robot under Remote Control plays its
+// controller's card) the robot not under Remote Control first.
+func (t *turn) playKey(i int) int {
+	p := t.cardIn(i)
 	if t.armed.homingOn != 0 {
-		pa, pb = t.priorityOf(a), t.priorityOf(b) // seed 001, Homing Device: cards_armed.go
+		p = t.priorityOf(i) // seed 001, Homing Device: cards_armed.go
 	}
-	if pa != pb {
-		return pa > pb
+	if t.cards.remote[i] == 0 {
+		return 2*p + 1
 	}
-	return t.cards.remote[b] > 0 && t.cards.remote[a] == 0
+	return 2 * p
 }
 
 // elementStep is the board element step of phase c by name (Rules.Elements), nil for an
