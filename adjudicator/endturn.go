@@ -260,36 +260,24 @@ func (t *turn) deal() {
 			locked = append(locked, r.Flywheel)
 		}
 	}
+	// The deck less the locked cards. Deck.cards is ascending, so each locked card is
+	// found by a binary search and the deck copied in the pieces between them.
+	slices.Sort(locked)
 	var deck []int
 	if t.sm != nil && t.setup.Deck.Len() <= len(t.sm.deck) {
-		deck = append(t.sm.deck[:0], t.setup.Deck.cards...)
+		deck = t.sm.deck[:0]
 	} else {
-		deck = t.setup.Deck.Cards()
+		deck = make([]int, 0, t.setup.Deck.Len())
 	}
-	// The locked cards as a bit set when their numbers allow (the postal priorities run
-	// to 840): one test a card instead of a search of the list.
-	var lockedSet [16]uint64
-	small := true
+	cards, from := t.setup.Deck.cards, 0
 	for _, c := range locked {
-		if c < 0 || c >= 64*len(lockedSet) {
-			small = false
-			break
+		if k, ok := slices.BinarySearch(cards, c); ok && k >= from {
+			deck = append(deck, cards[from:k]...)
+			from = k + 1
 		}
-		lockedSet[c/64] |= 1 << (c % 64)
 	}
-	if small {
-		w := 0
-		for _, c := range deck {
-			if c < 0 || c >= 64*len(lockedSet) || lockedSet[c/64]&(1<<(c%64)) == 0 {
-				deck[w] = c
-				w++
-			}
-		}
-		clear(deck[w:]) // as slices.DeleteFunc leaves it
-		deck = deck[:w]
-	} else {
-		deck = slices.DeleteFunc(deck, func(c int) bool { return slices.Contains(locked, c) })
-	}
+	deck = append(deck, cards[from:]...)
+	clear(deck[len(deck):len(cards)]) // as slices.DeleteFunc leaves a copy of the deck
 	// Each hand is the piece of the shuffled deck it was dealt from (the new state's
 	// memory, stateMem, or Deck.Cards' copy), clipped so that adding a card to one
 	// (Flywheel) copies it rather than writing over the next; the pile left is the rest

@@ -615,6 +615,14 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 		return errs
 	}
 	var used [Registers]int // used[k]: the card placed in register k+1 so far
+	// The hand and the cards placed so far as bit sets (a card is a number below
+	// MaxPriority): one test a card instead of a search.
+	var hand, placed [(MaxPriority + 63) / 64]uint64
+	for _, c := range r.Hand {
+		if uint(c) < MaxPriority {
+			hand[c/64] |= 1 << (c % 64)
+		}
+	}
 	for i, c := range prog {
 		reg := i + 1
 		if r.IsLocked(reg) {
@@ -633,26 +641,18 @@ func (s *Setup) CheckProgram(st *State, robot int, prog [Registers]int) []Progra
 			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is not a card", c)})
 			continue
 		}
-		if !containsInt(r.Hand, c) {
+		if hand[c/64]&(1<<(c%64)) == 0 { // Kind has refused numbers out of range
 			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is not in your hand", c)})
 			continue
 		}
-		if prev := slices.Index(used[:], c); prev >= 0 {
-			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is already in register %d", c, prev+1)})
+		if placed[c/64]&(1<<(c%64)) != 0 {
+			errs = append(errs, ProgramError{Register: reg, Card: c, Msg: fmt.Sprintf("P%d is already in register %d", c, slices.Index(used[:], c)+1)})
 			continue
 		}
+		placed[c/64] |= 1 << (c % 64)
 		used[i] = c
 	}
 	return errs
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // namedStep is a register step and its name (the events' phase).
