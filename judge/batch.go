@@ -27,6 +27,13 @@ import (
 // the writer, so that on a machine with two cores it costs the writer nothing (issue
 // 14, item 10). The writer still takes the mails one after another in UID order.
 func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail.Fetched) []error {
+	return j.handleBatch(ctx, "", uidvalidity, msgs)
+}
+
+// handleBatch is HandleBatch; with a mailbox, the batch's transaction records the
+// mailbox position too (its last UID), as Serve's savePosition would in a commit (and
+// an fsync) of its own.
+func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uint32, msgs []mail.Fetched) []error {
 	errs := make([]error, len(msgs))
 	items := make([]batchItem, len(msgs))
 	now := j.now()
@@ -87,6 +94,9 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 				if err := j.failInbox(tx, stored, it.msg, err.Error()); err != nil {
 					return err
 				}
+			}
+			if mailbox != "" && len(items) > 0 {
+				return j.positionIn(tx, mailbox, uidvalidity, items[len(items)-1].row.UID)
 			}
 			return nil
 		})

@@ -173,3 +173,31 @@ func TestBatchFailedMailKeptForRecover(t *testing.T) {
 		t.Errorf("%d acknowledgements, want 1", len(acks))
 	}
 }
+
+// TestBatchRecordsPosition: the daemon's batch records the mailbox position (its last
+// UID) in its own transaction, so no commit of its own follows every batch; a position
+// already past it stays.
+func TestBatchRecordsPosition(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	batch := []mail.Fetched{
+		{UID: 4, Raw: rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")), Received: f.now},
+		{UID: 9, Raw: rawMail("zoombot@example.test", "hello", "HELP\n"), Received: f.now},
+	}
+	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	if p, err := f.j.LoadPosition(ctx, "INBOX"); err != nil || p != (mail.Position{UIDValidity: 7, UID: 9}) {
+		t.Errorf("position %+v (%v), want 7/9", p, err)
+	}
+	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch[:1]) { // offered again
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	if p, _ := f.j.LoadPosition(ctx, "INBOX"); p.UID != 9 {
+		t.Errorf("position went back to %d", p.UID)
+	}
+}

@@ -85,7 +85,8 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		err := l.Fetcher.RunBatch(ctx, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
 			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			defer cancel()
-			errs := j.HandleBatch(hctx, v, msgs)
+			// the mailbox position goes in the batch's own commit
+			errs := j.handleBatch(hctx, l.Mailbox, v, msgs)
 			j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
 			var last uint32
 			for i, err := range errs {
@@ -99,7 +100,7 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 					stopAll()
 				}
 			}
-			if last != 0 {
+			if last != 0 { // (nothing to write, unless the batch could not commit whole)
 				j.savePosition(hctx, l.Mailbox, v, last)
 			}
 			poke(clockWake)
@@ -174,16 +175,20 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 }
 
 func (j *Judge) savePosition(ctx context.Context, mailbox string, v, uid uint32) {
-	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		cur, err := tx.MailboxState(mailbox)
-		if err == nil && cur.UIDValidity == v && cur.LastUID >= uid {
-			return nil
-		}
-		return tx.SetMailboxState(store.MailboxState{Mailbox: mailbox, UIDValidity: v, LastUID: uid, Updated: j.now()})
-	})
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error { return j.positionIn(tx, mailbox, v, uid) })
 	if err != nil {
 		j.Log.Warn("saving the mailbox position failed", "err", err)
 	}
+}
+
+// positionIn records in tx that mailbox was read up to uid (under UIDVALIDITY v), unless
+// it is recorded so already.
+func (j *Judge) positionIn(tx *store.Tx, mailbox string, v, uid uint32) error {
+	cur, err := tx.MailboxState(mailbox)
+	if err == nil && cur.UIDValidity == v && cur.LastUID >= uid {
+		return nil
+	}
+	return tx.SetMailboxState(store.MailboxState{Mailbox: mailbox, UIDValidity: v, LastUID: uid, Updated: j.now()})
 }
 
 // outboxDue reports whether a pending mail is due now.
