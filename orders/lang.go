@@ -784,7 +784,7 @@ func (p *langParser) parseAction() Action {
 		p.skip("with", "using", "by", "discarding")
 		return p.parseDiscardWhich(DoPreventDamage)
 	case p.accept("discard"), p.accept("drop"), p.accept("sacrifice"), p.accept("exchange"), p.accept("give", "up"),
-		p.accept("trade"), p.accept("spend"):
+		!p.is("trade", "in") && p.accept("trade"), p.accept("spend"): // "trade in X" is the chop shop's swap
 		a := p.parseDiscardWhich(DoLoseOption)
 		if p.failed() {
 			return a
