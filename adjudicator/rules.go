@@ -69,6 +69,14 @@ type Rules struct {
 	// a reboot token (seed 004, Dynamic Archiving; reboot.go).
 	Lighter        bool `json:"lighter,omitempty"`
 	DynamicArchive bool `json:"dynamic_archive,omitempty"`
+	// RobotLaser is what a robot's laser deals under the 2023 rules (spam.go):
+	// RobotLaserSpam, the first SPAM from the top of the damage deck (ruling
+	// R-ROBOT-LASER-SPAM: seed 004's Robot Lasers deal "1 SPAM card" where its Board
+	// Lasers draw from the damage deck); "" the top card, SPAM or Haywire as it comes
+	// (ruling R-DAMAGE-MIX as it stood before), which games made before the ruling
+	// keep: their stored rules have no such key, so they and their archives replay as
+	// they were played.
+	RobotLaser string `json:"robot_laser,omitempty"`
 	// AfterLasers are the steps right after the lasers: flamers (seed 000, "the Flamers
 	// activate directly after the Lasers").
 	AfterLasers []string `json:"after_lasers"`
@@ -120,8 +128,12 @@ func Rules2023() Rules {
 		EnergyStart:      3,  // seed 004, Key Differences 6: energy starts at 3
 		EnergyMax:        10, // seed 004, Batteries: maximum 10
 		CheckpointCovers: true,
+		RobotLaser:       RobotLaserSpam, // ruling R-ROBOT-LASER-SPAM (spam.go)
 	}
 }
+
+// RobotLaserSpam is Rules.RobotLaser for robot lasers dealing SPAM cards (spam.go).
+const RobotLaserSpam = "spam"
 
 // Rulesets lists the rulesets a game can be played with, default first (an explicit
 // list, as godip's OrderedVariants).
@@ -189,8 +201,11 @@ func (r Rules) Check() error {
 	if r.EnergyMax < 0 || r.EnergyMax > 99 || r.EnergyStart < 0 || r.EnergyStart > r.EnergyMax {
 		return fmt.Errorf("rules: energy starts at %d with a maximum of %d (want 0 <= start <= maximum <= 99)", r.EnergyStart, r.EnergyMax)
 	}
-	if !r.Own() && (r.EnergyMax > 0 || r.CheckpointCovers || r.EdgeWalls || r.DiscardSpam || r.Lighter || r.DynamicArchive) {
-		return fmt.Errorf("rules: energy, checkpoint covers, edge walls, discard spam, lighter and dynamic archive belong to the 2023 rules")
+	if r.RobotLaser != "" && r.RobotLaser != RobotLaserSpam {
+		return fmt.Errorf("rules: robot laser %q (want %q, or \"\" for a damage card drawn as it comes)", r.RobotLaser, RobotLaserSpam)
+	}
+	if !r.Own() && (r.EnergyMax > 0 || r.CheckpointCovers || r.EdgeWalls || r.DiscardSpam || r.Lighter || r.DynamicArchive || r.RobotLaser != "") {
+		return fmt.Errorf("rules: energy, checkpoint covers, edge walls, discard spam, lighter, dynamic archive and robot laser belong to the 2023 rules")
 	}
 	if r.Lighter && r.EnergyMax != 0 {
 		return fmt.Errorf("rules: the lighter game has no energy (energy_max 0)")

@@ -123,6 +123,10 @@ var ruleTexts = []ruleText{
 	{"dynamic_archive", "2023", func(r Rules) string {
 		return yesNo(r.DynamicArchive, "ending a register on a checkpoint or battery archives the robot there (seed 004, Dynamic Archiving)", "robots reboot on the reboot token")
 	}},
+	{"robot_laser", "2023", func(r Rules) string {
+		return yesNo(r.RobotLaser == RobotLaserSpam, "a robot's laser deals SPAM cards, the first SPAM from the top of the damage deck (seed 004, Robot Lasers)",
+			"a robot's laser deals damage cards drawn from the damage deck as they come, SPAM or Haywire (as games made before the ruling played it)")
+	}},
 	{"pass_touches", "postal", func(r Rules) string {
 		return yesNo(r.PassTouches, "a robot touches its next flag by moving over it as well as by ending a register on it (seed 000)",
 			"a flag counts only when a register ends with the robot on it; passing over it does not (seed 003)")

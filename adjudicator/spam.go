@@ -1,6 +1,9 @@
 package adjudicator
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Damage as cards (seed 004, Damage System), when Rules.Damage is "cards".
 //
@@ -17,9 +20,26 @@ import "math/rand/v2"
 //     discard pile; when both are empty the point of damage is lost (event
 //     "no-damage-card"): there is no card to give.
 //   - Ruling R-DAMAGE-MIX: the deck is what data/deck2023.txt says (32 SPAM, 8 Haywire
-//     of this project's own), shuffled once by the game's seed; SPAM and Haywire are
-//     drawn as they come, whatever deals the damage: Robot Lasers' "Deal 1 damage (1 SPAM
-//     card)" is one card drawn as the Damage System says (scenario r23-143).
+//     of this project's own), shuffled once by the game's seed. Plain damage draws the
+//     top card, SPAM or Haywire as they come: board lasers (seed 004, Board Lasers: each
+//     beam's damage is drawn from the damage deck), a reboot's 2 cards (Rebooting 4),
+//     Ramming Gear ("pushing deals 1 damage") and Mini Howitzer ("2 damage": not called
+//     SPAM, and not a laser: Deflector Shield does not stop it either).
+//   - Ruling R-ROBOT-LASER-SPAM: a robot's laser deals SPAM. Seed 004 words the two
+//     lasers apart on purpose: under Board Lasers a beam's damage is drawn from the
+//     damage deck; under Robot Lasers the damage is "1 SPAM card". A robot's laser is
+//     its main laser, with Double-Barrel Laser's extra point (the main laser "deals +1
+//     damage": more of the same laser's damage), and Rear Laser (a laser fired
+//     backwards, a robot's laser too): the hits of cause "robot-laser", the robot hits
+//     Deflector Shield counts as laser damage. Each point is the first SPAM from the top
+//     of the damage deck (drawSpam): the Haywire cards above it stay where they are, in
+//     their order. A deck holding no SPAM has the damage discard pile shuffled (by the
+//     game's seed, as R-DAMAGE-EMPTY does) and put under it, its Haywire cards still on
+//     top; with no SPAM in the deck nor in the damage discard pile (every SPAM is in the
+//     robots' cards) the point is lost (event "no-damage-card" with card SPAM). Cards
+//     only move, so the 40 cards stay 40. Games made before this ruling keep
+//     R-DAMAGE-MIX for robot lasers too (their stored rules have no robot_laser setting:
+//     Rules.RobotLaser ""), so their archives replay as they were played.
 
 // damageRNG is the turn's generator for reshuffling the damage deck.
 func (t *turn) damageRNG() *rand.Rand {
@@ -37,26 +57,81 @@ func (t *turn) drawDamage() (int, bool) {
 		if len(st.DamageDiscard) == 0 {
 			return 0, false
 		}
-		st.DamageDeck, st.DamageDiscard = st.DamageDiscard, nil
-		t.damageRNG().Shuffle(len(st.DamageDeck), func(a, b int) {
-			st.DamageDeck[a], st.DamageDeck[b] = st.DamageDeck[b], st.DamageDeck[a]
-		})
-		t.emit(Event{Kind: EvReshuffle, Amount: len(st.DamageDeck), Cause: "damage"})
+		t.shuffleDamageUnder()
 	}
 	c := st.DamageDeck[0]
 	st.DamageDeck = st.DamageDeck[1:]
 	return c, true
 }
 
+// drawSpam takes the first SPAM from the top of the damage deck, leaving the cards
+// above it in place and in order (ruling R-ROBOT-LASER-SPAM). A deck without a SPAM has
+// the damage discard pile shuffled in under it first, when that pile holds one; ok is
+// false when neither holds a SPAM.
+func (t *turn) drawSpam() (int, bool) {
+	st := t.st
+	k := slices.IndexFunc(st.DamageDeck, isSpam)
+	if k < 0 {
+		if !slices.ContainsFunc(st.DamageDiscard, isSpam) {
+			return 0, false
+		}
+		t.shuffleDamageUnder()
+		k = slices.IndexFunc(st.DamageDeck, isSpam)
+	}
+	c := st.DamageDeck[k]
+	if k == 0 {
+		st.DamageDeck = st.DamageDeck[1:]
+		return c, true
+	}
+	// A new slice: a forecast's deck shares its array with the state it forecasts.
+	deck := make([]int, 0, len(st.DamageDeck)-1)
+	deck = append(deck, st.DamageDeck[:k]...)
+	st.DamageDeck = append(deck, st.DamageDeck[k+1:]...)
+	return c, true
+}
+
+func isSpam(c int) bool { return CardKind(c) == CardSpam }
+
+// shuffleDamageUnder shuffles the damage discard pile by the turn's damage generator
+// and puts it under the damage deck; into an empty deck (R-DAMAGE-EMPTY) it becomes the
+// deck. It shuffles a copy: a forecast's piles share their arrays with the state it
+// forecasts, which must not change.
+func (t *turn) shuffleDamageUnder() {
+	st := t.st
+	pile := slices.Clone(st.DamageDiscard)
+	st.DamageDiscard = nil
+	t.damageRNG().Shuffle(len(pile), func(a, b int) { pile[a], pile[b] = pile[b], pile[a] })
+	if len(st.DamageDeck) == 0 {
+		st.DamageDeck = pile
+		t.emit(Event{Kind: EvReshuffle, Amount: len(pile), Cause: "damage"})
+		return
+	}
+	// R-ROBOT-LASER-SPAM: the deck holds Haywire cards only; they stay on top.
+	st.DamageDeck = append(slices.Clip(st.DamageDeck), pile...)
+	t.emit(Event{Kind: EvReshuffle, Amount: len(pile), Cause: "damage-under"})
+}
+
 // damageCards deals amount damage cards to robot i, one at a time; an event "damage"
-// sums them up after the cards.
+// sums them up after the cards. A robot laser's points are SPAM cards under ruling
+// R-ROBOT-LASER-SPAM (Rules.RobotLaser "spam"); any other damage draws the top card.
 func (t *turn) damageCards(i, amount int, cause, shooter string) {
 	r := &t.st.Robots[i]
+	spam := cause == "robot-laser" && t.setup.Rules.RobotLaser == RobotLaserSpam
 	taken := 0
 	for k := 0; k < amount; k++ {
-		c, ok := t.drawDamage()
+		var c int
+		var ok bool
+		if spam {
+			c, ok = t.drawSpam()
+		} else {
+			c, ok = t.drawDamage()
+		}
 		if !ok {
-			t.emit(Event{Kind: EvNoDamage, Robot: r.Name, Cause: cause})
+			ev := Event{Kind: EvNoDamage, Robot: r.Name, Cause: cause}
+			if spam {
+				ev.Card = int(CardSpam) // no SPAM in the deck nor the damage discard pile
+			}
+			t.emit(ev)
 			continue
 		}
 		t.receiveDamageCard(i, c)

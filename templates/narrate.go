@@ -507,6 +507,18 @@ func (n *narrator) single(e adjudicator.Event) {
 			break
 		}
 		n.add(fmt.Sprintf("%s's %s puts P%d in register %d instead of P%d", e.Robot, e.Option, e.Card, e.Register+swapNext(e), e.Amount))
+	case adjudicator.EvNoDamage, adjudicator.EvReshuffle:
+		// 2023: a point lost or the damage deck reshuffled while a hit's cards are being
+		// drawn is told within that hit.
+		line, ok := ownSingle(e)
+		if !ok {
+			line = fmt.Sprintf("%s: %s", e.Robot, e.Kind)
+		}
+		if len(n.dmg) > 0 && (e.Kind == adjudicator.EvNoDamage && e.Robot == n.dmgRobot || e.Kind == adjudicator.EvReshuffle && e.Robot == "") {
+			n.dmg = append(n.dmg, line)
+			return
+		}
+		n.add(line)
 	case adjudicator.EvDamageCard:
 		// Told with the hit that dealt it (EvDamage follows the cards it sums up).
 		if n.dmgRobot != e.Robot {

@@ -92,8 +92,15 @@ func ownSingle(e adjudicator.Event) (line string, ok bool) {
 		}
 		return fmt.Sprintf("%s pays energy for %s: energy %d", e.Robot, e.Cause, e.Amount), true
 	case adjudicator.EvNoDamage:
+		if adjudicator.CardKind(e.Card) == adjudicator.CardSpam {
+			// Ruling R-ROBOT-LASER-SPAM: a robot's laser deals SPAM only.
+			return fmt.Sprintf("no SPAM card is left for %s in the damage deck or its discard pile: the point of damage is lost", e.Robot), true
+		}
 		return fmt.Sprintf("no damage card is left for %s: the point of damage is lost", e.Robot), true
 	case adjudicator.EvReshuffle:
+		if e.Robot == "" && e.Cause == "damage-under" {
+			return fmt.Sprintf("the damage deck holds no SPAM: the damage discard pile (%s) is shuffled and put under it", plural(e.Amount, "card")), true
+		}
 		if e.Robot == "" {
 			return fmt.Sprintf("the damage discard pile is shuffled into a new damage deck of %s", plural(e.Amount, "card")), true
 		}

@@ -113,7 +113,14 @@ func TestNarrate2023(t *testing.T) {
 		{Register: 1, Phase: "move", Kind: adjudicator.EvMove, Robot: "Hulk", From: &adjudicator.Pos{X: 1, Y: 1}, To: &adjudicator.Pos{X: 1, Y: 0}},
 		{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamageCard, Robot: "Twonky", Card: int(adjudicator.CardSpam), Cause: "discard-pile"},
 		{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamageCard, Robot: "Twonky", Card: int(adjudicator.CardHaywire1), Cause: "register", Amount: 1},
-		{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Twonky", Other: "Hulk", Amount: 2, Cause: "robot-laser"},
+		{Register: 1, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Twonky", Amount: 2, Cause: "laser"},
+		// Ruling R-ROBOT-LASER-SPAM: a robot's laser finds no SPAM in the deck, shuffles
+		// the discard pile in under it, then finds none at all.
+		{Register: 2, Phase: "lasers", Kind: adjudicator.EvReshuffle, Amount: 3, Cause: "damage-under"},
+		{Register: 2, Phase: "lasers", Kind: adjudicator.EvDamageCard, Robot: "Twonky", Card: int(adjudicator.CardSpam), Cause: "discard-pile"},
+		{Register: 2, Phase: "lasers", Kind: adjudicator.EvNoDamage, Robot: "Twonky", Card: int(adjudicator.CardSpam), Cause: "robot-laser"},
+		{Register: 2, Phase: "lasers", Kind: adjudicator.EvDamage, Robot: "Twonky", Other: "Hulk", Amount: 1, Cause: "robot-laser"},
+		{Register: 3, Phase: "lasers", Kind: adjudicator.EvNoDamage, Robot: "Hulk", Cause: "laser"},
 		{Register: 1, Phase: "batteries", Kind: adjudicator.EvEnergy, Robot: "Twonky", Amount: 4, Cause: "battery"},
 		{Register: 0, Phase: "end", Kind: adjudicator.EvPriority, Robot: "Zoombot"},
 	}
@@ -124,7 +131,10 @@ func TestNarrate2023(t *testing.T) {
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"Hulk reveals SPAM: SPAM is replaced by the top card of its deck: Move 1; moves 1 to 1,0",
-		"Hulk shoots Twonky: SPAM (to its discard pile); " + adjudicator.CardHaywire1.Title() + " (face down under register 1, played there next round)",
+		"a board laser hits Twonky: SPAM (to its discard pile); " + adjudicator.CardHaywire1.Title() + " (face down under register 1, played there next round)",
+		"the damage deck holds no SPAM: the damage discard pile (3 cards) is shuffled and put under it\n" +
+			"Hulk shoots Twonky: SPAM (to its discard pile); no SPAM card is left for Twonky in the damage deck or its discard pile: the point of damage is lost",
+		"no damage card is left for Hulk: the point of damage is lost",
 		"Twonky charges at the battery: energy 4",
 		"Zoombot now holds the priority token",
 	} {

@@ -385,16 +385,37 @@ func (p *parser) expect2023(ln int, head, body string, add func(func(*Result) st
 		if p.r23 == nil {
 			return true, p.errf(ln, "expect %s: belongs to the 2023 rules", head)
 		}
+		pile := func(r *Result) []int {
+			if head == "damage discard" {
+				return r.State.DamageDiscard
+			}
+			return r.State.DamageDeck
+		}
 		n, err := strconv.Atoi(body)
-		if err != nil || n < 0 {
+		if err != nil {
+			// A list of cards, top first: exactly these, in this order.
+			want, lerr := p.cardList(ln, "expect "+head, strings.Fields(body))
+			if lerr != nil || len(want) == 0 && body != "none" {
+				return true, p.errf(ln, "expect %s: want a number of cards or the cards, top first (spam lurch ..., none)", head)
+			}
+			add(func(r *Result) string {
+				got := pile(r)
+				same := len(got) == len(want)
+				for k := 0; same && k < len(got); k++ {
+					same = adjudicator.CardKind(got[k]) == adjudicator.CardKind(want[k])
+				}
+				if !same {
+					return fmt.Sprintf("%s: %s", head, cardNames(got))
+				}
+				return ""
+			})
+			return true, nil
+		}
+		if n < 0 {
 			return true, p.errf(ln, "expect %s: want a number of cards", head)
 		}
 		add(func(r *Result) string {
-			got := len(r.State.DamageDeck)
-			if head == "damage discard" {
-				got = len(r.State.DamageDiscard)
-			}
-			if got != n {
+			if got := len(pile(r)); got != n {
 				return fmt.Sprintf("%s %d", head, got)
 			}
 			return ""
@@ -497,4 +518,16 @@ func (p *parser) expectWord2023(ln int, head string, idx int, f []string, k int,
 		return j, nil
 	}
 	return k, p.errf(ln, "expect %s: unknown word %q", head, key)
+}
+
+// cardNames is cards by their scenario names, top first ("none" for no card).
+func cardNames(cs []int) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	words := make([]string, len(cs))
+	for k, c := range cs {
+		words[k] = adjudicator.CardKind(c).String()
+	}
+	return strings.Join(words, " ")
 }
