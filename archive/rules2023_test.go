@@ -234,3 +234,32 @@ func TestHTML2023(t *testing.T) {
 		}
 	}
 }
+
+// A 2023 game made before ruling R-ROBOT-LASER-SPAM: its stored rules carry no
+// robot_laser key, read back as "" (a robot laser's damage drawn as it comes), and its
+// archive replays bit for bit under this version. New games carry robot_laser "spam".
+func TestArchive2023BeforeRobotLaserSpam(t *testing.T) {
+	old := adjudicator.Rules2023()
+	old.RobotLaser = ""
+	a := play2023(t, old, 4, 8, 7)
+	if strings.Contains(string(a.Rules), "robot_laser") {
+		t.Fatalf("rules of a game made before the ruling name robot_laser: %s", a.Rules)
+	}
+	got, err := Read(bytes.NewReader(encode(t, a)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := got.Setup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rules.RobotLaser != "" {
+		t.Fatalf("an archive without robot_laser reads as %q", s.Rules.RobotLaser)
+	}
+	if err := Replay(&got, s, -1, nil); err != nil {
+		t.Fatalf("an archive made before the ruling does not replay: %v", err)
+	}
+	if b, _ := json.Marshal(adjudicator.Rules2023()); !strings.Contains(string(b), `"robot_laser":"spam"`) {
+		t.Errorf("new 2023 rules lack robot_laser spam: %s", b)
+	}
+}
