@@ -24,6 +24,7 @@ type armedGame struct {
 	stale  int
 	winner string
 	uses   map[string]int // by card: the turns a robot used it (EvUse)
+	held   map[string]int // by card: the turns a robot held it
 }
 
 // playArmed plays a game of four bots on an Armed and Dangerous course, as the demo
@@ -58,7 +59,7 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 		t.Fatal(err)
 	}
 	p := autopilot.New(s)
-	g := armedGame{uses: map[string]int{}}
+	g := armedGame{uses: map[string]int{}, held: map[string]int{}}
 	// The orders in force as the judge keeps them (judge/resolve.go, docs/orders.md, A
 	// later sheet): each turn's sheet over the standing orders of the turns before.
 	standing := make([]*orders.Sheet, len(st.Robots))
@@ -69,6 +70,9 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 			r := &st.Robots[i]
 			if r.Out {
 				continue
+			}
+			for _, o := range r.Options {
+				g.held[o]++
 			}
 			plan := p.Choose(st, i)
 			var lines []string
@@ -107,18 +111,20 @@ func playArmed(t *testing.T, seed uint64, maxTurns int, keep func(line string) b
 		}
 		used := map[string]bool{} // robot and card: a card is counted once a turn a robot
 		for _, e := range events {
+			k := e.Robot + "\x00" + e.Option
 			switch e.Kind {
 			case adjudicator.EvUse, adjudicator.EvProgrammed, adjudicator.EvVoid:
-				k := e.Robot + "\x00" + e.Option
 				if slices.Contains(theTen, e.Option) && !ordered[k] {
 					g.stale++
 				}
-				if e.Kind == adjudicator.EvUse && !used[k] {
-					used[k] = true
-					g.uses[e.Option]++
-				}
 			case adjudicator.EvDestroyed:
 				g.destroyed++
+			}
+			// A device launched and a flight (Big Jet logs no use of its own) are
+			// uses too, as the demo counts them (judge/demo.go).
+			if e.Option != "" && !used[k] && (e.Kind == adjudicator.EvUse || e.Kind == adjudicator.EvLaunch || e.Kind == adjudicator.EvFlew) {
+				used[k] = true
+				g.uses[e.Option]++
 			}
 		}
 		g.turns++
@@ -141,10 +147,10 @@ func TestArmedBotGames(t *testing.T) {
 	}
 	type tally struct {
 		games, won, turns, destroyed, stale int
-		uses                                map[string]int
+		uses, held                          map[string]int
 	}
-	withUses := tally{uses: map[string]int{}}
-	without := tally{uses: map[string]int{}}
+	withUses := tally{uses: map[string]int{}, held: map[string]int{}}
+	without := tally{uses: map[string]int{}, held: map[string]int{}}
 	struck := func(line string) bool {
 		return !slices.ContainsFunc(theTen, func(c string) bool { return strings.HasPrefix(line, "use "+c) && !strings.Contains(line, " tag ") })
 	}
@@ -164,21 +170,25 @@ func TestArmedBotGames(t *testing.T) {
 			for c, n := range g.uses {
 				run.tl.uses[c] += n
 			}
+			for c, n := range g.held {
+				run.tl.held[c] += n
+			}
 		}
 	}
 	report := func(name string, tl tally) {
 		var ten, other []string
+		for _, c := range theTen {
+			ten = append(ten, fmt.Sprintf("%s %d/%d", c, tl.uses[c], tl.held[c]))
+		}
 		for c, n := range tl.uses {
-			if slices.Contains(theTen, c) {
-				ten = append(ten, fmt.Sprintf("%s %d", c, n))
-			} else {
+			if !slices.Contains(theTen, c) {
 				other = append(other, fmt.Sprintf("%s %d", c, n))
 			}
 		}
 		sort.Strings(ten)
 		sort.Strings(other)
 		t.Logf("%s: %d games, %d won, %.1f turns a game, %d robots destroyed, %d uses of the ten not ordered that turn", name, tl.games, tl.won, float64(tl.turns)/float64(tl.games), tl.destroyed, tl.stale)
-		t.Logf("  the ten cards, robot-turns used: %s", strings.Join(ten, ", "))
+		t.Logf("  the ten cards, robot-turns used/held: %s", strings.Join(ten, ", "))
 		t.Logf("  other cards, robot-turns used:   %s", strings.Join(other, ", "))
 	}
 	report("high-water, the ten cards forecast and used", withUses)

@@ -367,8 +367,9 @@ func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult
 		if err := json.Unmarshal(tn.Events, &events); err != nil {
 			return fmt.Errorf("demo: events of turn %d: %w", tn.Number, err)
 		}
-		// A device laid or launched (a mine, goo, The Big One ...) is a use of its card
-		// too, unless the card's use was logged already in that register.
+		// A device laid or launched (a mine, goo, The Big One ...) and a flight (Big
+		// Jet, which logs no use of its own) are uses of their card too, unless the
+		// card's use was logged already in that register.
 		type use struct {
 			robot, option string
 			register      int
@@ -381,7 +382,7 @@ func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult
 		}
 		for _, e := range events {
 			counts := e.Kind == adjudicator.EvUse ||
-				(e.Kind == adjudicator.EvLaunch && !used[use{e.Robot, e.Option, e.Register}])
+				((e.Kind == adjudicator.EvLaunch || e.Kind == adjudicator.EvFlew) && !used[use{e.Robot, e.Option, e.Register}])
 			if counts && e.Option != "" {
 				if res.Uses == nil {
 					res.Uses = map[string]int{}
