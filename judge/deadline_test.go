@@ -259,3 +259,102 @@ func TestBacklogKeepsArrivalTimes(t *testing.T) {
 		return nil
 	})
 }
+
+// TestSheetReceivedAfterDeadlineIsNotPlayed: the converse of TestSheetCountsByReceiveTime
+// (issue 14 item 3). A sheet the mail server received after the deadline (plus grace) is
+// not played for that turn even when the judge reads it before the clock resolves the
+// turn: it is refused, its player told when it arrived and what happens instead, and it
+// is not kept for the next turn. A sheet received in time and read at the same moment
+// counts. An absent player's sheet may still move the deadline, as the clock would.
+func TestSheetReceivedAfterDeadlineIsNotPlayed(t *testing.T) {
+	for _, absent := range []bool{false, true} {
+		t.Run(fmt.Sprintf("absent=%v", absent), func(t *testing.T) {
+			j, clock, secrets := livenessGame(t, nil)
+			ctx := context.Background()
+			game := func() (g store.Game) {
+				_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
+				return g
+			}
+			if absent {
+				g := game()
+				day := clock.Now().UTC().Format(dateLayout)
+				_ = j.Store.Tx(ctx, func(tx *store.Tx) error {
+					ps, err := tx.Players(g.ID)
+					for _, p := range ps {
+						if p.Robot == "Alice" {
+							err = tx.SetPlayerAbsence(p.ID, day, clock.Now().Add(48*time.Hour).UTC().Format(dateLayout))
+						}
+					}
+					return err
+				})
+			}
+			deadline := game().DeadlineAt.Add(game().Grace)
+			alice, _ := programSheet(t, j, secrets, "Alice", 0, 77)
+			bob, bobProg := programSheet(t, j, secrets, "Bob", 1, 78)
+			// The judge is a minute past the deadline; the clock has not resolved the turn.
+			clock.Add(deadline.Sub(clock.Now()) + time.Minute)
+			batch := []mail.Fetched{
+				{UID: 30, Raw: rawMail("alice@example.test", "[RR live] orders", alice), Received: deadline.Add(30 * time.Second)},
+				{UID: 31, Raw: rawMail("bob@example.test", "[RR live] orders", bob), Received: deadline.Add(-30 * time.Second)},
+			}
+			for _, err := range j.HandleBatch(ctx, 1, batch) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var versions int
+			_ = j.Store.View(ctx, func(tx *store.Tx) error {
+				vs, err := tx.OrderVersions(game().ID, 1, "Alice")
+				versions = len(vs)
+				return err
+			})
+			_, _, texts := outboxTo(t, j, "alice@example.test")
+			told := false
+			for _, s := range texts {
+				if strings.Contains(s, "after the deadline of turn 1") && strings.Contains(s, "NOT accepted") {
+					told = true
+				}
+			}
+			if absent {
+				// the deadline waited for the absent Alice: her sheet is in time
+				if versions != 1 || told {
+					t.Fatalf("absent Alice's sheet: %d versions stored, told late %v; want it taken", versions, told)
+				}
+				if !game().DeadlineAt.After(deadline) {
+					t.Fatalf("the deadline did not move for the absent player")
+				}
+				return
+			}
+			if versions != 0 {
+				t.Fatalf("a sheet received after the deadline was stored for the turn (%d versions)", versions)
+			}
+			if !told {
+				t.Fatalf("alice was not told her sheet came after the deadline: %q", texts)
+			}
+			if _, err := j.Tick(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := game().CurrentTurn; n != 2 {
+				t.Fatalf("game at turn %d, want 2", n)
+			}
+			if p := playedIn(t, j, 1, "Alice"); p.Missed == "" {
+				t.Errorf("alice's late sheet was played for turn 1: %v", p.Program)
+			}
+			p := playedIn(t, j, 1, "Bob")
+			var got []string
+			for _, c := range p.Program {
+				got = append(got, fmt.Sprintf("P%d", c))
+			}
+			if p.Missed != "" || strings.Join(got, " ") != bobProg {
+				t.Errorf("bob's sheet, received in time, was not played: %v (missed %q)", got, p.Missed)
+			}
+			_ = j.Store.View(ctx, func(tx *store.Tx) error {
+				vs, err := tx.OrderVersions(game().ID, 2, "Alice")
+				if len(vs) != 0 {
+					t.Errorf("the late sheet was kept for turn 2")
+				}
+				return err
+			})
+		})
+	}
+}

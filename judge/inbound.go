@@ -498,6 +498,28 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 				fmt.Sprintf("Read the report of turn %d and send your orders for turn %d.", g.CurrentTurn-1, g.CurrentTurn))
 		}
 	}
+	// The converse (issue 14 item 3): a sheet the server received after the turn's
+	// deadline plus grace is late, even when the judge reads it before the clock has
+	// resolved the turn (the tick runs every tick_interval, and waits for intake). It is
+	// refused and its player told: not played for this turn, whose other players'
+	// programs were due by then, nor kept for the next, which it was not written for
+	// (docs/players.md, "What the judge says back"). An absent player's missing program
+	// may move the deadline first, as the clock would (absence.go).
+	if late, cutoff, err := j.receivedLate(tx, v, &g, row); err != nil {
+		return "", "", 0, err
+	} else if late {
+		j.Log.Warn("a sheet received after its turn's deadline; not played", "game", g.Tag, "robot", player.Robot,
+			"turn", g.CurrentTurn, "received", receivedAt(row, j.now()), "deadline", cutoff)
+		f.outcome = outcomeRefused
+		return store.InboxRejected, fmt.Sprintf("received after turn %d's deadline", g.CurrentTurn), 0, reply(
+			fmt.Sprintf("Your sheet for %s reached the mail server at %s, after the deadline of turn %d of game %s\n"+
+				"(%s, grace included): it was NOT accepted. Turn %d is played without it: your earlier\n"+
+				"valid orders for it stand, if you sent any; otherwise the game's missed-orders policy plays\n"+
+				"for you. It is not kept for turn %d either.",
+				player.Robot, receivedAt(row, j.now()).UTC().Format(time.RFC3339), g.CurrentTurn, g.Tag,
+				cutoff.UTC().Format(time.RFC3339), g.CurrentTurn, g.CurrentTurn+1), nil,
+			fmt.Sprintf("Read the report of turn %d when it comes, and send your orders for turn %d.", g.CurrentTurn, g.CurrentTurn+1))
+	}
 	// A sheet with syntax errors is validated too, as far as it was read, so the reply
 	// lists every error at once ("Every error in one reply, not just the first").
 	setup, err := j.setupFor(g)
@@ -513,6 +535,33 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 	}
 	rep := orders.Validate(setup, st, player.Robot, sheet)
 	return j.storeSheet(tx, v, g, player, row, msg, rd, &rep, f)
+}
+
+// receivedLate reports whether the mail in row reached the server after the deadline
+// (plus grace) of g's current turn, and that moment. Only a running game with a deadline
+// has one (a paused game takes orders). When the mail is late and the game lets the
+// deadline wait for absent players, the deadline is moved first as the clock would move
+// it at that moment (deferForAbsence), and *g re-read.
+func (j *Judge) receivedLate(tx *store.Tx, v *views, g *store.Game, row store.InboxMessage) (bool, time.Time, error) {
+	if g.Status != store.GameRunning || g.DeadlineAt.IsZero() {
+		return false, time.Time{}, nil
+	}
+	at := receivedAt(row, j.now())
+	if !at.After(g.DeadlineAt.Add(g.Grace)) {
+		return false, time.Time{}, nil
+	}
+	moved, err := j.deferForAbsence(tx, g.ID)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	if moved {
+		v.reset() // the game's row changed
+		if *g, err = tx.Game(g.ID); err != nil {
+			return false, time.Time{}, err
+		}
+	}
+	cutoff := g.DeadlineAt.Add(g.Grace)
+	return at.After(cutoff), cutoff, nil
 }
 
 // receivedAt is when a mail counts as received: the mail server's receive time (IMAP
