@@ -195,6 +195,22 @@ func (r Rules) Check() error {
 	if r.HandSize < Registers || r.HandSize > 20 {
 		return fmt.Errorf("rules: hand size %d (want %d to 20)", r.HandSize, Registers)
 	}
+	if !r.Own() {
+		// an impossible game is refused, not played: damage that destroys nothing or
+		// comes before any hit, no lives, a bonus life or an option hand out of reach
+		switch {
+		case r.DestroyAt < 1 || r.DestroyAt > 99:
+			return fmt.Errorf("rules: destroy_at %d (want 1 to 99)", r.DestroyAt)
+		case r.BaseLives < 1 || r.BaseLives > 99:
+			return fmt.Errorf("rules: base_lives %d (want 1 to 99)", r.BaseLives)
+		case r.LifePerPlayers < 0 || r.LifePerPlayers > MaxRobots:
+			return fmt.Errorf("rules: life_per_players %d (want 0, for none, to %d)", r.LifePerPlayers, MaxRobots)
+		case r.LifePerBoards < 0 || r.LifePerBoards > 64:
+			return fmt.Errorf("rules: life_per_boards %d (want 0, for none, to 64)", r.LifePerBoards)
+		case r.MaxOptions < 0 || r.MaxOptions > 99:
+			return fmt.Errorf("rules: max_options %d (want 0 to 99)", r.MaxOptions)
+		}
+	}
 	if r.ReentryDamage < 0 || r.ReentryDamage > 10 {
 		return fmt.Errorf("rules: re-entry damage %d (want 0 to 10)", r.ReentryDamage)
 	}

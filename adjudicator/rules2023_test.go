@@ -30,6 +30,15 @@ func TestRulesCheck(t *testing.T) {
 		{"hand too small", bad(func(r *Rules) { r.HandSize = 4 }), "hand size 4"},
 		{"energy in postal", postal(func(r *Rules) { r.EnergyMax = 10 }), "belong to the 2023 rules"},
 		{"options in 2023", bad(func(r *Rules) { r.MaxOptions = 3 }), "no option cards"},
+		// impossible postal games (an archive's or a scenario's rules are outside input)
+		{"destroyed before any hit", postal(func(r *Rules) { r.DestroyAt = 0 }), "destroy_at 0"},
+		{"never destroyed", postal(func(r *Rules) { r.DestroyAt = 1 << 40 }), "destroy_at"},
+		{"no lives", postal(func(r *Rules) { r.BaseLives = 0 }), "base_lives 0"},
+		{"a life per 99999999999 lives", postal(func(r *Rules) { r.BaseLives = 99999999999 }), "base_lives"},
+		{"negative bonus", postal(func(r *Rules) { r.LifePerPlayers = -1 }), "life_per_players"},
+		{"bonus out of reach", postal(func(r *Rules) { r.LifePerBoards = 1000 }), "life_per_boards"},
+		{"option hand", postal(func(r *Rules) { r.MaxOptions = 1000 }), "max_options"},
+		{"no bonus lives", postal(func(r *Rules) { r.LifePerBoards, r.LifePerPlayers = 0, 0 }), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,6 +70,9 @@ func (s *Setup) CheckState(st *State) error {
 		if strings.TrimSpace(who) == "" {
 			who = fmt.Sprintf("in seat %d", i+1)
 			add("the robot in seat %d has no name", i+1)
+		} else if msg := NameProblem(who); msg != "" {
+			who = fmt.Sprintf("in seat %d", i+1) // never echoed: it could rewrite the terminal
+			add("the name of the robot in seat %d: %s, which is not allowed in names", i+1, msg)
 		} else if other, dup := names[strings.ToLower(who)]; dup {
 			add("two robots are named %s (%s)", who, other)
 		} else {

@@ -35,6 +35,12 @@ func TestScenarioRefusesImpossibleStates(t *testing.T) {
 		{"a huge turn", "turn: 99999999999\n" + board + ok, "turn: want a turn number"},
 		{"a line over the cap", "title: " + strings.Repeat("x", MaxLineLen) + "\n" + board + ok, "longer than"},
 		{"over the size cap", strings.Repeat("# padding\n", MaxFileSize/10+1) + board + ok, "larger than"},
+		// hostile input found by the session-4 attack (issue 14 item 9): a name that
+		// rewrites the terminal is refused without being echoed
+		{"a bidi override in a robot's name", board + "robot A\u202eB at 0,2 facing N\nprogram A\u202eB: P790 P500 P070 P090 P100\nexpect A: at 0,2\n", "bidirectional override (U+202E)"},
+		{"an escape in a robot's name", board + "robot A\x1b[2J at 0,2 facing N\nexpect A: at 0,2\n", "control character"},
+		{"destroyed at 0 damage", "rules: destroy_at=0\n" + board + ok, "destroy_at 0"},
+		{"no lives", "rules: base_lives=0\n" + board + ok, "base_lives 0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +48,7 @@ func TestScenarioRefusesImpossibleStates(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "x.scn") {
+			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "x.scn") || strings.ContainsAny(err.Error(), "\u202e\x1b") {
 				t.Errorf("error %q lacks %q (or the file's name first)", err, tc.want)
 			}
 		})

@@ -393,6 +393,9 @@ func (p *parser) robotLine(ln int, rest string) error {
 	if len(f) == 0 {
 		return p.errf(ln, "robot: want a name")
 	}
+	if msg := adjudicator.NameProblem(f[0]); msg != "" {
+		return p.errf(ln, "robot: name's %s, which is not allowed in names", msg) // never echoed to the terminal
+	}
 	rl := robotLine{line: ln}
 	rl.r = adjudicator.Robot{Name: f[0], Lives: 3}
 	if p.robot(f[0]) != nil {
