@@ -24,16 +24,16 @@ const Version = 1
 
 // Limits on what Read accepts (docs/archive.md).
 const (
-	MaxHeaderBytes = 8 << 20  // the header line: the course and its boards inline
-	MaxTurnBytes   = 4 << 20  // one turn line (its orders and its press)
-	MaxTurns       = 100000   // turn lines, turn 0 included
-	MaxBoards      = 16       // boards carried
-	MaxOptions     = 256      // option deck cards
-	MaxRules       = 200      // standing and conditional orders on one robot's sheet
-	MaxCondDepth   = 8        // nesting of all/any in a condition
-	MaxCondNodes   = 256      // tests in one order's conditions
-	MaxPress       = 1000     // press messages on one turn line
-	MaxPressBytes  = 64 << 10 // the text of one press message
+	MaxHeaderBytes = 8 << 20             // the header line: the course and its boards inline
+	MaxTurnBytes   = 4 << 20             // one turn line (its orders and its press)
+	MaxTurns       = 100000              // turn lines, turn 0 included
+	MaxBoards      = 16                  // boards carried
+	MaxOptions     = 256                 // option deck cards
+	MaxRules       = 200                 // standing and conditional orders on one robot's sheet
+	MaxCondDepth   = orders.MaxCondDepth // nesting of all/any in a condition (the judge takes no deeper sheet)
+	MaxCondNodes   = orders.MaxCondTests // tests in one order's conditions
+	MaxPress       = 1000                // press messages on one turn line
+	MaxPressBytes  = 64 << 10            // the text of one press message
 	maxNameBytes   = 64
 )
 

@@ -60,7 +60,8 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 		return next(1).text, 2, 0
 	}
 	// "M1-490": name, hyphen, priority in one word.
-	if j := strings.LastIndexByte(t, '-'); j > 0 && allDigits(t[j+1:]) {
+	// (a priority has at most 4 digits: a longer number is no card, never a saturated one)
+	if j := strings.LastIndexByte(t, '-'); j > 0 && allDigits(t[j+1:]) && len(t[j+1:]) <= 4 {
 		if k, ok := kindWords[t[:j]]; ok {
 			p, _ := strconv.Atoi(t[j+1:])
 			return k, 1, p
@@ -74,7 +75,7 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 	for j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
 		j++
 	}
-	if j > 0 && j < len(t) && allDigits(t[j:]) && attachable[t[:j]] && len(t[j:]) >= 2 {
+	if j > 0 && j < len(t) && allDigits(t[j:]) && attachable[t[:j]] && len(t[j:]) >= 2 && len(t[j:]) <= 4 {
 		p, _ := strconv.Atoi(t[j:])
 		if t[:j] == "p" {
 			return "", 1, p
@@ -210,7 +211,7 @@ func (tp *textParser) cards(n int, toks []token) {
 		}
 		if p, ok := isPriority(t); ok {
 			if p < 10 && t.text[0] != 'p' {
-				tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q", t.raw)
+				tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q%s", t.raw, lookalike(t.raw))
 				return
 			}
 			tp.addCard(Card{Priority: p, At: at})
@@ -219,7 +220,7 @@ func (tp *textParser) cards(n int, toks []token) {
 		}
 		kind, used, prio := kindAt(toks, i)
 		if used == 0 {
-			tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q", t.raw)
+			tp.ps.add(at, "expected a card (P490, Move 1 P490, M1 490, L70 ...), got %q%s", t.raw, lookalike(t.raw))
 			return
 		}
 		i += used

@@ -106,7 +106,7 @@ func (p *langParser) got() string {
 	if p.end() {
 		return "the end of the line"
 	}
-	return fmt.Sprintf("%q", p.peek(0).raw)
+	return fmt.Sprintf("%q%s", p.peek(0).raw, lookalike(p.peek(0).raw))
 }
 
 // hint is "; did you mean X?" for a near miss of the next word among candidates.
@@ -176,7 +176,41 @@ func (p *langParser) parseRule() (Rule, bool) {
 	if !p.end() && !p.failed() && !sentence {
 		p.fail("unexpected %s after the order", p.got())
 	}
+	if !p.failed() && r.If != nil {
+		if msg := condTooBig(r.If); msg != "" {
+			p.err = &Problem{At: r.At, Msg: msg}
+		}
+	}
 	return r, !p.failed()
+}
+
+// condTooBig says how a condition goes past MaxCondDepth or MaxCondTests, or "". Every
+// sheet the judge takes must fit an archive (which refuses bigger ones as hostile), or
+// a game's archive could not be read back.
+func condTooBig(c *Cond) string {
+	n := 0
+	var walk func(c *Cond, depth int) bool
+	walk = func(c *Cond, depth int) bool {
+		n++
+		if depth > MaxCondDepth || n > MaxCondTests {
+			return false
+		}
+		for i := range c.All {
+			if !walk(&c.All[i], depth+1) {
+				return false
+			}
+		}
+		for i := range c.Any {
+			if !walk(&c.Any[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(c, 1) {
+		return fmt.Sprintf("the condition is nested more than %d deep or has more than %d tests: write it simpler", MaxCondDepth, MaxCondTests)
+	}
+	return ""
 }
 
 func (p *langParser) parseElse(r *Rule) {
@@ -1037,7 +1071,7 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			p.i++
-		case len(p.peek(0).text) > 1 && p.peek(0).text[0] == 'p' && allDigits(p.peek(0).text[1:]):
+		case len(p.peek(0).text) > 1 && len(p.peek(0).text) <= 5 && p.peek(0).text[0] == 'p' && allDigits(p.peek(0).text[1:]):
 			n, _ := strconv.Atoi(p.peek(0).text[1:])
 			if !p.addCard(a, n) {
 				return

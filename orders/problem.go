@@ -3,6 +3,7 @@ package orders
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Problem is one thing wrong (or probably wrong) with a sheet, with where it is. Msg is
@@ -67,4 +68,32 @@ const (
 	MaxRules    = 100      // standing and conditional orders
 	MaxProblems = 50       // problems reported; the rest are dropped
 	MaxDepth    = 8        // YAML nesting
+	// A condition's all/any nesting (its tests count 1) and its tests: the same limits
+	// the archive holds a stored sheet to (archive.MaxCondDepth).
+	MaxCondDepth = 8
+	MaxCondTests = 256
 )
+
+// lookalike is a hint for a word that failed to read because of a letter that only looks
+// like a plain one: a Cyrillic Р or a Greek Α among plain letters or digits ("Р490",
+// "роwer"), or any full-width or mathematical letter ("Ｐ670"), so that "got "Р490""
+// alone does not puzzle the player. It names the first such character and its code
+// point; "" for anything else (a name like Zoë, a word in another language).
+func lookalike(word string) string {
+	ascii := false
+	for _, r := range word {
+		if r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			ascii = true
+		}
+	}
+	i := 0
+	for _, r := range word {
+		i++
+		mixed := ascii && (r >= 0x0370 && r <= 0x03FF || r >= 0x0400 && r <= 0x04FF)
+		wide := r >= 0xFF01 && r <= 0xFF5E || r >= 0x1D400 && r <= 0x1D7FF
+		if mixed || wide {
+			return fmt.Sprintf(" (character %d is U+%04X, which only looks like a plain letter or digit: type it again in plain ASCII)", i, r)
+		}
+	}
+	return ""
+}

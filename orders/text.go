@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
 // Plain-text sheets in the postal style (seed 003, "Sample Orders"):
@@ -359,6 +361,14 @@ func (tp *textParser) header(n int, field, val string, col int) {
 func (tp *textParser) set(n int, field, val string, col int) {
 	at := Pos{n, col}
 	s := tp.s
+	if field == "game" || field == "robot" {
+		// a name that rewrites what is shown is no game's or robot's (issue 14 item 9);
+		// it is never echoed
+		if msg := adjudicator.NameProblem(val); msg != "" {
+			tp.ps.add(at, "%s name: %s, which is not allowed in names", field, msg)
+			return
+		}
+	}
 	switch field {
 	case "game":
 		if s.Game != "" && s.Game != val {

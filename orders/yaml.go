@@ -308,5 +308,11 @@ func (tp *textParser) yamlRule(m *yaml.Node) {
 		tp.ps.add(nodePos(m), "an order needs \"then:\"")
 		return
 	}
+	if r.If != nil {
+		if msg := condTooBig(r.If); msg != "" {
+			tp.ps.add(nodePos(m), "%s", msg)
+			return
+		}
+	}
 	tp.s.Rules = append(tp.s.Rules, r)
 }
