@@ -40,8 +40,12 @@ type Command struct {
 	Verb string   // upper case
 	Args []string // the words after the verb
 	Text string   // BROADCAST: the message
-	Line string   // the line as written, for the reply
-	N    int      // its line in the mail (1-based); 0 on the command line
+	// KV are CREATE's key=value settings given apart (the command line's flags): taken
+	// as they are, not joined into words and read again (a quote in a value cannot
+	// start another key). Nil: CREATE reads Args[1:] (parseKV).
+	KV   [][2]string
+	Line string // the line as written, for the reply
+	N    int    // its line in the mail (1-based); 0 on the command line
 }
 
 type verbInfo struct {

@@ -31,7 +31,13 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
-	kv, err := parseKV(c.Args[1:])
+	var kv map[string]string
+	var err error
+	if c.KV != nil {
+		kv, err = KVMap(c.KV)
+	} else {
+		kv, err = parseKV(c.Args[1:])
+	}
 	if err != nil {
 		return "", err
 	}
@@ -55,7 +61,11 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	for _, k := range keys {
 		v := kv[k]
 		switch {
-		case k == "course" || k == "gm":
+		case k == "course":
+		case k == "gm":
+			if err := CheckAddress("gm", v); err != nil {
+				return "", err
+			}
 		case k == "seed":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -41,10 +42,28 @@ func settingValue(v string) string {
 	return strings.Trim(v, "\"")
 }
 
+// MaxMissedLimit is the most missed turns in a row a game may wait before its
+// on-missed-limit: a larger limit is never reached in a game.
+const MaxMissedLimit = 99
+
+// KVMap is key=value pairs as a map, keys lower case; a key given twice is refused
+// (CREATE by mail, parseKV, and the command line's pairs, Command.KV).
+func KVMap(pairs [][2]string) (map[string]string, error) {
+	kv := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		k := strings.ToLower(p[0])
+		if _, dup := kv[k]; dup {
+			return nil, refuse("%s is given twice: give each key once.", k)
+		}
+		kv[k] = p[1]
+	}
+	return kv, nil
+}
+
 // parseKV reads key=value words; a value may be quoted with "..." spanning words, or
 // with typographic quotes (closingQuotes).
 func parseKV(args []string) (map[string]string, error) {
-	kv := map[string]string{}
+	var pairs [][2]string
 	s := strings.Join(args, " ")
 	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
 		i := strings.IndexByte(s, '=')
@@ -66,9 +85,9 @@ func parseKV(args []string) (map[string]string, error) {
 		} else {
 			val, s = rest, ""
 		}
-		kv[key] = val
+		pairs = append(pairs, [2]string{key, val})
 	}
-	return kv, nil
+	return KVMap(pairs)
 }
 
 // parseDeadlineRule reads "48h", "after 48h", "daily 18:00", "daily@18:00", "18:00".
@@ -105,15 +124,23 @@ func shortDuration(d time.Duration) string {
 // parseDuration reads Go durations, with d for days and a bare number as hours.
 func parseDuration(v string) (time.Duration, error) {
 	v = strings.ToLower(strings.TrimSpace(v))
+	// A count of hours or days past about 290 years overflowed into a negative or
+	// wrong duration (99999999999d): refused.
+	inUnit := func(n int, unit time.Duration) (time.Duration, error) {
+		if max := int64(math.MaxInt64 / unit); int64(n) > max || int64(n) < -max {
+			return 0, refuse("%q is too long a duration.", v)
+		}
+		return time.Duration(n) * unit, nil
+	}
 	if n, err := strconv.Atoi(v); err == nil {
-		return time.Duration(n) * time.Hour, nil
+		return inUnit(n, time.Hour)
 	}
 	if strings.HasSuffix(v, "d") {
 		n, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
 		if err != nil {
 			return 0, refuse("%q is not a duration (24h, 2d, 90m).", v)
 		}
-		return time.Duration(n) * 24 * time.Hour, nil
+		return inUnit(n, 24*time.Hour)
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
@@ -209,11 +236,11 @@ var gameSettings = []gameSetting{
 		show: func(_ store.GameSettings, o Options, _ store.Game) string {
 			return fmt.Sprintf("at most %d", o.maxPlayers())
 		}},
-	{key: "missed-limit", values: "N turns in a row; 0 never", label: "missed limit",
+	{key: "missed-limit", values: "N turns in a row, 0 (never) to 99", label: "missed limit",
 		set: func(_ *store.GameSettings, o *Options, v string) error {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return refuse("missed-limit %q: want a number of turns (0: never).", v)
+			if err != nil || n < 0 || n > MaxMissedLimit {
+				return refuse("missed-limit %q: want 0 (never) to %d turns.", v, MaxMissedLimit)
 			}
 			o.MissedLimit = n
 			return nil
@@ -266,11 +293,10 @@ var gameSettings = []gameSetting{
 		}},
 	{key: "list", values: "ADDRESS | none (a mailing list for the public report)", label: "list",
 		set: func(s *store.GameSettings, _ *Options, v string) error {
-			if v != "" && v != "none" && !strings.Contains(v, "@") {
-				return refuse("list %q: want a mail address or none.", v)
-			}
 			if v == "none" {
 				v = ""
+			} else if err := CheckAddress("list", v); err != nil {
+				return err
 			}
 			s.ListAddress = v
 			return nil

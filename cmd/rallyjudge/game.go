@@ -39,11 +39,40 @@ type setFlags []string
 func (s *setFlags) String() string { return strings.Join(*s, " ") }
 
 func (s *setFlags) Set(v string) error {
-	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-		return fmt.Errorf("--set %q: want key=value", v)
+	k, _, ok := strings.Cut(v, "=")
+	k = strings.ToLower(strings.TrimSpace(k))
+	if !ok || k == "" {
+		return fmt.Errorf("want key=value")
+	}
+	for _, old := range *s {
+		if ok, _, _ := strings.Cut(old, "="); strings.ToLower(strings.TrimSpace(ok)) == k {
+			return fmt.Errorf("key %s is given twice", k)
+		}
 	}
 	*s = append(*s, v)
 	return nil
+}
+
+// onceValue is a flag that takes one value: given twice, it is refused, not the last
+// one kept silently (--game a --game b once created game b).
+type onceValue struct {
+	flag.Value
+	set bool
+}
+
+func (o *onceValue) String() string {
+	if o == nil || o.Value == nil { // the flag package asks a zero one for its default
+		return ""
+	}
+	return o.Value.String()
+}
+
+func (o *onceValue) Set(v string) error {
+	if o.set {
+		return fmt.Errorf("given twice (it takes one value)")
+	}
+	o.set = true
+	return o.Value.Set(v)
 }
 
 var gameOps = map[string]string{
@@ -86,7 +115,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.DB, "db", "", "the SQLite database")
 	fs.StringVar(&f.Config, "config", "", "the serve config file (for the database and judge address)")
-	fs.StringVar(&f.Address, "address", "", "the judge's mail address (From of the mails)")
+	fs.StringVar(&f.Address, "address", "", "the judge's mail address, one plain local@domain (From of the mails)")
 	fs.StringVar(&f.Game, "game", "", "the game's tag")
 	fs.StringVar(&f.Course, "course", "", "create: the course")
 	fs.StringVar(&f.Name, "name", "", "create: the game's name")
@@ -94,16 +123,16 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Grace, "grace", "", "create: grace after the deadline")
 	fs.StringVar(&f.Missed, "missed", "", "create: missed-orders policy")
 	fs.StringVar(&f.Reminders, "reminders", "", "create: reminder lead times")
-	fs.StringVar(&f.List, "list", "", "create: mailing list address")
+	fs.StringVar(&f.List, "list", "", "create: the mailing list's address (one plain local@domain) that gets the public part of every report")
 	fs.StringVar(&f.OnMissedLimit, "on-missed-limit", "", "create: ask or remove")
-	fs.StringVar(&f.GM, "gm", "", "create: the game master's address (a secret is mailed to it)")
-	fs.StringVar(&f.Rules, "rules", "", "create: the ruleset (postal, the default, or 2023) and/or rules settings k=v, joined by commas")
+	fs.StringVar(&f.GM, "gm", "", "create: the game master's address, one plain local@domain (a secret is mailed to it)")
+	fs.StringVar(&f.Rules, "rules", "", "create: the ruleset (postal, the default, or 2023) and/or rules settings k=v, joined by commas (each key once)")
 	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
 	fs.StringVar(&f.Variants, "variants", "", "create: variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
-	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed (0: from the clock)")
+	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed, any 64-bit integer, negative too, as CREATE seed=N by mail (0 or left out: from the clock)")
 	fs.IntVar(&f.Players, "players", 0, "create: the most players")
-	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit")
+	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit, 0 (never) to 99")
 	fs.StringVar(&f.Robot, "robot", "", "replace, kick: the robot")
 	fs.StringVar(&f.Email, "email", "", "replace, add-gm: the address")
 	fs.StringVar(&f.At, "at", "", "deadline: YYYY-MM-DD HH:MM (UTC)")
@@ -111,7 +140,12 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Key, "key", "", "set: the option")
 	fs.StringVar(&f.Value, "value", "", "set: its value")
 	fs.StringVar(&f.Text, "text", "", "broadcast: the message")
-	fs.Var(&f.Set, "set", "create: a game setting, key=value (repeatable): observers, press, whogame, absence, absence-cap, gm-copies, ...")
+	fs.Var(&f.Set, "set", "create: a game setting, key=value (repeatable, each key once): observers, press, whogame, absence, absence-cap, gm-copies, ...")
+	fs.VisitAll(func(fl *flag.Flag) {
+		if fl.Name != "set" { // --set is the one repeatable flag
+			fl.Value = &onceValue{Value: fl.Value}
+		}
+	})
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rallyjudge game %s (--config FILE | --db FILE --address JUDGE@ADDR) [flags]\n  %s\n\n"+
 			"Without --config or --db the config is $RALLYJUDGE_CONFIG, else /etc/rallyjudge/rallyjudge.yaml.\n\nflags (of every operation; the prefix says which use each):\n", op, gameOps[op])
@@ -147,49 +181,78 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		if err = need("game", "course"); err != nil {
 			return c, err
 		}
-		c.Args = []string{f.Game, "course=" + f.Course}
-		add := func(k, v string) {
+		c.Args = []string{f.Game}
+		// The settings go as pairs (judge.Command.KV), never re-read from quoted words.
+		flagOf := map[string]string{}
+		add := func(flagName, k, v string) {
 			if v != "" {
-				c.Args = append(c.Args, k+"="+strconv.Quote(v))
+				c.KV = append(c.KV, [2]string{k, v})
+				flagOf[strings.ToLower(k)] = flagName
 			}
 		}
-		add("name", f.Name)
-		add("deadline", f.Deadline)
-		add("grace", f.Grace)
-		add("missed", f.Missed)
-		add("reminders", f.Reminders)
-		add("list", f.List)
-		add("on-missed-limit", f.OnMissedLimit)
-		add("gm", f.GM)
+		add("--course", "course", f.Course)
+		add("--name", "name", f.Name)
+		add("--deadline", "deadline", f.Deadline)
+		add("--grace", "grace", f.Grace)
+		add("--missed", "missed", f.Missed)
+		add("--reminders", "reminders", f.Reminders)
+		add("--list", "list", f.List)
+		add("--on-missed-limit", "on-missed-limit", f.OnMissedLimit)
+		add("--gm", "gm", f.GM)
 		if f.Seed != 0 {
-			add("seed", strconv.FormatInt(f.Seed, 10))
+			add("--seed", "seed", strconv.FormatInt(f.Seed, 10))
 		}
 		if f.Players != 0 {
-			add("players", strconv.Itoa(f.Players))
+			add("--players", "players", strconv.Itoa(f.Players))
 		}
 		if f.MissedLimit != 0 {
-			add("missed-limit", strconv.Itoa(f.MissedLimit))
+			add("--missed-limit", "missed-limit", strconv.Itoa(f.MissedLimit))
 		}
-		if f.Options != "" {
-			add("options", f.Options)
-		}
-		add("variants", f.Variants)
-		if f.Tiles != "" {
-			// The rules setting tiles (adjudicator/tiles.go), quoted: it holds commas and spaces.
-			c.Args = append(c.Args, "rules.tiles=\""+strings.ReplaceAll(f.Tiles, "\"", "")+"\"")
-		}
+		add("--options", "options", f.Options)
+		add("--variants", "variants", f.Variants)
+		add("--tiles", "rules.tiles", f.Tiles) // the rules setting tiles (adjudicator/tiles.go)
 		for _, kv := range f.Set {
 			k, v, _ := strings.Cut(kv, "=")
-			add(strings.ToLower(strings.TrimSpace(k)), v)
+			k = strings.ToLower(strings.TrimSpace(k))
+			if prev, ok := flagOf[k]; ok {
+				return c, fmt.Errorf("--set %s: %s is given by %s too", k, k, prev)
+			}
+			add("--set", k, v)
 		}
 		if f.Rules != "" {
+			ruleset := false
 			for _, kv := range strings.Split(f.Rules, ",") {
 				kv = strings.TrimSpace(kv)
-				if !strings.Contains(kv, "=") {
-					c.Args = append(c.Args, "rules="+kv) // the ruleset: postal or 2023
-					continue
+				k, v, isKV := strings.Cut(kv, "=")
+				if !isKV {
+					if ruleset {
+						return c, fmt.Errorf("--rules: the ruleset is given twice")
+					}
+					ruleset = true
+					k, v = "", kv // the ruleset: postal or 2023
+				} else if k = strings.TrimSpace(k); k == "" {
+					return c, fmt.Errorf("--rules %q: want k=v", kv)
+				} else {
+					k = "." + k
 				}
-				c.Args = append(c.Args, "rules."+kv)
+				if prev, ok := flagOf[strings.ToLower("rules"+k)]; ok {
+					return c, fmt.Errorf("--rules: rules%s is given twice (or by %s too)", k, prev)
+				}
+				add("--rules", "rules"+k, v)
+			}
+		}
+		// Each setting is checked here by the judge's own check (one place per check),
+		// so that a bad flag is a usage error naming the flag, before the database opens.
+		for _, p := range c.KV {
+			var err error
+			switch p[0] {
+			case "gm":
+				err = judge.CheckAddress("gm", p[1])
+			default:
+				err = judge.CheckSetting(p[0], p[1])
+			}
+			if err != nil {
+				return c, fmt.Errorf("%s: %v", flagOf[strings.ToLower(p[0])], strings.TrimSuffix(err.Error(), "."))
 			}
 		}
 	case "deadline":
@@ -251,6 +314,10 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.DB == "" || f.Address == "" {
 		fmt.Fprintf(stderr, "rallyjudge game %s: needs --config FILE (or RALLYJUDGE_CONFIG, or %s), or --db FILE and --address JUDGE@ADDR\n", op, systemConfig)
+		return 2
+	}
+	if err := judge.CheckAddress("--address", f.Address); err != nil {
+		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 		return 2
 	}
 	var c judge.Command

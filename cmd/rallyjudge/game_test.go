@@ -17,10 +17,10 @@ func TestGameFlagsToCommand(t *testing.T) {
 		cargs    string
 		err      string
 	}{
-		{"create", "--game g1 --course sprint --players 4 --missed autopilot --rules max_options=2", "CREATE", `g1 course=sprint missed="autopilot" players="4" rules.max_options=2`, ""},
+		{"create", "--game g1 --course sprint --players 4 --missed autopilot --rules max_options=2", "CREATE", `g1 course=sprint missed=autopilot players=4 rules.max_options=2`, ""},
 		{"create", "--course sprint", "", "", "needs --game"},
-		{"create", "--game g1 --course high-water --options armed --variants deluxe-package,bio-bots", "CREATE", `g1 course=high-water options="armed" variants="deluxe-package,bio-bots"`, ""},
-		{"create", "--game g1 --course sprint --set press=none --set gm-copies=on", "CREATE", `g1 course=sprint press="none" gm-copies="on"`, ""},
+		{"create", "--game g1 --course high-water --options armed --variants deluxe-package,bio-bots", "CREATE", `g1 course=high-water options=armed variants=deluxe-package,bio-bots`, ""},
+		{"create", "--game g1 --course sprint --set press=none --set gm-copies=on", "CREATE", `g1 course=sprint press=none gm-copies=on`, ""},
 		{"deadline", "--game g1 --at 2026-03-04T18:00:00Z", "DEADLINE", "2026-03-04T18:00:00Z", ""},
 		{"extend", "--game g1 --by 24h", "EXTEND", "24h", ""},
 		{"replace", "--game g1 --robot Hulk --email h@x", "REPLACE", "Hulk h@x", ""},
@@ -41,8 +41,12 @@ func TestGameFlagsToCommand(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || c.Verb != tt.verb || strings.Join(c.Args, " ") != tt.cargs {
-			t.Errorf("%s %s: %s %q (%v), want %s %q", tt.op, tt.args, c.Verb, strings.Join(c.Args, " "), err, tt.verb, tt.cargs)
+		words := append([]string(nil), c.Args...)
+		for _, p := range c.KV { // CREATE's settings, as pairs
+			words = append(words, p[0]+"="+p[1])
+		}
+		if err != nil || c.Verb != tt.verb || strings.Join(words, " ") != tt.cargs {
+			t.Errorf("%s %s: %s %q (%v), want %s %q", tt.op, tt.args, c.Verb, strings.Join(words, " "), err, tt.verb, tt.cargs)
 		}
 	}
 }
