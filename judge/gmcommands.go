@@ -409,6 +409,11 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 	if len(c.Args) != 2 || !strings.Contains(c.Args[1], "@") && !strings.EqualFold(c.Args[1], "STANDBY") {
 		return "", refuse("write REPLACE ROBOT NEW-ADDRESS or REPLACE ROBOT STANDBY.")
 	}
+	if !strings.EqualFold(c.Args[1], "STANDBY") {
+		if err := CheckAddress("REPLACE's address", strings.Trim(c.Args[1], "<>")); err != nil {
+			return "", err
+		}
+	}
 	if g.Status == store.GameOver {
 		return "", refuse("game %s is over.", g.Tag)
 	}
@@ -674,6 +679,9 @@ func (j *Judge) cmdBroadcast(e *cmdEnv, c Command) (string, error) {
 // AddGM makes addr a game master of the game (tag "" for the whole server) with a new
 // secret, mailed to addr through the outbox.
 func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
+	if err := CheckAddress("add-gm", addr); err != nil {
+		return err
+	}
 	return j.Store.Tx(ctx, func(tx *store.Tx) error {
 		var gid int64
 		what := "this rallyjudge server (you may CREATE games)"

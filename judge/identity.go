@@ -257,5 +257,6 @@ func (j *Judge) cmdStandby(e *cmdEnv, c Command) (string, error) {
 func plausibleAddress(a string) bool {
 	a = strings.Trim(a, "<>")
 	at := strings.LastIndexByte(a, '@')
-	return at > 0 && at < len(a)-1 && !strings.ContainsAny(a, " \t,;\"'()[]\\") && strings.Contains(a[at:], ".") && len(a) <= 254
+	return at > 0 && at < len(a)-1 && !strings.ContainsAny(a, " \t,;\"'()[]\\") && strings.Contains(a[at:], ".") && len(a) <= 254 &&
+		CheckAddress("address", a) == nil // no control or bidi character, one net/mail addr-spec
 }

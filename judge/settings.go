@@ -52,6 +52,9 @@ func KVMap(pairs [][2]string) (map[string]string, error) {
 	kv := make(map[string]string, len(pairs))
 	for _, p := range pairs {
 		k := strings.ToLower(p[0])
+		if gs := settingByKey(k); gs != nil {
+			k = gs.key // an alias is its setting: max-players=3 players=5 is players twice
+		}
 		if _, dup := kv[k]; dup {
 			return nil, refuse("%s is given twice: give each key once.", k)
 		}

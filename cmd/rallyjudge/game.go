@@ -243,6 +243,9 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		}
 		// Each setting is checked here by the judge's own check (one place per check),
 		// so that a bad flag is a usage error naming the flag, before the database opens.
+		if _, err := judge.KVMap(c.KV); err != nil { // an alias: --players with --set max-players
+			return c, fmt.Errorf("%s", strings.TrimSuffix(err.Error(), "."))
+		}
 		for _, p := range c.KV {
 			var err error
 			switch p[0] {
@@ -319,6 +322,12 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 	if err := judge.CheckAddress("--address", f.Address); err != nil {
 		fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 		return 2
+	}
+	if f.Email != "" && !(op == "replace" && strings.EqualFold(f.Email, "standby")) {
+		if err := judge.CheckAddress("--email", f.Email); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
+			return 2
+		}
 	}
 	var c judge.Command
 	if op != "add-gm" {

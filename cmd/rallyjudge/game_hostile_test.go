@@ -94,6 +94,7 @@ func TestGameCreateRefusesHostileFlags(t *testing.T) {
 		{"rules key twice", []string{"--rules", "hand_size=9,hand_size=12"}, []string{"--rules", "rules.hand_size is given twice"}},
 		{"rules ruleset twice", []string{"--rules", "postal,2023"}, []string{"--rules", "ruleset is given twice"}},
 		{"rules empty key", []string{"--rules", "=9"}, []string{"--rules", "want k=v"}},
+		{"alias twice", []string{"--players", "3", "--set", "max-players=4"}, []string{"players is given twice"}},
 		{"grace negative", []string{"--grace", "-2h"}, []string{"--grace", "grace"}},
 	}
 	for _, tt := range tests {
@@ -120,6 +121,17 @@ func TestGameCreateRefusesHostileFlags(t *testing.T) {
 				t.Errorf("the database changed:\n before %s\n after  %s", before, after)
 			}
 		})
+	}
+	// The other operations' addresses: REPLACE's and add-gm's --email.
+	for _, op := range [][]string{{"replace", "--game", "first", "--robot", "Ann", "--email", "a@example.test\r\nBcc: v@example.test"},
+		{"add-gm", "--email", "Boss <boss@example.test>"}, {"add-gm", "--game", "first", "--email", "x"}} {
+		var out, errb bytes.Buffer
+		if code := cmdGame(append(append([]string{op[0]}, base...), op[1:]...), &out, &errb); code != 2 || !strings.Contains(errb.String(), "--email") {
+			t.Errorf("%v: exit %d: %s%s", op, code, out.String(), errb.String())
+		}
+		if after := dbRows(t, db); after != before {
+			t.Errorf("%v changed the database:\n before %s\n after  %s", op, before, after)
+		}
 	}
 	// A value with a quote is a value, not more settings (the flags were once joined
 	// into words and read again: --name 'a" gm=...' set a game master).
