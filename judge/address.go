@@ -22,7 +22,7 @@ func CheckAddress(what, a string) error {
 		return refuse("%s: the address has %d bytes (at most 254).", what, len(a))
 	}
 	if p := adjudicator.NameProblem(a); p != "" {
-		return refuse("%s: the address has %s.", what, p)
+		return refuse("%s: in the address, %s.", what, p)
 	}
 	addr, err := mail.ParseAddress(a)
 	if err != nil || addr.Name != "" || addr.Address != a {

@@ -147,6 +147,11 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 		}
 	})
 	fs.Usage = func() {
+		fs.VisitAll(func(fl *flag.Flag) { // the flags as they are, for their types and defaults
+			if o, ok := fl.Value.(*onceValue); ok {
+				fl.Value = o.Value
+			}
+		})
 		fmt.Fprintf(stderr, "usage: rallyjudge game %s (--config FILE | --db FILE --address JUDGE@ADDR) [flags]\n  %s\n\n"+
 			"Without --config or --db the config is $RALLYJUDGE_CONFIG, else /etc/rallyjudge/rallyjudge.yaml.\n\nflags (of every operation; the prefix says which use each):\n", op, gameOps[op])
 		fs.PrintDefaults()
