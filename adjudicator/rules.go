@@ -357,7 +357,6 @@ const MaxRobots = 8
 type Setup struct {
 	Course  *Course
 	Deck    *Deck
-	Rules   Rules
 	Seed    uint64
 	Options []string // the option deck's cards, before shuffling
 	Effects []Effect // option card effects in play (effects.go); NewSetup puts every implemented one
@@ -384,6 +383,11 @@ type Setup struct {
 	// reach[4*sq+d] is how many squares a beam leaving square sq in direction d crosses
 	// before a wall or the edge of the board stops it (turn.shoot).
 	reach []uint16
+
+	// Rules come last: a turn reads the fields above far more often, and Rules (352
+	// 300 bytes) between them spread them over more cache lines; a field added to
+	// Rules then moved them all (BenchmarkTurn8Robots).
+	Rules Rules
 }
 
 // The marks of Setup.walls beside the four edges.
@@ -587,6 +591,12 @@ type Orders struct {
 // CheckOrders lists everything wrong with a robot's orders: its program (CheckProgram)
 // and a shutdown, which only the 2023 rules know.
 func (s *Setup) CheckOrders(st *State, robot int, o Orders) []ProgramError {
+	return s.checkOrders(st, robot, &o)
+}
+
+// checkOrders is CheckOrders reading the orders where they are: a turn checks every
+// robot's orders, and Orders is too big to copy for each (BenchmarkTurn8Robots).
+func (s *Setup) checkOrders(st *State, robot int, o *Orders) []ProgramError {
 	if !o.Upgrade.Empty() {
 		if !s.Rules.Own() {
 			return []ProgramError{{Msg: "the upgrade phase belongs to the 2023 rules; this game plays the " + s.Rules.Name + " rules"}}

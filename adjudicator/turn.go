@@ -266,7 +266,7 @@ func checkResolve(s *Setup, st *State, orders []Orders) error {
 	}
 	var bad []string
 	for i := range st.Robots {
-		for _, e := range s.CheckOrders(st, i, orders[i]) {
+		for _, e := range s.checkOrders(st, i, &orders[i]) {
 			if st.Robots[i].Out {
 				break
 			}
