@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -81,6 +82,17 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	// judge gives goes in at send time (slots), and anything else shaped like one (a code
 	// echoed from the mail answered) is removed here.
 	m.text, m.html, m.subject = redactText(m.text), redactText(m.html), redactText(m.subject)
+	now := j.now()
+	raw, err := j.compose(m, now)
+	if err != nil {
+		return err
+	}
+	return j.storeOut(tx, m, raw, now)
+}
+
+// compose builds the raw bytes of m, dated now. It reads nothing of the judge's state
+// but its address, name and version: a batch runs it beside the writer (ackQueue).
+func (j *Judge) compose(m outMail, now time.Time) ([]byte, error) {
 	as := "auto-replied"
 	if m.generated {
 		as = "auto-generated"
@@ -88,18 +100,23 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	raw, err := mail.Compose(mail.Outgoing{
 		From: j.Address, FromName: j.Name, To: []string{m.to}, Subject: m.subject,
 		MessageID: m.messageID, InReplyTo: m.inReplyTo, References: m.refs,
-		Date: j.now(), Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline, Attachments: m.attach,
+		Date: now, Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline, Attachments: m.attach,
 	})
 	if err != nil {
-		return fmt.Errorf("compose %s: %w", m.messageID, err)
+		return nil, fmt.Errorf("compose %s: %w", m.messageID, err)
 	}
+	return raw, nil
+}
+
+// storeOut puts m, composed as raw at now, in the outbox.
+func (j *Judge) storeOut(tx *store.Tx, m outMail, raw []byte, now time.Time) error {
 	turn := m.turn
 	if m.gameID == 0 {
 		turn = -1
 	}
-	_, _, err = tx.Enqueue(store.OutboxMail{
+	_, _, err := tx.Enqueue(store.OutboxMail{
 		MessageID: m.messageID, To: []string{m.to}, From: j.Address, Subject: m.subject,
-		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: j.now(), Slots: m.slots,
+		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: now, Slots: m.slots,
 	})
 	return err
 }

@@ -24,6 +24,9 @@ type views struct {
 	// transaction has the database to itself, so only a sheet it stores itself can
 	// change one: storeSheet calls added.
 	folds map[foldKey]fold
+	// acks, in a batch judged without savepoints, composes the batch's acknowledgements
+	// beside the writer; they are stored before the commit (ackQueue). Nil elsewhere.
+	acks *ackQueue
 }
 
 type gameView struct {
