@@ -117,7 +117,9 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 			break
 		}
 		j.folds.reset() // the rolled-back attempt may have folded versions never committed
-		for i := range items {
+		// only the items already read: the reading-ahead goroutine may still be writing
+		// the others (a data race), whose Readings nothing has judged yet
+		for i := range nReady {
 			items[i].rd = nil
 		}
 	}
