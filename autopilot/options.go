@@ -111,6 +111,16 @@ var cardPolicies = map[string]func(*optionCtx) []string{
 		}
 		return nil
 	},
+	// Protection Shield is off until an order sets its side (seed 000, Protection
+	// Shield; docs/options.md, 43): the bot turns it to the nearest other robot, whose
+	// laser is the likeliest to hit it, or to the front when none is near.
+	"Protection Shield": func(c *optionCtx) []string {
+		side := c.sideToNearest()
+		if side == "" {
+			side = "front"
+		}
+		return []string{"use Protection Shield " + side}
+	},
 	// Armed and Dangerous (seed 001). Big Gun pushes its holder back a square: not
 	// next to a pit. Missiles and drones may come back at their launcher, so they are
 	// launched only at a robot in line. The Interceptor's token goes on any robot in

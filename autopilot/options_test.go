@@ -31,6 +31,26 @@ func TestBotOrdersOptions(t *testing.T) {
 	}
 }
 
+// A bot holding Protection Shield sets its side every turn: the shield is off until an
+// order sets it (seed 000, Protection Shield), so a bot that wrote nothing went bare.
+func TestBotOrdersProtectionShield(t *testing.T) {
+	s, st := newGame(t, "sprint", 5, 4)
+	for i := range st.Robots {
+		st.Robots[i].Virtual = false
+		st.Robots[i].Options = []string{"Protection Shield"}
+	}
+	for i, r := range st.Robots {
+		text, _ := botSheet(t, s, st, i)
+		ok := false
+		for _, side := range []string{"front", "right", "back", "left"} {
+			ok = ok || strings.Contains(text, "use Protection Shield "+side+"\n")
+		}
+		if !ok {
+			t.Errorf("%s: no side set for its Protection Shield:\n%s", r.Name, text)
+		}
+	}
+}
+
 func itoa(n int) string {
 	var b [8]byte
 	i := len(b)
