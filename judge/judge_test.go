@@ -34,6 +34,16 @@ type fixture struct {
 
 func newFixture(t *testing.T, players ...string) *fixture {
 	t.Helper()
+	f := newJudgeFixture(t)
+	spec := GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	f.createGame(spec, players...)
+	return f
+}
+
+// newJudgeFixture is a judge on a fresh database, its clock at f.now, with no game.
+func newJudgeFixture(t *testing.T) *fixture {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "j.db")
 	st, err := store.OpenWith(path, store.Options{Sync: store.SyncNormal})
 	if err != nil {
@@ -46,19 +56,23 @@ func newFixture(t *testing.T, players ...string) *fixture {
 	}
 	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), path: path}
 	j.Now = func() time.Time { return f.now }
+	return f
+}
+
+// createGame creates the game spec with the robots given (Twonky, Zoombot and Hulk when
+// none), each player at robot@example.test, and keeps their secrets.
+func (f *fixture) createGame(spec GameSpec, players ...string) {
+	f.t.Helper()
 	if len(players) == 0 {
 		players = []string{"Twonky", "Zoombot", "Hulk"}
 	}
-	spec := GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
-		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, p := range players {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: p, Email: strings.ToLower(p) + "@example.test"})
 	}
-	f.secrets, err = j.CreateGame(context.Background(), spec)
-	if err != nil {
-		t.Fatal(err)
+	var err error
+	if f.secrets, err = f.j.CreateGame(context.Background(), spec); err != nil {
+		f.t.Fatal(err)
 	}
-	return f
 }
 
 var mailSeq int

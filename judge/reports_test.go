@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset"
@@ -294,25 +293,10 @@ type reportFixture struct {
 
 func newReportFixture(t *testing.T, list string) reportFixture {
 	t.Helper()
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "j.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	j, err := New(st, "judge@example.test", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	j.Now = func() time.Time { return f.now }
+	f := newJudgeFixture(t)
 	spec := GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test", List: list,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
-	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
-		spec.Players = append(spec.Players, PlayerSpec{Robot: p, Email: strings.ToLower(p) + "@example.test"})
-	}
-	if f.secrets, err = j.CreateGame(context.Background(), spec); err != nil {
-		t.Fatal(err)
-	}
+	f.createGame(spec)
 	g, _ := f.state()
 	return reportFixture{f, g.ID}
 }

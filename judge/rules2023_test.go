@@ -150,17 +150,7 @@ func TestGame2023ByMail(t *testing.T) {
 // policy missed ("" for the default) and the variants given (CREATE's keys).
 func newFixture2023(t *testing.T, missed string, variants ...string) *fixture {
 	t.Helper()
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "j.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	j, err := New(st, "judge@example.test", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	j.Now = func() time.Time { return f.now }
+	f := newJudgeFixture(t)
 	rules := adjudicator.Rules2023()
 	vs := map[string]string{}
 	for _, v := range variants {
@@ -178,12 +168,7 @@ func newFixture2023(t *testing.T, missed string, variants ...string) *fixture {
 	if missed == MissedAutopilot {
 		spec.Missed, spec.Options.Missed = "", MissedAutopilot
 	}
-	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
-		spec.Players = append(spec.Players, PlayerSpec{Robot: p, Email: strings.ToLower(p) + "@example.test"})
-	}
-	if f.secrets, err = j.CreateGame(context.Background(), spec); err != nil {
-		t.Fatal(err)
-	}
+	f.createGame(spec)
 	return f
 }
 

@@ -3,8 +3,6 @@ package picture
 import (
 	"bytes"
 	"image"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,26 +47,15 @@ func TestDevicesGolden(t *testing.T) {
 	if n := cell(img, c, *ds[3].Target, len(robots))[uint8(cRobot0)]; n < 20 {
 		t.Errorf("the drone's target counter at %v is not drawn (%d pixels)", *ds[3].Target, n)
 	}
-	path := filepath.Join("testdata", "golden", "devices-sprint.png")
-	if *update {
-		var buf bytes.Buffer
-		if err := PNG(&buf, img); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	var buf bytes.Buffer
+	if err := PNG(&buf, img); err != nil {
+		t.Fatal(err)
 	}
-	f, err := os.Open(path)
+	want, _, err := image.Decode(bytes.NewReader(golden(t, "devices-sprint.png", buf.Bytes())))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	want, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samePixels(t, path, img, want)
+	samePixels(t, "devices-sprint.png", img, want)
 }
 
 // launchOnce answers yes to the first option question: the robot's launcher fires once.
@@ -184,18 +171,9 @@ func TestDevicesGIFGolden(t *testing.T) {
 	if err := EncodeFrames(&buf, frames, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "golden", "turn-devices.gif")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const path = "turn-devices.gif"
 	got, _ := composite(t, buf.Bytes())
-	want, _ := composite(t, golden)
+	want, _ := composite(t, golden(t, path, buf.Bytes()))
 	if len(want) != len(got) {
 		t.Fatalf("%d frames, golden has %d", len(got), len(want))
 	}
