@@ -1,0 +1,80 @@
+package judge
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// guideText is a guide of docs/ with every run of blanks and line breaks made one space,
+// so that a quotation the page wraps over two lines is found as the judge writes it.
+func guideText(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../docs/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
+}
+
+// guideQuote is the quotation of docs/NAME that starts with prefix: the text from prefix
+// to the closing quotation mark.
+func guideQuote(t *testing.T, name, prefix string) string {
+	t.Helper()
+	text := guideText(t, name)
+	m := regexp.MustCompile(`"(` + regexp.QuoteMeta(prefix) + `[^"]*)"`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("docs/%s quotes nothing starting %q any more", name, prefix)
+	}
+	return m[1]
+}
+
+// guideSheet is the first "sheet COURSE/SEED/ROBOTS" example of docs/players.md: the
+// Zoombot sheet filled in from its hand in the game spring (sprint, seed 42), the game
+// the fixture creates.
+func guideSheet(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../docs/players.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```sheet sprint/42/Twonky,Zoombot,Hulk\n")
+	if !ok {
+		t.Fatal("docs/players.md has no sheet for sprint/42/Twonky,Zoombot,Hulk any more")
+	}
+	sheet, _, _ := strings.Cut(rest, "```")
+	return sheet
+}
+
+// TestPlayersGuideRepliesAsQuoted: what docs/players.md quotes of the judge's replies
+// ("What the judge says back") is what the judge writes: the refusal of a card that is
+// not in the hand, with its line and column as the player counts them in the guide's
+// own sheet, and the warning for an order about an option the robot does not hold. The
+// guide quoted wordings the judge never used ("P495 is not a card; did you mean P490?",
+// "you hold no Brakes").
+func TestPlayersGuideRepliesAsQuoted(t *testing.T) {
+	f := newFixture(t)
+	sheet := strings.Replace(guideSheet(t), "secret tango-42", "secret "+f.secrets["Zoombot"], 1)
+
+	// "line 8, column 4": the guide's sheet with its line 8 ("2: Move 2 P670") holding
+	// a card that is not in the hand.
+	lines := strings.Split(sheet, "\n")
+	if lines[7] != "2: Move 2 P670" {
+		t.Fatalf("the guide's sheet changed: line 8 is %q", lines[7])
+	}
+	lines[7] = "2: P495"
+	kind, text := f.send("zoombot@example.test", "[RR spring] orders", strings.Join(lines, "\n"))
+	want := guideQuote(t, "players.md", "line 8, column 4:")
+	if kind != "reject" || !strings.Contains(text, want) {
+		t.Errorf("the judge's refusal (%s) does not say what docs/players.md quotes, %q:\n%s", kind, want, text)
+	}
+
+	// the warning for an order about an option not held
+	kind, text = f.send("zoombot@example.test", "[RR spring] orders",
+		strings.Replace(sheet, "#end", "discard Brakes to prevent damage\n#end", 1))
+	want = guideQuote(t, "players.md", "you do not hold Brakes")
+	if kind != "ack" || !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+		t.Errorf("the judge's acknowledgement (%s) does not warn as docs/players.md quotes, %q:\n%s", kind, want, text)
+	}
+}
