@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rallyjudge/rallyjudge/mail"
 )
 
 // Config is rallyjudge serve's configuration file (YAML). Every key is documented in
@@ -244,6 +246,11 @@ func (c Config) check() []string {
 	}
 	need(c.Database, "database")
 	need(c.JudgeAddress, "judge_address")
+	if strings.TrimSpace(c.JudgeAddress) != "" {
+		if p := judgeAddressProblem(c.JudgeAddress); p != "" {
+			errs = append(errs, p)
+		}
+	}
 	need(c.IMAP.Address, "imap.address")
 	need(c.IMAP.Username, "imap.username")
 	need(c.SMTP.Address, "smtp.address")
@@ -262,6 +269,26 @@ func (c Config) check() []string {
 		errs = append(errs, err.Error())
 	}
 	return errs
+}
+
+// judgeAddressProblem says what is wrong with the config's judge_address, or "". The
+// judge's address is the From of every mail it sends and the envelope sender SMTP is
+// given, so it must be one plain address (local@domain, a domain with a dot) that an SMTP
+// server takes: a display name, angle brackets or a bare user name would otherwise be
+// found only when every mail the judge writes fails to go out. The error never echoes the
+// address (it may hold control characters).
+func judgeAddressProblem(a string) string {
+	if err := CheckAddress("judge_address", a); err != nil {
+		msg := err.Error()
+		if strings.ContainsAny(a, "<>\"") {
+			msg += " The name shown in From goes in judge_name."
+		}
+		return msg
+	}
+	if !mail.ValidAddress(a) {
+		return "judge_address: not an address an SMTP server takes as the sender; want local@domain, a domain with a dot (like robojudge@example.org)."
+	}
+	return ""
 }
 
 // Secret reads a password from the named environment variable or file (first line,

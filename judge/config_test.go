@@ -38,6 +38,13 @@ func TestParseConfig(t *testing.T) {
 		{"bad tls", strings.Replace(goodConfig, "tls: plain", "tls: maybe", 1), `imap.tls: "maybe" is not one of`},
 		{"bad duration", strings.Replace(goodConfig, "tick_interval: 5s", "tick_interval: soon", 1), "not a duration"},
 		{"missing address", strings.Replace(goodConfig, "judge_address: judge@example.test", "", 1), "judge_address is required"},
+		// judge_address is the From and the SMTP sender of every mail: checked at start, not
+		// found when every mail fails to go out (the bug: serve took anything)
+		{"judge address with a name", strings.Replace(goodConfig, "judge_address: judge@example.test", `judge_address: "Robo Judge <judge@example.test>"`, 1), "judge_address: not one plain mail address; want local@domain, without a name, <> or a list. The name shown in From goes in judge_name."},
+		{"judge address without a domain", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: orders", 1), "judge_address: not one plain mail address"},
+		{"judge address two", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: a@example.test, b@example.test", 1), "judge_address: not one plain mail address"},
+		{"judge address no dot", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: judge@localhost", 1), "judge_address: not an address an SMTP server takes as the sender"},
+		{"judge address line break", strings.Replace(goodConfig, "judge_address: judge@example.test", `judge_address: "judge@example.test\nBcc: x@example.org"`, 1), "judge_address: in the address"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,3 +78,20 @@ func TestPlayersGuideRepliesAsQuoted(t *testing.T) {
 		t.Errorf("the judge's acknowledgement (%s) does not warn as docs/players.md quotes, %q:\n%s", kind, want, text)
 	}
 }
+
+// Mail whose From is the judge's own address (a copy of the judge's mail come back, or a
+// forged From) is not answered: the answer would land in the judge's own mailbox (the
+// bug: a HELP "from" the judge got a reply to the judge).
+func TestMailFromTheJudgeItselfIsNotAnswered(t *testing.T) {
+	f := newFixture(t)
+	before := len(f.outbox())
+	for _, from := range []string{"judge@example.test", "Judge@Example.TEST"} {
+		f.deliver(rawMail(from, "help", "HELP\n"))
+		if row := f.inboxStatus(f.uid); !strings.Contains(row.Note, "the judge's own address") {
+			t.Errorf("mail from %s: inbox %s, %q; want it refused as the judge's own", from, row.Status, row.Note)
+		}
+	}
+	if n := len(f.outbox()); n != before {
+		t.Fatalf("mail from the judge's own address was answered: %d mails more in the outbox", n-before)
+	}
+}

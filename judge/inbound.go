@@ -289,6 +289,12 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 		f.outcome = outcomeUnreadable
 		return store.InboxRejected, "From is not a plain address: not answered", 0, nil
 	}
+	if j.Address != "" && from == strings.ToLower(j.Address) {
+		// Mail that says it comes from the judge itself (a copy of its own mail, or a
+		// forged From) is never answered: the answer would go to the judge's own mailbox.
+		f.outcome = outcomeAutomatic
+		return store.InboxRejected, "From is the judge's own address: not answered", 0, nil
+	}
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
@@ -341,6 +347,12 @@ func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, 
 // the sender's own lines back to the sender. Errors that need the game's state (a card
 // not in the hand) are given only once the secret matched.
 func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *mail.Message, from string, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
+	if j.Address != "" && from == strings.ToLower(j.Address) {
+		// Mail that says it comes from the judge itself (a copy of its own mail, or a
+		// forged From) is never answered: the answer would go to the judge's own mailbox.
+		f.outcome = outcomeAutomatic
+		return store.InboxRejected, "From is the judge's own address: not answered", 0, nil
+	}
 	reply := func(summary string, errs []string, hint string) error {
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
