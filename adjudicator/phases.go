@@ -75,7 +75,14 @@ func (t *turn) programPhases(i int) {
 	}
 	fx := t.fxOf(i)
 	var kinds [Registers]uint8
-	for _, e := range slices.Clone(fx) {
+	// Asked in the robot's option order (oldest card first), not the effect list's: of
+	// two gadgets (or two movement options) in one register the card held first is kept,
+	// as docs/options.md promises (scenario 925: Mine Layer held before Bridge Layer).
+	fx = slices.Clone(fx)
+	slices.SortStableFunc(fx, func(a, b Effect) int {
+		return heldIndex(r.Options, a.Option()) - heldIndex(r.Options, b.Option())
+	})
+	for _, e := range fx {
 		ph, ok := e.(Phased)
 		if !ok {
 			continue
@@ -316,4 +323,13 @@ func (t *turn) cardPlaced(i, c int) bool {
 		}
 	}
 	return false
+}
+
+// heldIndex is where robot's options hold the card named name (oldest first), or
+// len(opts) when it holds none (a card granted some other way comes last).
+func heldIndex(opts []string, name string) int {
+	if k := slices.Index(opts, name); k >= 0 {
+		return k
+	}
+	return len(opts)
 }

@@ -164,3 +164,78 @@ func TestArmedWorkedExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestArmedRuleStatements: seed 001's rule sentences, read statement by statement (the
+// option cards' texts, their timing, range, who they touch, what happens when they are
+// lost, their meetings with walls, pits, edges, virtual robots and other options), each
+// with the scenario that plays it, so that a lost scenario fails here. The worked
+// examples are TestArmedWorkedExamples'.
+func TestArmedRuleStatements(t *testing.T) {
+	statements := []struct{ statement, file string }{
+		// Phase-Programmed Options
+		{"Programming: one token of an option a register; a device faces the robot's way", "968-one-mine-a-register-facing.scn"},
+		{"Types: one gadget a register (Mine Layer and Bridge Layer, the card held first kept)", "925-gadgets-one-a-register.scn"},
+		{"Types: one movement option a register", "812-dual-processor-one-movement-option-a-register.scn"},
+		{"Types: a gadget and a movement option share a register (a mine, then Crab Legs off it)", "926-mine-then-crab-legs-off-it.scn"},
+		{"Destruction: Big Jet lost after its counter was programmed, no explosion, the jet flies", "969-big-jet-lost-after-programmed.scn"},
+		// Devices, Launchers, Boosters
+		{"Devices: virtual robots meet every real device", "927-virtual-robot-sets-off-real-mine.scn"},
+		{"Devices: active for the launching robot from its register's lasers on", "967-mine-owner-returns-later-register.scn"},
+		{"Devices: flat devices are not pushed by pushers", "938-pushers-leave-flat-devices.scn"},
+		{"Devices: flat devices are not set off by other devices (a missile over a mine)", "934-missile-over-mine-and-missile.scn"},
+		{"Devices: flat devices are not set off by other devices (The Big One pushed onto a mine)", "975-big-one-pushed-over-mine.scn"},
+		{"Devices: flat devices are not set off by flying robots", "974-robo-copter-over-mine.scn"},
+		{"Devices: flying devices are not affected by teleporters or gears", "973-buzz-bomb-over-teleporter-and-gear.scn"},
+		{"Devices: devices take no damage; a mine does not stop a laser", "972-laser-over-a-mine.scn"},
+		{"Launchers: a spent launcher and booster are exchanged for damage without exploding", "928-empty-launcher-and-booster-no-explosion.scn"},
+		{"Launchers: launchers of devices that cannot explode do not explode when lost", "979-launchers-without-explosives-lost.scn"},
+		{"Launchers: a lost Drone Launcher's drones explode separately", "980-drone-launcher-lost-explodes.scn"},
+		{"Launchers: a lost Proximity Mine's mines explode", "981-proximity-mine-layer-lost-explodes.scn"},
+		{"Boosters: Retro-Rockets lost explode for the counters not programmed only", "978-retro-rockets-lost-partly-programmed.scn"},
+		// Flying and landing
+		{"Flying: a flying robot touches flags on its level", "947-robo-copter-touches-flag.scn"},
+		{"Flying: not affected by gears or currents", "948-robo-copter-gear-current.scn"},
+		{"Flying: not affected by teleporters or randomizers", "949-robo-copter-over-teleporter-randomizer.scn"},
+		{"Flying: affected by pushers (Robo-Copter pushed lands)", "944-robo-copter-pushed-by-pusher-lands.scn"},
+		{"Flying: affected by other robots (Robo-Copter pushed lands)", "945-robo-copter-pushed-by-robot-lands.scn"},
+		{"Landing: a robot landing on a mine at the end of the turn sets it off", "976-robo-copter-lands-on-mine.scn"},
+		// Complete Listing of Option Cards
+		{"Big Jet: not between levels", "942-big-jet-not-between-levels.scn"},
+		{"The Big One: a crusher sets it off", "929-big-one-crusher-explodes.scn"},
+		{"The Big One: a pit takes it without an explosion", "930-big-one-pushed-into-pit.scn"},
+		{"Bridge Layer: not across a wall", "977-bridge-layer-wall-in-front.scn"},
+		{"Buzz Bomb: a crusher sets it off", "931-buzz-bomb-crusher-explodes.scn"},
+		{"Buzz Bomb: one in play at a time", "932-buzz-bomb-one-in-play.scn"},
+		{"Converter: Back Up backs up 2, Move 3 moves 4", "853-converter-back-up-and-move-3.scn"},
+		{"Drone Launcher: a crusher sets a drone off; drones pass through flying devices", "935-drone-crusher-explodes.scn"},
+		{"Drone Launcher: the target counter is not moved by the board", "936-drone-target-counter-stays.scn"},
+		{"Dual Processor: only the table's combinations", "813-dual-processor-move-1-not-in-table.scn"},
+		{"Dual Processor: Move 2 with Rotate Right, Move 3 with Rotate Left", "814-dual-processor-move-2-rotate-right.scn"},
+		{"Frog Legs: not while flying", "943-frog-legs-not-while-flying.scn"},
+		{"Goo Dropper: not in water or on a teleporter", "937-goo-not-in-water-or-teleporter.scn"},
+		{"Goo Dropper: not on a conveyor belt", "768-goo-not-on-belt.scn"},
+		{"Missile Launcher: a pusher sets a missile off", "933-missile-pusher-explodes.scn"},
+		{"Option Damping Field: fuel programmed inside the field is discarded", "833-option-damping-field-fuel-lost.scn"},
+		{"Option Damping Field: devices already launched keep working", "970-option-damping-field-mine-still-works.scn"},
+		{"Portable Teleporter: a pit destroys it, lasers pass it", "940-portable-teleporter-pit-laser.scn"},
+		{"Proximity Mine: a flying robot passing does not set it off", "939-proximity-mine-flying-robot-passes.scn"},
+		{"Robo-Copter: no rotate card on it", "946-robo-copter-no-rotate-card.scn"},
+		{"Scrambler Bomb: a crusher destroys it without setting it off", "941-scrambler-bomb-crusher.scn"},
+		// Board Element Overview
+		{"Randomizers: Overload Override's extra card is discarded", "982-randomizer-discards-overload-card.scn"},
+		{"Teleporters: a robot driving over one is not teleported", "971-teleporter-passed-over.scn"},
+	}
+	byFile := map[string]armedScenario{}
+	for _, s := range readArmedScenarios(t) {
+		byFile[s.file] = s
+	}
+	for _, st := range statements {
+		s, ok := byFile[st.file]
+		switch {
+		case !ok:
+			t.Errorf("%s: no scenario %s", st.statement, st.file)
+		case !s.cites:
+			t.Errorf("%s: %s does not cite seed 001", st.statement, st.file)
+		}
+	}
+}
