@@ -181,9 +181,13 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 	var b strings.Builder
 	var names []string
 	var gameID int64
+	home := e.game // the game the commands were authorised for; nil when none needed one
 	for _, c := range cm.cmds {
 		if c.Verb == "ORDERS" {
 			continue
+		}
+		if err := j.backHome(e, home); err != nil {
+			return "", "", 0, err
 		}
 		text, err := j.runCommand(e, c)
 		var ue userError
@@ -235,6 +239,27 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		return status, note, gid, err
 	}
 	return store.InboxProcessed, clip("commands: "+strings.Join(names, ", "), 200), e.touched, nil
+}
+
+// backHome gives the next command of a mail the game the mail's commands were
+// authorised for. A command that names a game of its own (JOIN, NEWSECRET, OBSERVE,
+// UNOBSERVE, STANDBY, CONFIRM, CREATE) loads that game for itself only: the commands
+// after it must not run there with the secret checked for another game (the bug:
+// "OBSERVE autumn" then "KICK Alpha" from spring's game master kicked autumn's Alpha).
+func (j *Judge) backHome(e *cmdEnv, home *store.Game) error {
+	if home == nil {
+		e.game = nil
+		return nil
+	}
+	if e.game != nil && e.game.ID == home.ID {
+		return nil
+	}
+	g, err := e.tx.Game(home.ID) // as the commands before may have changed it
+	if err != nil {
+		return err
+	}
+	e.game = &g
+	return nil
 }
 
 func (j *Judge) replyText(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to string, gameID int64, text, id string) error {
