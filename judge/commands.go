@@ -120,6 +120,36 @@ func HelpText(judge string) string {
 	return b.String()
 }
 
+// MaxCommands is the most commands one mail may hold, and MaxSameCommand the most
+// times one command may stand in it (SET: once for each setting). A mail with more is
+// refused whole: a thousand PRESS TO ALL, ADDRESS or EXTEND lines in one mail were a
+// thousand mails to the other players or to any address.
+const (
+	MaxCommands    = 40
+	MaxSameCommand = 8
+)
+
+// commandLimits refuses a mail of more than MaxCommands commands, or of one command
+// more than MaxSameCommand times, saying on which line the first one too many is.
+func commandLimits(cmds []Command) error {
+	seen := map[string]int{}
+	for _, c := range cmds {
+		seen[c.Verb]++
+		most := MaxSameCommand
+		if c.Verb == "SET" {
+			most = len(gameSettings) + 2 // the player's own SET PICTURES and SET TIMEZONE too
+		}
+		if seen[c.Verb] > most {
+			return refuse("line %d: %s is given more than %d times in this mail; send at most %d a mail.", c.N, c.Verb, most, most)
+		}
+	}
+	if len(cmds) > MaxCommands {
+		return refuse("this mail has %d commands; at most %d are read from one mail (command %d is on line %d).",
+			len(cmds), MaxCommands, MaxCommands+1, cmds[MaxCommands].N)
+	}
+	return nil
+}
+
 // cmdEnv is what a command runs with.
 type cmdEnv struct {
 	tx      *store.Tx
@@ -161,6 +191,12 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 				cm.cmds[i].Verb, cm.cmds[i].Args = own, c.Args[1:]
 			}
 		}
+	}
+	// Too many commands, or one command too often, is refused whole, before the secret
+	// is looked at: one mail must not become thousands of mails, rows or replies.
+	if err := commandLimits(cm.cmds); err != nil {
+		f.outcome = outcomeRefused
+		return store.InboxRejected, clip(err.Error(), 200), 0, j.replyText(tx, row, msg, from, 0, err.Error()+"\n\nNothing was done.\n", j.replyID(row.ID))
 	}
 	// Authenticate first, for every command: nothing runs unless everything may.
 	for _, c := range cm.cmds {

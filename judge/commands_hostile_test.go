@@ -68,3 +68,51 @@ func TestCommandsStayInTheirGame(t *testing.T) {
 		})
 	}
 }
+
+// outboxCount is the number of mails in the outbox.
+func (f *fixture) outboxCount() int { f.t.Helper(); return len(f.outbox()) }
+
+// One mail must not become a thousand mails: too many commands, or one command too
+// often, is refused whole with the line of the first one too many, and nothing runs.
+func TestCommandMailLimits(t *testing.T) {
+	repeat := func(s string, n int) string { return strings.Repeat(s, n) }
+	for _, tc := range []struct {
+		name, from, body string
+		want             []string // in the reply
+	}{
+		{"press to all 1000 times", "twonky@example.test",
+			"secret TWONKY\n" + repeat("PRESS TO ALL\nbuy my stuff\nENDPRESS\n", 1000), []string{"line 26: PRESS is given more than 8 times"}},
+		{"address 1000 times", "twonky@example.test",
+			"secret TWONKY\n" + repeat("ADDRESS victim@example.org\n", 1000), []string{"ADDRESS is given more than 8 times"}},
+		{"extend 1000 times", "gm@example.test",
+			"secret GM\n" + repeat("EXTEND 1h\n", 1000), []string{"line 10: EXTEND is given more than 8 times"}},
+		{"status 1000 times", "zoombot@example.test",
+			"secret ZOOMBOT\n" + repeat("STATUS\n", 1000), []string{"STATUS is given more than 8 times"}},
+		{"many different commands", "gm@example.test",
+			"secret GM\n" + repeat("STATUS\nHISTORY\nLIST\nHELP\nWHOGAME\nPAUSE\nRESUME\n", 7), []string{"this mail has 49 commands; at most 40", "line 42"}},
+		{"a 250 KB mail of one command", "gm@example.test",
+			"secret GM\n" + repeat("STATUS "+repeat("x", 240)+"\n", 1000), []string{"STATUS is given more than 8 times"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			body := strings.NewReplacer("GM\n", f.secrets[""]+"\n", "TWONKY", f.secrets["Twonky"], "ZOOMBOT", f.secrets["Zoombot"]).Replace(tc.body)
+			g0, o0 := f.game("spring")
+			n0 := f.outboxCount()
+			_, text := f.send(tc.from, "[RR spring] many", body)
+			mustContain(t, "the reply", text, append(tc.want, "Nothing was done")...)
+			if n := f.outboxCount(); n != n0+1 {
+				t.Errorf("the mail made %d mails; want the one reply", n-n0)
+			}
+			g1, o1 := f.game("spring")
+			if g0.Status != g1.Status || !g0.DeadlineAt.Equal(g1.DeadlineAt) || o0.PausedLeft != o1.PausedLeft {
+				t.Errorf("game spring changed: %s %v → %s %v", g0.Status, g0.DeadlineAt, g1.Status, g1.DeadlineAt)
+			}
+		})
+	}
+	// At the limit the mail runs.
+	f := newFixture(t)
+	_, text := f.send("gm@example.test", "[RR spring] many", "secret "+f.secrets[""]+"\n"+repeat("EXTEND 1h\n", MaxSameCommand))
+	if strings.Contains(text, "Nothing was done") || strings.Count(text, "> EXTEND 1h") != MaxSameCommand {
+		t.Errorf("%d EXTENDs were not all run:\n%s", MaxSameCommand, text)
+	}
+}
