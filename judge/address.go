@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	rjmail "github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -28,8 +29,20 @@ func CheckAddress(what, a string) error {
 	if err != nil || addr.Name != "" || addr.Address != a {
 		return refuse("%s: not one plain mail address; want local@domain, without a name, <> or a list.", what)
 	}
-	if at := strings.LastIndexByte(a, '@'); at < 0 || !strings.Contains(a[at+1:], ".") && a[at+1:] != "localhost" {
+	at := strings.LastIndexByte(a, '@')
+	if at < 0 || !strings.Contains(a[at+1:], ".") && a[at+1:] != "localhost" {
 		return refuse("%s: the domain has no dot; want local@domain.", what)
+	}
+	// What net/mail takes but no mail is ever sent to (the outbox drops it: enqueue):
+	// a non-ASCII local part or domain, a local part past 64 bytes, dots in a row. Such
+	// an address was stored and every mail to it silently dropped (REPLACE said "mailed a
+	// new secret"). An international domain is written in its xn-- form.
+	sendable := a
+	if a[at+1:] == "localhost" {
+		sendable = a[:at] + "@localhost.localdomain"
+	}
+	if !rjmail.ValidAddress(sendable) {
+		return refuse("%s: no mail can be sent to that address; want a plain ASCII local@domain (an international domain in its xn-- form).", what)
 	}
 	return nil
 }
@@ -46,4 +59,14 @@ func CheckSetting(key, value string) error {
 	var s store.GameSettings
 	var o Options
 	return gs.set(&s, &o, value)
+}
+
+// notJudge refuses the judge's own address where a game master or player gives an
+// address to mail (REPLACE, ADDRESS, list, gm): the judge would mail itself, and its
+// own mail is never read (mail.IsAutomatic), so the robot or list is silently lost.
+func (j *Judge) notJudge(what, a string) error {
+	if strings.EqualFold(strings.Trim(a, "<>"), j.Address) {
+		return refuse("%s: that is the judge's own address; give the address of a person or a list.", what)
+	}
+	return nil
 }

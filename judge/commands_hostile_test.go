@@ -116,3 +116,69 @@ func TestCommandMailLimits(t *testing.T) {
 		t.Errorf("%d EXTENDs were not all run:\n%s", MaxSameCommand, text)
 	}
 }
+
+// Addresses a player or game master gives (ADDRESS, REPLACE, SET list): refused with
+// what is wrong, never echoed, nothing stored, nothing mailed there. The holes: the
+// judge's own address was taken (its mail to itself is never read, so the robot was
+// lost), and a non-ASCII address net/mail takes was stored though the outbox never
+// mails it (REPLACE said the new player "has been mailed a new secret").
+func TestHostileAddresses(t *testing.T) {
+	for _, tc := range []struct {
+		addr, want string
+	}{
+		{"judge@example.test", "judge's own address"},
+		{"JUDGE@Example.TEST", "judge's own address"},
+		{"<judge@example.test>", "judge's own address|plain mail address"},
+		{"jürgen@example.test", "no mail can be sent"},
+		{"ann@bücher.example", "no mail can be sent"},
+		{strings.Repeat("a", 65) + "@example.test", "no mail can be sent"},
+		{"a..b@example.test", "plain mail address"},
+		{`"ann smith"@example.test`, "plain mail address|write "},
+		{"ann@example.test,bob@example.test", "plain mail address"},
+		{"Ann<ann@example.test>", "plain mail address"},
+		{"ann\u202e@example.test", "bidirectional"},
+		{"ann@example", "no dot"},
+		{strings.Repeat("a", 60) + "@" + strings.Repeat("b.", 100) + "test", "at most 254"},
+	} {
+		for _, cmd := range []struct{ from, line string }{
+			{"zoombot@example.test", "ADDRESS %s"},
+			{"gm@example.test", "REPLACE Hulk %s"},
+			{"gm@example.test", "SET list %s"},
+		} {
+			line := strings.Replace(cmd.line, "%s", tc.addr, 1)
+			t.Run(line, func(t *testing.T) {
+				f := newFixture(t)
+				sec := f.secrets[""]
+				if cmd.from == "zoombot@example.test" {
+					sec = f.secrets["Zoombot"]
+				}
+				g0, _ := f.game("spring")
+				n0 := f.outboxCount()
+				_, text := f.send(cmd.from, "[RR spring] address", "secret "+sec+"\n"+line+"\n")
+				_, answer, done := strings.Cut(text, "Not done: ")
+				matched := false
+				for _, w := range strings.Split(tc.want, "|") {
+					matched = matched || strings.Contains(answer, w)
+				}
+				if !done || !matched {
+					t.Errorf("the reply is no refusal with %q:\n%s", tc.want, text)
+				}
+				if strings.Contains(answer, tc.addr) {
+					t.Errorf("the reply echoes the address:\n%s", text)
+				}
+				if n := f.outboxCount(); n != n0+1 {
+					t.Errorf("%d mails; want the one reply", n-n0)
+				}
+				g1, _ := f.game("spring")
+				if g1.ListAddress != g0.ListAddress {
+					t.Errorf("list %q → %q", g0.ListAddress, g1.ListAddress)
+				}
+				for _, p := range f.playersOf("spring") {
+					if p.Email != strings.ToLower(p.Robot)+"@example.test" {
+						t.Errorf("%s moved to %q", p.Robot, p.Email)
+					}
+				}
+			})
+		}
+	}
+}

@@ -66,6 +66,9 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			if err := CheckAddress("gm", v); err != nil {
 				return "", err
 			}
+			if err := j.notJudge("gm", v); err != nil {
+				return "", err
+			}
 		case k == "seed":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
@@ -136,6 +139,9 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		}
 	}
 	spec.Rules = &rules
+	if err := j.notJudge("list", set.ListAddress); err != nil {
+		return "", err
+	}
 	spec.Name, spec.Deadline, spec.Grace, spec.Missed, spec.List = set.Name, set.Deadline, set.Grace, set.Missed, set.ListAddress
 	if e.cli {
 		spec.GMEmail = kv["gm"]
@@ -413,6 +419,9 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 		if err := CheckAddress("REPLACE's address", strings.Trim(c.Args[1], "<>")); err != nil {
 			return "", err
 		}
+		if err := j.notJudge("REPLACE's address", c.Args[1]); err != nil {
+			return "", err
+		}
 	}
 	if g.Status == store.GameOver {
 		return "", refuse("game %s is over.", g.Tag)
@@ -609,6 +618,9 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 	if err := applySetting(&s, &o, key, settingValue(val)); err != nil {
 		return "", err
 	}
+	if err := j.notJudge("list", s.ListAddress); err != nil {
+		return "", err
+	}
 	if key == "players" || key == "max-players" {
 		setup, err := j.setupFor(g)
 		if err != nil {
@@ -680,6 +692,9 @@ func (j *Judge) cmdBroadcast(e *cmdEnv, c Command) (string, error) {
 // secret, mailed to addr through the outbox.
 func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 	if err := CheckAddress("add-gm", addr); err != nil {
+		return err
+	}
+	if err := j.notJudge("add-gm", addr); err != nil {
 		return err
 	}
 	return j.Store.Tx(ctx, func(tx *store.Tx) error {

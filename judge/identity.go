@@ -71,10 +71,16 @@ func (j *Judge) cmdWhoGame(e *cmdEnv) (string, error) {
 
 func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 	g, p := *e.game, *e.player
-	if len(c.Args) != 1 || !plausibleAddress(c.Args[0]) {
+	if len(c.Args) != 1 {
 		return "", refuse("write ADDRESS NEW@ADDRESS.")
 	}
+	if err := CheckAddress("ADDRESS", strings.Trim(c.Args[0], "<>")); err != nil {
+		return "", err // what is wrong with it, never the address itself
+	}
 	addr := strings.ToLower(strings.Trim(c.Args[0], "<>"))
+	if err := j.notJudge("ADDRESS", addr); err != nil {
+		return "", err
+	}
 	if strings.EqualFold(addr, p.Email) {
 		return "", refuse("%s is your address already.", addr)
 	}
@@ -251,12 +257,4 @@ func (j *Judge) cmdStandby(e *cmdEnv, c Command) (string, error) {
 	}
 	return fmt.Sprintf("You stand by for game %s. When a player leaves, the game master may give you the\n"+
 		"robot; you then get a welcome with the board, your hand and your secret. STANDBY %s OFF to stop.\n", g.Tag, g.Tag), nil
-}
-
-// plausibleAddress is a quick shape check of a mail address a player writes.
-func plausibleAddress(a string) bool {
-	a = strings.Trim(a, "<>")
-	at := strings.LastIndexByte(a, '@')
-	return at > 0 && at < len(a)-1 && !strings.ContainsAny(a, " \t,;\"'()[]\\") && strings.Contains(a[at:], ".") && len(a) <= 254 &&
-		CheckAddress("address", a) == nil // no control or bidi character, one net/mail addr-spec
 }
