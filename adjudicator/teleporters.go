@@ -65,9 +65,10 @@ func (t *turn) teleportCard(i, steps int) {
 // robot stands there, the next square along d without one (seed 001, Landing: "move the
 // landing robot into the next open square, determined by the direction the robot is
 // moving"). A square off the board or in a pit is open, and the robot is lost there.
-// Ruling: should a wall stand in the way on, the robot comes down on the nearest square
-// without a robot back towards from, where it came from (from itself is free: the robot
-// left it). A virtual robot comes down at p: virtual robots share squares.
+// Ruling R-AD-LANDING-WALL (scenario 984): should a wall stand in the way on, the robot
+// comes down on the nearest square without a robot back towards from, where it came from
+// (from itself is free: the robot left it). A virtual robot comes down at p: virtual
+// robots share squares.
 func (t *turn) landing(i int, p Pos, d Dir, from Pos) Pos {
 	if t.st.Robots[i].Virtual {
 		return p

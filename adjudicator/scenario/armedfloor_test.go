@@ -224,6 +224,25 @@ func TestArmedRuleStatements(t *testing.T) {
 		// Board Element Overview
 		{"Randomizers: Overload Override's extra card is discarded", "982-randomizer-discards-overload-card.scn"},
 		{"Teleporters: a robot driving over one is not teleported", "971-teleporter-passed-over.scn"},
+		// Audit, continued
+		{"Big Jet: off the board, lost", "983-big-jet-off-the-board.scn"},
+		{"Landing: onto a robot with a wall beyond, back along the flight (R-AD-LANDING-WALL)", "984-big-jet-lands-on-robot-before-wall.scn"},
+		{"Devices: a real mine's blast hurts a virtual robot", "985-virtual-robot-hurt-by-real-mine.scn"},
+		{"Option Damping Field: a mine programmed inside the field is discarded", "986-option-damping-field-mine-token-lost.scn"},
+		{"Option Damping Field: 3 squares in, 4 out", "987-option-damping-field-three-squares.scn"},
+		{"Crab Legs: not with a U-Turn", "805-crab-legs-not-with-u-turn.scn"},
+		{"Mine Layer: a belt carries a robot onto a mine", "988-belt-carries-robot-onto-mine.scn"},
+		{"Proximity Mine: a belt carries a robot within a square", "989-proximity-mine-belt-carries-robot-near.scn"},
+		{"Buzz Bomb: a robot drives into it", "990-robot-drives-into-buzz-bomb.scn"},
+		{"Self-Destruct: lost with its robot in a pit, it explodes", "991-self-destruct-lost-with-robot.scn"},
+		{"Bio Option: the Bio Option itself exchanged takes the other along", "992-bio-option-card-exchanged.scn"},
+		{"Overload Override: a point of damage each use", "993-overload-override-two-uses-two-damage.scn"},
+		{"Frog Legs: over a mine without setting it off", "994-frog-legs-over-a-mine.scn"},
+		{"Devices: currents carry devices, gears turn The Big One", "995-mine-in-current-big-one-on-gear.scn"},
+		{"Water: a homing move is no movement card and is not slowed", "996-homing-move-in-water.scn"},
+		{"Portable Teleporter: pushers leave it", "997-pusher-leaves-portable-teleporter.scn"},
+		{"Landing: a flying robot pushes robots and flies on", "998-robo-copter-pushes-robot-flies-on.scn"},
+		{"Teleporters: Converter spends no counter there", "854-converter-on-teleporter-spends-none.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
