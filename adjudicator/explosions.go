@@ -15,7 +15,10 @@ import "math/bits"
 //   - A step between two levels counts as one more square ("treating the distance between
 //     levels as an additional square"). Ruling: the step costs the same extra square up
 //     or down, over a ledge or along a ramp (the blast goes both ways; a ramp joins the
-//     same two levels).
+//     same two levels). Ruling R-AD-BLAST-LEVELS: a step down two levels at once (a level
+//     2 square beside the ground) costs two more squares, one a level (rules README,
+//     "Explosive damage": "a level counting as one square"; seed 001 speaks of robots
+//     "one or more levels away"); scenario 1001.
 //   - Ruling: pits, drains, water and every other floor are counted like plain floor:
 //     they stop robots, not blasts.
 //   - Flying robots are on the level they fly at (seed 001: "flying robots are not
@@ -53,7 +56,7 @@ func BlastDistances(b *Board, at Pos, reach, reg int) []int {
 	if !b.In(at) || reach < 0 {
 		return dist
 	}
-	// A bucket queue by distance: steps cost 1, or 2 between levels.
+	// A bucket queue by distance: steps cost 1, and 1 more for each level between.
 	buckets := make([][]Pos, reach+1)
 	dist[at.Y*b.W+at.X] = 0
 	buckets[0] = append(buckets[0], at)
@@ -69,8 +72,8 @@ func BlastDistances(b *Board, at Pos, reach, reg int) []int {
 					continue
 				}
 				nd := d + 1
-				if b.At(q).Level != b.At(p).Level {
-					nd++
+				if lq, lp := int(b.At(q).Level), int(b.At(p).Level); lq != lp {
+					nd += max(lq-lp, lp-lq) // R-AD-BLAST-LEVELS: one square a level
 				}
 				if k := q.Y*b.W + q.X; nd <= reach && (dist[k] < 0 || nd < dist[k]) {
 					dist[k] = nd

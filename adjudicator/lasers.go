@@ -189,7 +189,7 @@ func (t *turn) shootWalk(i int, g Gun, main bool) {
 			return
 		}
 		if len(t.st.Devices) > 0 && t.deviceAt(q, DevBigOne) >= 0 {
-			return // seed 001, The Big One: it "blocks line of sight between robots"
+			return // seed 001, The Big One: it "blocks line of sight between robots" (R-AD-BIGONE-SIGHT: board lasers pass it)
 		}
 		if !t.occ[q.Y*b.W+q.X] {
 			continue // no robot here (the occupancy grid of this lasers phase)

@@ -243,6 +243,10 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Portable Teleporter: pushers leave it", "997-pusher-leaves-portable-teleporter.scn"},
 		{"Landing: a flying robot pushes robots and flies on", "998-robo-copter-pushes-robot-flies-on.scn"},
 		{"Teleporters: Converter spends no counter there", "854-converter-on-teleporter-spends-none.scn"},
+		{"Bio-Bots: the Bio Option itself is not exchanged to prevent damage", "894-bio-bots-bio-option-not-exchanged.scn"},
+		{"Primary card: Crab Legs' Move 1 from the hand is what a locked register keeps", "806-crab-legs-locked-keeps-move-1.scn"},
+		{"The Big One: blocks sight between robots only, board lasers pass (R-AD-BIGONE-SIGHT)", "1000-big-one-board-laser-passes.scn"},
+		{"Explosive Damage: one more square for each level between (R-AD-BLAST-LEVELS)", "1001-explosion-two-levels-down.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
