@@ -49,8 +49,13 @@ func (c *cardsTurn) newRegister() {
 
 // drawFromPile takes the top card of this turn's draw pile: every program card not dealt
 // to a robot, not in a register and not on a Flywheel, shuffled by (seed, turn); 0 when
-// none is left.
+// none is left. A forecast draws nothing (ruling R-FORECAST-HIDDEN): the pile's order
+// comes from the game's seed and its contents from the other robots' hands, neither of
+// which a player knows.
 func (t *turn) drawFromPile() int {
+	if t.single >= 0 {
+		return 0
+	}
 	c := &t.cards
 	if !c.pileOK {
 		c.pileOK = true
@@ -138,6 +143,12 @@ func (emergencySwitch) BeforeReveal(v View) {
 		t.useEvent(i, "Emergency Switch", -1, 0, t.register)
 	}
 	if r.IsLocked(t.register) {
+		return
+	}
+	if t.single >= 0 {
+		// R-FORECAST-HIDDEN: the card drawn is unknown (Card 0); the forecast plays the
+		// register's own card, as for a randomizer square (randomizers.go).
+		t.emit(Event{Kind: EvSwapped, Robot: r.Name, Option: "Emergency Switch", Amount: r.Registers[t.register-1]})
 		return
 	}
 	if p := t.drawFromPile(); p != 0 {

@@ -43,7 +43,7 @@ const (
 	EvFlag       = "flag"        // touched flag Amount
 	EvArchive    = "archive"     // archive marker moved To
 	EvRepair     = "repair"      // Amount damage repaired
-	EvOptionGain = "option"      // drew Option
+	EvOptionGain = "option"      // drew Option ("" with Cause "unknown": a forecast's draw, R-FORECAST-HIDDEN)
 	EvOptionLose = "option-lost" // discarded Option
 	EvLifeLost   = "life-lost"   // Amount lives left
 	EvOut        = "out"         // no lives left: leaves the race
@@ -73,7 +73,7 @@ const (
 	// Option cards (effects.go, cards_*.go).
 	EvUse      = "use"      // used Option (on Other); Card, Amount as the card says
 	EvAbsorbed = "absorbed" // Option stopped Amount points of damage from Cause
-	EvSwapped  = "swapped"  // Option put Card in this register instead of Amount (the old card)
+	EvSwapped  = "swapped"  // Option put Card in this register instead of Amount (the old card); Card 0: unknown in a forecast
 
 	// The Armed and Dangerous floor (seed 001).
 	EvRandomized = "randomized" // a randomizer replaced register card Amount by Card (0: unknown in a forecast)
@@ -143,7 +143,9 @@ func ApplyEvent(robots []Robot, e Event) {
 			r.Options = without(r.Options, e.Option)
 		}
 	case EvOptionGain:
-		r.Options = append(slices.Clip(r.Options), e.Option)
+		if e.Option != "" { // a forecast's unknown draw brings no card
+			r.Options = append(slices.Clip(r.Options), e.Option)
+		}
 	case EvOptionLose:
 		r.Options = without(r.Options, e.Option)
 	case EvOut:

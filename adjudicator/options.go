@@ -25,11 +25,21 @@ import (
 // A game saved before its deck was limited to the cards that work may still hold other
 // cards in its deck: they are taken out as they come up, never dealt (optiondeck.go).
 func (t *turn) drawOption(i int) bool {
+	r := &t.st.Robots[i]
+	if t.single >= 0 {
+		// Ruling R-FORECAST-HIDDEN: a forecast does not know the option deck's order any
+		// more than the player does. It draws no card: an event with no Option says a
+		// card would come, and its effects are not forecast.
+		if len(t.st.OptionDeck)+len(t.st.OptionDiscard) == 0 {
+			return false
+		}
+		t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Cause: "unknown"})
+		return true
+	}
 	card, ok := t.topOption()
 	if !ok {
 		return false
 	}
-	r := &t.st.Robots[i]
 	r.Options = append(r.Options, card)
 	t.fxOK[i] = false
 	t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Option: card})

@@ -173,3 +173,43 @@ func (t *turn) playSingle() {
 		t.runRegister(reg)
 	}
 }
+
+// blindSeed is the seed a forecast plays with (Setup.Blind): any fixed number does, as
+// long as it is not the game's.
+const blindSeed = 0x5EED_0F_F0_7EC_A57
+
+// Blind is the game as robot's player knows it, for a forecast of that robot's program
+// (ruling R-FORECAST-HIDDEN): a copy of s with a fixed seed in place of the game's, and a
+// copy of st whose face-down piles lie in a fixed order (the option deck, the damage
+// deck, Scavenger Hunt's piles and every robot's own draw pile, sorted) and whose other
+// robots' hidden cards are taken away (their hands, Buzz Bomb hands, Deluxe offers and
+// face-down Haywire cards). A forecast of the copies depends only on what the player can
+// see: however often a sheet is mailed, it tells nothing of the decks' order, of the
+// seed's draws, nor of the other players' cards. The forecast mode (turn.single) already
+// draws no hidden card where one would come (drawOption, drawFromPile, replaceCard,
+// randomize, scramble); the copies make sure that whatever else reads them learns
+// nothing hidden. s and st are not changed.
+func (s *Setup) Blind(st *State, robot int) (*Setup, *State) {
+	b := *s
+	b.Seed = blindSeed
+	c := st.Clone()
+	slices.Sort(c.OptionDeck)
+	slices.Sort(c.DamageDeck)
+	for k := range c.Piles {
+		slices.Sort(c.Piles[k])
+	}
+	for i := range c.Robots {
+		r := &c.Robots[i]
+		if r.Mat != nil {
+			slices.Sort(r.Mat.Deck)
+		}
+		if i == robot {
+			continue
+		}
+		r.Hand, r.BombHand, r.Offered = nil, nil, nil
+		if r.Mat != nil {
+			r.Mat.Haywire = [Registers]int{}
+		}
+	}
+	return &b, c
+}

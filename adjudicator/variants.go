@@ -252,11 +252,18 @@ func (t *turn) bioSwap(i int, cause string) {
 
 // bioDraw draws a card onto robot i's Bio Option; nothing when the deck is empty.
 func (t *turn) bioDraw(i int, cause string) {
+	r := &t.st.Robots[i]
+	if t.single >= 0 {
+		// Ruling R-FORECAST-HIDDEN: a forecast draws no option card (drawOption).
+		if len(t.st.OptionDeck)+len(t.st.OptionDiscard) > 0 {
+			t.emit(Event{Kind: EvOptionGain, Robot: r.Name, Cause: "unknown"})
+		}
+		return
+	}
 	card, ok := t.topOption()
 	if !ok {
 		return
 	}
-	r := &t.st.Robots[i]
 	r.Options = append(r.Options, card)
 	r.Bio = card
 	t.fxOK[i] = false

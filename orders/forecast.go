@@ -52,6 +52,10 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	if idx < 0 {
 		return nil, fmt.Errorf("forecast: there is no robot %q", robotName)
 	}
+	// Ruling R-FORECAST-HIDDEN (docs/orders.md, "The forecast"): the forecast plays the
+	// game as the player knows it, never the hidden decks' order, the seed or the other
+	// players' cards.
+	setup, st = setup.Blind(st, idx)
 	r := st.Robots[idx]
 	o := s.Orders()
 	o.Program = programOf(s, &r)
@@ -158,6 +162,25 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 			}
 		case adjudicator.EvUse:
 			cur.Notes = append(cur.Notes, "uses "+e.Option)
+		case adjudicator.EvOptionGain:
+			// R-FORECAST-HIDDEN: a card drawn from the option deck is never named.
+			if e.Option == "" {
+				cur.Notes = append(cur.Notes, "draws an option card (unknown to the forecast, which plays on without it)")
+			}
+		case adjudicator.EvOptionLose:
+			if e.Cause == "chop-shop" {
+				cur.Notes = append(cur.Notes, "scraps "+e.Option+" at the chop shop")
+			}
+		case adjudicator.EvSwapped, adjudicator.EvRandomized:
+			// R-FORECAST-HIDDEN: the card a randomizer, an Emergency Switch or a Scrambler
+			// Bomb puts in the register comes from the draw pile, whose order is hidden.
+			if e.Card == 0 {
+				why := e.Option
+				if why == "" {
+					why = "a randomizer"
+				}
+				cur.Notes = append(cur.Notes, fmt.Sprintf("%s replaces the card by one from the draw pile (unknown to the forecast, which plays yours)", why))
+			}
 		case adjudicator.EvReplaced:
 			cur.Notes = append(cur.Notes, fmt.Sprintf("%s replaced by the top card of the deck (unknown to the forecast)", adjudicator.CardKind(e.Card).Title()))
 		case adjudicator.EvReenter:

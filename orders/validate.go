@@ -110,7 +110,9 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	// (no events, no allocations) says whether the robot is destroyed; only then is the
 	// full forecast run, for the register and the cause.
 	if rep.OK() && s.HasProgram() && r.Power != adjudicator.PowerDown {
-		final, err := adjudicator.NewSimulator(setup, st).Run(idx, programOf(s, r), Compile(s))
+		// As the forecast: the game as the player knows it (R-FORECAST-HIDDEN).
+		bs, bst := setup.Blind(st, idx)
+		final, err := adjudicator.NewSimulator(bs, bst).Run(idx, programOf(s, r), Compile(s))
 		if err == nil && final.Destroyed {
 			if f, err := Forecast(setup, st, robotName, s); err == nil {
 				for _, w := range f.Warnings {
