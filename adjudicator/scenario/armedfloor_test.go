@@ -247,6 +247,11 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Primary card: Crab Legs' Move 1 from the hand is what a locked register keeps", "806-crab-legs-locked-keeps-move-1.scn"},
 		{"The Big One: blocks sight between robots only, board lasers pass (R-AD-BIGONE-SIGHT)", "1000-big-one-board-laser-passes.scn"},
 		{"Explosive Damage: one more square for each level between (R-AD-BLAST-LEVELS)", "1001-explosion-two-levels-down.scn"},
+		{"Flying: a flying robot does not go down a ramp", "1002-robo-copter-not-down-a-ramp.scn"},
+		{"Devices: crushers set mines off and destroy goo", "1003-crusher-mine-explodes-goo-destroyed.scn"},
+		{"Programming: an illegal program keeps its token for later", "1004-bridge-token-kept-used-later.scn"},
+		{"Homing Device: blocked by a wall, it turns left", "875-homing-device-wall-turns-left.scn"},
+		{"Big Gun: the recoil pushes the robot into a pit", "706-big-gun-recoil-into-pit.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {

@@ -191,6 +191,51 @@ func (p *parser) usedLine(ln int, rest string) error {
 	return nil
 }
 
+// usedExpect reads "expect used NAME: OPTION=N, ...": what each named option the robot
+// holds afterwards has used up (devices launched, fuel programmed, shots), as the used
+// line writes it before the turn. An option it no longer holds fails the expectation.
+func (p *parser) usedExpect(ln int, name, body string, add func(func(r *Result) string)) error {
+	idx := p.robotIndex(strings.TrimSpace(name))
+	if idx < 0 {
+		return p.errf(ln, "expect used: %q is not a robot of this scenario", name)
+	}
+	type want struct {
+		option string
+		n      int
+	}
+	var wants []want
+	for _, item := range strings.Split(body, ",") {
+		o, v, ok := strings.Cut(item, "=")
+		o = strings.TrimSpace(o)
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if !ok || err != nil || n < 0 {
+			return p.errf(ln, "expect used %s: want OPTION=N, got %q", name, strings.TrimSpace(item))
+		}
+		if !slices.Contains(adjudicator.OptionNames(), o) {
+			return p.errf(ln, "expect used %s: %q is not an option card", name, o)
+		}
+		wants = append(wants, want{o, n})
+	}
+	add(func(r *Result) string {
+		rb := &r.State.Robots[idx]
+		for _, w := range wants {
+			k := slices.Index(rb.Options, w.option)
+			if k < 0 {
+				return fmt.Sprintf("used %s: %s not held", name, w.option)
+			}
+			got := 0
+			if k < len(rb.Tokens) {
+				got = rb.Tokens[k]
+			}
+			if got != w.n {
+				return fmt.Sprintf("used %s: %s=%d", name, w.option, got)
+			}
+		}
+		return ""
+	})
+	return nil
+}
+
 // bombLine reads "bomb hand NAME: P490 P500 P510 P520 P530": the five cards a robot
 // holding a Buzz Bomb was dealt for its bomb (adjudicator.Robot.BombHand).
 func (p *parser) bombLine(ln int, rest string) error {

@@ -151,6 +151,9 @@ func (p *parser) expectLine(ln int, rest string) error {
 		})
 		return nil
 	}
+	if name, ok := strings.CutPrefix(head, "used "); ok {
+		return p.usedExpect(ln, name, body, add)
+	}
 	if head == "devices" {
 		return p.devicesExpect(ln, body, add)
 	}

@@ -80,12 +80,15 @@ func TestExpectTyposRefused(t *testing.T) {
 		"expect A: flywheel P9999",
 		"orders A: use Brakes on",
 		"orders Z: use Brakes",
+		"expect used A: Brake=0",
+		"expect used A: Brakes",
+		"expect used Z: Brakes=0",
 	} {
 		if _, err := Parse("typo.scn", base+line+"\n"); err == nil {
 			t.Errorf("%q parsed; want an error", line)
 		}
 	}
-	if _, err := Parse("ok.scn", base+"expect A: damage 0 options: Brakes\norders A: use Brakes in register 2\n"); err != nil {
+	if _, err := Parse("ok.scn", base+"expect A: damage 0 options: Brakes\nexpect used A: Brakes=0\norders A: use Brakes in register 2\n"); err != nil {
 		t.Errorf("a good file: %v", err)
 	}
 }
