@@ -1,10 +1,12 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"slices"
@@ -467,141 +469,228 @@ func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Ba
 	return f.fetch(ctx, c, handle, uids)
 }
 
-// fetch sizes the messages, fetches them in batches bounded by bytes and count, offers each to
-// the handler in UID order and marks the ones it accepted.
+// fetch offers the messages uids (in UID order) to the handler in batches bounded by bytes
+// and count, and marks the ones it accepted.
+//
+// The server's work and the handler's overlap instead of taking turns (issue 14, intake
+// speed): one goroutine fetches (sizes a few batches ahead, then each batch's bodies) and
+// hands the batches over, a batch ahead of the handler, while this one hands them to the
+// handler one after another and marks each batch it accepted once its handler returned,
+// on the same connection (IMAP pipelining) while the next batch is handled. So nothing is
+// marked before it is stored, batches are handled in UID order one at a time, and the
+// marks of a batch are answered before the batch after next is handed over (at most one
+// batch handled and not yet marked besides the one in hand).
 func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchHandler, uids []imap.UID) error {
-	sizes := map[imap.UID]int64{}
-	for chunk := range slices.Chunk(uids, 500) {
-		var msgs []*imapclient.FetchMessageBuffer
-		if err := f.do(c, "fetch sizes", func() (err error) {
-			msgs, err = c.Fetch(imap.UIDSetNum(chunk...), &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true}).Collect()
-			return err
-		}); err != nil {
-			return fmt.Errorf("fetch sizes: %w", err)
-		}
-		for _, m := range msgs {
-			sizes[m.UID] = m.RFC822Size
-		}
-	}
-	// The handler takes one batch while the next is fetched, and while the one before
-	// is marked: the server's work and the handler's overlap instead of taking turns
-	// (issue 14, intake speed). A batch is marked only after its handler returned, so
-	// nothing is marked before it is stored, and the handler is given the next batch
-	// only after it returned from the one before, so batches are taken in UID order.
-	var handling chan []error
-	var inHand []Fetched
-	// settle waits for the batch in hand and records what the handler made of it; the
-	// messages it accepted are returned, to be marked
-	settle := func() ([]imap.UID, error) {
-		if handling == nil {
-			return nil, nil
-		}
-		errs := <-handling
-		handling = nil
-		return f.record(ctx, inHand, errs)
-	}
+	batches := make(chan []Fetched, 1)
+	quit := make(chan struct{}) // the handling side stopped: fetch no more
+	fetched := make(chan error, 1)
+	go func() {
+		err := f.fetchAll(c, uids, batches, quit)
+		close(batches)
+		fetched <- err
+	}()
+	herr := f.handleAll(ctx, c, handle, batches, quit)
+	return errors.Join(<-fetched, herr)
+}
+
+// fetchAll fetches the messages uids, sizes first (a few batches at a time), then the
+// bodies one batch at a time, and sends each batch on out until quit is closed.
+func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []Fetched, quit <-chan struct{}) error {
+	meta := map[imap.UID]sized{}
 	var batch []imap.UID
 	var batchBytes int64
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		fetched, err := f.fetchBatch(c, batch, sizes)
-		batch, batchBytes = batch[:0], 0
-		if err != nil {
-			done, serr := settle()
-			return errors.Join(err, serr, f.mark(c, done))
+		got, err := f.fetchBatch(c, batch, meta)
+		for _, u := range batch {
+			delete(meta, u)
 		}
-		done, err := settle()
+		batch, batchBytes = batch[:0], 0
 		if err != nil {
 			return err
 		}
-		if len(fetched) > 0 {
-			f.mu.Lock()
-			uidvalidity := f.pos.UIDValidity
-			f.mu.Unlock()
-			inHand, handling = fetched, make(chan []error, 1)
-			go func(ch chan<- []error) { ch <- handle(ctx, uidvalidity, fetched) }(handling)
+		if len(got) == 0 {
+			return nil
 		}
-		if err := f.mark(c, done); err != nil {
-			// no handler outlives its session: the batch just handed over is waited
-			// for, and what it accepted is marked by the next session (markPending)
-			_, serr := settle()
-			return errors.Join(err, serr)
+		select {
+		case out <- got:
+			return nil
+		case <-quit:
+			return nil // the handling side stopped and reports why
 		}
-		return nil
 	}
-	for _, u := range uids {
-		size, ok := sizes[u]
-		if !ok {
-			continue // expunged meanwhile
+	// the first sizes cover one batch, so that the handler starts soon; later ones five
+	chunk := f.cfg.BatchCount
+	for len(uids) > 0 {
+		next := uids[:min(chunk, len(uids))]
+		uids = uids[len(next):]
+		chunk = 5 * f.cfg.BatchCount
+		if err := f.fetchSizes(c, next, meta); err != nil {
+			return err
 		}
-		size = min(size, f.cfg.MaxFetchSize)
-		if len(batch) > 0 && (batchBytes+size > f.cfg.BatchBytes || len(batch) >= f.cfg.BatchCount) {
-			if err := flush(); err != nil {
-				return err
+		for _, u := range next {
+			m, ok := meta[u]
+			if !ok {
+				continue // expunged meanwhile
 			}
+			size := min(m.size, f.cfg.MaxFetchSize)
+			if len(batch) > 0 && (batchBytes+size > f.cfg.BatchBytes || len(batch) >= f.cfg.BatchCount) {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			batch = append(batch, u)
+			batchBytes += size
 		}
-		batch = append(batch, u)
-		batchBytes += size
 	}
-	if err := flush(); err != nil {
-		return err
-	}
-	done, err := settle()
-	if err != nil {
-		return err
-	}
-	return f.mark(c, done)
+	return flush()
 }
 
-// fetchBatch fetches the messages of one batch, in UID order.
-func (f *Fetcher) fetchBatch(c *imapclient.Client, batch []imap.UID, sizes map[imap.UID]int64) ([]Fetched, error) {
+// sized is what fetchSizes learns of a message: its size and when the server received it.
+type sized struct {
+	size     int64
+	received time.Time
+}
+
+// fetchSizes records the size and INTERNALDATE of the messages uids in meta.
+func (f *Fetcher) fetchSizes(c *imapclient.Client, uids []imap.UID, meta map[imap.UID]sized) error {
+	return f.do(c, "fetch sizes", func() error {
+		cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true})
+		for m := cmd.Next(); m != nil; m = cmd.Next() {
+			var uid imap.UID
+			var s sized
+			for it := m.Next(); it != nil; it = m.Next() {
+				switch it := it.(type) {
+				case imapclient.FetchItemDataUID:
+					uid = it.UID
+				case imapclient.FetchItemDataRFC822Size:
+					s.size = it.Size
+				case imapclient.FetchItemDataInternalDate:
+					s.received = it.Time
+				}
+			}
+			if uid != 0 {
+				meta[uid] = s
+			}
+		}
+		if err := cmd.Close(); err != nil {
+			return fmt.Errorf("fetch sizes: %w", err)
+		}
+		return nil
+	})
+}
+
+// handleAll hands the batches of in to the handler one after another and marks what it
+// accepted of each (see fetch). On an error it closes quit, lets the batches already
+// fetched go (they are offered again), waits for the marks under way and returns.
+func (f *Fetcher) handleAll(ctx context.Context, c *imapclient.Client, handle BatchHandler, in <-chan []Fetched, quit chan<- struct{}) error {
+	var marking <-chan error // the marks of the batch before, under way
+	waitMarks := func() error {
+		if marking == nil {
+			return nil
+		}
+		err := <-marking
+		marking = nil
+		return err
+	}
+	var err error
+	for msgs := range in {
+		if err != nil {
+			continue // stopped: drained, offered again at the next check
+		}
+		f.mu.Lock()
+		uidvalidity := f.pos.UIDValidity
+		f.mu.Unlock()
+		done, rerr := f.record(ctx, msgs, handle(ctx, uidvalidity, msgs))
+		// the marks of the batch before went out while this one was handled
+		if err = errors.Join(waitMarks(), rerr); err != nil {
+			close(quit)
+			// what this batch accepted is pending: the next session marks it (markPending)
+			continue
+		}
+		if len(done) > 0 {
+			ch := make(chan error, 1)
+			go func() { ch <- f.mark(c, done) }()
+			marking = ch
+		}
+	}
+	return errors.Join(err, waitMarks())
+}
+
+// fetchBatch fetches the bodies of the messages of one batch, in UID order.
+func (f *Fetcher) fetchBatch(c *imapclient.Client, batch []imap.UID, meta map[imap.UID]sized) ([]Fetched, error) {
 	var whole, big []imap.UID
 	for _, u := range batch {
-		if sizes[u] > f.cfg.MaxFetchSize {
+		if meta[u].size > f.cfg.MaxFetchSize {
 			big = append(big, u)
 		} else {
 			whole = append(whole, u)
 		}
 	}
-	var msgs []*imapclient.FetchMessageBuffer
-	if len(whole) > 0 {
-		// BODY.PEEK[] leaves \Seen alone: only a handled message is marked
-		var got []*imapclient.FetchMessageBuffer
-		if err := f.do(c, "fetch", func() (err error) {
-			got, err = c.Fetch(imap.UIDSetNum(whole...), &imap.FetchOptions{UID: true, InternalDate: true,
-				BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
-			return err
-		}); err != nil {
-			return nil, fmt.Errorf("fetch: %w", err)
-		}
-		msgs = append(msgs, got...)
-	}
-	if len(big) > 0 {
-		var got []*imapclient.FetchMessageBuffer
-		if err := f.do(c, "fetch", func() (err error) {
-			got, err = c.Fetch(imap.UIDSetNum(big...), &imap.FetchOptions{UID: true, InternalDate: true,
-				BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}}}).Collect()
-			return err
-		}); err != nil {
-			return nil, fmt.Errorf("fetch: %w", err)
-		}
-		msgs = append(msgs, got...)
-	}
-	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
-
-	var fetched []Fetched
-	for _, m := range msgs {
-		if m.UID == 0 || len(m.BodySection) == 0 {
+	fetched := make([]Fetched, 0, len(batch))
+	for _, part := range []struct {
+		uids    []imap.UID
+		partial *imap.SectionPartial
+	}{{whole, nil}, {big, &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}} {
+		if len(part.uids) == 0 {
 			continue
 		}
-		if sizes[m.UID] > f.cfg.MaxFetchSize {
-			f.log.Warn("imap message over the fetch limit; offered truncated", "uid", m.UID, "size", sizes[m.UID])
+		if err := f.do(c, "fetch", func() error {
+			// BODY.PEEK[] leaves \Seen alone: only a handled message is marked. The size and
+			// receive time came with the sizes; only the bytes are fetched here.
+			cmd := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{UID: true,
+				BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: part.partial}}})
+			for m := cmd.Next(); m != nil; m = cmd.Next() {
+				var uid imap.UID
+				var raw []byte
+				for it := m.Next(); it != nil; it = m.Next() {
+					switch it := it.(type) {
+					case imapclient.FetchItemDataUID:
+						uid = it.UID
+					case imapclient.FetchItemDataBodySection:
+						if it.Literal != nil && raw == nil {
+							var err error
+							if raw, err = readLiteral(it.Literal, f.cfg.MaxFetchSize); err != nil {
+								cmd.Close()
+								return fmt.Errorf("fetch: %w", err)
+							}
+						}
+					}
+				}
+				if uid == 0 || raw == nil {
+					continue
+				}
+				if sz := meta[uid].size; sz > f.cfg.MaxFetchSize {
+					f.log.Warn("imap message over the fetch limit; offered truncated", "uid", uid, "size", sz)
+				}
+				fetched = append(fetched, Fetched{UID: uint32(uid), Raw: raw, Received: meta[uid].received})
+			}
+			if err := cmd.Close(); err != nil {
+				return fmt.Errorf("fetch: %w", err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		fetched = append(fetched, Fetched{UID: uint32(m.UID), Raw: m.BodySection[0].Bytes, Received: m.InternalDate})
 	}
+	slices.SortFunc(fetched, func(a, b Fetched) int { return cmp.Compare(a.UID, b.UID) })
 	return fetched, nil
+}
+
+// readLiteral reads a message's bytes in one buffer of the size the server announced
+// (instead of growing one as it reads), within limit bytes.
+func readLiteral(l imap.LiteralReader, limit int64) ([]byte, error) {
+	n := l.Size()
+	if n < 0 || n > limit {
+		return io.ReadAll(io.LimitReader(l, limit))
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(l, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // record records what the handler made of a batch (errs, one per message) and returns
