@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gomail "github.com/emersion/go-message/mail"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -270,5 +272,47 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("stripped longer than text")
 		}
 		_, _ = IsAutomatic(m)
+	})
+}
+
+// dateValues are Date fields as clients write them, and some they should not.
+var dateValues = []string{
+	"Sun, 01 Mar 2026 12:00:00 +0000", "Mon, 9 Mar 2026 10:00:00 +0100", "Mon, 23 Nov 2026 11:15:42 -0800",
+	"Mon, 23 Nov 2026 11:15:42 +0000 (UTC)", "23 Nov 2026 11:15:42 +0000", "Mon, 23 Nov 26 11:15:42 +0000",
+	"Mon, 23 Nov 2026 11:15 +0000", "Mon, 23 Nov 2026 11:15:42 GMT", "Mon, 23 Nov 2026 11:15:42 EST",
+	"Mon,  23 Nov 2026 11:15:42 +0000", " Mon, 23 Nov 2026 11:15:42 +0000", "Mon, 23 Nov 2026 11:15:42 +0000 ",
+	"mon, 23 nov 2026 11:15:42 +0000", "Fri, 23 Nov 2026 11:15:42 +0000", "Mon, 31 Feb 2026 11:15:42 +0000",
+	"Mon, 23 Nov 2026 25:15:42 +0000", "Mon, 23 Nov 2026 11:15:42 +9999", "Mon, 123 Nov 2026 11:15:42 +0000",
+	"Mon, 23 Nov 2026\r\n 11:15:42 +0000", "", "yesterday", "Mon, 23 Nov 2026 11:15:42 +0000x",
+}
+
+// TestDateAsNetMail: the Date field reads as net/mail reads it, whatever its shape (the
+// usual shape takes a shorter way; issue 14 item 10).
+func TestDateAsNetMail(t *testing.T) {
+	for _, v := range dateValues {
+		checkDate(t, v)
+	}
+}
+
+func checkDate(t *testing.T, v string) {
+	t.Helper()
+	var h gomail.Header
+	h.Set("Date", v)
+	got, gerr := date(h)
+	want, werr := h.Date()
+	if (gerr == nil) != (werr == nil) || !got.Equal(want) || got.Format(time.RFC3339) != want.Format(time.RFC3339) {
+		t.Errorf("Date %q: read %v (%v), net/mail reads %v (%v)", v, got, gerr, want, werr)
+	}
+}
+
+func FuzzDate(f *testing.F) {
+	for _, v := range dateValues {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if strings.ContainsAny(v, "\r\n") {
+			return // not a header value
+		}
+		checkDate(t, v)
 	})
 }
