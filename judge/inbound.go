@@ -170,6 +170,9 @@ func (j *Judge) finishInbox(tx *store.Tx, row store.InboxMessage, msg *mail.Mess
 	return tx.InboxFinish(row.ID, status, note, j.now(), raw)
 }
 
+// noteAccepted is the inbox note of an accepted sheet.
+const noteAccepted = "orders accepted"
+
 // fate is what became of one mail, for its log line.
 type fate struct {
 	game, robot string
@@ -634,7 +637,7 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
-	return store.InboxProcessed, "orders accepted", g.ID, j.enqueueAck(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
+	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueAck(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
 }
 

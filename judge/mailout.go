@@ -110,15 +110,20 @@ func (j *Judge) compose(m outMail, now time.Time) ([]byte, error) {
 
 // storeOut puts m, composed as raw at now, in the outbox.
 func (j *Judge) storeOut(tx *store.Tx, m outMail, raw []byte, now time.Time) error {
+	_, _, err := tx.Enqueue(j.outboxRow(m, raw, now))
+	return err
+}
+
+// outboxRow is the outbox row of m, composed as raw at now.
+func (j *Judge) outboxRow(m outMail, raw []byte, now time.Time) store.OutboxMail {
 	turn := m.turn
 	if m.gameID == 0 {
 		turn = -1
 	}
-	_, _, err := tx.Enqueue(store.OutboxMail{
+	return store.OutboxMail{
 		MessageID: m.messageID, To: []string{m.to}, From: j.Address, Subject: m.subject,
 		Raw: raw, Kind: m.kind, GameID: m.gameID, Turn: turn, Created: now, Slots: m.slots,
-	})
-	return err
+	}
 }
 
 func (j *Judge) gameRoot(tag string) string { return fmt.Sprintf("game.%s@%s", tag, j.domainOf()) }

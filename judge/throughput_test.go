@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -48,7 +49,9 @@ func TestThroughput(t *testing.T) {
 	})
 	t.Run("dovecot", func(t *testing.T) {
 		imapAddr, _ := needMailstack(t)
-		const folder = "rj-throughput"
+		// a folder of this run's own: two runs at once (helpers sharing one mail stack)
+		// must not delete each other's mail
+		folder := fmt.Sprintf("rj-throughput-%d", os.Getpid())
 		c := imapLogin(t, imapAddr, "orders", "orderspw")
 		_ = c.Delete(folder).Wait() // left by an earlier run, or absent
 		if err := c.Create(folder, nil).Wait(); err != nil {
@@ -149,7 +152,9 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	allDone := make(chan struct{})
 	cpu0 := cpuTime()
 	t2 := time.Now()
-	go func() {
+	// labelled, so that a profile of the test (-test.cpuprofile) can be narrowed to intake
+	// with go tool pprof -tagfocus phase=intake
+	go pprof.Do(sctx, pprof.Labels("phase", "intake"), func(sctx context.Context) {
 		// the daemon's path: each fetched batch stored and judged in one commit
 		done <- fetcher.RunBatch(sctx, func(ctx context.Context, v uint32, msgs []mail.Fetched) []error {
 			errs := j.HandleBatch(ctx, v, msgs)
@@ -160,7 +165,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 			}
 			return errs
 		})
-	}()
+	})
 	select {
 	case <-allDone:
 	case <-time.After(5 * time.Minute):
@@ -233,7 +238,10 @@ func BenchmarkHandleBatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	// a context that can be cancelled, as the daemon's is (Serve's): the driver and
+	// database/sql watch such a context, which costs what a background one does not
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	robots := []string{"Alice", "Bob", "Carol"}
 	users := []string{"alice", "bob", "carol"}
 	spec := GameSpec{Tag: "tp", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}

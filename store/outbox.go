@@ -96,36 +96,14 @@ const outboxColumns = `id, message_id, to_addrs, from_addr, subject, raw, kind, 
 // nothing changes, so a deterministic Message-ID makes enqueuing idempotent.
 func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	what := fmt.Sprintf("enqueue %s", m.MessageID)
-	if err := needTime(what, "created", m.Created); err != nil {
+	args, err := enqueueArgs(nil, &m)
+	if err != nil {
 		return OutboxMail{}, false, err
-	}
-	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
-		return OutboxMail{}, false, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
-	}
-	to, err := json.Marshal(m.To)
-	if err != nil {
-		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
-	var turn any
-	if m.GameID != 0 && m.Turn >= 0 {
-		turn = m.Turn
-	}
-	m.Status, m.Attempts, m.LastError, m.Sent = OutboxPending, 0, "", time.Time{}
-	if m.NextAttempt.IsZero() {
-		m.NextAttempt = m.Created
-	}
-	slots, err := slotsText(m.Slots, m.Raw)
-	if err != nil {
-		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	// One statement for the usual case, a new Message-ID; the mail already there is read
 	// only when the insert did nothing (issue 14: reading it first, for every mail the
 	// judge answers, cost intake a query a mail).
-	res, err := t.exec(`INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
-		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT (message_id) DO NOTHING`,
-		m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
-		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots)
+	res, err := t.exec(enqueueInsert+enqueueRow+enqueueConflict, args...)
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
@@ -143,6 +121,96 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	}
 	return m, false, nil
 }
+
+// The statement that enqueues: its head, one row's values, and what a Message-ID
+// already there does (nothing).
+const (
+	enqueueInsert = `INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
+		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES `
+	enqueueRow      = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	enqueueConflict = ` ON CONFLICT (message_id) DO NOTHING`
+)
+
+// enqueueArgs checks m and completes it as Enqueue stores it (status pending, due at
+// its creation), and appends the values of its row to args.
+func enqueueArgs(args []any, m *OutboxMail) ([]any, error) {
+	what := fmt.Sprintf("enqueue %s", m.MessageID)
+	if err := needTime(what, "created", m.Created); err != nil {
+		return nil, err
+	}
+	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
+		return nil, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
+	}
+	to, err := json.Marshal(m.To)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, err)
+	}
+	var turn any
+	if m.GameID != 0 && m.Turn >= 0 {
+		turn = m.Turn
+	}
+	m.Status, m.Attempts, m.LastError, m.Sent = OutboxPending, 0, "", time.Time{}
+	if m.NextAttempt.IsZero() {
+		m.NextAttempt = m.Created
+	}
+	slots, err := slotsText(m.Slots, m.Raw)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return append(args, m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
+		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots), nil
+}
+
+// enqueueChunks are the numbers of rows EnqueueAll puts in one statement, largest
+// first: a few fixed sizes, so that a few prepared statements serve any count.
+var enqueueChunks = [...]int{64, 16, 4, 1}
+
+// EnqueueAll stores mails to be sent, in order, as Enqueue does each, but several
+// rows to a statement: a batch of mail stores its acknowledgements so (issue 14, item
+// 10: a statement a mail cost the writer more than the rows did). A mail whose
+// Message-ID is there already, or comes earlier in ms, is left as it is; which ones
+// were is not reported.
+func (t *Tx) EnqueueAll(ms []OutboxMail) error {
+	var args []any
+	for len(ms) > 0 {
+		n := enqueueChunks[len(enqueueChunks)-1]
+		for _, c := range enqueueChunks {
+			if c <= len(ms) {
+				n = c
+				break
+			}
+		}
+		args = args[:0]
+		for i := range ms[:n] {
+			var err error
+			if args, err = enqueueArgs(args, &ms[i]); err != nil {
+				return err
+			}
+		}
+		if _, err := t.exec(enqueueStatement(n), args...); err != nil {
+			return fmt.Errorf("store: enqueue %d mails from %s: %w", n, ms[0].MessageID, err)
+		}
+		ms = ms[n:]
+	}
+	return nil
+}
+
+// enqueueStatement is the statement that enqueues n mails (n one of enqueueChunks).
+func enqueueStatement(n int) string {
+	for i, c := range enqueueChunks {
+		if c == n {
+			return enqueueStatements[i]
+		}
+	}
+	panic(fmt.Sprintf("store: no enqueue statement for %d rows", n))
+}
+
+var enqueueStatements = func() (s [len(enqueueChunks)]string) {
+	for i, n := range enqueueChunks {
+		s[i] = enqueueInsert + enqueueRow + strings.Repeat(","+enqueueRow, n-1) + enqueueConflict
+	}
+	return s
+}()
 
 // DuePending lists up to limit pending mails whose next attempt is due at
 // now, oldest due first.

@@ -123,19 +123,31 @@ func (t *Tx) stmt(q string) *sql.Stmt {
 	return b
 }
 
-func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
-	if s := t.stmt(query); s != nil {
-		return s.ExecContext(t.ctx, args...)
+// stmtCtx is the context to run a statement with: the transaction's, which cannot be
+// cancelled, while the caller's has not ended; once it has, the caller's, with which
+// database/sql refuses to run the statement (run, in store.go).
+func (t *Tx) stmtCtx() context.Context {
+	if t.caller != nil && t.caller.Err() != nil {
+		return t.caller
 	}
-	return t.tx.ExecContext(t.ctx, query, args...)
+	return t.ctx
+}
+
+func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	ctx := t.stmtCtx()
+	if s := t.stmt(query); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
 }
 
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	ctx := t.stmtCtx()
 	s := t.stmt(query)
 	if s == nil {
-		return t.tx.QueryContext(t.ctx, query, args...)
+		return t.tx.QueryContext(ctx, query, args...)
 	}
-	rows, err := s.QueryContext(t.ctx, args...)
+	rows, err := s.QueryContext(ctx, args...)
 	if err == nil {
 		if t.open == nil {
 			t.open = map[*sql.Stmt]*sql.Rows{}
@@ -147,8 +159,9 @@ func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 
 // queryRow is for a query whose row is scanned at once (the rows are closed by Scan).
 func (t *Tx) queryRow(query string, args ...any) *sql.Row {
+	ctx := t.stmtCtx()
 	if s := t.stmt(query); s != nil {
-		return s.QueryRowContext(t.ctx, args...)
+		return s.QueryRowContext(ctx, args...)
 	}
-	return t.tx.QueryRowContext(t.ctx, query, args...)
+	return t.tx.QueryRowContext(ctx, query, args...)
 }

@@ -224,11 +224,25 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 
 func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
 	stmts.prepareWanted(ctx)
-	sqlTx, err := stmts.db.BeginTx(ctx, opts)
+	// The connection is waited for with ctx: a caller that gives up does not wait for
+	// another's transaction. The transaction itself runs on a context that cannot be
+	// cancelled (quiet), and ctx is checked before every statement and before the
+	// commit instead: on a context that can be, the driver starts a goroutine to watch
+	// it for every statement run, and database/sql one for every query's rows, which
+	// cost intake some thirty goroutines a mail (issue 14, item 10). A statement already
+	// running when ctx ends runs to its end (they are short; BEGIN IMMEDIATE waits for
+	// another process's lock at most the busy timeout).
+	conn, err := stmts.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	tx := &Tx{ctx: ctx, tx: sqlTx, retry: s.retry, stmts: stmts}
+	defer conn.Close() // after the deferred rollback below: back to the pool
+	quiet := context.WithoutCancel(ctx)
+	sqlTx, err := conn.BeginTx(quiet, opts)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
@@ -240,6 +254,9 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	}()
 	if err = fn(tx); err != nil {
 		return err
+	}
+	if err = ctx.Err(); err != nil { // given up: nothing is kept, as before the commit
+		return fmt.Errorf("store: commit: %w", err)
 	}
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
@@ -278,9 +295,11 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 // Tx is one transaction. Its methods use the context given to Store.Tx or
 // Store.View. A Tx must not be used after fn returns.
 type Tx struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	retry RetryPolicy
+	// ctx runs the statements: the caller's, without its cancellation; caller is the
+	// caller's, checked before each statement (run)
+	ctx, caller context.Context
+	tx          *sql.Tx
+	retry       RetryPolicy
 	// prepared statements (stmtcache.go): the pool's, those bound to this transaction,
 	// and the rows last opened on each bound one
 	stmts *stmtCache

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -242,5 +243,41 @@ func testGame(tag string) Game {
 		Seed:     42,
 		Deadline: DeadlineRule{Kind: DeadlineAfterReport, Hours: 48},
 		Grace:    2 * time.Hour, Missed: MissedPowerDown, Status: GameRunning, Created: t0,
+	}
+}
+
+// TestTxCancelledKeepsNothing: a transaction runs its statements on a context that
+// cannot be cancelled (run, in store.go), so the caller's context is checked by hand:
+// once it ends, the next statement is refused and nothing the transaction did is
+// committed, as when database/sql watched it.
+func TestTxCancelledKeepsNothing(t *testing.T) {
+	st := openTest(t)
+	for _, stage := range []string{"before a statement", "before the commit"} {
+		t.Run(stage, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			uid := uint32(len(stage))
+			err := st.Tx(ctx, func(tx *Tx) error {
+				if _, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 7, UID: uid, Raw: []byte("x"), Received: t0}); err != nil {
+					return err
+				}
+				cancel()
+				if stage == "before a statement" {
+					if _, err := tx.InboxMaxUID(7); !errors.Is(err, context.Canceled) {
+						return fmt.Errorf("a statement after the cancel: %v, want context.Canceled", err)
+					}
+				}
+				return nil
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Tx = %v, want context.Canceled", err)
+			}
+			mustView(t, st, func(tx *Tx) error {
+				if n, err := tx.InboxMaxUID(7); err != nil || n != 0 {
+					t.Errorf("after a cancelled transaction the inbox holds uid %d (%v), want none", n, err)
+				}
+				return nil
+			})
+		})
 	}
 }
