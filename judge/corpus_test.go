@@ -491,6 +491,18 @@ func TestClientCommandCorpusThroughTheJudge(t *testing.T) {
 				t.Errorf("the list's copy of a PRESS was relayed")
 			}
 		}},
+		// a bounce carrying the player's sheet (message/rfc822 in a multipart/report) and an
+		// out-of-office reply listing cards: automatic, never read as orders
+		{name: "postfix_bounce_with_sheet", check: func(t *testing.T, f *fixture) {
+			if got := f.zoombotFate(); got.program != "" {
+				t.Errorf("the bounced sheet was stored: %q", got.program)
+			}
+		}},
+		{name: "exchange_oof", check: func(t *testing.T, f *fixture) {
+			if got := f.zoombotFate(); got.program != "" {
+				t.Errorf("the out-of-office reply was stored as a sheet: %q", got.program)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -540,5 +552,82 @@ func TestClientCommandCorpusThroughTheJudge(t *testing.T) {
 			f.noSecretKept(f.uid, f.secrets["Zoombot"])
 			f.noSecretKept(f.uid, boss)
 		})
+	}
+}
+
+// TestEncryptedMailIsAnsweredAsEncrypted: a PGP/MIME mail (Thunderbird, subject "...")
+// was answered "Your mail names no game" and the whole help; now the reply says the mail
+// is encrypted and cannot be read, counts nothing, and stores nothing.
+func TestEncryptedMailIsAnsweredAsEncrypted(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(f.corpusMail("thunderbird_encrypted"))
+	got := f.zoombotFate()
+	if len(got.replies) != 1 || !strings.Contains(got.replies[0], "encrypted") || strings.Contains(got.replies[0], "names no game") ||
+		strings.Contains(got.replies[0], "For players:") {
+		t.Fatalf("replies %q, want one saying the mail is encrypted", got.replies)
+	}
+	if got.program != "" || got.failures != 0 {
+		t.Errorf("program %q, %d identity failures", got.program, got.failures)
+	}
+}
+
+// TestSignOffUnderSheetIsNotAnOrder: "Zoe" under an unmarked sheet (Outlook's reply to
+// the report) was read as an order, "expected an order, got "Zoe"", and the whole sheet
+// was refused. A closing or the sender's own name on the last two lines is a sign-off;
+// anything else there is still read (and an error when it is no order).
+func TestSignOffUnderSheetIsNotAnOrder(t *testing.T) {
+	tests := []struct {
+		body string
+		want []int
+	}{
+		{"P490\n\nZoe\n", []int{2}},
+		{"P490\nZoe Zed\n", []int{1}},
+		{"P490\n\nThanks,\nZoe\n", []int{3, 2}},
+		{"P490\n\nCheers!\n", []int{2}},
+		{"P490\nviele Grüße, Zoe\n\n", []int{1}},
+		{"P490\nzoe.zed\n", []int{1}},
+		{"P490\nZoe\nCheers\n", []int{2}},
+		{"Zoe\n", nil},                         // nothing above it
+		{"P490\nHulk\n", nil},                  // not the sender's name
+		{"P490\npower down\nZoe\n", []int{2}},  // the order above stays
+		{"P490\nThanks, Hulk\n", nil},          // a closing with another name
+		{"P490\nZoe\nZoe\nZoe\n", []int{3, 2}}, // two lines at most
+	}
+	for _, tt := range tests {
+		got := signOffLines(tt.body, "Zoe Zed", "zoe.zed@example.test")
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("signOffLines(%q) = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+	for _, name := range []string{"outlook_report_html_only", "outlook_smime_signed"} {
+		f := newFixture(t)
+		f.deliver(f.corpusMail(name))
+		if got := f.zoombotFate(); got.program != "490 670 10 840 530" || strings.Contains(got.replies[0], `got "Zoe"`) {
+			t.Errorf("%s: program %q, replies %q", name, got.program, got.replies)
+		}
+	}
+}
+
+// TestForwardedOwnSheetIsRead: a player who forwards the sheet they first sent to a
+// wrong address ("Fwd: [RR spring] orders", Gmail's "---------- Forwarded message
+// ---------") got "expected an order, got "Sorry"": only the note above the forward was
+// read. The forwarded sheet is read when it is the sender's own; someone else's
+// forwarded sheet is not.
+func TestForwardedOwnSheetIsRead(t *testing.T) {
+	f := newFixture(t)
+	f.deliver(f.corpusMail("gmail_forward_own_sheet"))
+	if got := f.zoombotFate(); got.program != "490 670 10 840 530" || got.failures != 0 {
+		t.Fatalf("program %q, failures %d (%s)", got.program, got.failures, got.note)
+	}
+	f2 := newFixture(t)
+	raw := f2.corpusMail("gmail_forward_own_sheet")
+	raw = bytes.ReplaceAll(raw, []byte("From: Zoe Zed <zoombot@example.test>\nDate: Mon, 23 Nov 2026 at 13:41"), []byte("From: Hulk <hulk@example.test>\nDate: Mon, 23 Nov 2026 at 13:41"))
+	raw = bytes.ReplaceAll(raw, []byte("From: Zoe Zed <zoombot@example.test>\r\nDate: Mon, 23 Nov 2026 at 13:41"), []byte("From: Hulk <hulk@example.test>\r\nDate: Mon, 23 Nov 2026 at 13:41"))
+	if !bytes.Contains(raw, []byte("From: Hulk <hulk@example.test>")) {
+		t.Fatal("the forwarded From was not replaced")
+	}
+	f2.deliver(raw)
+	if got := f2.zoombotFate(); got.program != "" {
+		t.Errorf("someone else's forwarded sheet was stored: %q", got.program)
 	}
 }

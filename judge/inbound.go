@@ -309,6 +309,13 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 		}
 		return store.InboxRejected, "unreadable MIME", 0, reply("Your mail could not be read as MIME mail; nothing was done.", nil, "")
 	}
+	if msg.Encrypted && strings.TrimSpace(msg.Stripped) == "" {
+		// PGP/MIME or S/MIME encrypted to a key the judge does not have: say so, rather
+		// than that the mail names no game (and the whole help)
+		f.outcome = outcomeUnreadable
+		return store.InboxRejected, "encrypted", 0, reply("Your mail is encrypted (OpenPGP or S/MIME); rallyjudge cannot read it, so nothing was done.", nil,
+			"Send it again unencrypted. A signed mail is fine.")
+	}
 	if rd == nil {
 		rd = Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
 	}

@@ -21,8 +21,9 @@ import (
 //     no quoted copy of the judge's own mail (with its placeholder secret) is ever read;
 //  3. command mail or sheet (parseCommandMail); a mail whose only command is a leading
 //     "#orders" marker is a sheet;
-//  4. the sheet is parsed from the same lines, those before an ORDERS command blanked,
-//     so every problem names the line as the player sees it in the mail they sent.
+//  4. the sheet is parsed from the same lines, those before an ORDERS command blanked
+//     and a sign-off under it ("Thanks, Zoe": signoff.go) blank, so every problem names
+//     the line as the player sees it in the mail they sent.
 
 // Reading is what the judge reads in one mail.
 type Reading struct {
@@ -50,7 +51,28 @@ func (r *Reading) Commands() []Command {
 
 // Read reads a message's text as the judge does.
 func Read(msg *mail.Message) *Reading {
-	r := &Reading{Msg: msg, Text: msg.Stripped}
+	r := readText(msg, msg.Stripped)
+	if r.cm == nil && r.Sheet != nil && r.Sheet.Secret == "" && len(r.Sheet.Program) == 0 {
+		// nothing of a sheet above a message forwarded inline: when the sender forwards
+		// their own mail (a sheet first sent to a wrong address: "Fwd: [RR spring]
+		// orders"), the sheet is in it. Its lines keep their numbers in the mail; the
+		// note above it is not read.
+		if from, body, ok := mail.Forwarded(msg.Text); ok && strings.EqualFold(from, msg.From) {
+			lines := strings.Split(msg.Text, "\n")
+			for i := 0; i < body && i < len(lines); i++ {
+				lines[i] = ""
+			}
+			if fr := readText(msg, mail.StripReply(strings.Join(lines, "\n"))); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
+				return fr
+			}
+		}
+	}
+	return r
+}
+
+// readText reads text, the player's own lines of msg, as a command mail or a sheet.
+func readText(msg *mail.Message, text string) *Reading {
+	r := &Reading{Msg: msg, Text: text}
 	cm, isCmd := parseCommandMail(r.Text)
 	switch {
 	case !isCmd:
@@ -70,6 +92,13 @@ func Read(msg *mail.Message) *Reading {
 	default:
 		r.cm = cm
 		return r
+	}
+	if at := signOffLines(r.SheetText, msg.FromName, msg.From); at != nil {
+		lines := strings.Split(r.SheetText, "\n")
+		for _, i := range at {
+			lines[i] = "" // a sign-off under the sheet (signoff.go): not an order
+		}
+		r.SheetText = strings.Join(lines, "\n")
 	}
 	if msg.Source == mail.SourceAttachment && isYAMLName(msg.SourceName) {
 		// an attached .yaml is YAML whether or not it starts with "---", as `rallyjudge
@@ -174,6 +203,9 @@ func (r *Reading) Describe(w io.Writer) bool {
 		src += ", format=flowed (unwrapped)"
 	}
 	fmt.Fprintf(w, "read from: %s\n", src)
+	if m.Encrypted {
+		fmt.Fprintln(w, "encrypted (OpenPGP or S/MIME): the judge cannot read what is encrypted")
+	}
 	if tag := subjectTag(m.Subject); tag != "" {
 		fmt.Fprintf(w, "game in the subject: %s\n", tag)
 	}

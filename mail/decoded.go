@@ -10,7 +10,8 @@ import (
 
 // Decoded returns every piece of text a message carries, as a reader would see it: each
 // header field's value with its encoded-words decoded, and each leaf part's body with its
-// transfer encoding (base64, quoted-printable) and charset undone, nested parts included.
+// transfer encoding (base64, quoted-printable) and charset undone, nested parts included
+// (a body in UTF-16 with a byte-order mark comes both as it is and decoded).
 // It is for checks that a value (a secret) appears nowhere in a message, whatever the
 // encoding hides it behind. ok is false when the message could not be walked to its end
 // (then a caller must assume the worst). At most limit bytes of bodies are read in all.
@@ -52,6 +53,9 @@ func Decoded(raw []byte, limit int64) (pieces [][]byte, ok bool) {
 		b, err := io.ReadAll(io.LimitReader(e.Body, budget+1))
 		budget -= int64(len(b))
 		pieces = append(pieces, b)
+		if s, ok := fromUTF16BOM(b); ok {
+			pieces = append(pieces, []byte(s)) // as Extract reads it (a Notepad "Unicode" file)
+		}
 		if t, _, _ := e.Header.ContentType(); t == "message/rfc822" || t == "message/global" {
 			inner, iok := Decoded(b, budget)
 			pieces = append(pieces, inner...)

@@ -106,9 +106,12 @@ type Message struct {
 	SourceName string // the attachment's file name when Source is SourceAttachment
 
 	Attachments []Attachment
-	Warnings    []string // things read leniently (unknown charset, bad header), for the log
-	Header      gomail.Header
-	Size        int
+	// Encrypted: the mail is, or holds, an encrypted part (PGP/MIME multipart/encrypted,
+	// S/MIME enveloped-data), which nothing here can read.
+	Encrypted bool
+	Warnings  []string // things read leniently (unknown charset, bad header), for the log
+	Header    gomail.Header
+	Size      int
 }
 
 // Extract reads a raw message with the default limits.
@@ -253,6 +256,9 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			w.m.Warnings = append(w.m.Warnings, "unreadable Content-Type; read as text/plain")
 		}
 	}
+	if encrypted(mt, params) {
+		w.m.Encrypted = true
+	}
 	if mr := e.MultipartReader(); mr != nil {
 		alt := mt == "multipart/alternative"
 		for {
@@ -299,7 +305,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 				return err
 			}
 			a.Size = n
-			if utf8.ValidString(text) {
+			if !strings.ContainsRune(text, 0) {
 				w.sheet = &found{name: name, text: unflow(text, params), flowed: flowedPart(params)}
 			} else {
 				a.Sheet = false
@@ -331,6 +337,20 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 	return nil
 }
 
+// encrypted reports whether a part of media type mt is encrypted: PGP/MIME (RFC 3156
+// 4: multipart/encrypted, which Thunderbird and K-9 send with the subject "...") or an
+// S/MIME envelope (RFC 8551 3.3: application/pkcs7-mime; smime-type=enveloped-data).
+func encrypted(mt string, params map[string]string) bool {
+	switch mt {
+	case "multipart/encrypted":
+		return true
+	case "application/pkcs7-mime", "application/x-pkcs7-mime":
+		t := strings.ToLower(params["smime-type"])
+		return t == "enveloped-data" || t == "authenveloped-data"
+	}
+	return false
+}
+
 // unflow decodes a format=flowed text part (RFC 3676); other text is returned as it is.
 func unflow(text string, params map[string]string) string {
 	if flowed, delSp := isFlowed(params); flowed {
@@ -354,11 +374,19 @@ func (w *walker) read(r io.Reader) (string, int64, error) {
 		// a broken base64 or QP body: keep what decoded
 		w.m.Warnings = append(w.m.Warnings, "body partly undecodable: "+err.Error())
 	}
-	s := string(b)
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
+	return bodyText(b), int64(len(b)), nil
+}
+
+// bodyText is a decoded body as text: UTF-16 with a byte-order mark decoded (a Notepad
+// "Unicode" file), and bytes that are not UTF-8 read as Windows-1252 (fromWindows1252).
+func bodyText(b []byte) string {
+	if s, ok := fromUTF16BOM(b); ok {
+		return s
 	}
-	return s, int64(len(b)), nil
+	if !utf8.Valid(b) {
+		return fromWindows1252(b)
+	}
+	return string(b)
 }
 
 func decodeFilename(name string) string {
@@ -396,9 +424,15 @@ func sheetType(mt string) bool {
 	return strings.HasPrefix(mt, "text/")
 }
 
-// normalizeText turns CRLF and lone CR into LF and drops a byte-order mark.
+// normalizeText turns CRLF and lone CR into LF and drops a byte-order mark. A run of
+// CRs before an LF is one line end: text with Windows line ends pasted into a web form
+// or written by a script arrives as CR CR LF, which every mail client shows as one
+// line break, so the sheet's line numbers must count it as one.
 func normalizeText(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
+	for strings.Contains(s, "\r\r\n") {
+		s = strings.ReplaceAll(s, "\r\r\n", "\r\n")
+	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	if s != "" && !strings.HasSuffix(s, "\n") {

@@ -316,3 +316,67 @@ func FuzzDate(f *testing.F) {
 		checkDate(t, v)
 	})
 }
+
+// TestExtractClientShapes: shapes of the client corpus (testdata/clients) that Extract
+// misread. A sheet Notepad saved as "Unicode" (UTF-16 with a byte-order mark) came out
+// as "\ufffdg\x00a\x00m..."; CR CR LF line ends (a Windows file pasted into a web form)
+// counted two lines each, so errors named line 19 of a ten-line sheet; a charset nobody
+// knows ("unknown-8bit") turned "Grüße" into "Gr\ufffd\ufffde"; an encrypted mail was
+// not told from one without text.
+func TestExtractClientShapes(t *testing.T) {
+	tests := []struct {
+		file      string
+		source    Source
+		line      map[int]string // 1-based line of Text: what it must be
+		contains  string
+		encrypted bool
+	}{
+		{file: "outlook_utf16_attachment", source: SourceAttachment, line: map[int]string{1: "game spring", 4: "secret tango-42-kilo", 9: "5: P530"}},
+		{file: "squirrelmail_crcrlf", source: SourcePlain, line: map[int]string{1: "game spring", 10: "power dwn", 11: "#end", 12: "", 13: "Zoe"}},
+		{file: "mutt_unknown_8bit", source: SourcePlain, contains: "Grüße aus Köln\n"},
+		{file: "thunderbird_encrypted", source: SourceNone, encrypted: true},
+		{file: "outlook_smime_signed", source: SourcePlain, line: map[int]string{1: "secret tango-42-kilo"}},
+		{file: "thunderbird_pgpmime_signed", source: SourcePlain, line: map[int]string{1: "game spring"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata/clients", tt.file+".eml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Extract(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Source != tt.source || m.Encrypted != tt.encrypted {
+				t.Errorf("source %q, encrypted %v; want %q, %v", m.Source, m.Encrypted, tt.source, tt.encrypted)
+			}
+			lines := strings.Split(m.Text, "\n")
+			for n, want := range tt.line {
+				if n > len(lines) || lines[n-1] != want {
+					t.Errorf("line %d is not %q:\n%s", n, want, m.Text)
+				}
+			}
+			if !strings.Contains(m.Text, tt.contains) || strings.ContainsAny(m.Text, "\r\x00\ufffd") {
+				t.Errorf("text lacks %q or has CR, NUL or U+FFFD:\n%q", tt.contains, m.Text)
+			}
+		})
+	}
+}
+
+// TestDecodedSeesUTF16: a secret in a UTF-16 attachment was in no piece Decoded gave, so
+// a check that a stored mail no longer carries it passed while it did.
+func TestDecodedSeesUTF16(t *testing.T) {
+	raw, err := os.ReadFile("testdata/clients/outlook_utf16_attachment.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces, ok := Decoded(raw, 1<<20)
+	found := false
+	for _, p := range pieces {
+		found = found || strings.Contains(string(p), "secret tango-42-kilo")
+	}
+	if !ok || !found {
+		t.Errorf("ok %v, the secret found %v: want both", ok, found)
+	}
+}

@@ -18,9 +18,14 @@ import (
 //   - an unprefixed original below the new text (Outlook desktop, web, 365 and mobile,
 //     Samsung, Yahoo): "-----Original Message-----", "________________________________"
 //     followed by a "From: / Sent: / To: / Subject:" block, or the block alone, in
-//     English, German, French, Spanish, Italian, Dutch and the Nordic languages;
+//     English, German, French, Spanish, Portuguese, Italian, Dutch, the Nordic languages,
+//     Czech, Slovak, Polish, Hungarian, Russian and Turkish;
 //     "Begin forwarded message:", "---------- Forwarded message ---------"; Yahoo's
 //     attribution with the whole original run on after it on one line;
+//   - an inline PGP signature (RFC 4880 7: mutt, Thunderbird with Enigmail, K-9,
+//     Gpg4win): the armor lines above the text, the signature block below it, and the
+//     dash-escaping of text lines that start with "-" ("- -- " for the "-- " separator,
+//     "- ---" for a YAML sheet's first line);
 //   - a signature: the RFC 3676 separator "-- " and everything below it, and the
 //     one-line client signatures ("Sent from my iPhone", "Get Outlook for iOS",
 //     "Von meinem iPhone gesendet", "Sent from my Galaxy", ...).
@@ -28,13 +33,16 @@ import (
 // StripReply is text without what a reply adds (see above): quoted lines, attributions
 // and client signature lines become blank, and everything from a signature separator
 // or the start of an unprefixed original on is dropped. Line n of the result is line n
-// of text (or blank), so a problem found in the result names the line the player sees
-// in the mail they sent. Text is LF-separated; the result ends with a newline unless
-// it is empty.
+// of text (or blank, or without an inline PGP signature's dash-escape), so a problem
+// found in the result names the line the player sees in the mail they sent. Text is
+// LF-separated; the result ends with a newline unless it is empty.
 func StripReply(text string) string {
 	lines := strings.Split(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
+	}
+	if strings.Contains(text, pgpSignedBegin) {
+		unarmorSigned(lines)
 	}
 	cut := len(lines)
 	for i := 0; i < len(lines); i++ {
@@ -161,14 +169,15 @@ var originalMarkers = map[string]bool{
 	"messaggio originale": true, "messaggio inoltrato": true, "oorspronkelijk bericht": true,
 	"doorgestuurd bericht": true, "ursprungligt meddelande": true, "opprinnelig melding": true,
 	"oprindelig meddelelse": true, "alkuperäinen viesti": true, "mensagem original": true,
-	"original message follows": true,
+	"original message follows": true, "původní zpráva": true, "oryginalna wiadomość": true,
+	"pôvodná správa": true, "eredeti üzenet": true, "исходное сообщение": true,
 }
 
 // headerFrom and headerNext are the lines of an Outlook-style header block: "From:"
 // (bold in a rich-text original: "*From:*"), then "Sent:"/"Date:"/"To:"/"Subject:".
 var (
-	headerFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|lähettäjä|od|от)\s*:\*?\s*\S`)
-	headerNext = regexp.MustCompile(`(?i)^\*?(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|date d'envoi|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne|lähetetty|vastaanottaja|aihe)\s*:`)
+	headerFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|lähettäjä|od|от|feladó|kimden)\s*:\*?\s*\S`)
+	headerNext = regexp.MustCompile(`(?i)^\*?(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|date d'envoi|à|objet|enviado|fecha|para|asunto|assunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne|lähetetty|vastaanottaja|aihe|odesláno|komu|kopie|předmět|odoslané|predmet|wysłano|wysłane|do|dw|temat|elküldve|címzett|tárgy|отправлено|кому|тема|gönderildi|kime|konu)\s*:`)
 )
 
 // startsOriginal reports whether an unprefixed original (or a forwarded message, or a
@@ -236,4 +245,87 @@ func isClientSignature(t string) bool {
 		}
 	}
 	return false
+}
+
+// The armor of an inline PGP signature (RFC 4880 7, "Cleartext Signature Framework").
+const (
+	pgpSignedBegin    = "-----BEGIN PGP SIGNED MESSAGE-----"
+	pgpSignatureBegin = "-----BEGIN PGP SIGNATURE-----"
+	pgpSignatureEnd   = "-----END PGP SIGNATURE-----"
+)
+
+// unarmorSigned undoes an inline PGP signature in place, line for line: the BEGIN line
+// and the armor headers after it ("Hash: SHA256") up to the blank line become blank,
+// the signed text loses its dash-escaping ("- " before a line that starts with "-",
+// RFC 4880 7.1), and the signature block becomes blank. Only an unquoted armor counts
+// (a quoted one is blanked as a quote).
+func unarmorSigned(lines []string) {
+	armor := func(l, want string) bool { return strings.TrimRight(l, " \t\r") == want }
+	for i := 0; i < len(lines); i++ {
+		if !armor(lines[i], pgpSignedBegin) {
+			continue
+		}
+		lines[i] = ""
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
+			lines[i] = "" // armor headers: "Hash: SHA256"
+		}
+		for ; i < len(lines) && !armor(lines[i], pgpSignatureBegin); i++ {
+			if strings.HasPrefix(lines[i], "- ") {
+				lines[i] = lines[i][2:]
+			}
+		}
+		for ; i < len(lines); i++ {
+			end := armor(lines[i], pgpSignatureEnd)
+			lines[i] = ""
+			if end {
+				break
+			}
+		}
+	}
+}
+
+// forwardMarkers are the lines clients put above a message forwarded inline, compared
+// as originalMarkers are: Gmail's "---------- Forwarded message ---------",
+// Thunderbird's "-------- Forwarded Message --------", Apple Mail's "Begin forwarded
+// message:", Outlook's and others' in their languages.
+var forwardMarkers = map[string]bool{
+	"forwarded message": true, "begin forwarded message:": true, "weitergeleitete nachricht": true,
+	"message transféré": true, "mensaje reenviado": true, "messaggio inoltrato": true,
+	"doorgestuurd bericht": true,
+}
+
+// Forwarded finds a message forwarded inline in text (LF-separated, as Message.Text):
+// the address of its "From:" line and the 0-based line its body starts at, after the
+// header block the client writes under the marker. ok is false when text forwards
+// nothing so. Only the first forwarded message counts.
+func Forwarded(text string) (from string, body int, ok bool) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		m := strings.ToLower(strings.Trim(t, "-_=* \t"))
+		if !forwardMarkers[m] || !(m != t || strings.HasSuffix(m, ":")) || isQuotedLine(t) {
+			continue
+		}
+		k := i + 1
+		for k < len(lines) && strings.TrimSpace(lines[k]) == "" && k <= i+2 {
+			k++ // Apple Mail leaves a blank line under its marker
+		}
+		start := k
+		for ; k < len(lines) && k < start+8; k++ {
+			h := strings.TrimSpace(lines[k])
+			if h == "" || len(h) > maxHeaderLine {
+				break
+			}
+			if headerLine(headerFrom, h) {
+				from = bareAddress(strings.TrimSpace(h[strings.IndexByte(h, ':')+1:]))
+			} else if !headerLine(headerNext, h) {
+				break
+			}
+		}
+		if from == "" || k == start {
+			return "", 0, false
+		}
+		return from, k, true
+	}
+	return "", 0, false
 }

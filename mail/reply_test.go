@@ -41,6 +41,22 @@ func TestStripReply(t *testing.T) {
 			"secret x|1: P490"},
 		{"a sheet line starting with on and holding wrote: stays", "on a belt then power down\nOn 3 turns Hulk wrote: nothing\n", "on a belt then power down|On 3 turns Hulk wrote: nothing"},
 		{"plain words named like a marker stay", "original message\nP490\n", "original message|P490"},
+		// client-mails: Outlook's header block in Czech, Polish, Slovak, Hungarian, Russian,
+		// Turkish and Portuguese was not seen, so the welcome under it was read
+		{"czech outlook block", "P490\n\nOd: Rallyjudge <judge@example.test>\nOdesláno: pondělí 23. listopadu 2026 11:04\nKomu: Zoe\nPředmět: x\n#orders\n", "P490"},
+		{"czech original message", "P490\n-----Původní zpráva-----\nsecret YOUR-SECRET\n", "P490"},
+		{"polish outlook web block", "P490\n________________________________\nOd: Rallyjudge <judge@example.test>\nWysłane: poniedziałek, 23 listopada 2026 10:04\nDo: Zoe\nTemat: x\n#orders\n", "P490"},
+		{"slovak outlook block", "P490\nOd: Rallyjudge <judge@example.test>\nOdoslané: 23. novembra 2026\nKomu: Zoe\nPredmet: x\n", "P490"},
+		{"hungarian outlook block", "P490\nFeladó: Rallyjudge <judge@example.test>\nElküldve: 2026. november 23.\nCímzett: Zoe\nTárgy: x\n", "P490"},
+		{"russian outlook block", "P490\nОт: Rallyjudge <judge@example.test>\nОтправлено: 23 ноября 2026 г.\nКому: Zoe\nТема: x\n", "P490"},
+		{"turkish outlook block", "P490\nKimden: Rallyjudge <judge@example.test>\nGönderildi: 23 Kasım 2026\nKime: Zoe\nKonu: x\n", "P490"},
+		{"portuguese outlook block", "P490\nDe: Rallyjudge <judge@example.test>\nAssunto: x\n", "P490"},
+		// client-mails: an inline PGP signature's armor was read as orders and its
+		// dash-escaping hid the "-- " separator and a YAML sheet's "---"
+		{"inline pgp signature", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n- -- \nZoe\n-----BEGIN PGP SIGNATURE-----\n\niQIz\n=q7Xh\n-----END PGP SIGNATURE-----\n", "|||P490"},
+		{"inline pgp signature, yaml", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA512\n\n- ---\nprogram:\n- - P490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n", "|||---|program:|- P490"},
+		{"quoted pgp armor stays a quote", "P490\n> -----BEGIN PGP SIGNED MESSAGE-----\n> Hash: SHA256\n> - -- x\n", "P490"},
+		{"text after the signature block stays", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nP670\n", "|||P490||||P670"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,11 +69,12 @@ func TestStripReply(t *testing.T) {
 	}
 }
 
-// FuzzStripReply: line n of the result is line n of the input or blank, and it never has
-// more lines than the input.
+// FuzzStripReply: line n of the result is line n of the input (without an inline PGP
+// signature's dash-escape) or blank, and it never has more lines than the input.
 func FuzzStripReply(f *testing.F) {
 	for _, s := range []string{"P490\n> x\n", "On a\nb wrote:\n> c\n", "-- \nx", "____________\nFrom: a\nSent: b\n",
-		"Sent from my iPhone\n", "* a@b 1:\n> x", "-----Original Message-----\n", "\n\n\n"} {
+		"Sent from my iPhone\n", "* a@b 1:\n> x", "-----Original Message-----\n", "\n\n\n",
+		"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n- ---\nP490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -71,7 +88,8 @@ func FuzzStripReply(f *testing.F) {
 			t.Fatalf("more lines out (%d) than in (%d)", len(out), len(in))
 		}
 		for i, l := range out {
-			if l != "" && l != in[i] {
+			// a line of an inline PGP signature loses its dash-escape ("- -- " is "-- ")
+			if l != "" && l != in[i] && "- "+l != in[i] {
 				t.Fatalf("line %d: %q is not the input's %q", i+1, l, in[i])
 			}
 		}
@@ -94,6 +112,33 @@ func BenchmarkStripReplyHostile(b *testing.B) {
 			b.SetBytes(int64(len(s)))
 			for i := 0; i < b.N; i++ {
 				StripReply(s)
+			}
+		})
+	}
+}
+
+// TestForwarded: a message forwarded inline, as Gmail, Thunderbird and Apple Mail write
+// it: the forwarded From and the line its body starts at.
+func TestForwarded(t *testing.T) {
+	tests := []struct {
+		name, in, from string
+		body           int // -1: none
+	}{
+		{"gmail", "note\n\n---------- Forwarded message ---------\nFrom: Zoe Zed <zoe@example.test>\nDate: Mon, 23 Nov 2026 at 13:41\nSubject: [RR spring] orders\nTo: <x@example.test>\n\n\nP490\n", "zoe@example.test", 7},
+		{"thunderbird", "-------- Forwarded Message --------\nSubject: \t[RR spring] orders\nDate: \tMon, 23 Nov 2026 13:41:00 +0100\nFrom: \tZoe Zed <zoe@example.test>\nTo: \tx@example.test\n\nP490\n", "zoe@example.test", 5},
+		{"apple mail", "Begin forwarded message:\n\nFrom: Zoe Zed <zoe@example.test>\nSubject: orders\nDate: 23 November 2026\nTo: x@example.test\n\nP490\n", "zoe@example.test", 6},
+		{"a marker in a quote", "> ---------- Forwarded message ---------\n> From: zoe@example.test\n> Date: x\n", "", -1},
+		{"no header block", "---------- Forwarded message ---------\nP490\n", "", -1},
+		{"no forward", "P490\n-----Original Message-----\nFrom: zoe@example.test\nSent: x\n", "", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			from, body, ok := Forwarded(tt.in)
+			if !ok {
+				from, body = "", -1
+			}
+			if from != tt.from || body != tt.body {
+				t.Errorf("Forwarded = %q, %d; want %q, %d", from, body, tt.from, tt.body)
 			}
 		})
 	}
