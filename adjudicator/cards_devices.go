@@ -976,6 +976,26 @@ func (t *turn) copterMove(i int) {
 	}
 }
 
+// dampCopters lands every robot flying by Robo-Copter that stands inside an Option
+// Damping Field now. Ruling R-AD-COPTER-DAMPED (seed 001, Option Damping Field: options in
+// its reach "are deactivated or cannot be used"): a deactivated copter cannot hold its
+// robot up, so the robot comes down where it is (a pit there: it falls), the copter's
+// card is discarded as when it is blocked, and it plays the rest of its program on foot,
+// outside the field too. The field is looked at when each robot's card comes up, when
+// the robots have moved and when the board's elements have acted; a robot that flies
+// into the field and out again within one card is not caught (scenario 1005).
+func (t *turn) dampCopters() {
+	if t.armed.damping == 0 || !t.devs.air {
+		return
+	}
+	for i := range t.st.Robots {
+		if t.devs.copter[i] != 0 && t.damped(i) {
+			t.emit(Event{Kind: EvVoid, Robot: t.st.Robots[i].Name, Option: "Robo-Copter", Amount: t.register, Cause: "damping-field"})
+			t.copterDown(i)
+		}
+	}
+}
+
 // copterDown ends robot i's copter flight: the copter's card is discarded and it lands.
 func (t *turn) copterDown(i int) {
 	if t.devs.copter[i] == 0 {

@@ -25,6 +25,9 @@ func (t *turn) movePhase() {
 			t.activate(i) // the 2023 rules: round.go
 			continue
 		}
+		if t.armed.damping != 0 {
+			t.dampCopters() // seed 001, Option Damping Field: R-AD-COPTER-DAMPED (cards_devices.go)
+		}
 		if !r.Active() {
 			continue // destroyed earlier in this register
 		}
@@ -70,6 +73,9 @@ func (t *turn) movePhase() {
 	}
 	if devs {
 		t.moveDevices(0)
+	}
+	if t.armed.damping != 0 {
+		t.dampCopters() // R-AD-COPTER-DAMPED: the last robot to move may have brought a field
 	}
 }
 

@@ -380,6 +380,12 @@ func (t *turn) runRegister(reg int) {
 	if t.st.Over {
 		return
 	}
+	if t.armed.damping != 0 {
+		t.dampCopters() // R-AD-COPTER-DAMPED: belts may have carried a field to a copter (cards_devices.go)
+		if t.onRamp > 0 {
+			t.settleRamps()
+		}
+	}
 	t.phase = "lasers"
 	if len(t.st.Devices) > 0 && !t.setup.Rules.Own() {
 		t.endGrace()   // seed 001, Devices: the launcher's grace ends (devices.go)

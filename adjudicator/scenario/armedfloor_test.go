@@ -252,6 +252,12 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Programming: an illegal program keeps its token for later", "1004-bridge-token-kept-used-later.scn"},
 		{"Homing Device: blocked by a wall, it turns left", "875-homing-device-wall-turns-left.scn"},
 		{"Big Gun: the recoil pushes the robot into a pit", "706-big-gun-recoil-into-pit.scn"},
+		{"Crab Legs: the step is a Move 1's, water negates it", "807-crab-legs-in-water.scn"},
+		{"Dual Processor: in water the first square is negated", "815-dual-processor-in-water.scn"},
+		{"Converter: in water, Move 1 made Move 2 moves 1", "855-converter-in-water.scn"},
+		{"Overload Override: two cards on a teleporter are illegal", "824-overload-override-on-teleporter.scn"},
+		{"Option Damping Field: deactivates a Converter", "834-option-damping-field-stops-converter.scn"},
+		{"Option Damping Field: a Robo-Copter inside it comes down (R-AD-COPTER-DAMPED)", "1005-robo-copter-lands-in-damping-field.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
