@@ -258,6 +258,11 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Overload Override: two cards on a teleporter are illegal", "824-overload-override-on-teleporter.scn"},
 		{"Option Damping Field: deactivates a Converter", "834-option-damping-field-stops-converter.scn"},
 		{"Option Damping Field: a Robo-Copter inside it comes down (R-AD-COPTER-DAMPED)", "1005-robo-copter-lands-in-damping-field.scn"},
+		{"Flying: goo does not hold a flying robot (Retro-Rockets off goo)", "1006-retro-rockets-off-goo.scn"},
+		{"Option Damping Field: a homing robot plays its card", "835-option-damping-field-homing-plays-card.scn"},
+		{"Option Damping Field: a Reflector reflects nothing", "836-option-damping-field-reflector.scn"},
+		{"Option Damping Field: Self-Destruct cannot be used", "837-option-damping-field-self-destruct-void.scn"},
+		{"Option Damping Field: Big Jet does not fire, its fuel is discarded", "838-option-damping-field-big-jet-void.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
