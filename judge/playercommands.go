@@ -256,7 +256,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		}
 		fmt.Fprintf(&b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineIn(g.DeadlineAt, zone))
 		if g.Grace > 0 {
-			fmt.Fprintf(&b, " (grace %s)", g.Grace)
+			fmt.Fprintf(&b, " (grace %s)", shortDuration(g.Grace))
 		}
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(&b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
