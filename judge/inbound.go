@@ -249,7 +249,7 @@ func (j *Judge) extract(raw []byte) (*mail.Message, error) {
 func (j *Judge) limitText(err error) (summary, note string) {
 	var le *mail.LimitError
 	if !errors.As(err, &le) {
-		return fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10), "over the size limit"
+		return fmt.Sprintf("Your mail is larger than rallyjudge reads (%s); it was not read.", sizeText(j.MaxMessageBytes)), "over the size limit"
 	}
 	switch le.What {
 	case "depth":
@@ -257,9 +257,19 @@ func (j *Judge) limitText(err error) (summary, note string) {
 	case "parts":
 		return fmt.Sprintf("Your mail has more MIME parts than rallyjudge reads (%d); it was not read.", le.Limit), "over the parts limit"
 	case "text":
-		return fmt.Sprintf("Your mail's text is longer than rallyjudge reads (%d KiB); it was not read.", le.Limit>>10), "over the text limit"
+		return fmt.Sprintf("Your mail's text is longer than rallyjudge reads (%s); it was not read.", sizeText(int(le.Limit))), "over the text limit"
 	}
-	return fmt.Sprintf("Your mail is larger than rallyjudge reads (%d KiB); it was not read.", j.MaxMessageBytes>>10), "over the size limit"
+	return fmt.Sprintf("Your mail is larger than rallyjudge reads (%s); it was not read.", sizeText(j.MaxMessageBytes)), "over the size limit"
+}
+
+// sizeText writes a limit in bytes as the config states it: whole KiB as KiB (the
+// default 262144 is "256 KiB"), anything else in bytes (limits.max_message_bytes: 4000
+// was told as "3 KiB", and a limit under 1 KiB as "0 KiB").
+func sizeText(n int) string {
+	if n >= 1024 && n%1024 == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 var tagInSubject = regexp.MustCompile(`(?i)\[\s*RR\s+([a-z0-9][a-z0-9-]*)\s*\]`)

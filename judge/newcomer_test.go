@@ -19,3 +19,19 @@ func TestStatusShowsGraceAsTyped(t *testing.T) {
 		t.Fatalf("STATUS does not show the grace as 2h:\n%s", text)
 	}
 }
+
+// limits.max_message_bytes is told as the config states it: a limit of 4000 bytes was
+// told as "3 KiB" (and one under 1 KiB as "0 KiB").
+func TestSizeLimitToldAsConfigured(t *testing.T) {
+	f := newFixture(t)
+	f.j.MaxMessageBytes = 4000
+	_, text := f.send("zoombot@example.test", "[RR spring] big", "STATUS\n"+strings.Repeat("padding padding padding padding padding\n", 200))
+	if !strings.Contains(text, "(4000 bytes)") {
+		t.Fatalf("the refusal does not give the limit as 4000 bytes:\n%s", text)
+	}
+	for n, want := range map[int]string{262144: "256 KiB", 4000: "4000 bytes", 500: "500 bytes", 1 << 20: "1024 KiB"} {
+		if got := sizeText(n); got != want {
+			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
