@@ -243,8 +243,8 @@ func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
 	for _, p := range ps {
 		names = append(names, p.Robot)
 	}
-	return fmt.Sprintf("Game %s has started with %d robots (%s). Each player has the first hand;\nthe deadline for turn 1 is %s.\n",
-		g.Tag, len(ps), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+	return fmt.Sprintf("Game %s has started with %s (%s). Each player has the first hand;\nthe deadline for turn 1 is %s.\n",
+		g.Tag, plural(len(ps), "robot"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
 }
 
 // tellPlayers mails a notice to every player still in the game.
