@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,20 +25,32 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "the config file (YAML; see docs/config.md)")
+	check := fs.Bool("check", false, "check the config, the passwords it names and the templates, and exit: no mail is read or sent, no database opened")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE\n\nRuns the judge on the mailbox the config names until SIGTERM or SIGINT; a config\nwith problems stops it at once, every problem listed (docs/config.md).")
+		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE [--check]\n\nRuns the judge on the mailbox the config names until SIGTERM or SIGINT; a config\nwith problems stops it at once, every problem listed (docs/config.md). --check only\nchecks the config, its passwords and templates, and exits.")
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE")
+		fmt.Fprintln(stderr, "usage: rallyjudge serve --config FILE [--check]")
 		return 2
 	}
 	cfg, err := judge.LoadConfig(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge serve: %v\n", err)
 		return 2
+	}
+	if *check {
+		// docs/gamemasters.md: "Check a config without starting"
+		if err := checkServe(cfg, os.Getenv); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge serve: config %s: %v\n", *cfgPath, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "config %s: ok: judge %s, IMAP %s (%s, %s, mailbox %s), SMTP %s (%s), database %s\n",
+			*cfgPath, cfg.JudgeAddress, cfg.IMAP.Address, cfg.IMAP.TLS, cfg.IMAP.Username, cfg.IMAP.Mailbox,
+			cfg.SMTP.Address, cfg.SMTP.TLS, cfg.Database)
+		return 0
 	}
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
@@ -48,6 +62,31 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkServe checks what serve reads before it starts, without the network and without
+// opening the database: the passwords the config names, the template overrides, and
+// that the database's directory exists.
+func checkServe(cfg judge.Config, getenv func(string) string) error {
+	var problems []string
+	if _, err := judge.Secret(cfg.IMAP.PasswordEnv, cfg.IMAP.PasswordFile, getenv); err != nil {
+		problems = append(problems, "imap password: "+err.Error())
+	}
+	if _, err := judge.Secret(cfg.SMTP.PasswordEnv, cfg.SMTP.PasswordFile, getenv); err != nil {
+		problems = append(problems, "smtp password: "+err.Error())
+	}
+	if cfg.TemplatesDir != "" {
+		if _, err := templates.Load(cfg.TemplatesDir); err != nil {
+			problems = append(problems, "templates_dir: "+err.Error())
+		}
+	}
+	if fi, err := os.Stat(filepath.Dir(cfg.Database)); err != nil || !fi.IsDir() {
+		problems = append(problems, fmt.Sprintf("database: the directory %s does not exist", filepath.Dir(cfg.Database)))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problem(s):\n  %s", len(problems), strings.Join(problems, "\n  "))
+	}
+	return nil
 }
 
 func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
