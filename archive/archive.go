@@ -116,7 +116,12 @@ func Write(w io.Writer, a Archive) error {
 	if err := enc.Encode(a); err != nil {
 		return fmt.Errorf("archive: write: header: %w", err)
 	}
-	for _, t := range a.Turns {
+	for n, t := range a.Turns {
+		// what Read would refuse is never written (the bug: export wrote a turn with
+		// "missed":"autopilot" that replay and import then refused)
+		if msg := checkTurn(&a, &t, n); msg != "" {
+			return fmt.Errorf("archive: write: turn %d: %s", n, msg)
+		}
 		if len(t.Before) > 0 {
 			var b bytes.Buffer
 			if err := json.Compact(&b, t.Before); err != nil {
@@ -406,10 +411,13 @@ func checkTurn(a *Archive, t *Turn, want int) string {
 		if p.Robot != a.Robots[i] {
 			return fmt.Sprintf("orders %d are for %q, want robot %q (seating order)", i+1, clip(p.Robot), a.Robots[i])
 		}
+		// the judge's missed-orders policies (judge/resolve.go): powerdown changes the
+		// state the engine is given (beforeOf); random and autopilot only chose the
+		// program recorded, and the autopilot's standing orders are in the sheet
 		switch p.Missed {
-		case "", "powerdown", "random":
+		case "", "powerdown", "random", "autopilot":
 		default:
-			return fmt.Sprintf("%s: missed: %q (want powerdown or random)", p.Robot, clip(p.Missed))
+			return fmt.Sprintf("%s: missed: %q (want powerdown, random or autopilot)", p.Robot, clip(p.Missed))
 		}
 		for reg, c := range p.Program {
 			if c < 0 || c > 10000 {

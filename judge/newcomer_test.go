@@ -1,10 +1,13 @@
 package judge
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -33,5 +36,80 @@ func TestSizeLimitToldAsConfigured(t *testing.T) {
 		if got := sizeText(n); got != want {
 			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// A game whose missed orders were played by the autopilot (docs/gamemasters.md creates
+// its example game with --missed autopilot) exports, replays and imports, as one played
+// under the other policies does. The bug: export wrote "missed":"autopilot" and replay
+// and import refused it ("missed: "autopilot" (want powerdown or random)"), so such a
+// game could never be replayed or continued.
+func TestArchiveOfEveryMissedPolicyReplays(t *testing.T) {
+	for _, policy := range []string{"powerdown", "random", "autopilot"} {
+		t.Run(policy, func(t *testing.T) {
+			f := newFixture(t)
+			if _, text := f.send("gm@example.test", "[RR spring] set", "secret "+f.secrets[""]+"\nSET missed "+policy+"\n"); !strings.Contains(text, "missed orders:") {
+				t.Fatalf("SET missed %s:\n%s", policy, text)
+			}
+			f.playTurns(3) // Hulk misses every turn
+			a := f.archiveOf("spring")
+			if got := a.Turns[1].Orders[2].Missed; got != policy {
+				t.Fatalf("turn 1: Hulk's missed orders recorded as %q, want %q", got, policy)
+			}
+			var buf bytes.Buffer
+			if err := archive.Write(&buf, a); err != nil {
+				t.Fatal(err)
+			}
+			b, err := archive.Read(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatalf("the exported archive does not read: %v", err)
+			}
+			if err := archive.Replay(&b, nil, -1, nil); err != nil {
+				t.Fatalf("the exported archive does not replay: %v", err)
+			}
+			if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: 2}); err != nil {
+				t.Fatalf("the exported archive does not import: %v", err)
+			}
+			// and what Read refuses, Write refuses (docs/archive.md): export never
+			// writes an archive that does not read
+			b.Turns[1].Orders[2].Missed = "shrug"
+			if err := archive.Write(&bytes.Buffer{}, b); err == nil || !strings.Contains(err.Error(), `missed: "shrug"`) {
+				t.Fatalf("Write took a missed-orders policy Read refuses: %v", err)
+			}
+		})
+	}
+}
+
+// The same for a game of the 2023 rules, where a missed round under powerdown shuts the
+// robot down (R-MISSED-SHUTDOWN) rather than powering it down as a postal turn does.
+func TestArchiveOfEveryMissedPolicyReplays2023(t *testing.T) {
+	for _, policy := range []string{"powerdown", "random", "autopilot"} {
+		t.Run(policy, func(t *testing.T) {
+			f := newFixture2023(t, policy)
+			for i := 0; i < 3; i++ { // nobody sends orders: the deadline plays every round
+				f.now = f.now.Add(49 * time.Hour)
+				if _, err := f.j.Tick(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a := f.archiveOf("spring")
+			if len(a.Turns) < 3 || a.Turns[1].Orders[0].Missed != policy {
+				t.Fatalf("%d turns; turn 1 recorded %+v", len(a.Turns), a.Turns[1].Orders[0])
+			}
+			var buf bytes.Buffer
+			if err := archive.Write(&buf, a); err != nil {
+				t.Fatal(err)
+			}
+			b, err := archive.Read(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatalf("the exported archive does not read: %v", err)
+			}
+			if err := archive.Replay(&b, nil, -1, nil); err != nil {
+				t.Fatalf("the exported archive does not replay: %v", err)
+			}
+			if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: 1}); err != nil {
+				t.Fatalf("the exported archive does not import: %v", err)
+			}
+		})
 	}
 }
