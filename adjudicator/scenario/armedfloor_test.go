@@ -263,6 +263,8 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Option Damping Field: a Reflector reflects nothing", "836-option-damping-field-reflector.scn"},
 		{"Option Damping Field: Self-Destruct cannot be used", "837-option-damping-field-self-destruct-void.scn"},
 		{"Option Damping Field: Big Jet does not fire, its fuel is discarded", "838-option-damping-field-big-jet-void.scn"},
+		{"Teleporters: the landing square is entered (a mine there goes off)", "1007-teleported-onto-a-mine.scn"},
+		{"Missile Launcher: a crusher sets a missile off", "1008-missile-crusher-explodes.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
