@@ -232,7 +232,17 @@ var clientSignatures = []string{
 	"von meinem iphone gesendet", "von meinem ipad gesendet", "gesendet von meinem", "gesendet mit ",
 	"von outlook für ", "envoyé de mon ", "envoyé depuis ", "obtenir outlook pour ",
 	"enviado desde mi ", "enviado do meu ", "inviato da ", "verzonden vanaf mijn ", "skickat från min ",
+	// client-mails: iPhone, Samsung and GMX/WEB.DE in more languages ("Von meinem Samsung
+	// Galaxy Smartphone gesendet.", "Sendt fra min iPhone", "Verstuurd vanaf mijn iPhone")
+	"von meinem ", "von meiner ", "gesendet von ", "diese nachricht wurde von meinem ",
+	"verstuurd vanaf mijn ", "sendt fra min ", "sendt fra ", "lähetetty iphonesta", "lähetetty laitteesta",
+	"wysłane z ", "wysłano z ", "odesláno z ", "odoslané z ", "отправлено с ", "envoyé à partir de ",
+	"enviado de meu ", "enviado desde ", "inviato dal mio ", "skickat från ", "发自我的", "從我的",
 }
+
+// clientSignatureEnds are one-line client signatures that end, not start, the same way
+// ("iPhoneから送信", "iPhone'umdan gönderildi"), lower case.
+var clientSignatureEnds = []string{"から送信", "'umdan gönderildi", "’umdan gönderildi"}
 
 func isClientSignature(t string) bool {
 	if t == "" || len(t) > 120 {
@@ -241,6 +251,11 @@ func isClientSignature(t string) bool {
 	l := strings.ToLower(t)
 	for _, p := range clientSignatures {
 		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	for _, e := range clientSignatureEnds {
+		if strings.HasSuffix(l, e) && utf8.RuneCountInString(l) <= 40 {
 			return true
 		}
 	}

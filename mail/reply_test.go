@@ -56,6 +56,15 @@ func TestStripReply(t *testing.T) {
 		{"inline pgp signature", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n- -- \nZoe\n-----BEGIN PGP SIGNATURE-----\n\niQIz\n=q7Xh\n-----END PGP SIGNATURE-----\n", "|||P490"},
 		{"inline pgp signature, yaml", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA512\n\n- ---\nprogram:\n- - P490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n", "|||---|program:|- P490"},
 		{"quoted pgp armor stays a quote", "P490\n> -----BEGIN PGP SIGNED MESSAGE-----\n> Hash: SHA256\n> - -- x\n", "P490"},
+		// client-mails: localized client signatures under an unmarked sheet were read as
+		// orders ("expected an order, got "Sendt"")
+		{"danish iphone", "P490\n\nSendt fra min iPhone\n", "P490"},
+		{"dutch iphone", "P490\nVerstuurd vanaf mijn iPhone\n", "P490"},
+		{"polish iphone", "P490\nWysłane z iPhone'a\n", "P490"},
+		{"japanese iphone", "P490\niPhoneから送信\n", "P490"},
+		{"german samsung", "P490\nVon meinem Samsung Galaxy Smartphone gesendet.\n", "P490"},
+		{"gmx android", "P490\nDiese Nachricht wurde von meinem Android Mobiltelefon mit GMX Mail gesendet.\n", "P490"},
+		{"a long line ending like a signature stays", "P490\n" + strings.Repeat("x", 40) + "から送信\n", "P490|" + strings.Repeat("x", 40) + "から送信"},
 		{"text after the signature block stays", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nP670\n", "|||P490||||P670"},
 	}
 	for _, tt := range tests {
