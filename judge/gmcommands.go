@@ -41,7 +41,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	spec := GameSpec{Tag: tag, Course: kv["course"], Seed: j.now().Unix(),
+	spec := GameSpec{Tag: tag, Course: kv["course"], Seed: j.newSeed(),
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
 	if spec.Course == "" {
 		return "", refuse("CREATE needs course=NAME.")

@@ -2,7 +2,9 @@ package judge
 
 import (
 	"context"
+	cryptorand "crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +30,11 @@ type Judge struct {
 	Log       *slog.Logger
 	// Now is the clock; tests set it.
 	Now func() time.Time
+	// NewSeed picks the seed of a game created without one (CREATE with no seed=, game
+	// create with no --seed): RandomSeed by default. Never the clock: a player who knows
+	// when a game was made could try every second near it against the hand dealt and then
+	// know every deal and draw to come. Tests set it.
+	NewSeed func() int64
 	// Address is the judge's own mail address: From of everything it sends.
 	Address string
 	Name    string
@@ -74,7 +81,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 	}
 	return &Judge{
 		verified: secretCache{key: st.SecretKey()},
-		Store:    st, Templates: set, Log: log, Now: time.Now, Address: address, Name: "rallyjudge",
+		Store:    st, Templates: set, Log: log, Now: time.Now, NewSeed: RandomSeed, Address: address, Name: "rallyjudge",
 		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
 		Retention: store.DefaultRetention(),
 		Course:    adjudicator.LoadCourse,
@@ -82,6 +89,21 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 }
 
 func (j *Judge) now() time.Time { return j.Now().UTC().Truncate(time.Second) }
+
+// RandomSeed is a seed from the system's random source (crypto/rand).
+func RandomSeed() int64 {
+	var b [8]byte
+	_, _ = cryptorand.Read(b[:]) // it never fails: since Go 1.24 it crashes the program instead
+	return int64(binary.LittleEndian.Uint64(b[:]))
+}
+
+// newSeed is the seed of a game created without one (NewSeed).
+func (j *Judge) newSeed() int64 {
+	if j.NewSeed != nil {
+		return j.NewSeed()
+	}
+	return RandomSeed()
+}
 
 // setupCache keeps each game's engine setup: a game's course, rules and seed never
 // change once it is created, and a Setup is read-only.

@@ -27,6 +27,7 @@ func TestCreateVariantsShownEverywhere(t *testing.T) {
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	j.Now = func() time.Time { return now }
+	j.NewSeed = func() int64 { return now.Unix() }
 	ctx := context.Background()
 
 	for _, bad := range []string{"variants=platinum-package", "variants=standard-package,deluxe-package", "variants=deluxe rules.option_package=standard", "rules.scavenger_hunt=4"} {

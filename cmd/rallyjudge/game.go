@@ -26,6 +26,9 @@ type gameFlags struct {
 	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles, Variants string
 	Seed                                                                                                       int64
 	Players, MissedLimit                                                                                       int
+	// SeedSet is whether --seed was given: --seed 0 is the seed 0, as seed=0 by mail; left
+	// out, the judge picks a random seed.
+	SeedSet bool
 	// the other operations
 	Robot, Email, At, By, Key, Value, Text string
 	// Set are further game settings for create, key=value each (--set press=none): every
@@ -130,7 +133,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Tiles, "tiles", "", "create: Crash & Burn element tiles laid for this game, 'X,Y:TOKEN X,Y:TOKEN' (docs/boards.md)")
 	fs.StringVar(&f.Options, "options", "", "create: the option deck: none, crash-burn (default), armed-dangerous or both")
 	fs.StringVar(&f.Variants, "variants", "", "create: variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
-	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed, any 64-bit integer, negative too, as CREATE seed=N by mail (0 or left out: from the clock)")
+	fs.Int64Var(&f.Seed, "seed", 0, "create: the seed, any 64-bit integer, negative too, as CREATE seed=N by mail (left out: a random one)")
 	fs.IntVar(&f.Players, "players", 0, "create: the most players")
 	fs.IntVar(&f.MissedLimit, "missed-limit", 0, "create: missed turns in a row before on-missed-limit, 0 (never) to 99")
 	fs.StringVar(&f.Robot, "robot", "", "replace, kick: the robot")
@@ -162,6 +165,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	fs.Visit(func(fl *flag.Flag) { f.SeedSet = f.SeedSet || fl.Name == "seed" })
 	return f, nil
 }
 
@@ -204,7 +208,7 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 		add("--list", "list", f.List)
 		add("--on-missed-limit", "on-missed-limit", f.OnMissedLimit)
 		add("--gm", "gm", f.GM)
-		if f.Seed != 0 {
+		if f.SeedSet {
 			add("--seed", "seed", strconv.FormatInt(f.Seed, 10))
 		}
 		if f.Players != 0 {

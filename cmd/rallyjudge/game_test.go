@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -21,6 +22,10 @@ func TestGameFlagsToCommand(t *testing.T) {
 		{"create", "--course sprint", "", "", "needs --game"},
 		{"create", "--game g1 --course high-water --options armed --variants deluxe-package,bio-bots", "CREATE", `g1 course=high-water options=armed variants=deluxe-package,bio-bots`, ""},
 		{"create", "--game g1 --course sprint --set press=none --set gm-copies=on", "CREATE", `g1 course=sprint press=none gm-copies=on`, ""},
+		// --seed 0 is the seed 0, as seed=0 by mail; left out, the judge picks one.
+		{"create", "--game g1 --course sprint --seed 0", "CREATE", `g1 course=sprint seed=0`, ""},
+		{"create", "--game g1 --course sprint --seed -7", "CREATE", `g1 course=sprint seed=-7`, ""},
+		{"create", "--game g1 --course sprint", "CREATE", `g1 course=sprint`, ""},
 		{"deadline", "--game g1 --at 2026-03-04T18:00:00Z", "DEADLINE", "2026-03-04T18:00:00Z", ""},
 		{"extend", "--game g1 --by 24h", "EXTEND", "24h", ""},
 		{"replace", "--game g1 --robot Hulk --email h@x", "REPLACE", "Hulk h@x", ""},
@@ -140,5 +145,50 @@ func TestGameCLI(t *testing.T) {
 		if kinds[k] == 0 {
 			t.Errorf("no %s mail in the outbox: %v", k, kinds)
 		}
+	}
+}
+
+// TestGameCreateSeed: --seed 0 makes a game of seed 0, as CREATE seed=0 does by mail;
+// two games made in the same second without a seed get seeds of their own, neither of
+// them the clock's.
+func TestGameCreateSeed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	base := []string{"--db", db, "--address", "judge@example.test"}
+	for _, args := range [][]string{{"--game", "zero", "--seed", "0"}, {"--game", "one"}, {"--game", "two"}} {
+		var out, errb bytes.Buffer
+		if code := cmdGame(append(append([]string{"create"}, base...), append(args, "--course", "sprint")...), &out, &errb); code != 0 {
+			t.Fatalf("create %v: exit %d: %s%s", args, code, out.String(), errb.String())
+		}
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seeds := map[string]int64{}
+	err = st.Tx(context.Background(), func(tx *store.Tx) error {
+		for _, tag := range []string{"zero", "one", "two"} {
+			g, err := tx.GameByTag(tag)
+			if err != nil {
+				return err
+			}
+			seeds[tag] = g.Seed
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seeds["zero"] != 0 {
+		t.Errorf("--seed 0 made a game of seed %d", seeds["zero"])
+	}
+	now := time.Now().Unix()
+	for _, tag := range []string{"one", "two"} {
+		if d := seeds[tag] - now; d > -60 && d < 60 {
+			t.Errorf("game %s: seed %d is the clock's", tag, seeds[tag])
+		}
+	}
+	if seeds["one"] == seeds["two"] {
+		t.Errorf("two games without a seed share the seed %d", seeds["one"])
 	}
 }

@@ -31,6 +31,7 @@ func judgeDB(t *testing.T, turns int) string {
 	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	j.Now = func() time.Time { return now }
+	j.NewSeed = func() int64 { return now.Unix() }
 	ctx := context.Background()
 	if _, err := j.CreateGame(ctx, judge.GameSpec{Tag: "cli", Course: "sprint", Seed: 9, Missed: store.MissedRandom,
 		Players: []judge.PlayerSpec{{Robot: "Twonky", Email: "a@example.test"}, {Robot: "Zoombot", Email: "b@example.test"}}}); err != nil {
