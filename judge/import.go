@@ -134,6 +134,15 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 			return err
 		}
 		g.ID = id
+		// The seats are the course's, as CREATE sets them (createGameIn): LIST and
+		// REPLACE count them.
+		var o Options
+		if seats := courseSeats(setup.Course); seats < adjudicator.MaxRobots {
+			o.MaxPlayers = seats
+		}
+		if err := setOptions(tx, id, o); err != nil {
+			return err
+		}
 		for _, s := range steps {
 			tn := store.Turn{GameID: id, Number: s.Turn, Resolved: now}
 			tn.After, _ = json.Marshal(s.After)

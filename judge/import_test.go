@@ -232,3 +232,55 @@ func TestImport2023Game(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportedGameListsTheCourseSeats: LIST shows an imported game's seats as the
+// course has them (sprint seats 4), as it does for a game created by CREATE, not the
+// judge's limit of 8.
+func TestImportedGameListsTheCourseSeats(t *testing.T) {
+	f := newFixture(t)
+	f.playTurns(1)
+	a := f.archiveOf("spring")
+	ctx := context.Background()
+	if _, err := f.j.ImportGame(ctx, &a, ImportSpec{Tag: "spring-again", From: -1}); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := f.j.RunCommand(ctx, "", Command{Verb: "LIST"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(reply, "\n") {
+		if strings.Contains(line, "spring") && !strings.Contains(line, "3/4 players") {
+			t.Errorf("LIST: %q, want 3/4 players (sprint seats 4)\n%s", line, reply)
+		}
+	}
+	var o Options
+	err = f.j.Store.View(ctx, func(tx *store.Tx) error {
+		g, err := tx.GameByTag("spring-again")
+		if err != nil {
+			return err
+		}
+		o, err = f.j.optionsOf(tx, g)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.maxPlayers() != 4 {
+		t.Errorf("the imported game seats %d, the course 4", o.maxPlayers())
+	}
+	// A game imported before the import stored its seats has no seats stored: LIST
+	// still counts the course's.
+	err = f.j.Store.Tx(ctx, func(tx *store.Tx) error {
+		g, err := tx.GameByTag("spring-again")
+		if err != nil {
+			return err
+		}
+		return tx.SetGameOptions(g.ID, []byte("{}"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply, err = f.j.RunCommand(ctx, "", Command{Verb: "LIST"}); err != nil || !strings.Contains(reply, "spring-again     running  sprint     3/4 players") {
+		t.Errorf("LIST (%v) of a game imported with no seats stored:\n%s", err, reply)
+	}
+}

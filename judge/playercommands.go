@@ -63,14 +63,20 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		// A game's seats, never more than its course has: a game imported before the
+		// import stored them counted the judge's limit.
+		seats := o.maxPlayers()
+		if s, err := j.setupFor(g); err == nil {
+			seats = min(seats, courseSeats(s.Course))
+		}
 		what := fmt.Sprintf("turn %d", g.CurrentTurn)
 		if g.Status == store.GameOpen {
 			what = fmt.Sprintf("JOIN %s ROBOT", g.Tag)
-			if len(ps) >= o.maxPlayers() {
+			if len(ps) >= seats {
 				what = "full"
 			}
 		}
-		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, g.Course, len(ps), o.maxPlayers(), what)
+		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, g.Course, len(ps), seats, what)
 		fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
 	}
 	return b.String(), nil
