@@ -520,7 +520,9 @@ func (t *turn) flyMissile(d int) {
 // of sight being a laser's (stopped by walls and by the first robot); any robot counts,
 // its launcher too. A drone launched this register first flies in the next. A drone
 // sharing its launcher's square at launch does not collide with it: flying devices
-// collide by moving into a robot, or a robot into them.
+// collide by moving into a robot, or a robot into them. A robot that drives into a
+// drone's square is pushed a square back the way it came (away from the drone) and goes
+// on with its card, as a robot does after a mine (seed 001, Devices; scenario 1010).
 //
 // The decision, asked in phase d of each register while drones remain and a robot is in
 // the laser's line: launch a drone at it instead of firing ("use Drone Launcher", "on

@@ -265,6 +265,8 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Option Damping Field: Big Jet does not fire, its fuel is discarded", "838-option-damping-field-big-jet-void.scn"},
 		{"Teleporters: the landing square is entered (a mine there goes off)", "1007-teleported-onto-a-mine.scn"},
 		{"Missile Launcher: a crusher sets a missile off", "1008-missile-crusher-explodes.scn"},
+		{"Goo Dropper: a board pusher's push counts toward the four squares", "1009-goo-board-pusher-counts.scn"},
+		{"Drone Launcher: a robot driving into a drone is pushed back and goes on", "1010-robot-drives-into-drone.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
