@@ -267,6 +267,8 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Missile Launcher: a crusher sets a missile off", "1008-missile-crusher-explodes.scn"},
 		{"Goo Dropper: a board pusher's push counts toward the four squares", "1009-goo-board-pusher-counts.scn"},
 		{"Drone Launcher: a robot driving into a drone is pushed back and goes on", "1010-robot-drives-into-drone.scn"},
+		{"Homing Device: tagging another robot moves the token off the previous one", "876-homing-device-retag-moves-token.scn"},
+		{"Interceptor: the token is taken back at the exchange", "741-interceptor-exchange.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
