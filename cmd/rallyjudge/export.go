@@ -10,14 +10,17 @@ import (
 	"strconv"
 
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
-const exportUsage = `usage: rallyjudge export GAME --db FILE [-o OUT.rja]
+const exportUsage = `usage: rallyjudge export GAME (--db FILE | --config FILE) [-o OUT.rja]
 
 Writes the game (its tag, or its number) as an archive (docs/archive.md): the course
 inline, the rules, the seed, the robots' names, every turn's orders and a hash of the
 state after every turn; no addresses, no secrets. Without -o it goes to standard output.
+The database is --db, or the one the serve config names (--config FILE, else
+RALLYJUDGE_CONFIG, else /etc/rallyjudge/rallyjudge.yaml), as for rallyjudge game.
 Exit 0: written; 1: no such database or game, or writing failed; 2: usage.`
 
 // cmdExport writes a stored game as an archive.
@@ -25,11 +28,28 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	db := fs.String("db", "", "the judge's database file")
+	config := fs.String("config", "", "the serve config, for its database")
 	out := fs.String("o", "", "output file; standard output if empty")
 	pos, err := parseInterleaved(fs, args)
-	if err != nil || len(pos) != 1 || *db == "" {
+	if err != nil || len(pos) != 1 || *db != "" && *config != "" {
 		fmt.Fprintln(stderr, exportUsage)
 		return 2
+	}
+	// the game master on the server names the config, as for rallyjudge game and import
+	if *db == "" {
+		if *config == "" {
+			*config = defaultConfig()
+		}
+		if *config == "" {
+			fmt.Fprintln(stderr, exportUsage)
+			return 2
+		}
+		cfg, err := judge.LoadConfig(*config)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge export: %v\n", err)
+			return 2
+		}
+		*db = cfg.Database
 	}
 	st, err := openExisting(*db)
 	if err != nil {

@@ -217,3 +217,25 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("bar drawn while off: %q", b.String())
 	}
 }
+
+// TestExportWithConfig: on the server the game master names the serve config, as for
+// rallyjudge game and import (docs/gamemasters.md runs every operation with --config);
+// export took only --db and answered --config with its usage.
+func TestExportWithConfig(t *testing.T) {
+	db := judgeDB(t, 2)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "rallyjudge.yaml")
+	os.WriteFile(cfg, []byte("database: "+db+"\njudge_address: judge@example.test\nimap:\n  address: 127.0.0.1:1\n  tls: plain\n  username: judge\n  password_env: RJ_X\nsmtp:\n  address: 127.0.0.1:1\n  tls: none\n"), 0o600)
+	_, byDB, _ := runCmd("export", "cli", "--db", db)
+	code, out, errs := runCmd("export", "cli", "--config", cfg)
+	if code != 0 || out != byDB {
+		t.Fatalf("export --config: exit %d, same archive as --db: %v\n%s", code, out == byDB, errs)
+	}
+	t.Setenv("RALLYJUDGE_CONFIG", cfg)
+	if code, out, errs = runCmd("export", "cli"); code != 0 || out != byDB {
+		t.Fatalf("export with RALLYJUDGE_CONFIG: exit %d\n%s", code, errs)
+	}
+	if code, _, _ = runCmd("export", "cli", "--db", db, "--config", cfg); code != 2 {
+		t.Fatalf("export with both --db and --config: exit %d, want 2 (usage)", code)
+	}
+}
