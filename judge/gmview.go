@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -134,4 +135,30 @@ func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[s
 	}
 	fmt.Fprintf(&b, "Observers: %s\nStandby players: %s\n", emails(obs), emails(sb))
 	return b.String(), nil
+}
+
+// TurnToCheck is what a sheet for game tag is checked against now, as the judge checks a
+// mailed one (inbound.go): the game's setup and the state of its turn being played, and
+// that turn's number. It reads and changes nothing else; `rallyjudge check --db` uses it
+// to show a game master exactly what the judge made of a player's mail.
+func (j *Judge) TurnToCheck(ctx context.Context, tag string) (*adjudicator.Setup, *adjudicator.State, int, error) {
+	var setup *adjudicator.Setup
+	var st *adjudicator.State
+	var turn int
+	err := j.Store.View(ctx, func(tx *store.Tx) error {
+		g, err := tx.GameByTag(tag)
+		if err != nil {
+			return fmt.Errorf("game %q: %w", tag, err)
+		}
+		if g.Status != store.GameRunning && g.Status != store.GamePaused {
+			return fmt.Errorf("game %s is %s: it takes no orders", g.Tag, g.Status)
+		}
+		if setup, err = j.setupFor(g); err != nil {
+			return err
+		}
+		st, _, err = stateOf(tx, g)
+		turn = g.CurrentTurn
+		return err
+	})
+	return setup, st, turn, err
 }

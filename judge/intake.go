@@ -49,6 +49,15 @@ func (r *Reading) Commands() []Command {
 	return r.cm.cmds
 }
 
+// Game is the game the mail's sheet is for, as the judge picks it (inbound.go): the
+// sheet's game line, else the subject's [RR TAG]; "" when neither names one.
+func (r *Reading) Game() string {
+	if r.Sheet != nil && r.Sheet.Game != "" {
+		return strings.ToLower(r.Sheet.Game)
+	}
+	return strings.ToLower(subjectTag(r.Msg.Subject))
+}
+
 // Read reads a message's text as the judge does.
 func Read(msg *mail.Message) *Reading {
 	r := readText(msg, msg.Stripped)

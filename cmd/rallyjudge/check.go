@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
+	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/orders"
 )
 
@@ -22,6 +24,50 @@ type checkConfig struct {
 	state string // saved turn or scenario file; "" to parse only
 	robot string // the sender's robot; default the sheet's
 	mail  string // a raw mail (.eml) to read as the judge does, instead of SHEET
+	// db or config: check against the game's turn being played in the judge's database
+	// instead of a --state file; game names it (default: the sheet's or the mail's)
+	db, config, game string
+}
+
+// checking says whether the sheet is checked against a game, not only read.
+func (cfg checkConfig) checking() bool { return cfg.state != "" || cfg.db != "" || cfg.config != "" }
+
+// against is what a sheet for game tag is checked against: the --state file, or the
+// game's turn being played in the judge's database (--db, or the one --config names), as
+// the judge checks a mailed sheet. name says which, for the output.
+func (cfg checkConfig) against(tag string) (setup *adjudicator.Setup, st *adjudicator.State, name string, err error) {
+	if cfg.state != "" {
+		setup, st, err = loadState(cfg.state)
+		return setup, st, cfg.state, err
+	}
+	db, address := cfg.db, "judge@example.invalid" // no mail is made
+	if cfg.config != "" {
+		c, err := judge.LoadConfig(cfg.config)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		db, address = c.Database, c.JudgeAddress
+	}
+	if cfg.game != "" {
+		tag = cfg.game
+	}
+	if tag == "" {
+		return nil, nil, "", errors.New("the sheet names no game (no game line, no [RR TAG] in the subject): give --game TAG")
+	}
+	store, err := openExisting(db)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer store.Close()
+	j, err := judge.New(store, address, nil)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	setup, st, turn, err := j.TurnToCheck(context.Background(), strings.ToLower(tag))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return setup, st, fmt.Sprintf("game %s in %s (turn %d)", strings.ToLower(tag), db, turn), nil
 }
 
 // savedTurn is the --state file format (docs/orders.md, "rallyjudge check"): a shipped
@@ -45,8 +91,8 @@ type savedTurn struct {
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseCheckArgs(args, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE] [--robot NAME]\n"+
-			"       rallyjudge check --mail FILE.eml [--state FILE] [--robot NAME]\n", err)
+		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]\n"+
+			"       rallyjudge check --mail FILE.eml [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]\n", err)
 		return 2
 	}
 	if cfg.mail != "" {
@@ -76,17 +122,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	syntaxErr := err
 	if syntaxErr != nil {
 		printProblems(stdout, name, syntaxErr)
-		if cfg.state == "" || sheet == nil {
+		if !cfg.checking() || sheet == nil {
 			return 1
 		}
 		// With a game to check against, what was read is validated too: every error at once.
 	} else {
 		stdout.Write(sheet.JSON())
-		if cfg.state == "" {
+		if !cfg.checking() {
 			return 0
 		}
 	}
-	setup, st, err := loadState(cfg.state)
+	setup, st, _, err := cfg.against(sheet.Game)
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
 		return 2
@@ -131,6 +177,9 @@ func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
 	fs.StringVar(&cfg.state, "state", "", "saved turn (JSON) or scenario file to validate against")
 	fs.StringVar(&cfg.robot, "robot", "", "the sender's robot (default: the sheet's)")
 	fs.StringVar(&cfg.mail, "mail", "", "a raw mail (.eml) to read exactly as the judge does")
+	fs.StringVar(&cfg.db, "db", "", "check against the game's turn being played in this judge database")
+	fs.StringVar(&cfg.config, "config", "", "check against the game's turn being played in the database this serve config names")
+	fs.StringVar(&cfg.game, "game", "", "with --db or --config: the game (default: the sheet's game line, or the mail's [RR TAG])")
 	// The sheet may come before or after the flags.
 	var rest []string
 	for len(args) > 0 {
@@ -142,6 +191,12 @@ func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
 			rest = append(rest, args[0])
 			args = args[1:]
 		}
+	}
+	if cfg.state != "" && (cfg.db != "" || cfg.config != "") || cfg.db != "" && cfg.config != "" {
+		return cfg, errors.New("check against one game: --state FILE, --db FILE or --config FILE")
+	}
+	if cfg.game != "" && cfg.db == "" && cfg.config == "" {
+		return cfg, errors.New("--game names a game of the judge's database: give --db FILE or --config FILE too")
 	}
 	if cfg.mail != "" {
 		if len(rest) != 0 {

@@ -48,13 +48,13 @@ func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
 	if rd.Sheet == nil {
 		return 0 // commands only: what they do depends on the game's database
 	}
-	if cfg.state == "" {
+	if !cfg.checking() {
 		if !ok {
 			return 1
 		}
 		return 0
 	}
-	setup, st, err := loadState(cfg.state)
+	setup, st, against, err := cfg.against(rd.Game())
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
 		return 2
@@ -73,7 +73,7 @@ func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
 	}
 	rep := orders.Validate(setup, st, robot, &sheet)
 	lines, n := rd.Problems(&rep)
-	fmt.Fprintf(stdout, "checked against %s, robot %s, turn %d:\n", cfg.state, robot, st.Turn)
+	fmt.Fprintf(stdout, "checked against %s, robot %s, turn %d:\n", against, robot, st.Turn)
 	for _, l := range lines {
 		fmt.Fprintf(stdout, "  %s\n", l)
 	}

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // TestCheckMail reads raw mails as the judge does: a flowed Thunderbird reply whose long
@@ -86,4 +90,42 @@ func TestCheckMail(t *testing.T) {
 		t.Errorf("errors not sorted by line:\n%s", out.String())
 	}
 	_ = os.Remove(junk)
+}
+
+// TestCheckAgainstTheJudgesDatabase: docs/gamemasters.md, "When a player asks why a mail
+// was refused", told the game master to check the player's mail "--state turn.json"
+// but nowhere how to get that file from the game. check --db (or --config) checks a
+// sheet or a mail against the game's turn being played, as the judge checked it.
+func TestCheckAgainstTheJudgesDatabase(t *testing.T) {
+	db := judgeDB(t, 2) // game cli, turn 3
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := judge.New(st, "judge@example.test", nil)
+	_, state, turn, err := j.TurnToCheck(context.Background(), "cli")
+	st.Close()
+	if err != nil || turn != 3 {
+		t.Fatalf("TurnToCheck: turn %d, %v", turn, err)
+	}
+	hand := state.Robots[0].Hand
+	dir := t.TempDir()
+	sheet := filepath.Join(dir, "sheet.txt")
+	os.WriteFile(sheet, fmt.Appendf(nil, "robot Twonky\nturn 3\nP%d P%d P%d P%d P%d\n", hand[0], hand[1], hand[2], hand[3], hand[4]), 0o600)
+	code, out, errs := runCmd("check", sheet, "--db", db, "--game", "cli")
+	if code != 0 || !strings.Contains(out, "valid") || !strings.Contains(out, "Forecast for Twonky, turn 3") {
+		t.Fatalf("a sheet from Twonky's hand: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs = runCmd("check", sheet, "--db", db); code != 2 || !strings.Contains(errs, "give --game TAG") {
+		t.Fatalf("a sheet naming no game, no --game: exit %d %s", code, errs)
+	}
+	eml := filepath.Join(dir, "m.eml")
+	os.WriteFile(eml, []byte("From: a@example.test\r\nTo: judge@example.test\r\nSubject: [RR cli] orders\r\n\r\nrobot Twonky\r\nsecret x\r\nP495 P"+fmt.Sprint(hand[1])+" P"+fmt.Sprint(hand[2])+" P"+fmt.Sprint(hand[3])+" P"+fmt.Sprint(hand[4])+"\r\n"), 0o600)
+	code, out, errs = runCmd("check", "--mail", eml, "--db", db)
+	if code != 1 || !strings.Contains(out, "checked against game cli in "+db+" (turn 3), robot Twonky, turn 3:") || !strings.Contains(out, "line 3, column 1: error: P495 is not in your hand") {
+		t.Fatalf("the mail with a card not in the hand: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, _ = runCmd("check", "--mail", eml, "--db", db, "--state", sheet); code != 2 {
+		t.Fatalf("--db with --state: exit %d, want 2", code)
+	}
 }
