@@ -269,6 +269,9 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Drone Launcher: a robot driving into a drone is pushed back and goes on", "1010-robot-drives-into-drone.scn"},
 		{"Homing Device: tagging another robot moves the token off the previous one", "876-homing-device-retag-moves-token.scn"},
 		{"Interceptor: the token is taken back at the exchange", "741-interceptor-exchange.scn"},
+		{"Self-Destruct: a virtual robot's explosion hurts only itself", "843-self-destruct-virtual-robot.scn"},
+		{"Randomizers: a locked register's card is replaced, the new card stays locked", "1011-randomizer-locked-register.scn"},
+		{"Teleporters: a homing move from a teleporter is no movement card", "1012-homing-off-a-teleporter.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
