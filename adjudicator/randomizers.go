@@ -12,7 +12,8 @@ package adjudicator
 //     order within a register. So a replay draws the same card, and no card is ever in
 //     play twice (priorities stay unique).
 //   - Ruling: the new card takes the register's place for good: should the register lock
-//     later in the turn, the new card is the one locked.
+//     later in the turn, the new card is the one locked; a register already locked has
+//     its card replaced as well, and keeps the new one locked (scenario 1011).
 //   - Ruling: a forecast (Simulate, the autopilot) cannot know the card; it plays the
 //     robot's own card and records a randomized event with no card.
 //   - The 2023 rules have no shared deck to draw from: a course with a randomizer is
