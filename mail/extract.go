@@ -238,6 +238,13 @@ type walker struct {
 	m                  *Message
 	parts              int
 	sheet, plain, html *found
+	// Where the walk is, for a text/plain split around an inline attachment (Apple Mail's
+	// plain text with a picture placed in it: text, image, text in one multipart/mixed):
+	// the multipart whose parts are walked (an id, 0 for none), whether it is a
+	// multipart/mixed, the one w.plain came from, and whether an inline attachment came
+	// after w.plain there.
+	multiparts, parent, plainIn int
+	mixed, inlineAfter          bool
 }
 
 // walk visits one entity; inAlt says whether its parent is a multipart/alternative.
@@ -261,6 +268,10 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 	}
 	if mr := e.MultipartReader(); mr != nil {
 		alt := mt == "multipart/alternative"
+		parent, mixed := w.parent, w.mixed
+		w.multiparts++
+		w.parent, w.mixed = w.multiparts, mt == "multipart/mixed"
+		defer func() { w.parent, w.mixed = parent, mixed }()
 		for {
 			p, err := mr.NextPart()
 			if err == io.EOF {
@@ -294,6 +305,10 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 			w.m.Warnings = append(w.m.Warnings, "unreadable message/rfc822 part: "+err.Error())
 			return nil
 		}
+		parent, mixed := w.parent, w.mixed
+		w.multiparts++
+		w.parent, w.mixed = w.multiparts, false
+		defer func() { w.parent, w.mixed = parent, mixed }()
 		return w.walk(inner, depth+1, false)
 	}
 	attached := disp == "attachment" || (name != "" && disp != "inline")
@@ -315,14 +330,34 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 		w.m.Attachments = append(w.m.Attachments, a)
 		return nil
 	}
+	if disp == "inline" && w.plain != nil && w.parent == w.plainIn && !strings.HasPrefix(mt, "text/") {
+		w.inlineAfter = true // a picture placed in the text: the text goes on after it
+	}
 	switch mt {
 	case "text/plain":
-		if w.plain == nil {
+		switch {
+		case w.plain == nil:
 			text, _, err := w.read(e.Body)
 			if err != nil {
 				return err
 			}
 			w.plain = &found{text: unflow(text, params), flowed: flowedPart(params)}
+			w.plainIn = w.parent
+		case w.mixed && w.parent == w.plainIn && w.inlineAfter:
+			// the text after an inline attachment, shown after it: one text, as read
+			text, _, err := w.read(e.Body)
+			if err != nil {
+				return err
+			}
+			if int64(len(w.plain.text)+len(text)) > w.lim.MaxText {
+				return &LimitError{What: "text", Limit: w.lim.MaxText}
+			}
+			if !strings.HasSuffix(w.plain.text, "\n") {
+				w.plain.text += "\n"
+			}
+			w.plain.text += unflow(text, params)
+			w.plain.flowed = w.plain.flowed || flowedPart(params)
+			w.inlineAfter = false
 		}
 	case "text/html":
 		if w.html == nil {

@@ -322,7 +322,8 @@ func FuzzDate(f *testing.F) {
 // as "\ufffdg\x00a\x00m..."; CR CR LF line ends (a Windows file pasted into a web form)
 // counted two lines each, so errors named line 19 of a ten-line sheet; a charset nobody
 // knows ("unknown-8bit") turned "Grüße" into "Gr\ufffd\ufffde"; an encrypted mail was
-// not told from one without text.
+// not told from one without text; of a text split around a picture only the first part
+// was read.
 func TestExtractClientShapes(t *testing.T) {
 	tests := []struct {
 		file      string
@@ -337,6 +338,11 @@ func TestExtractClientShapes(t *testing.T) {
 		{file: "thunderbird_encrypted", source: SourceNone, encrypted: true},
 		{file: "outlook_smime_signed", source: SourcePlain, line: map[int]string{1: "secret tango-42-kilo"}},
 		{file: "thunderbird_pgpmime_signed", source: SourcePlain, line: map[int]string{1: "game spring"}},
+		// Apple Mail's plain text with a picture placed in it: text, image, text; only the
+		// text above the picture was read
+		{file: "apple_mail_split_by_image", source: SourcePlain, line: map[int]string{1: "Where I am heading, from my own sketch:", 4: "#orders", 9: "1: P490", 15: ""}},
+		// its contact card is text: the empty text after it is not the mail's text
+		{file: "apple_mail_vcard", source: SourcePlain, line: map[int]string{1: "game spring", 9: "5: P530"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
