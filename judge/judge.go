@@ -50,6 +50,10 @@ type Judge struct {
 	// the deadline the turn resolves anyway, with an error in the log.
 	IntakeCaughtUp func() time.Time
 	MaxIntakeWait  time.Duration
+	// PokeIntake, when set, asks intake to look at the mailbox now (mail.Fetcher.Poke;
+	// Serve sets it): a deadline that waits for intake asks for it, rather than waiting
+	// for the next new mail or the end of an IDLE (imap.idle_timeout, 5 minutes).
+	PokeIntake func()
 	// Replies bound the replies to mail (reflection.go).
 	Replies ReplyLimits
 	// Retention says how long bookkeeping rows are kept (pruned by Tick).

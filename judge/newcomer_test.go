@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -112,4 +113,48 @@ func TestArchiveOfEveryMissedPolicyReplays2023(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A turn whose deadline passes while the mailbox is quiet is resolved at the next tick,
+// not when the fetcher's IDLE ends (imap.idle_timeout, 5 minutes by default): the judge
+// waited for intake to read the mail received before the deadline, and intake, idle,
+// looked only when the IDLE timed out (seen with serve against Dovecot: a deadline at
+// 12:38 resolved at 12:41:57). Here the IDLE lasts an hour.
+func TestDeadlineInAQuietMailboxResolvesAtTheTick(t *testing.T) {
+	emb, err := mail.NewEmbedded(mail.EmbeddedConfig{Domain: "example.test", Users: map[string]string{"judge": "judgepw"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	j, _, _ := livenessGame(t, nil)
+	j.Now = time.Now // the real clock: the fetcher's moment is on it
+	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: emb.IMAPAddr, TLS: "plain", Username: "judge", Password: "judgepw",
+		IdleTimeout: time.Hour, PollInterval: time.Hour, Logger: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- j.Serve(ctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: &countingSender{}, Tick: 50 * time.Millisecond})
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	game := func() (g store.Game) {
+		_ = j.Store.View(context.Background(), func(tx *store.Tx) error {
+			g, _ = tx.GameByTag("live")
+			return nil
+		})
+		return g
+	}
+	// intake has looked at the (empty) mailbox once, then idles
+	waitFor(t, "intake's first look at the mailbox", 20*time.Second, func() bool { return !fetcher.CaughtUp().IsZero() })
+	if err := j.Store.Tx(context.Background(), func(tx *store.Tx) error {
+		return tx.SetDeadline(game().ID, time.Now().UTC().Add(300*time.Millisecond))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the deadline to resolve the turn", 20*time.Second, func() bool { return game().CurrentTurn == 2 })
 }

@@ -319,6 +319,12 @@ func (j *Judge) intakePast(g store.Game) bool {
 		return true
 	}
 	j.Log.Info("deadline passed; waiting for intake to read the mail received before it", "game", g.Tag)
+	if j.PokeIntake != nil {
+		// Intake looks at the mailbox now: its last look may have begun before the
+		// deadline, and with no new mail the next would come only when an IDLE ends (the
+		// bug: a turn resolved up to imap.idle_timeout after its deadline).
+		j.PokeIntake()
+	}
 	return false
 }
 

@@ -68,6 +68,9 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			return j.Now().Add(-time.Since(at))
 		}
 	}
+	if l.Fetcher != nil && j.PokeIntake == nil {
+		j.PokeIntake = l.Fetcher.Poke
+	}
 	clockWake, sendWake := make(chan struct{}, 1), make(chan struct{}, 1)
 	poke := func(ch chan struct{}) {
 		select {
