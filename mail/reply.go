@@ -119,7 +119,17 @@ func quoteFollows(lines []string, i int) bool {
 const maxHeaderLine = 300
 
 // attributionEnd matches how an attribution ends, in the languages clients write.
-var attributionEnd = regexp.MustCompile(`(?i)(wrote|writes|schrieb|a écrit|escribió|escreveu|scrisse|schreef|skrev|kirjoitti|napisał|написал|pisze|yazdı|έγραψε)\s*:$`)
+var attributionEnd = regexp.MustCompile(`(?i)(wrote|writes|schrieb|a écrit|escribió|escreveu|scrisse|ha scritto|schreef|skrev|kirjoitti|napisał|napisał\(a\)|napisała|написал|написал\(а\)|написала|pisze|yazdı|έγραψε)\s*:$`)
+
+// attributionVerbFirst is an attribution whose verb comes before the name, ending in the
+// address: Gmail in German, Dutch and the Nordic languages ("Am Mo., 23. Nov. 2026 um
+// 10:04 Uhr schrieb Rallyjudge <judge@example.test>:"), matched on the lines joined.
+var attributionVerbFirst = regexp.MustCompile(`(?i)\b(schrieb|schreef|skrev|kirjoitti|wrote)\s.{0,200}[>)\]]\s*:$`)
+
+// attributionAddressEnd is an attribution with no verb at all, a date and a time, then
+// the name and address and a colon: Gmail in Russian ("пн, 23 нояб. 2026 г. в 10:04,
+// Rallyjudge <judge@example.test>:") and Japanese. It counts only above a quote.
+var attributionAddressEnd = regexp.MustCompile(`(\b|\D)(19|20)\d\d\D.{0,150}\d{1,2}[:.]\d\d.{0,150}<\s?[^<>\s]+@[^<>\s]+>\)?\s*:$`)
 
 // attributionStart matches how an attribution starts: "On Mon, ...", "Am 23.11.2026 um",
 // "Le lun. 23 nov.", "El lun, 23 nov", "Il giorno", "Op ma 23 nov", "Den 23 nov", "Em seg".
@@ -134,14 +144,42 @@ func attribution(lines []string, i int) (start, end int, ok bool) {
 		if t == "" || isQuotedLine(t) || len(t) > maxHeaderLine {
 			break
 		}
-		if strings.HasSuffix(t, ":") && attributionEnd.MatchString(t) {
-			if e == i || attributionStart.MatchString(strings.TrimSpace(lines[i])) {
-				return i, e, utf8.RuneCountInString(strings.Join(lines[i:e+1], " ")) <= 300
-			}
+		if !strings.HasSuffix(t, ":") {
+			continue
+		}
+		joined := strings.Join(lines[i:e+1], " ")
+		if utf8.RuneCountInString(joined) > 300 {
 			break
 		}
+		starts := e == i || wrapStart(lines[i])
+		switch {
+		case attributionEnd.MatchString(t):
+			if starts {
+				return i, e, true
+			}
+		case attributionVerbFirst.MatchString(joined):
+			if starts {
+				return i, e, true
+			}
+		case attributionAddressEnd.MatchString(joined):
+			if starts && quoteFollows(lines, e+1) {
+				return i, e, true
+			}
+		default:
+			continue
+		}
+		break
 	}
 	return 0, 0, false
+}
+
+// wrapStart reports whether l can be the first line of an attribution a client wrapped:
+// it starts like one ("On ...", "Am ..."), or it breaks before the address ("...
+// Rallyjudge <") or holds it (Gmail in Polish: "pon., 23 lis 2026 o 10:04 Rallyjudge
+// <judge@example.test>" over "napisał(a):").
+func wrapStart(l string) bool {
+	t := strings.TrimSpace(l)
+	return attributionStart.MatchString(t) || strings.HasSuffix(t, "<") || strings.Contains(t, "@")
 }
 
 // attributionInline is an attribution with the original run on after it on the same

@@ -65,6 +65,17 @@ func TestStripReply(t *testing.T) {
 		{"german samsung", "P490\nVon meinem Samsung Galaxy Smartphone gesendet.\n", "P490"},
 		{"gmx android", "P490\nDiese Nachricht wurde von meinem Android Mobiltelefon mit GMX Mail gesendet.\n", "P490"},
 		{"a long line ending like a signature stays", "P490\n" + strings.Repeat("x", 40) + "から送信\n", "P490|" + strings.Repeat("x", 40) + "から送信"},
+		// client-mails: Gmail wraps its attribution before the address; in German, Dutch,
+		// Danish, Italian, Polish, Russian and Japanese its first line stayed and was read
+		{"gmail german wrapped", "P490\n\nAm Mo., 23. Nov. 2026 um 10:04 Uhr schrieb Rallyjudge <\njudge@example.test>:\n\n> x\n", "P490"},
+		{"gmail dutch wrapped", "P490\n\nOp ma 23 nov 2026 om 10:04 schreef Rallyjudge <\njudge@example.test>:\n\n> x\n", "P490"},
+		{"gmail danish wrapped", "P490\n\nDen man. 23. nov. 2026 kl. 10.04 skrev Rallyjudge <\njudge@example.test>:\n\n> x\n", "P490"},
+		{"gmail italian wrapped", "P490\n\nIl giorno lun 23 nov 2026 alle ore 10:04 Rallyjudge <\njudge@example.test> ha scritto:\n\n> x\n", "P490"},
+		{"gmail polish wrapped", "P490\n\npon., 23 lis 2026 o 10:04 Rallyjudge <judge@example.test>\nnapisał(a):\n\n> x\n", "P490"},
+		{"gmail russian wrapped", "P490\n\nпн, 23 нояб. 2026 г. в 10:04, Rallyjudge <\njudge@example.test>:\n\n> x\n", "P490"},
+		{"gmail japanese", "P490\n\n2026年11月23日(月) 19:04 Rallyjudge <judge@example.test>:\n\n> x\n", "P490"},
+		{"a dated line ending in an address is no attribution without a quote", "P490\nseen 2026-11-23 10:04 <judge@example.test>:\nP670\n", "P490|seen 2026-11-23 10:04 <judge@example.test>:|P670"},
+		{"a line above a one-line attribution stays", "P490\nAm 23.11.2026 um 10:00 schrieb Rallyjudge <judge@example.test>:\n> x\n", "P490"},
 		{"text after the signature block stays", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nP670\n", "|||P490||||P670"},
 	}
 	for _, tt := range tests {
@@ -115,6 +126,7 @@ func BenchmarkStripReplyHostile(b *testing.B) {
 		"header blocks": strings.Repeat("From: x\n\n\n\n\n", 16<<10),
 		"one line":      strings.Repeat("a", 256<<10),
 		"quotes":        strings.Repeat("> x\n", 64<<10),
+		"colon lines":   strings.Repeat("Am 23.11.2026 um 10:04 schrieb R <\nj@x.test>:\n", 5<<10),
 	}
 	for name, s := range shapes {
 		b.Run(name, func(b *testing.B) {
