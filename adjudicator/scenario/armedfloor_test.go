@@ -272,6 +272,7 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Self-Destruct: a virtual robot's explosion hurts only itself", "843-self-destruct-virtual-robot.scn"},
 		{"Randomizers: a locked register's card is replaced, the new card stays locked", "1011-randomizer-locked-register.scn"},
 		{"Teleporters: a homing move from a teleporter is no movement card", "1012-homing-off-a-teleporter.scn"},
+		{"Devices: options do not act on devices (Ramming Device pushing The Big One)", "1013-ramming-device-big-one.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
