@@ -347,6 +347,11 @@ type devicesTurn struct {
 	// bigRamp: The Big One stands on the ramp leaving its square towards Dir(bigRamp-1),
 	// inside a move (as turn.ramp for robots); there is one Big One token.
 	bigRamp uint8
+	// meetDefer > 0 while a step that pushes robots is being placed: the robots placed
+	// meet the devices on their squares only once the whole step is placed (meetQ holds
+	// them, in the order placed; stepFloor, floormove.go).
+	meetDefer int
+	meetQ     []int
 }
 
 // checkDevices adds to ps every reason the state's devices are impossible: an unknown

@@ -256,6 +256,16 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 	for k := nb - 1; k >= 0; k-- {
 		t.pushBigOne(bigs[k]) // the farthest first, as the robots
 	}
+	// Ruling R-AD-PUSH-MEET: a push is one step for the whole chain, so the devices the
+	// robots move onto act once every robot of the chain, the mover too, stands on its new
+	// square: a blast is measured from there, and a drone's push back meets the robot
+	// behind where it now stands (scenarios 1015, 1016). Without it a pushed robot thrown
+	// back by a drone landed where its pusher was about to come: two robots on a square.
+	meetBase := -1
+	if n > 0 && len(t.st.Devices) > 0 {
+		meetBase = len(t.devs.meetQ)
+		t.devs.meetDefer++
+	}
 	for k := n - 1; k >= 0; k-- {
 		pusher := r.Name
 		if k > 0 {
@@ -283,6 +293,16 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 		landed = chain[0]
 	}
 	t.place(i, d, to, e, ev, landed, false)
+	if meetBase >= 0 {
+		t.devs.meetDefer--
+		end := len(t.devs.meetQ)
+		for k := meetBase; k < end; k++ {
+			if j := t.devs.meetQ[k]; t.st.Robots[j].Active() && !t.st.Over {
+				t.metDevices(j)
+			}
+		}
+		t.devs.meetQ = t.devs.meetQ[:meetBase]
+	}
 	if by != "" && t.devs.copter[i] != 0 {
 		t.copterDown(i) // seed 001, Robo-Copter: pushed by a pusher (or another push): it lands
 	}
@@ -347,6 +367,10 @@ func (t *turn) entered(i int) {
 		t.passFlag(i)
 	}
 	if len(t.st.Devices) > 0 && t.st.Robots[i].Active() {
+		if t.devs.meetDefer > 0 {
+			t.devs.meetQ = append(t.devs.meetQ, i) // met once the whole step is placed (stepFloor)
+			return
+		}
 		t.metDevices(i) // devices.go
 	}
 }

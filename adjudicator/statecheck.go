@@ -130,8 +130,20 @@ func (s *Setup) CheckState(st *State) error {
 					}
 				}
 			}
-			if len(r.Hand) > 9 {
-				add("robot %s: %d cards in hand, at most 9 are dealt", who, len(r.Hand))
+			// The deal is the rules' hand size less damage; Extra Memory deals one more
+			// (seed 000) and a Flywheel's card joins the hand dealt (seed 000, Flywheel),
+			// so a robot holding them may hold 10 or 11 cards (scenarios 300, 363).
+			most := s.Rules.HandSize
+			if most <= 0 {
+				most = 9
+			}
+			for _, o := range []string{"Extra Memory", "Flywheel"} {
+				if slices.Contains(r.Options, o) {
+					most++
+				}
+			}
+			if len(r.Hand) > most {
+				add("robot %s: %d cards in hand, at most %d are dealt", who, len(r.Hand), most)
 			}
 		}
 		for _, c := range r.Hand {

@@ -273,6 +273,10 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Randomizers: a locked register's card is replaced, the new card stays locked", "1011-randomizer-locked-register.scn"},
 		{"Teleporters: a homing move from a teleporter is no movement card", "1012-homing-off-a-teleporter.scn"},
 		{"Devices: options do not act on devices (Ramming Device pushing The Big One)", "1013-ramming-device-big-one.scn"},
+		{"Self-Destruct: given up for a fourth option, it explodes", "844-self-destruct-given-up-as-fourth.scn"},
+		{"Proximity Mine: a diagonal is not within a square", "1014-proximity-mine-diagonal-not-within.scn"},
+		{"Mine Layer: a robot pushed onto a mine; the blast after the whole push (R-AD-PUSH-MEET)", "1015-robot-pushed-onto-mine.scn"},
+		{"Drone Launcher: a robot pushed into a drone is thrown back into its pusher (R-AD-PUSH-MEET)", "1016-pushed-into-drone-pushes-pusher-back.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {

@@ -212,6 +212,7 @@ func TestRulebookExamples(t *testing.T) {
 		{"000", "Protective Coating: the hand is not reduced", "406-protective-coating-full-hand.scn"},
 		{"000", "Flywheel: never more than one card", "413-flywheel-one-card.scn"},
 		{"000", "Circuit Breaker, note 5: protected during power down", "326-circuit-breaker-protected-down.scn"},
+		{"000", "Extra Memory: a ten-card hand between turns is played, not refused", "415-extra-memory-ten-card-hand-plays.scn"},
 		{"000", "Power Laser, note 4: a wall and a robot", "320-power-laser-wall-and-robot-not-two.scn"},
 		// seed 004, the 2023 rules
 		{"004", "Priority: the token's holder first, then clockwise", "r23-003-clockwise-after-holder.scn"},
