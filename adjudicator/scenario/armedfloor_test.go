@@ -277,6 +277,7 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Proximity Mine: a diagonal is not within a square", "1014-proximity-mine-diagonal-not-within.scn"},
 		{"Mine Layer: a robot pushed onto a mine; the blast after the whole push (R-AD-PUSH-MEET)", "1015-robot-pushed-onto-mine.scn"},
 		{"Drone Launcher: a robot pushed into a drone is thrown back into its pusher (R-AD-PUSH-MEET)", "1016-pushed-into-drone-pushes-pusher-back.scn"},
+		{"Drone Launcher: the same over a whole turn, checked as a saved state", "1017-pushed-into-drone-whole-turn.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
