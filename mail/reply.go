@@ -14,7 +14,8 @@ import (
 //     Gmail's plain part; HTMLToText turns a <blockquote> into the same);
 //   - an attribution above the quote, "On Mon, 23 Nov 2026 at 10:00, Judge <j@x> wrote:",
 //     which Gmail and Outlook wrap over two or three lines ("... Judge <" / "j@x> wrote:");
-//     mutt's "* Judge <j@x> [2026-11-23 10:00]:";
+//     mutt's "* Judge <j@x> [2026-11-23 10:00]:"; Zoho's "---- On Mon, ... Judge <j@x>
+//     wrote ----";
 //   - an unprefixed original below the new text (Outlook desktop, web, 365 and mobile,
 //     Samsung, Yahoo): "-----Original Message-----", "________________________________"
 //     followed by a "From: / Sent: / To: / Subject:" block, or the block alone, in
@@ -143,6 +144,13 @@ func attribution(lines []string, i int) (start, end int, ok bool) {
 		t := strings.TrimSpace(lines[e])
 		if t == "" || isQuotedLine(t) || len(t) > maxHeaderLine {
 			break
+		}
+		if e == i && strings.HasPrefix(t, "--") && strings.HasSuffix(t, "--") {
+			// framed in dashes, with no colon (Zoho Mail): "---- On Mon, 23 Nov 2026
+			// 10:04:00 +0000 Rallyjudge <judge@example.test> wrote ----"
+			if inner := strings.Trim(t, "- "); attributionStart.MatchString(inner) && attributionEnd.MatchString(inner+":") {
+				return i, e, true
+			}
 		}
 		if !strings.HasSuffix(t, ":") {
 			continue

@@ -76,6 +76,11 @@ func TestStripReply(t *testing.T) {
 		{"gmail japanese", "P490\n\n2026年11月23日(月) 19:04 Rallyjudge <judge@example.test>:\n\n> x\n", "P490"},
 		{"a dated line ending in an address is no attribution without a quote", "P490\nseen 2026-11-23 10:04 <judge@example.test>:\nP670\n", "P490|seen 2026-11-23 10:04 <judge@example.test>:|P670"},
 		{"a line above a one-line attribution stays", "P490\nAm 23.11.2026 um 10:00 schrieb Rallyjudge <judge@example.test>:\n> x\n", "P490"},
+		// client-mails: Zoho frames its attribution in dashes, without a colon; it was read
+		// as cards ("a sixth card")
+		{"zoho attribution above a quote", "P490\n\n---- On Mon, 23 Nov 2026 10:04:00 +0000 Rallyjudge <judge@example.test> wrote ---\n\n> x\n", "P490"},
+		{"zoho attribution above an unprefixed original", "P490\n---- On Mon, 23 Nov 2026 10:04:00 +0000 Rallyjudge <judge@example.test> wrote ----\nsecret YOUR-SECRET\n", "P490"},
+		{"a dash-framed line that is no attribution stays", "P490\n---- orders wrote ----\n", "P490|---- orders wrote ----"},
 		{"text after the signature block stays", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nP490\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\nP670\n", "|||P490||||P670"},
 	}
 	for _, tt := range tests {
