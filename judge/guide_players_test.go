@@ -70,6 +70,21 @@ func TestPlayersGuideRepliesAsQuoted(t *testing.T) {
 		t.Errorf("the judge's refusal (%s) does not say what docs/players.md quotes, %q:\n%s", kind, want, text)
 	}
 
+	// the standing orders example: its "use Turret" line is refused while the robot
+	// holds no Turret, as the guide now says (it did not, and the sheet was refused)
+	b, _ := os.ReadFile("../docs/players.md")
+	_, block, ok := strings.Cut(string(b), "```sheet\nrobot Zoombot\nsecret tango-42\nif lives")
+	if !ok {
+		t.Fatal("docs/players.md's standing orders example is gone")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	block = "robot Zoombot\nsecret " + f.secrets["Zoombot"] + "\nif lives" + block
+	kind, text = f.send("zoombot@example.test", "[RR spring] orders", block)
+	want = guideQuote(t, "players.md", "you do not hold Turret")
+	if kind != "reject" || !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+		t.Errorf("the guide's standing orders, without a Turret: %s, not what docs/players.md quotes, %q:\n%s", kind, want, text)
+	}
+
 	// the warning for an order about an option not held
 	kind, text = f.send("zoombot@example.test", "[RR spring] orders",
 		strings.Replace(sheet, "#end", "discard Brakes to prevent damage\n#end", 1))
