@@ -239,6 +239,23 @@ func (t *turn) placeAimed(i int, k DeviceKind, at Pos, target *Pos) int {
 	return len(t.st.Devices) - 1
 }
 
+// devicesIntoPits: a device that is not flying, left by a robot flying over a pit (Robo-
+// Copter), falls in: pits destroy mines, The Big One, portable teleporters and scrambler
+// bombs without setting them off (seed 001, each card; Devices: "Devices, however, are
+// usually destroyed by pits"). A bridge lies over its pit by design. Found by a random
+// game: The Big One was left standing on a pit (scenario 1018).
+func (t *turn) devicesIntoPits() {
+	b := t.board()
+	for d := 0; d < len(t.st.Devices); d++ {
+		dev := &t.st.Devices[d]
+		if dev.Kind.Flying() || dev.Kind == DevBridge || !b.In(dev.Pos) || !b.Deadly(dev.Pos) || t.bridged(dev.Pos) {
+			continue
+		}
+		t.removeDevice(d, "pit")
+		d--
+	}
+}
+
 // removeDevice takes device d off the board (why: pit, crusher, off-board, exploded,
 // real ...). Indexes after d shift down.
 func (t *turn) removeDevice(d int, why string) {
@@ -394,7 +411,9 @@ func (s *Setup) checkDevices(st *State, add func(format string, a ...any), useCa
 		switch {
 		case d.Kind == DevBridge && !pit:
 			add("%s: a bridge lies over a pit, and %v is none (seed 001, Bridge Layer)", who, d.Pos)
-		case d.Kind != DevBridge && !sp.flying && pit:
+		case d.Kind != DevBridge && !sp.flying && pit && !slices.ContainsFunc(st.Devices, func(o Device) bool { return o.Kind == DevBridge && o.Pos == d.Pos }):
+			// A bridge is open floor for the rest of the game (seed 001, Bridge Layer):
+			// a device may lie on one (scenario 1018).
 			add("%s: on the pit at %v (pits destroy devices)", who, d.Pos)
 		}
 		if len(sp.priorities) > 0 {

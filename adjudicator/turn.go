@@ -364,6 +364,9 @@ func (t *turn) runRegister(reg int) {
 	t.revealAndOrder()
 	if len(t.armed.progs) > 0 {
 		t.runPhases(PhaseGadget) // seed 001: gadgets "take effect before robot movement"
+		if t.devs.air && len(t.st.Devices) > 0 {
+			t.devicesIntoPits() // laid by a robot flying over a pit (devices.go)
+		}
 	}
 	t.movePhase()
 	for _, st := range t.setup.steps {

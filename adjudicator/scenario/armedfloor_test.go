@@ -278,6 +278,8 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Mine Layer: a robot pushed onto a mine; the blast after the whole push (R-AD-PUSH-MEET)", "1015-robot-pushed-onto-mine.scn"},
 		{"Drone Launcher: a robot pushed into a drone is thrown back into its pusher (R-AD-PUSH-MEET)", "1016-pushed-into-drone-pushes-pusher-back.scn"},
 		{"Drone Launcher: the same over a whole turn, checked as a saved state", "1017-pushed-into-drone-whole-turn.scn"},
+		{"Devices: a device left by a robot flying over a pit falls in (The Big One, no explosion)", "1018-robo-copter-drops-big-one-into-pit.scn"},
+		{"Bridge Layer: open floor for the rest of the game, a device may lie on it", "1019-big-one-on-a-bridge.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
