@@ -158,3 +158,43 @@ func TestDeadlineInAQuietMailboxResolvesAtTheTick(t *testing.T) {
 	}
 	waitFor(t, "the deadline to resolve the turn", 20*time.Second, func() bool { return game().CurrentTurn == 2 })
 }
+
+// SET observers no means what the settings then show, "observers: no": those who were
+// observing get no more reports nor press to everyone while it holds, and get them
+// again after SET observers yes (the bug: only new OBSERVEs were refused).
+func TestObserversNoStopsTheObservers(t *testing.T) {
+	f := newFixture(t)
+	if _, text := f.send("kibitzer@example.test", "[RR spring] watch", "OBSERVE\n"); !strings.Contains(text, "You now observe game spring") {
+		t.Fatalf("OBSERVE: %s", text)
+	}
+	set := func(v string) {
+		t.Helper()
+		if _, text := f.send("gm@example.test", "[RR spring] set", "secret "+f.secrets[""]+"\nSET observers "+v+"\n"); !strings.Contains(text, "observers:       "+v) {
+			t.Fatalf("SET observers %s:\n%s", v, text)
+		}
+	}
+	toKibitzer := func(kind string) int { return len(f.mailsTo("kibitzer@example.test", kind)) }
+	press := func() {
+		t.Helper()
+		f.send("twonky@example.test", "[RR spring] press", "secret "+f.secrets["Twonky"]+"\nPRESS TO ALL\nHello all.\nENDPRESS\n")
+	}
+	turn := func() {
+		t.Helper()
+		f.allSheets()
+		if g, _ := f.state(); g.CurrentTurn < 2 {
+			t.Fatal("the turn was not resolved")
+		}
+	}
+	set("no")
+	reports, pressed := toKibitzer("report"), toKibitzer("press")
+	press()
+	turn()
+	if toKibitzer("report") != reports || toKibitzer("press") != pressed {
+		t.Fatalf("with observers no, the observer got %d report(s) and %d press mail(s) more", toKibitzer("report")-reports, toKibitzer("press")-pressed)
+	}
+	set("yes")
+	press()
+	if toKibitzer("press") != pressed+1 {
+		t.Fatalf("with observers yes again, the observer got %d press mail(s), want 1", toKibitzer("press")-pressed)
+	}
+}

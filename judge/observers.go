@@ -63,10 +63,25 @@ func (j *Judge) cmdObserve(e *cmdEnv, c Command) (string, error) {
 		"with the board and what happened, and the press written to everyone. UNOBSERVE %s stops it.\n", g.Tag, g.Course, g.Tag), nil
 }
 
+// watching is the game's observers who get its public mail: none while the game's
+// observers setting is "no" (the bug: SET observers no stopped new OBSERVEs only, and
+// those already observing went on getting every report and the press to everyone). They
+// stay registered: SET observers yes sends to them again.
+func watching(tx *store.Tx, g store.Game, o Options) ([]store.Watcher, error) {
+	if o.observers() != "yes" {
+		return nil, nil
+	}
+	return tx.Observers(g.ID)
+}
+
 // enqueuePublicCopies sends the public part of a turn's report to the game's observers
 // and, with gm-copies on, to its game masters.
 func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.Report, pics *reportPictures, gen int, subj string) error {
-	obs, err := tx.Observers(g.ID)
+	o, err := j.optionsOf(tx, g)
+	if err != nil {
+		return err
+	}
+	obs, err := watching(tx, g, o)
 	if err != nil {
 		return err
 	}
@@ -74,10 +89,6 @@ func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.R
 	var to []rcpt
 	for _, w := range obs {
 		to = append(to, rcpt{w.Email, fmt.Sprintf("o%d", w.ID)})
-	}
-	o, err := j.optionsOf(tx, g)
-	if err != nil {
-		return err
 	}
 	if o.gmCopies() == "on" {
 		gms, err := tx.GMs(g.ID)

@@ -143,7 +143,7 @@ func (j *Judge) cmdPress(e *cmdEnv, c Command) (string, error) {
 		}
 	}
 	if all { // press to everyone is public: the observers read it too
-		obs, err := e.tx.Observers(g.ID)
+		obs, err := watching(e.tx, g, o)
 		if err != nil {
 			return "", err
 		}
