@@ -383,7 +383,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		if n == 0 {
 			f.outcome = outcomeRefused
 		}
-		return store.InboxRejected, note, 0, reply(summary, errs, "Correct the sheet and send it again.")
+		return store.InboxRejected, note, 0, reply(summary, errs, withMarkerHint("Correct the sheet and send it again.", sheetErr))
 	}
 	f.game, f.robot = strings.ToLower(sheet.Game), sheet.Robot
 	tag := ""
@@ -635,7 +635,7 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{
 			Summary: fmt.Sprintf("Your orders for %s, turn %d of game %s, were NOT accepted:", player.Robot, g.CurrentTurn, g.Tag),
 			Errors:  problems,
-			Hint:    "Correct them and send the whole sheet again; until then your earlier valid orders, if any, stand.",
+			Hint:    withMarkerHint("Correct them and send the whole sheet again; until then your earlier valid orders, if any, stand.", syntax),
 		})
 		if err != nil {
 			return "", "", 0, err

@@ -176,6 +176,15 @@ func problemsOf(text string, syntax error, rep *orders.Report) (lines []string, 
 	return append(other, lines...), len(other) + len(ps)
 }
 
+// withMarkerHint is hint after the sheet's own advice (orders.MarkerHint: lines of
+// prose and no markers), when syntax has one.
+func withMarkerHint(hint string, syntax error) string {
+	if h := orders.HintOf(syntax); h != "" {
+		return h + "\n\n" + hint
+	}
+	return hint
+}
+
 // quotedLine is line n (1-based) of src for an error message: tabs as spaces, clipped,
 // a secret's value hidden; "" when there is no such line.
 func quotedLine(src []string, n int) string {
@@ -248,6 +257,9 @@ func (r *Reading) Describe(w io.Writer) bool {
 		fmt.Fprintf(w, "%d problem(s) reading it:\n", n)
 		for _, e := range errs {
 			fmt.Fprintf(w, "  %s\n", e)
+		}
+		if h := orders.HintOf(r.SheetErr); h != "" {
+			fmt.Fprintln(w, h)
 		}
 	}
 	fmt.Fprintln(w, "read as:")

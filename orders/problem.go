@@ -28,6 +28,17 @@ func (p Problem) Error() string { return fmt.Sprintf("%s: %s", p.At, p.Msg) }
 // SyntaxError is every problem found reading a sheet.
 type SyntaxError struct {
 	Problems []Problem
+	// Hint is advice for the player beyond the problems ("" none): MarkerHint when lines
+	// of an unmarked sheet read as neither orders nor greetings.
+	Hint string `json:"hint,omitempty"`
+}
+
+// HintOf is err's Hint when it is a *SyntaxError, else "".
+func HintOf(err error) string {
+	if se, ok := err.(*SyntaxError); ok {
+		return se.Hint
+	}
+	return ""
 }
 
 func (e *SyntaxError) Error() string {

@@ -81,6 +81,8 @@ func ParseText(b []byte) (*Sheet, error) {
 	lines := strings.Split(text, "\n")
 
 	first, last := markedBlock(lines)
+	marked := first > 0 // a start marker: every line after it is meant as orders
+	read := false       // a line of the sheet has been read: no greeting below it
 	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
 	var c cleaner
 	for i := first; i < last; i++ {
@@ -108,12 +110,19 @@ func ParseText(b []byte) (*Sheet, error) {
 		if isOriginalMessage(trimmed) {
 			break // the quoted original follows, unmarked (Outlook)
 		}
+		if !marked && !read && isGreeting(trimmed) {
+			continue // a greeting above an unmarked sheet (greetings.go)
+		}
 		tp.line(n, runes, cols, str)
+		read = true
 	}
 	if len(tp.s.At) == 0 {
 		tp.s.At = nil
 	}
 	if err := tp.ps.err(); err != nil {
+		if !marked && hasProse(tp.ps.list) {
+			err.(*SyntaxError).Hint = MarkerHint
+		}
 		return tp.s, err
 	}
 	return tp.s, nil

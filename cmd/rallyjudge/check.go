@@ -240,6 +240,9 @@ func printProblems(w io.Writer, name string, err error) {
 		for _, p := range se.Problems {
 			fmt.Fprintln(w, problemLine(name, p))
 		}
+		if se.Hint != "" {
+			fmt.Fprintln(w, se.Hint)
+		}
 		return
 	}
 	fmt.Fprintf(w, "%s: error: %v\n", name, err)
