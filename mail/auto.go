@@ -63,7 +63,11 @@ func IsAutomatic(m *Message) (bool, string) {
 	if m.From == "" && strings.Contains(strings.ToLower(h.Get("From")), "mailer-daemon") {
 		return true, "From MAILER-DAEMON"
 	}
-	if t, _, _ := h.ContentType(); t == "multipart/report" {
+	t := m.ContentType // Extract read the field already
+	if t == "" {
+		t, _, _ = h.ContentType()
+	}
+	if t == "multipart/report" {
 		return true, "multipart/report (a delivery or read report)"
 	}
 	return false, ""

@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"io"
 	"mime"
 
@@ -16,7 +15,8 @@ import (
 // encoding hides it behind. ok is false when the message could not be walked to its end
 // (then a caller must assume the worst). At most limit bytes of bodies are read in all.
 func Decoded(raw []byte, limit int64) (pieces [][]byte, ok bool) {
-	e, err := message.Read(bytes.NewReader(raw))
+	e, release, err := readEntity(raw, 1<<20) // message.Read's header limit
+	defer release()
 	if e == nil {
 		return nil, false
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 )
 
@@ -385,4 +387,41 @@ func TestDecodedSeesUTF16(t *testing.T) {
 	if !ok || !found {
 		t.Errorf("ok %v, the secret found %v: want both", ok, found)
 	}
+}
+
+// FuzzReadEntity: readEntity (a pooled buffer) reads a message as go-message's
+// ReadWithOptions does: the same header fields, the same body, the same errors.
+func FuzzReadEntity(f *testing.F) {
+	f.Add([]byte("From: a@b\r\nSubject: x\r\n\r\nbody\r\n"), int64(256<<10))
+	f.Add([]byte("Subject: =?utf-8?q?x?=\r\n folded\r\nContent-Type: text/plain; charset=latin1\r\n\r\n\xe9t\xe9"), int64(20))
+	f.Add([]byte(" bad first line\r\n\r\n"), int64(256<<10))
+	f.Add([]byte("Content-Transfer-Encoding: base64\r\n\r\naGVsbG8=\r\n"), int64(40))
+	f.Fuzz(func(t *testing.T, raw []byte, limit int64) {
+		if limit <= 0 || limit > 1<<20 {
+			return
+		}
+		want, werr := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: limit})
+		got, release, gerr := readEntity(raw, limit)
+		defer release()
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || (want == nil) != (got == nil) {
+			t.Fatalf("errors: go-message %v, readEntity %v", werr, gerr)
+		}
+		if want == nil {
+			return
+		}
+		fields := func(e *message.Entity) (out []string) {
+			for f := e.Header.Fields(); f.Next(); {
+				out = append(out, f.Key()+": "+f.Value())
+			}
+			return out
+		}
+		if w, g := fields(want), fields(got); fmt.Sprint(w) != fmt.Sprint(g) {
+			t.Fatalf("header: go-message %q, readEntity %q", w, g)
+		}
+		wb, werr := io.ReadAll(want.Body)
+		gb, gerr := io.ReadAll(got.Body)
+		if !bytes.Equal(wb, gb) || fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("body: go-message %q (%v), readEntity %q (%v)", wb, werr, gb, gerr)
+		}
+	})
 }
