@@ -759,13 +759,15 @@ func (t *turn) bridged(p Pos) bool {
 
 // realDevicesOnly removes robot i's virtual devices: it has become real (seed 001,
 // Devices: "all virtual devices are removed from the board when the robot ceases to be
-// virtual").
-func (t *turn) realDevicesOnly(i int) {
-	name := t.st.Robots[i].Name
+// virtual"). It reports whether a bridge under the robot went with them.
+func (t *turn) realDevicesOnly(i int) (bridgeGone bool) {
+	r := &t.st.Robots[i]
 	for d := 0; d < len(t.st.Devices); d++ {
-		if dev := &t.st.Devices[d]; dev.Virtual && dev.Owner == name {
+		if dev := &t.st.Devices[d]; dev.Virtual && dev.Owner == r.Name {
+			bridgeGone = bridgeGone || (dev.Kind == DevBridge && dev.Pos == r.Pos)
 			t.removeDevice(d, "real")
 			d--
 		}
 	}
+	return bridgeGone
 }

@@ -76,28 +76,7 @@ func (t *turn) endOfTurn() {
 		if !r.Destroyed || r.Out {
 			continue
 		}
-		r.Destroyed = false
-		r.Pos = r.Archive
-		r.Damage = t.setup.Rules.ReentryDamage
-		t.eachFx(i, hkReenter, func(e Effect) {
-			if re, ok := e.(Reenterer); ok {
-				re.Reenter(t.view(i), &r.Damage)
-			}
-		})
-		// seed 003, Virtual Robots: a reactivated robot is real only "if no other robot
-		// exists on the square" it reactivates on. Ruling (1994 FAQ): robots re-entering
-		// on one square in the same turn are all virtual, whatever the seating order.
-		r.Virtual = t.anyRobotAt(r.Pos, i) || t.reenteringAt(r.Pos, i)
-		r.Destroyed = true // so the View sees it as re-entering
-		f := t.decider(i).ReentryFacing(t.view(i))
-		r.Destroyed = false
-		if f > West {
-			f = North
-		}
-		r.Facing = f
-		e := t.event(EvReenter, r.Name)
-		e.To, e.Facing, e.Amount = t.pos(r.Pos), t.dir(f), r.Damage
-		t.bioSwap(i, "bio-option") // seed 001, Bio Option: an archive copy draws anew (variants.go)
+		t.reenterArchive(i)
 	}
 	// 4. Virtual robots alone become real.
 	for i := range st.Robots {
@@ -106,8 +85,14 @@ func (t *turn) endOfTurn() {
 			r.Virtual = false
 			t.emit(Event{Kind: EvReal, Robot: r.Name, To: t.pos(r.Pos)})
 		}
-		if !r.Virtual && len(st.Devices) > 0 {
-			t.realDevicesOnly(i) // seed 001, Devices: devices.go
+		if !r.Virtual && len(st.Devices) > 0 && t.realDevicesOnly(i) {
+			// Ruling R-AD-VIRTUAL-BRIDGE: the robot stood on its own virtual bridge, which
+			// has gone with its virtual mode: it falls into the pit and re-enters at once,
+			// as the robots destroyed earlier did (scenario 1020).
+			t.checkFall(i)
+			if r.Destroyed && !r.Out {
+				t.reenterArchive(i)
+			}
 		}
 	}
 	// 5. Power.
@@ -315,4 +300,31 @@ func (t *turn) deal() {
 			}
 		})
 	}
+}
+
+// reenterArchive brings destroyed robot i back at its archive (step 3 of the end of turn).
+func (t *turn) reenterArchive(i int) {
+	r := &t.st.Robots[i]
+	r.Destroyed = false
+	r.Pos = r.Archive
+	r.Damage = t.setup.Rules.ReentryDamage
+	t.eachFx(i, hkReenter, func(e Effect) {
+		if re, ok := e.(Reenterer); ok {
+			re.Reenter(t.view(i), &r.Damage)
+		}
+	})
+	// seed 003, Virtual Robots: a reactivated robot is real only "if no other robot
+	// exists on the square" it reactivates on. Ruling (1994 FAQ): robots re-entering
+	// on one square in the same turn are all virtual, whatever the seating order.
+	r.Virtual = t.anyRobotAt(r.Pos, i) || t.reenteringAt(r.Pos, i)
+	r.Destroyed = true // so the View sees it as re-entering
+	f := t.decider(i).ReentryFacing(t.view(i))
+	r.Destroyed = false
+	if f > West {
+		f = North
+	}
+	r.Facing = f
+	e := t.event(EvReenter, r.Name)
+	e.To, e.Facing, e.Amount = t.pos(r.Pos), t.dir(f), r.Damage
+	t.bioSwap(i, "bio-option") // seed 001, Bio Option: an archive copy draws anew (variants.go)
 }

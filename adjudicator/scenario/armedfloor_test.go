@@ -280,6 +280,7 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Drone Launcher: the same over a whole turn, checked as a saved state", "1017-pushed-into-drone-whole-turn.scn"},
 		{"Devices: a device left by a robot flying over a pit falls in (The Big One, no explosion)", "1018-robo-copter-drops-big-one-into-pit.scn"},
 		{"Bridge Layer: open floor for the rest of the game, a device may lie on it", "1019-big-one-on-a-bridge.scn"},
+		{"Devices: a virtual bridge goes when its robot becomes real, and the robot on it falls (R-AD-VIRTUAL-BRIDGE)", "1020-virtual-bridge-gone-robot-falls.scn"},
 	}
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
