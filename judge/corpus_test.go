@@ -592,6 +592,9 @@ func TestSignOffUnderSheetIsNotAnOrder(t *testing.T) {
 		{"P490\npower down\nZoe\n", []int{2}},  // the order above stays
 		{"P490\nThanks, Hulk\n", nil},          // a closing with another name
 		{"P490\nZoe\nZoe\nZoe\n", []int{3, 2}}, // two lines at most
+		{"P490\n-Zoe\n", []int{1}},
+		{"P490\n\u2014Zoe\n", []int{1}},
+		{"P490\n- P670\n", nil},
 	}
 	for _, tt := range tests {
 		got := signOffLines(tt.body, "Zoe Zed", "zoe.zed@example.test")
@@ -612,7 +615,7 @@ func TestSignOffUnderSheetIsNotAnOrder(t *testing.T) {
 // wrong address ("Fwd: [RR spring] orders", Gmail's "---------- Forwarded message
 // ---------") got "expected an order, got "Sorry"": only the note above the forward was
 // read. The forwarded sheet is read when it is the sender's own; someone else's
-// forwarded sheet is not.
+// forwarded sheet is not. The same for one forwarded as an attachment (Thunderbird).
 func TestForwardedOwnSheetIsRead(t *testing.T) {
 	f := newFixture(t)
 	f.deliver(f.corpusMail("gmail_forward_own_sheet"))
@@ -629,5 +632,21 @@ func TestForwardedOwnSheetIsRead(t *testing.T) {
 	f2.deliver(raw)
 	if got := f2.zoombotFate(); got.program != "" {
 		t.Errorf("someone else's forwarded sheet was stored: %q", got.program)
+	}
+	// Thunderbird's "Forward As Attachment": the sheet is a message/rfc822 part
+	f3 := newFixture(t)
+	f3.deliver(f3.corpusMail("thunderbird_forward_attached"))
+	if got := f3.zoombotFate(); got.program != "490 670 10 840 530" || got.failures != 0 {
+		t.Errorf("attached: program %q, failures %d (%s)", got.program, got.failures, got.note)
+	}
+	f3.noSecretKept(f3.uid, f3.secrets["Zoombot"])
+	f4 := newFixture(t)
+	raw = bytes.Replace(f4.corpusMail("thunderbird_forward_attached"), []byte("From: Zoe Zed <zoombot@example.test>\r\nSubject: [RR spring] orders"), []byte("From: Hulk <hulk@example.test>\r\nSubject: [RR spring] orders"), 1)
+	if !bytes.Contains(raw, []byte("From: Hulk")) {
+		t.Fatal("the attached mail's From was not replaced")
+	}
+	f4.deliver(raw)
+	if got := f4.zoombotFate(); got.program != "" {
+		t.Errorf("someone else's attached sheet was stored: %q", got.program)
 	}
 }

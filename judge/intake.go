@@ -39,6 +39,10 @@ type Reading struct {
 	// SheetText is the text the sheet was parsed from: Text with the lines before an
 	// ORDERS command blanked. Line numbers in problems are lines of it (and of the mail).
 	SheetText string
+	// Forwarded says where Text came from when it is a mail of the sender's own that
+	// this one forwards: "inline" (its lines are still the mail's) or "attached" (they
+	// are the attached mail's); "" otherwise.
+	Forwarded string
 }
 
 // Commands are the command lines of a command mail, in order (nil for a sheet).
@@ -72,6 +76,18 @@ func Read(msg *mail.Message) *Reading {
 				lines[i] = ""
 			}
 			if fr := readText(msg, mail.StripReply(strings.Join(lines, "\n"))); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
+				fr.Forwarded = "inline"
+				return fr
+			}
+		}
+		// or one attached ("Forward As Attachment"): its lines are those of the mail
+		// attached
+		for _, fm := range msg.Forwards {
+			if !strings.EqualFold(fm.From, msg.From) {
+				continue
+			}
+			if fr := readText(msg, fm.Stripped); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
+				fr.Forwarded = "attached"
 				return fr
 			}
 		}
@@ -221,6 +237,12 @@ func (r *Reading) Describe(w io.Writer) bool {
 		src += ", format=flowed (unwrapped)"
 	}
 	fmt.Fprintf(w, "read from: %s\n", src)
+	switch r.Forwarded {
+	case "inline":
+		fmt.Fprintln(w, "it forwards a mail of the sender's own: read from that")
+	case "attached":
+		fmt.Fprintln(w, "a mail of the sender's own is attached: read from that (line numbers are that mail's)")
+	}
 	if m.Encrypted {
 		fmt.Fprintln(w, "encrypted (OpenPGP or S/MIME): the judge cannot read what is encrypted")
 	}

@@ -72,9 +72,9 @@ func signOffLine(l string, names map[string]bool) bool {
 }
 
 // signOffName is a line as signOffLine compares it: lower case, without the
-// punctuation around it.
+// punctuation and dashes around it ("-Zoe", "—Zoe" as Outlook's autocorrect makes it).
 func signOffName(l string) string {
-	return strings.Trim(strings.ToLower(strings.TrimSpace(visible(l))), ",.!~ ")
+	return strings.Trim(strings.ToLower(strings.TrimSpace(visible(l))), ",.!~-–— ")
 }
 
 // senderNames are the ways a sender signs, lower case: the display name, its first word

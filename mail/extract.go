@@ -113,10 +113,18 @@ type Message struct {
 	// Encrypted: the mail is, or holds, an encrypted part (PGP/MIME multipart/encrypted,
 	// S/MIME enveloped-data), which nothing here can read.
 	Encrypted bool
-	Warnings  []string // things read leniently (unknown charset, bad header), for the log
-	Header    gomail.Header
-	Size      int
+	// Forwards are the mails attached to this one as message/rfc822 ("Forward As
+	// Attachment"), each read as a mail of its own, the first maxForwards of them that
+	// are readable within the limits left.
+	Forwards []*Message
+	Warnings []string // things read leniently (unknown charset, bad header), for the log
+	Header   gomail.Header
+	Size     int
+	parts    int // MIME parts walked
 }
+
+// maxForwards is how many attached mails (message/rfc822) Extract reads.
+const maxForwards = 3
 
 // Extract reads a raw message with the default limits.
 func Extract(raw []byte) (*Message, error) {
@@ -151,6 +159,7 @@ func ExtractWithLimits(raw []byte, lim Limits) (m *Message, err error) {
 	if err := w.walk(e, 0, false); err != nil {
 		return nil, err
 	}
+	m.parts = w.parts
 	switch {
 	case w.sheet != nil:
 		m.Text, m.Source, m.SourceName, m.Flowed = w.sheet.text, SourceAttachment, w.sheet.name, w.sheet.flowed
@@ -380,6 +389,26 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 		w.parent, w.mixed = w.multiparts, false
 		defer func() { w.parent, w.mixed = parent, mixed }()
 		return w.walk(inner, depth+1, false)
+	}
+	if mt == "message/rfc822" || mt == "message/global" {
+		w.m.Attachments = append(w.m.Attachments, Attachment{Filename: name, ContentType: mt})
+		if len(w.m.Forwards) >= maxForwards || w.lim.MaxParts-w.parts < 1 || w.lim.MaxDepth-depth-1 < 1 {
+			return nil
+		}
+		b, err := io.ReadAll(io.LimitReader(e.Body, w.lim.MaxText+1))
+		if err != nil || int64(len(b)) > w.lim.MaxText {
+			w.m.Warnings = append(w.m.Warnings, "attached mail "+name+" not read")
+			return nil
+		}
+		inner, err := ExtractWithLimits(b, Limits{MaxSize: w.lim.MaxText, MaxParts: w.lim.MaxParts - w.parts,
+			MaxDepth: w.lim.MaxDepth - depth - 1, MaxText: w.lim.MaxText})
+		if err != nil {
+			w.m.Warnings = append(w.m.Warnings, "attached mail "+name+": "+err.Error())
+			return nil
+		}
+		w.parts += inner.parts
+		w.m.Forwards = append(w.m.Forwards, inner)
+		return nil
 	}
 	attached := disp == "attachment" || (name != "" && disp != "inline")
 	if attached || (name != "" && isSheetName(name)) {

@@ -425,3 +425,49 @@ func FuzzReadEntity(f *testing.F) {
 		}
 	})
 }
+
+// TestExtractAttachedMail: a mail forwarded as an attachment (message/rfc822, Thunderbird's
+// "Forward As Attachment") is read as a mail of its own into Forwards, within what is
+// left of the limits: mails attached in mails nest no deeper than MaxDepth, and no more
+// than maxForwards are read.
+func TestExtractAttachedMail(t *testing.T) {
+	raw, err := os.ReadFile("testdata/clients/thunderbird_forward_attached.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Extract(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Forwards) != 1 || m.Forwards[0].From != "zoe@example.test" || !strings.Contains(m.Forwards[0].Stripped, "secret tango-42-kilo\n1: P490") ||
+		strings.Contains(m.Forwards[0].Stripped, "Zoe\n") || strings.Contains(m.Text, "P490") {
+		t.Fatalf("forwards %d, text %q", len(m.Forwards), m.Text)
+	}
+	// a chain of 20 mails, each attached to the one before
+	inner := "From: a@example.test\r\nContent-Type: text/plain\r\n\r\nP490\r\n"
+	for i := 0; i < 20; i++ {
+		inner = "From: a@example.test\r\nContent-Type: multipart/mixed; boundary=b" + fmt.Sprint(i) + "\r\n\r\n--b" + fmt.Sprint(i) +
+			"\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n" + inner + "\r\n--b" + fmt.Sprint(i) + "--\r\n"
+	}
+	m, err = ExtractWithLimits([]byte(inner), Limits{MaxDepth: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := 0
+	for len(m.Forwards) > 0 {
+		m, depth = m.Forwards[0], depth+1
+	}
+	if depth == 0 || depth > 8 {
+		t.Errorf("attached mails read %d deep, want 1 to 8", depth)
+	}
+	// ten attached side by side: maxForwards are read
+	var b strings.Builder
+	b.WriteString("From: a@example.test\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n")
+	for i := 0; i < 10; i++ {
+		b.WriteString("--b\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\nFrom: a@example.test\r\n\r\nP490\r\n")
+	}
+	b.WriteString("--b--\r\n")
+	if m, err = Extract([]byte(b.String())); err != nil || len(m.Forwards) != maxForwards || len(m.Attachments) != 10 {
+		t.Errorf("%v: %d forwards read, %d attachments; want %d and 10", err, len(m.Forwards), len(m.Attachments), maxForwards)
+	}
+}
