@@ -203,7 +203,15 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		text := fmt.Sprintf("No valid orders for %s arrived for turn %d of game %s, so %s\n\n"+
 			"That is %d missed turn(s) in a row. The turn's report, in a mail of its own, shows the board.\n",
 			p.Robot, g.CurrentTurn, g.Tag, private[p.Robot], n)
-		limit := o.MissedLimit > 0 && n == o.MissedLimit && !next.Over
+		// The limit is reached at MissedLimit missed turns in a row; a player already past
+		// it when the game master set or lowered it is reached at the next miss (the bug:
+		// only n == MissedLimit counted, so SET missed-limit 2 with remove withdrew no one
+		// who had missed 5). Asked, the game masters are asked again every MissedLimit
+		// missed turns, not every turn.
+		limit := o.MissedLimit > 0 && !next.Over && n >= o.MissedLimit
+		if limit && o.OnMissedLimit != "remove" {
+			limit = (n-o.MissedLimit)%o.MissedLimit == 0
+		}
 		if limit && o.OnMissedLimit == "remove" {
 			text += fmt.Sprintf("\nAfter %d missed turns your robot leaves the race; you are withdrawn from the game.\n", n)
 		} else if o.MissedLimit > 0 && !next.Over && n < o.MissedLimit {

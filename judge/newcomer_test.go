@@ -198,3 +198,50 @@ func TestObserversNoStopsTheObservers(t *testing.T) {
 		t.Fatalf("with observers yes again, the observer got %d press mail(s), want 1", toKibitzer("press")-pressed)
 	}
 }
+
+// missed-limit counts for a player already past it when the game master sets it: with
+// on-missed-limit remove the player is withdrawn at the next miss (the bug: only the
+// miss that made the count exactly the limit counted, so SET missed-limit 2 on a game
+// where Hulk had missed 3 turns withdrew nobody, ever); asked, the game masters hear
+// again every missed-limit missed turns.
+func TestMissedLimitSetAfterTheMissesCounts(t *testing.T) {
+	for _, on := range []string{"remove", "ask"} {
+		t.Run(on, func(t *testing.T) {
+			f := newFixture(t)
+			f.playTurns(3) // Hulk misses turns 1-3
+			if p := f.player("spring", "Hulk"); p.Missed != 3 || p.Withdrawn {
+				t.Fatalf("Hulk: missed %d, withdrawn %v", p.Missed, p.Withdrawn)
+			}
+			f.send("gm@example.test", "[RR spring] set", "secret "+f.secrets[""]+"\nSET missed-limit 2\nSET on-missed-limit "+on+"\n")
+			asked := func() int {
+				n := 0
+				for _, m := range f.mailsTo("gm@example.test", "gm-notice") {
+					if strings.Contains(m.Subject, "Hulk missed") {
+						n++
+					}
+				}
+				return n
+			}
+			f.playTurns(1) // the 4th miss
+			p := f.player("spring", "Hulk")
+			switch on {
+			case "remove":
+				if !p.Withdrawn {
+					t.Fatalf("Hulk missed %d turns in a row, the limit is 2, and is not withdrawn", p.Missed)
+				}
+			case "ask":
+				if asked() != 1 {
+					t.Fatalf("after the 4th miss with limit 2 the game master was asked %d time(s), want 1", asked())
+				}
+				f.playTurns(1) // the 5th: not asked again
+				if asked() != 1 {
+					t.Fatalf("after the 5th miss the game master was asked %d time(s), want 1", asked())
+				}
+				f.playTurns(1) // the 6th: asked again
+				if asked() != 2 {
+					t.Fatalf("after the 6th miss the game master was asked %d time(s), want 2", asked())
+				}
+			}
+		})
+	}
+}
