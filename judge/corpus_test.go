@@ -556,18 +556,20 @@ func TestClientCommandCorpusThroughTheJudge(t *testing.T) {
 }
 
 // TestEncryptedMailIsAnsweredAsEncrypted: a PGP/MIME mail (Thunderbird, subject "...")
-// was answered "Your mail names no game" and the whole help; now the reply says the mail
+// or an S/MIME envelope (Outlook) was answered "Your mail names no game" and the whole help; now the reply says the mail
 // is encrypted and cannot be read, counts nothing, and stores nothing.
 func TestEncryptedMailIsAnsweredAsEncrypted(t *testing.T) {
-	f := newFixture(t)
-	f.deliver(f.corpusMail("thunderbird_encrypted"))
-	got := f.zoombotFate()
-	if len(got.replies) != 1 || !strings.Contains(got.replies[0], "encrypted") || strings.Contains(got.replies[0], "names no game") ||
-		strings.Contains(got.replies[0], "For players:") {
-		t.Fatalf("replies %q, want one saying the mail is encrypted", got.replies)
-	}
-	if got.program != "" || got.failures != 0 {
-		t.Errorf("program %q, %d identity failures", got.program, got.failures)
+	for _, name := range []string{"thunderbird_encrypted", "outlook_smime_encrypted"} {
+		f := newFixture(t)
+		f.deliver(f.corpusMail(name))
+		got := f.zoombotFate()
+		if len(got.replies) != 1 || !strings.Contains(got.replies[0], "encrypted") || strings.Contains(got.replies[0], "names no game") ||
+			strings.Contains(got.replies[0], "For players:") {
+			t.Fatalf("%s: replies %q, want one saying the mail is encrypted", name, got.replies)
+		}
+		if got.program != "" || got.failures != 0 {
+			t.Errorf("%s: program %q, %d identity failures", name, got.program, got.failures)
+		}
 	}
 }
 

@@ -338,6 +338,7 @@ func TestExtractClientShapes(t *testing.T) {
 		{file: "squirrelmail_crcrlf", source: SourcePlain, line: map[int]string{1: "game spring", 10: "power dwn", 11: "#end", 12: "", 13: "Zoe"}},
 		{file: "mutt_unknown_8bit", source: SourcePlain, contains: "Grüße aus Köln\n"},
 		{file: "thunderbird_encrypted", source: SourceNone, encrypted: true},
+		{file: "outlook_smime_encrypted", source: SourceNone, encrypted: true},
 		{file: "outlook_smime_signed", source: SourcePlain, line: map[int]string{1: "secret tango-42-kilo"}},
 		{file: "thunderbird_pgpmime_signed", source: SourcePlain, line: map[int]string{1: "game spring"}},
 		// Apple Mail's plain text with a picture placed in it: text, image, text; only the
