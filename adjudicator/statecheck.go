@@ -185,10 +185,19 @@ func (s *Setup) CheckState(st *State) error {
 		known[strings.ToLower(o)] = true
 	}
 	where := map[string]string{}
+	copies := map[string]int{}
 	option := func(name, place string) {
 		k := strings.ToLower(name)
 		if !known[k] && !own { // the 2023 rules hold upgrade cards: their names are checked by their rules
 			add("option %s (%s) is not an option card", name, place)
+			return
+		}
+		if u, ok := UpgradeByName(name); own && ok {
+			// The 2023 upgrade deck holds each card as many times as it has copies
+			// (ruling R-UPGRADE-DECK, upgrades.go): a new game's deck was refused here.
+			if copies[k]++; copies[k] > u.Copies {
+				add("upgrade %s is in the game %d times (the last %s), the deck has %d", name, copies[k], place, u.Copies)
+			}
 			return
 		}
 		if other, dup := where[k]; dup {
