@@ -310,7 +310,7 @@ var gameSettings = []gameSetting{
 			}
 			return s.ListAddress
 		}},
-	{key: "observers", values: "yes | no (OBSERVE allowed)", label: "observers",
+	{key: "observers", values: "yes | no (no: nobody observes the game)", label: "observers",
 		set:  choice(func(o *Options) *string { return &o.Observers }, "observers", "yes", "no"),
 		show: func(_ store.GameSettings, o Options, _ store.Game) string { return o.observers() }},
 	{key: "press", values: "any | signed | anonymous | none", label: "press",
