@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -169,10 +170,28 @@ func TestUpgradeOrders2023(t *testing.T) {
 	}
 }
 
-// The 2023 sheet of docs/orders.md ("The 2023 rules") reads and checks as the doc says.
+// The 2023 sheet of docs/orders.md ("The 2023 rules") reads and checks as the doc says:
+// its lines are read from the page (below its Robot and Turn headers, here robot A in
+// turn 1 of the test's game), so the page and the test cannot drift apart.
 func TestDocs2023Sheet(t *testing.T) {
-	text := "Robot: A\nTurn: 1\nMove 1, Again, Rotate Left, SPAM, U-Turn\ndraw upgrade\ninstall Deflector Shield\n" +
-		"uninstall Brakes\nuse Deflector Shield if on laser\nuse Zoop S in register 2\nshut down\nface E\n"
+	b, err := os.ReadFile("../docs/orders.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "\n    Robot: Twonky\n    Turn: 4\n")
+	if !ok {
+		t.Fatal("docs/orders.md's 2023 sheet (Robot: Twonky, Turn: 4) is gone")
+	}
+	text := "Robot: A\nTurn: 1\n"
+	for _, l := range strings.Split(after, "\n") {
+		if !strings.HasPrefix(l, "    ") {
+			break
+		}
+		text += strings.TrimPrefix(l, "    ") + "\n"
+	}
+	if !strings.Contains(text, "install Deflector Shield") || !strings.Contains(text, "shut down") {
+		t.Fatalf("docs/orders.md's 2023 sheet lost the lines this test checks:\n%s", text)
+	}
 	s, st := game2023(t, adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardSpam, adjudicator.CardUTurn)
 	r := &st.Robots[0]
 	r.Mat.Energy = 3
