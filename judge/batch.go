@@ -100,6 +100,15 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 				}
 			}
 			if v.acks != nil {
+				// the sheets and audit entries the batch queued (store/later.go), then its
+				// acknowledgements
+				if err := tx.Flush(); err != nil {
+					if store.IsCorrupt(err) {
+						return err
+					}
+					j.Log.Info("a row of the batch could not be stored; judging the batch again, one savepoint a mail", "err", err)
+					return errTakeApart
+				}
 				if err := v.acks.flush(j, tx); err != nil {
 					if store.IsCorrupt(err) {
 						return err

@@ -624,8 +624,14 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),
 		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: receivedAt(row, j.now()),
 	}
+	// in a batch judged without savepoints the rows of an accepted mail are inserted
+	// with the batch's others, several to a statement (store/later.go)
+	addOrders, audit := tx.AddOrders, tx.Audit
+	if v != nil && v.acks != nil {
+		addOrders, audit = tx.AddOrdersLater, tx.AuditLater
+	}
 	var err error
-	if version.ID, err = tx.AddOrders(version); err != nil {
+	if version.ID, err = addOrders(version); err != nil {
 		return "", "", 0, err
 	}
 	if valid {
@@ -651,7 +657,7 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 	if err != nil {
 		return "", "", 0, err
 	}
-	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
+	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
 	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueAck(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,

@@ -28,6 +28,12 @@ func (t *Tx) Audit(e AuditEntry) (int64, error) {
 	return res.LastInsertId()
 }
 
+// AuditLater is Audit, the entry inserted with others just before the transaction's
+// next statement of another kind (later.go). The ID is the one the entry gets.
+func (t *Tx) AuditLater(e AuditEntry) (int64, error) {
+	return t.queue(t.laterFor().audit, fmtTime(e.At), nullID(e.GameID), e.Actor, e.Action, e.Detail)
+}
+
 // AuditLog lists the last limit entries about a game (all entries when gameID
 // is 0), oldest first.
 func (t *Tx) AuditLog(gameID int64, limit int) ([]AuditEntry, error) {

@@ -28,9 +28,38 @@ const orderColumns = `id, game_id, turn, robot, inbox_id, raw, parsed, valid, er
 // AddOrders stores one version of a sheet and returns its ID. Commit it in the
 // same Tx as its acknowledgement (Enqueue).
 func (t *Tx) AddOrders(o OrderSheet) (int64, error) {
-	what := fmt.Sprintf("add orders of %q for turn %d of game %d", o.Robot, o.Turn, o.GameID)
-	if err := needTime(what, "received", o.Received); err != nil {
+	values, err := ordersValues(o)
+	if err != nil {
 		return 0, err
+	}
+	res, err := t.exec(`INSERT INTO orders (game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at)
+		VALUES (?,?,?,?,?,?,?,?,?)`, values...)
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", ordersWhat(o), err)
+	}
+	return res.LastInsertId()
+}
+
+// AddOrdersLater is AddOrders, the row inserted with others just before the
+// transaction's next statement of another kind (later.go). The ID is the one the row
+// gets.
+func (t *Tx) AddOrdersLater(o OrderSheet) (int64, error) {
+	values, err := ordersValues(o)
+	if err != nil {
+		return 0, err
+	}
+	return t.queue(t.laterFor().orders, values...)
+}
+
+func ordersWhat(o OrderSheet) string {
+	return fmt.Sprintf("add orders of %q for turn %d of game %d", o.Robot, o.Turn, o.GameID)
+}
+
+// ordersValues checks o and gives the values of its row, in the order of the columns
+// game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at.
+func ordersValues(o OrderSheet) ([]any, error) {
+	if err := needTime(ordersWhat(o), "received", o.Received); err != nil {
+		return nil, err
 	}
 	errs := o.Errors
 	if errs == nil {
@@ -38,15 +67,9 @@ func (t *Tx) AddOrders(o OrderSheet) (int64, error) {
 	}
 	ej, err := json.Marshal(errs)
 	if err != nil {
-		return 0, fmt.Errorf("store: %s: %w", what, err)
+		return nil, fmt.Errorf("store: %s: %w", ordersWhat(o), err)
 	}
-	res, err := t.exec(`INSERT INTO orders (game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at)
-		VALUES (?,?,?,?,?,?,?,?,?)`,
-		o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), string(ej), fmtTime(o.Received))
-	if err != nil {
-		return 0, fmt.Errorf("store: %s: %w", what, err)
-	}
-	return res.LastInsertId()
+	return []any{o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), string(ej), fmtTime(o.Received)}, nil
 }
 
 // LatestValidOrders returns, for each robot (by name as stored) that has any,

@@ -134,6 +134,9 @@ func (t *Tx) stmtCtx() context.Context {
 }
 
 func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	if err := t.before(query); err != nil {
+		return nil, err
+	}
 	ctx := t.stmtCtx()
 	if s := t.stmt(query); s != nil {
 		return s.ExecContext(ctx, args...)
@@ -142,6 +145,9 @@ func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 }
 
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	if err := t.before(query); err != nil {
+		return nil, err
+	}
 	ctx := t.stmtCtx()
 	s := t.stmt(query)
 	if s == nil {
@@ -159,6 +165,9 @@ func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 
 // queryRow is for a query whose row is scanned at once (the rows are closed by Scan).
 func (t *Tx) queryRow(query string, args ...any) *sql.Row {
+	// rows queued that cannot be inserted leave the error on the transaction (laterErr):
+	// it fails the next statement and the commit
+	_ = t.before(query)
 	ctx := t.stmtCtx()
 	if s := t.stmt(query); s != nil {
 		return s.QueryRowContext(ctx, args...)

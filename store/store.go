@@ -258,6 +258,9 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	if err = ctx.Err(); err != nil { // given up: nothing is kept, as before the commit
 		return fmt.Errorf("store: commit: %w", err)
 	}
+	if err = tx.flushLater(); err != nil {
+		return err
+	}
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
@@ -305,6 +308,10 @@ type Tx struct {
 	stmts *stmtCache
 	bound map[*sql.Stmt]*sql.Stmt
 	open  map[*sql.Stmt]*sql.Rows
+	// rows queued to be inserted later (later.go), and the error that inserting them
+	// met, which fails the transaction
+	later    *later
+	laterErr error
 }
 
 // queryAll runs a query and scans every row it returns with scan; what names the rows
@@ -341,7 +348,12 @@ func (t *Tx) Savepoint(fn func() error) error {
 	if _, err := t.exec("SAVEPOINT one"); err != nil {
 		return fmt.Errorf("store: savepoint: %w", err)
 	}
-	if err := fn(); err != nil {
+	err := fn()
+	if err == nil {
+		err = t.flushLater() // the rows it queued are its own: inserted inside it
+	}
+	if err != nil {
+		t.dropLater() // rolled back with it
 		if _, rerr := t.exec("ROLLBACK TO one"); rerr != nil {
 			return errors.Join(err, fmt.Errorf("store: rollback to savepoint: %w", rerr))
 		}

@@ -1,0 +1,150 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rows written later: within a transaction, sheets and audit entries may be queued
+// (AddOrdersLater, AuditLater) and inserted several to a statement, just before the
+// next statement of the transaction that is not one of them, or its commit. A batch of
+// mail stores so the sheet and audit entry of each accepted mail: a statement a row
+// cost the writer more than the row itself (opening a cursor on the table and each of
+// its indexes, binding, stepping, resetting; issue 14, item 10).
+//
+// Nothing can tell the difference: a queued row gets, and returns, the ID SQLite would
+// have given it (one more than the largest in its table: the tables have no
+// AUTOINCREMENT), read once and counted on while only queued inserts and the inbox
+// insert (which reads neither table) run; every other statement sees the rows, as it
+// runs after them. A queued row that cannot be inserted fails the statement that
+// flushed it, or the commit; Savepoint flushes before it begins and when its function
+// returns, and drops what was queued inside when it rolls back.
+
+// laterTable is one table rows may be queued for: its name, the columns given (the ID
+// first), and the rows queued, each one's values in order.
+type laterTable struct {
+	name    string
+	columns []string
+	rows    [][]any
+	nextID  int64 // the ID the next queued row gets; 0: read it first
+	insert  [len(laterChunks)]string
+}
+
+// laterChunks are the numbers of rows one insert takes, largest first: a few fixed
+// sizes, so that a few prepared statements serve any count.
+var laterChunks = [...]int{64, 16, 4, 1}
+
+func newLaterTable(name string, columns ...string) *laterTable {
+	lt := &laterTable{name: name, columns: columns}
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(columns)), ",") + ")"
+	for i, n := range laterChunks {
+		lt.insert[i] = "INSERT INTO " + name + " (" + strings.Join(columns, ", ") + ") VALUES " +
+			strings.TrimSuffix(strings.Repeat(row+",", n), ",")
+	}
+	return lt
+}
+
+// later is a transaction's queued rows.
+type later struct {
+	orders, audit *laterTable
+}
+
+func (l *later) tables() []*laterTable { return []*laterTable{l.orders, l.audit} }
+
+func (l *later) empty() bool {
+	return l == nil || len(l.orders.rows) == 0 && len(l.audit.rows) == 0
+}
+
+// queue queues one row for table lt (values without the ID) and returns its ID.
+func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
+	if lt.nextID == 0 {
+		var max int64
+		// run on the transaction itself: not a statement that flushes
+		if err := t.tx.QueryRowContext(t.stmtCtx(), `SELECT coalesce(max(id), 0) FROM `+lt.name).Scan(&max); err != nil {
+			return 0, fmt.Errorf("store: %s: next id: %w", lt.name, err)
+		}
+		lt.nextID = max + 1
+	}
+	id := lt.nextID
+	lt.nextID++
+	lt.rows = append(lt.rows, append([]any{id}, values...))
+	return id, nil
+}
+
+// laterFor is the transaction's queue, made on first use.
+func (t *Tx) laterFor() *later {
+	if t.later == nil {
+		t.later = &later{
+			orders: newLaterTable("orders", "id", "game_id", "turn", "robot", "inbox_id", "raw", "parsed", "valid", "errors", "received_at"),
+			audit:  newLaterTable("audit", "id", "at", "game_id", "actor", "action", "detail"),
+		}
+	}
+	return t.later
+}
+
+// before is called before every statement the transaction runs but the queued inserts:
+// the rows queued are inserted first. Only the inbox insert, which reads neither
+// table, leaves them queued and the IDs counted.
+func (t *Tx) before(query string) error {
+	if t.later == nil || query == inboxInsertNew {
+		return nil
+	}
+	return t.flushLater()
+}
+
+// Flush inserts the rows queued now (they are inserted before the next statement of
+// another kind, or the commit, anyway): a caller that wants to know which step failed.
+func (t *Tx) Flush() error { return t.flushLater() }
+
+// flushLater inserts the rows queued, several to a statement, and forgets the IDs
+// counted (the next statement may insert rows of its own).
+func (t *Tx) flushLater() error {
+	if t.later == nil {
+		return nil
+	}
+	if t.laterErr != nil {
+		return t.laterErr
+	}
+	for _, lt := range t.later.tables() {
+		lt.nextID = 0
+		var args []any
+		for len(lt.rows) > 0 {
+			i, n := len(laterChunks)-1, 1
+			for k, c := range laterChunks {
+				if c <= len(lt.rows) {
+					i, n = k, c
+					break
+				}
+			}
+			args = args[:0]
+			for _, r := range lt.rows[:n] {
+				args = append(args, r...)
+			}
+			q := lt.insert[i]
+			var err error
+			if s := t.stmt(q); s != nil {
+				_, err = s.ExecContext(t.stmtCtx(), args...)
+			} else {
+				_, err = t.tx.ExecContext(t.stmtCtx(), q, args...)
+			}
+			if err != nil {
+				t.laterErr = fmt.Errorf("store: insert %d queued %s rows: %w", n, lt.name, err)
+				return t.laterErr
+			}
+			lt.rows = lt.rows[n:]
+		}
+		lt.rows = nil
+	}
+	return nil
+}
+
+// dropLater forgets the rows queued and the IDs counted (a savepoint rolled back).
+func (t *Tx) dropLater() {
+	if t.later == nil {
+		return
+	}
+	for _, lt := range t.later.tables() {
+		lt.rows, lt.nextID = nil, 0
+	}
+	t.laterErr = nil
+}

@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestLaterRows: sheets and audit entries queued (AddOrdersLater, AuditLater) are
+// stored as AddOrders and Audit store them, with the IDs they returned, however many
+// (every chunk size) and mixed with rows inserted at once; every other statement of
+// the transaction sees them; the inbox insert between them leaves them queued.
+func TestLaterRows(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 17, 64, 70, 150} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			st := openTest(t)
+			g := newGame(t, st, "spring-open")
+			var ids, auditIDs []int64
+			mustTx(t, st, func(tx *Tx) error {
+				for i := range n {
+					if _, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 1, UID: uint32(i + 1), Raw: []byte("x"), Received: t0}); err != nil {
+						return err
+					}
+					add, audit := tx.AddOrdersLater, tx.AuditLater
+					if i%7 == 3 { // now and then, at once: the queue is inserted first
+						add, audit = tx.AddOrders, tx.Audit
+					}
+					id, err := add(OrderSheet{GameID: g, Turn: 1, Robot: "Twonky", InboxID: int64(i + 1), Raw: fmt.Sprint("sheet ", i), Valid: true, Received: t0})
+					if err != nil {
+						return err
+					}
+					ids = append(ids, id)
+					aid, err := audit(AuditEntry{At: t0, GameID: g, Actor: "Twonky", Action: "orders", Detail: fmt.Sprint("entry ", i)})
+					if err != nil {
+						return err
+					}
+					auditIDs = append(auditIDs, aid)
+				}
+				// a read in the same transaction sees every row
+				vs, err := tx.OrderVersions(g, 1, "Twonky")
+				if err != nil {
+					return err
+				}
+				if len(vs) != n {
+					t.Errorf("the transaction reads %d versions, want %d", len(vs), n)
+				}
+				return nil
+			})
+			mustView(t, st, func(tx *Tx) error {
+				vs, err := tx.OrderVersions(g, 1, "Twonky")
+				if err != nil {
+					return err
+				}
+				if len(vs) != n {
+					t.Fatalf("%d versions stored, want %d", len(vs), n)
+				}
+				for i, v := range vs {
+					if v.ID != ids[i] || v.Raw != fmt.Sprint("sheet ", i) || v.InboxID != int64(i+1) || !v.Valid || !v.Received.Equal(t0) {
+						t.Errorf("version %d stored as %+v, want ID %d", i, v, ids[i])
+					}
+				}
+				log, err := tx.AuditLog(g, 1000)
+				if err != nil {
+					return err
+				}
+				var mine []AuditEntry
+				for _, e := range log {
+					if e.Action == "orders" {
+						mine = append(mine, e)
+					}
+				}
+				if len(mine) != n {
+					t.Fatalf("%d audit entries stored, want %d", len(mine), n)
+				}
+				for i, e := range mine {
+					if e.ID != auditIDs[i] || e.Detail != fmt.Sprint("entry ", i) || e.GameID != g {
+						t.Errorf("audit entry %d stored as %+v, want ID %d", i, e, auditIDs[i])
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// TestLaterRowsSavepoint: rows queued in a savepoint that is rolled back are not
+// stored, nor are their IDs taken; those of one that is released are.
+func TestLaterRowsSavepoint(t *testing.T) {
+	st := openTest(t)
+	g := newGame(t, st, "spring-open")
+	sheet := func(raw string) OrderSheet {
+		return OrderSheet{GameID: g, Turn: 1, Robot: "Twonky", Raw: raw, Valid: true, Received: t0}
+	}
+	var kept, after int64
+	mustTx(t, st, func(tx *Tx) error {
+		failed := errors.New("the mail failed")
+		if err := tx.Savepoint(func() error {
+			if _, err := tx.AddOrdersLater(sheet("rolled back")); err != nil {
+				return err
+			}
+			return failed
+		}); !errors.Is(err, failed) {
+			return fmt.Errorf("savepoint: %v, want its function's error", err)
+		}
+		if err := tx.Savepoint(func() error {
+			var err error
+			kept, err = tx.AddOrdersLater(sheet("kept"))
+			return err
+		}); err != nil {
+			return err
+		}
+		var err error
+		after, err = tx.AddOrdersLater(sheet("after"))
+		return err
+	})
+	mustView(t, st, func(tx *Tx) error {
+		vs, err := tx.OrderVersions(g, 1, "Twonky")
+		if err != nil {
+			return err
+		}
+		if len(vs) != 2 || vs[0].Raw != "kept" || vs[0].ID != kept || vs[1].Raw != "after" || vs[1].ID != after || after != kept+1 {
+			t.Errorf("stored %+v, want kept (ID %d) and after (ID %d)", vs, kept, after)
+		}
+		return nil
+	})
+}
+
+// TestLaterRowsFailing: a queued row that cannot be inserted (a game that does not
+// exist) fails the transaction when it is inserted, and nothing is kept; in a savepoint
+// it fails the savepoint alone.
+func TestLaterRowsFailing(t *testing.T) {
+	st := openTest(t)
+	g := newGame(t, st, "spring-open")
+	ctx := context.Background()
+	err := st.Tx(ctx, func(tx *Tx) error {
+		if _, err := tx.AddOrdersLater(OrderSheet{GameID: g, Turn: 1, Robot: "Twonky", Raw: "good", Valid: true, Received: t0}); err != nil {
+			return err
+		}
+		_, err := tx.AddOrdersLater(OrderSheet{GameID: g + 100, Turn: 1, Robot: "Twonky", Raw: "no such game", Valid: true, Received: t0})
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "FOREIGN KEY") {
+		t.Errorf("a queued row for no game: %v, want a foreign key error", err)
+	}
+	mustTx(t, st, func(tx *Tx) error {
+		if err := tx.Savepoint(func() error {
+			_, err := tx.AuditLater(AuditEntry{At: t0, GameID: g + 100, Actor: "x", Action: "orders"})
+			return err
+		}); err == nil {
+			t.Errorf("a savepoint whose queued row fails: no error")
+		}
+		_, err := tx.AuditLater(AuditEntry{At: t0, GameID: g, Actor: "x", Action: "kept"})
+		return err
+	})
+	mustView(t, st, func(tx *Tx) error {
+		vs, err := tx.OrderVersions(g, 1, "Twonky")
+		if err != nil {
+			return err
+		}
+		if len(vs) != 0 {
+			t.Errorf("a failed transaction kept %d versions", len(vs))
+		}
+		log, err := tx.AuditLog(0, 100)
+		if err != nil {
+			return err
+		}
+		var actions []string
+		for _, e := range log {
+			actions = append(actions, e.Action)
+		}
+		if strings.Contains(strings.Join(actions, " "), "orders") || !strings.Contains(strings.Join(actions, " "), "kept") {
+			t.Errorf("audit log %v: want the entry after the failed savepoint and not the failed one", actions)
+		}
+		return nil
+	})
+}
