@@ -9,6 +9,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // HandleBatch is the fetcher's batch handler (mail.BatchHandler): the messages of one
@@ -317,12 +318,29 @@ type ackQueue struct {
 	stopped bool
 }
 
-// composed is one acknowledgement: the mail, when it was made, and its bytes.
+// composed is one acknowledgement: the mail, when it was made, and its bytes; with
+// ack set, its text is ack rendered by set (ack.txt.tmpl), on the composing goroutine
+// too.
 type composed struct {
 	m   outMail
+	ack *templates.Ack
+	set *templates.Set
 	now time.Time
 	raw []byte
 	err error
+}
+
+// make renders and composes c.
+func (c *composed) make(j *Judge) {
+	if c.ack != nil {
+		text, err := c.set.Text("ack.txt.tmpl", *c.ack)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.m.text = redactText(text) // as enqueue does: no plain secret in a stored mail
+	}
+	c.raw, c.err = j.compose(c.m, c.now)
 }
 
 func newAckQueue(j *Judge) *ackQueue {
@@ -330,14 +348,13 @@ func newAckQueue(j *Judge) *ackQueue {
 	go func() {
 		defer close(q.done)
 		for c := range q.jobs {
-			c.raw, c.err = j.compose(c.m, c.now)
+			c.make(j)
 		}
 	}()
 	return q
 }
 
-func (q *ackQueue) add(m outMail, now time.Time) {
-	c := &composed{m: m, now: now}
+func (q *ackQueue) add(c *composed) {
 	q.list = append(q.list, c)
 	q.jobs <- c
 }
@@ -369,15 +386,25 @@ func (q *ackQueue) flush(j *Judge, tx *store.Tx) error {
 	return nil
 }
 
-// enqueueAck is enqueue for an acknowledgement: in a batch judged without savepoints it
-// is composed beside the writer (ackQueue); anywhere else, or when it is anything but a
-// plain acknowledgement, it goes through enqueue.
-func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail) error {
+// enqueueAck is enqueue for an acknowledgement, its text ack rendered: in a batch
+// judged without savepoints it is rendered and composed beside the writer (ackQueue;
+// rendering was a twentieth of the writer's time a mail, issue 14 item 10); anywhere
+// else, or when it is anything but a plain acknowledgement, it is rendered here and
+// goes through enqueue. A template that fails fails the mail either way: in the batch,
+// when the acknowledgements are stored, and the batch is judged again one savepoint a
+// mail.
+func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail, ack templates.Ack) error {
 	if v == nil || v.acks == nil || !mail.ValidAddress(m.to) || isReply(m.kind) || noticeKinds[m.kind] {
+		text, err := j.Templates.Text("ack.txt.tmpl", ack)
+		if err != nil {
+			return err
+		}
+		m.text = text
 		return j.enqueue(tx, m)
 	}
-	// as enqueue does: no plain secret in a stored mail (issue 14 item 8)
-	m.text, m.html, m.subject = redactText(m.text), redactText(m.html), redactText(m.subject)
-	v.acks.add(m, j.now())
+	// as enqueue does: no plain secret in a stored mail (issue 14 item 8); the text is
+	// redacted once rendered
+	m.html, m.subject = redactText(m.html), redactText(m.subject)
+	v.acks.add(&composed{m: m, ack: &ack, set: j.Templates, now: j.now()})
 	return nil
 }

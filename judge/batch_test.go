@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // TestBatchViewsFollowCommands: within one batch the sheets share what they read of
@@ -200,4 +203,66 @@ func TestBatchRecordsPosition(t *testing.T) {
 	if p, _ := f.j.LoadPosition(ctx, "INBOX"); p.UID != 9 {
 		t.Errorf("position went back to %d", p.UID)
 	}
+}
+
+// TestBatchAckTemplateFails: a batch renders its acknowledgements beside the writer
+// and stores them, with the sheets and audit entries it queued, before the commit. An
+// acknowledgement that cannot be rendered (an override that breaks for one robot)
+// fails its mail alone, as when it was rendered in line: the mail is kept as failed,
+// with no sheet version, audit entry or acknowledgement; the other sheet of the batch
+// is stored and acknowledged.
+func TestBatchAckTemplateFails(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	over := "{{if eq .Robot \"Twonky\"}}{{index .Warnings 99}}{{end}}Orders of {{.Robot}} received.\n"
+	if err := os.WriteFile(filepath.Join(dir, "ack.txt.tmpl"), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := templates.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.j.Templates = set
+	batch := []mail.Fetched{
+		{UID: 1, Raw: rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")), Received: f.now},
+		{UID: 2, Raw: rawMail("zoombot@example.test", "[RR spring] orders", f.sheet("Zoombot", "")), Received: f.now},
+	}
+	for i, err := range f.j.HandleBatch(ctx, 7, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	if row := f.inboxStatus(1); row.Status != store.InboxFailed {
+		t.Errorf("the mail whose acknowledgement broke: %s (%s), want failed", row.Status, row.Note)
+	}
+	if row := f.inboxStatus(2); row.Status != store.InboxProcessed {
+		t.Errorf("the other mail: %s (%s), want processed", row.Status, row.Note)
+	}
+	if n := len(f.mailsTo("twonky@example.test", "ack")); n != 0 {
+		t.Errorf("%d acknowledgements to twonky, want none", n)
+	}
+	if acks := f.mailsTo("zoombot@example.test", "ack"); len(acks) != 1 || !strings.Contains(textOf(t, acks[0]), "Orders of Zoombot received.") {
+		t.Errorf("zoombot's acknowledgements: %d, want 1 rendered by the override", len(acks))
+	}
+	_ = f.j.Store.View(ctx, func(tx *store.Tx) error {
+		g, _ := f.state()
+		for robot, want := range map[string]int{"Twonky": 0, "Zoombot": 1} {
+			vs, err := tx.OrderVersions(g.ID, g.CurrentTurn, robot)
+			if err != nil || len(vs) != want {
+				t.Errorf("%s: %d sheet versions (%v), want %d", robot, len(vs), err, want)
+			}
+		}
+		log, err := tx.AuditLog(g.ID, 100)
+		var actors []string
+		for _, e := range log {
+			if e.Action == "orders" {
+				actors = append(actors, e.Actor)
+			}
+		}
+		if err != nil || strings.Join(actors, " ") != "Zoombot" {
+			t.Errorf("audit entries for orders by %v (%v), want Zoombot's alone", actors, err)
+		}
+		return nil
+	})
 }

@@ -653,15 +653,11 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 	if err != nil {
 		return "", "", 0, err
 	}
-	text, err := j.Templates.Text("ack.txt.tmpl", ack)
-	if err != nil {
-		return "", "", 0, err
-	}
 	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
 	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueAck(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
-		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID}, ack)
 }
 
 func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
