@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -181,4 +182,108 @@ func TestHostileAddresses(t *testing.T) {
 			})
 		}
 	}
+}
+
+// gameRow is what is stored of a game and its options, to compare before and after.
+func (f *fixture) gameRow(tag string) string {
+	f.t.Helper()
+	var out string
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.GameByTag(tag)
+		if err != nil {
+			return err
+		}
+		o, err := tx.GameOptions(g.ID)
+		out = fmt.Sprintf("%+v %s", g, o)
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+// SET of every setting to bad values: refused with a message that names the setting
+// (or says what is missing), and nothing stored changes. The holes: deadline and grace
+// took 2562047h (292 years), reminders took 1ns (stored as 0s), a dozen lead times
+// and the same one twice; DEADLINE 9999-12-31 then EXTEND 2562047h stored a deadline
+// in the year 10292 that could not be read back, and the game was lost.
+func TestSetRefusesBadValues(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"SET", "SET KEY VALUE"},
+		{"SET name", "SET KEY VALUE"},
+		{"SET nosuch 1", `unknown option "nosuch"`},
+		{"SET name " + strings.Repeat("x", 81), "name: 81 characters"},
+		{"SET name a\u202eb", "name: character 2 is a bidirectional override"},
+		{"SET name a\x1b[31mb", "name: character 2 is a control character"},
+		{"SET name a\u2066b", "name: character 2 is a bidirectional"},
+		{"SET name \xff\xfe", "name: character 1 is invalid UTF-8"},
+		{"SET deadline 0h", "deadline"},
+		{"SET deadline -48h", "deadline"},
+		{"SET deadline 1.5h", "deadline"},
+		{"SET deadline 2562047h", "deadline \"2562047h\": at most 1440h"},
+		{"SET deadline 99999999999999999999h", "deadline"},
+		{"SET deadline daily 25:00", "deadline"},
+		{"SET deadline daily 18:00:00", "deadline"},
+		{"SET grace -1h", "grace"},
+		{"SET grace 2562047h", "grace \"2562047h\": want a duration from 0 to 720h"},
+		{"SET grace 1e9h", "grace"},
+		{"SET missed nothing", "missed"},
+		{"SET rules 2023", "chosen when the game is created"},
+		{"SET players 0", "players"},
+		{"SET players 9", "players"},
+		{"SET players -2147483649", "players"},
+		{"SET players 99999999999999999999", "players"},
+		{"SET max-players 2", "players"}, // three have joined
+		{"SET missed-limit 100", "missed-limit"},
+		{"SET missed-limit -1", "missed-limit"},
+		{"SET on-missed-limit explode", "on-missed-limit"},
+		{"SET reminders 0h", "reminders: lead time 1"},
+		{"SET reminders 1ns", "reminders: lead time 1"},
+		{"SET reminders 24h,-2h", "reminders: lead time 2"},
+		{"SET reminders 2h,2h", "reminders: lead time 2 \"2h\" is given twice"},
+		{"SET reminders 1h,2h,3h,4h,5h,6h,7h", "reminders: 7 lead times; at most 6"},
+		{"SET reminders 9999d", "reminders: lead time 1"},
+		{"SET reminders ,", "reminders"},
+		{"SET list judge@example.test", "list"},
+		{"SET list a@b", "list"},
+		{"SET observers maybe", "observers"},
+		{"SET press loud", "press"},
+		{"SET whogame everyone", "whogame"},
+		{"SET absence vanish", "absence"},
+		{"SET absence-cap 0h", "absence-cap"},
+		{"SET absence-cap 31d", "absence-cap"},
+		{"SET gm-copies yes", "gm-copies"},
+		{"DEADLINE 9999-12-31 23:00", "more than five years from now"},
+		{"DEADLINE 2031-03-01 12:01", "more than five years from now"},
+		{"DEADLINE 2020-01-01 00:00", "has passed"},
+		{"DEADLINE 2026-02-30 12:00", "write DEADLINE YYYY-MM-DD HH:MM"},
+		{"DEADLINE tomorrow", "write DEADLINE YYYY-MM-DD HH:MM"},
+		{"EXTEND 2562047h", "more than five years from now"},
+		{"EXTEND 9999d", "more than five years from now"},
+		{"EXTEND 99999999999d", "too long a duration"},
+		{"EXTEND -5h", "above zero"},
+		{"EXTEND 0", "above zero"},
+		{"EXTEND", "write EXTEND DURATION"},
+		{"EXTEND 1h 2h", "write EXTEND DURATION"},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			f := newFixture(t)
+			before := f.gameRow("spring")
+			n0 := f.outboxCount()
+			_, text := f.send("gm@example.test", "[RR spring] set", "secret "+f.secrets[""]+"\n"+tc.line+"\n")
+			mustContain(t, "the reply", text, "Not done: ", tc.want)
+			if after := f.gameRow("spring"); after != before {
+				t.Errorf("stored game changed:\n%s\n%s", before, after)
+			}
+			if n := f.outboxCount(); n != n0+1 {
+				t.Errorf("%d mails; want the one reply", n-n0)
+			}
+		})
+	}
+	// Five years ahead is the limit, and the game is still read after it.
+	f := newFixture(t)
+	_, text := f.send("gm@example.test", "[RR spring] far", "secret "+f.secrets[""]+"\nDEADLINE 2031-02-27 12:00\nEXTEND 48h\n")
+	mustContain(t, "the reply", text, "Thu 27 Feb 2031 12:00 UTC", "Not done: EXTEND: the deadline would be 2031-03-01 12:00 UTC")
+	f.gameRow("spring")
 }

@@ -302,6 +302,9 @@ func (j *Judge) cmdDeadline(e *cmdEnv, c Command) (string, error) {
 	if !at.After(j.now()) {
 		return "", refuse("%s has passed; use PROCESS to resolve the turn now.", deadlineText(at))
 	}
+	if at.After(j.now().Add(MaxDeadlineAhead)) {
+		return "", refuse("%s: the deadline would be %s, more than five years from now.", c.Verb, at.Format("2006-01-02 15:04 UTC"))
+	}
 	if err := e.tx.SetDeadline(g.ID, at); err != nil {
 		return "", err
 	}
@@ -630,7 +633,7 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 			return "", refuse("course %s seats at most %d players.", g.Course, seats)
 		}
 	}
-	if (key == "players" || key == "max-players") && g.Status == store.GameOpen {
+	if key == "players" || key == "max-players" { // in a running game too: the setting would say less than play
 		ps, err := e.tx.Players(g.ID)
 		if err != nil {
 			return "", err

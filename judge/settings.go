@@ -42,6 +42,17 @@ func settingValue(v string) string {
 	return strings.Trim(v, "\"")
 }
 
+// The longest times a game master may set. Past them a number is a typo or an attack:
+// a deadline years away was stored, and one past the year 9999 (DEADLINE 9999-12-31
+// then EXTEND 2562047h) could not be read back, so the game was lost.
+const (
+	MaxDeadlineHours = 60 * 24                  // deadline NNh: at most 60 days after each report
+	MaxGrace         = 30 * 24 * time.Hour      // grace
+	MaxDeadlineAhead = 5 * 365 * 24 * time.Hour // DEADLINE and EXTEND: at most five years from now
+	MaxReminders     = 6                        // lead times in reminders
+	MaxReminderLead  = 60 * 24 * time.Hour
+)
+
 // MaxMissedLimit is the most missed turns in a row a game may wait before its
 // on-missed-limit: a larger limit is never reached in a game.
 const MaxMissedLimit = 99
@@ -107,6 +118,9 @@ func parseDeadlineRule(v string) (store.DeadlineRule, error) {
 	d, err := parseDuration(v)
 	if err != nil || d < time.Hour || d%time.Hour != 0 {
 		return store.DeadlineRule{}, refuse("deadline %q: want whole hours after each report (48h) or daily HH:MM.", v)
+	}
+	if d > MaxDeadlineHours*time.Hour {
+		return store.DeadlineRule{}, refuse("deadline %q: at most %dh (%d days) after each report.", v, MaxDeadlineHours, MaxDeadlineHours/24)
 	}
 	return store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: int(d / time.Hour)}, nil
 }
@@ -191,8 +205,8 @@ var gameSettings = []gameSetting{
 	{key: "grace", values: "2h", label: "grace",
 		set: func(s *store.GameSettings, _ *Options, v string) error {
 			d, err := parseDuration(v)
-			if err != nil || d < 0 {
-				return refuse("grace %q: want a duration like 2h.", v)
+			if err != nil || d < 0 || d > MaxGrace {
+				return refuse("grace %q: want a duration from 0 to %s, like 2h.", v, shortDuration(MaxGrace))
 			}
 			s.Grace = d
 			return nil
@@ -274,10 +288,20 @@ var gameSettings = []gameSetting{
 				return nil
 			}
 			var rs []int64
-			for _, f := range strings.Split(v, ",") {
+			fs := strings.Split(v, ",")
+			if len(fs) > MaxReminders {
+				return refuse("reminders: %d lead times; at most %d, like 24h,2h.", len(fs), MaxReminders)
+			}
+			for i, f := range fs {
+				// under a minute (1ns was stored as 0s) or past 60 days is no lead time
 				d, err := parseDuration(f)
-				if err != nil || d <= 0 {
-					return refuse("reminders %q: want lead times like 24h,2h or none.", v)
+				if err != nil || d < time.Minute || d > MaxReminderLead {
+					return refuse("reminders: lead time %d %q: want 1m to %s, like 24h,2h, or none.", i+1, strings.TrimSpace(f), shortDuration(MaxReminderLead))
+				}
+				for _, r := range rs {
+					if r == int64(d/time.Second) {
+						return refuse("reminders: lead time %d %q is given twice.", i+1, strings.TrimSpace(f))
+					}
 				}
 				rs = append(rs, int64(d/time.Second))
 			}

@@ -176,6 +176,9 @@ func (t *Tx) SetGameStatus(id int64, s GameStatus) error {
 
 // SetDeadline sets the current turn's deadline (the zero time clears it).
 func (t *Tx) SetDeadline(id int64, at time.Time) error {
+	if !at.IsZero() && (at.Year() < 1 || at.Year() > 9999) { // timeLayout reads four-digit years only
+		return fmt.Errorf("store: set deadline of game %d: the year %d cannot be stored", id, at.Year())
+	}
 	return t.updateOne(fmt.Sprintf("set deadline of game %d", id), `UPDATE games SET deadline_at = ? WHERE id = ?`, nullTime(at), id)
 }
 

@@ -101,6 +101,9 @@ func TestGameCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// a deadline some months ahead: DEADLINE takes at most five years (the test runs on
+	// the real clock)
+	at := time.Now().UTC().AddDate(0, 3, 0).Truncate(time.Hour)
 	steps := []struct {
 		op   string
 		args []string
@@ -118,7 +121,7 @@ func TestGameCLI(t *testing.T) {
 		{"rollback", []string{"--game", "cli"}, "Turn 1 is rolled back"},
 		{"replace", []string{"--game", "cli", "--robot", "Ben", "--email", "bea@example.test"}, "Ben is now played from bea@example.test"},
 		{"kick", []string{"--game", "cli", "--robot", "Ann"}, "Ann was removed"},
-		{"deadline", []string{"--game", "cli", "--at", "2099-01-01 12:00"}, "Thu 1 Jan 2099 12:00 UTC"},
+		{"deadline", []string{"--game", "cli", "--at", at.Format("2006-01-02 15:04")}, at.Format("Mon 2 Jan 2006 15:04 UTC")},
 	}
 	for _, s := range steps {
 		if out := run(0, s.op, s.args...); !strings.Contains(out, s.want) {
