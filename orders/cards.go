@@ -120,8 +120,9 @@ func isPriority(t token) (int, bool) {
 // cardStart reports whether a line begins like a program.
 func cardStart(toks []token) bool {
 	t := toks[0]
-	if reg, _ := isLabel(toks, 0); reg > 0 {
-		return true
+	if reg, used := isLabel(toks, 0); reg > 0 {
+		// "R3: Brakes", "register 3: use Brakes": an order for that register, not a card.
+		return used >= len(toks) || !orderAfterLabel(toks[used:])
 	}
 	if t.text == "-" || t.text == "*" || t.text == "#" || t.text == "(" || t.text == "p" || inList(t.text, "locked", "lock", "x") {
 		return true
@@ -143,6 +144,20 @@ func cardStart(toks []token) bool {
 		return true
 	}
 	return false
+}
+
+// orderAfterLabel reports whether what follows a register label is an order: an option
+// card's name or "use" and its like.
+func orderAfterLabel(toks []token) bool {
+	if inList(toks[0].text, "use", "fire", "activate", "launch", "deploy", "engage", "apply", "trigger", "throw",
+		"flip", "decline", "don't", "dont", "do", "never", "drop", "lay", "set", "turn", "point", "switch", "if", "when", "unless") {
+		return true
+	}
+	if _, _, prio := kindAt(toks, 0); prio > 0 {
+		return false
+	}
+	p := newLangParser(toks, 0)
+	return p.optionAhead(0)
 }
 
 // kindsOnly reports whether the line is nothing but card names and separators, as a

@@ -279,7 +279,16 @@ func (e *evalEnv) eval(c *Cond) bool {
 func (e *evalEnv) test(c *Cond) bool {
 	switch c.Test {
 	case TestDamage:
-		return compare(e.r.Damage, c.Op, c.N)
+		return compare(damageOf(&e.r), c.Op, c.N)
+	case TestDamageWould:
+		return compare(damageOf(&e.r)+e.v.PendingDamage(), c.Op, c.N)
+	case TestEnergy:
+		if e.r.Mat == nil {
+			return compare(0, c.Op, c.N)
+		}
+		return compare(e.r.Mat.Energy, c.Op, c.N)
+	case TestSpam:
+		return compare(cardsHeld(&e.r, func(k adjudicator.CardKind) bool { return k == adjudicator.CardSpam }), c.Op, c.N)
 	case TestLives:
 		return compare(e.r.Lives, c.Op, c.N)
 	case TestRegister:
@@ -320,6 +329,42 @@ func (e *evalEnv) test(c *Cond) bool {
 		return e.r.Destroyed
 	}
 	return false
+}
+
+// damageOf is a robot's damage as a condition counts it: its damage points under the
+// postal rules; under the 2023 rules (seed 004), where damage is cards, the damage cards
+// it holds (SPAM and Haywire, in its hand and registers, and the Haywire lying face down
+// under its registers): what a shutdown would discard.
+func damageOf(r *adjudicator.Robot) int {
+	if r.Mat == nil {
+		return r.Damage
+	}
+	n := cardsHeld(r, adjudicator.CardKind.Damage)
+	for _, hw := range r.Mat.Haywire {
+		if hw != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// cardsHeld counts the cards of a 2023 robot's hand and registers that are of a kind.
+func cardsHeld(r *adjudicator.Robot, is func(adjudicator.CardKind) bool) int {
+	if r.Mat == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range r.Hand {
+		if is(adjudicator.CardKind(c)) {
+			n++
+		}
+	}
+	for _, c := range r.Registers {
+		if c != 0 && is(adjudicator.CardKind(c)) {
+			n++
+		}
+	}
+	return n
 }
 
 // predict is a prediction the engine makes at this decision (adjudicator.View.Predict);

@@ -15,7 +15,9 @@ func TestFloorOrdersParse(t *testing.T) {
 	}{
 		{"swap Brakes", Action{Do: DoSwapOption, Option: "Brakes"}},
 		{"swap fourth gear for a new option", Action{Do: DoSwapOption, Option: "Fourth Gear"}},
-		{"at the chop shop replace Turret", Action{}}, // "at" starts no order: an error
+		// A square written first is the condition (orders/decisions_test.go).
+		{"at the chop shop replace Turret", Action{Do: DoSwapOption, Option: "Turret"}},
+		{"at the chop shop", Action{}}, // no order: an error
 		{"recharge Turbo Blaster", Action{Do: DoRecharge, Option: "Turbo Blaster"}},
 		{"keep archive", Action{Do: DoKeepArchive}},
 		{"don't move my archive", Action{Do: DoKeepArchive}},

@@ -107,8 +107,10 @@ func (c Cond) leaf() string {
 		op = "="
 	}
 	switch c.Test {
-	case TestDamage, TestLives, TestRegister, TestFlags, TestOptions:
+	case TestDamage, TestLives, TestRegister, TestFlags, TestOptions, TestEnergy, TestSpam:
 		return c.Test + " " + op + " " + strconv.Itoa(c.N)
+	case TestDamageWould:
+		return "damage would be " + op + " " + strconv.Itoa(c.N)
 	case TestFacing:
 		return "facing " + c.Arg
 	case TestOn:

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,6 +27,17 @@ type langParser struct {
 	line int
 	err  *Problem
 	v    *vocab
+	// Read while parsing one rule, for parseRules: lethal says a "discard ... to survive"
+	// holds only for a point that would destroy the robot; alts are the further options
+	// of "discard Brakes before Shield" in the order preferred; regs the further
+	// registers of "use Brakes in registers 2 and 3".
+	lethal bool
+	// bareDiscard says an order reads "discard Brakes" with no "to prevent damage": it
+	// names the option to lose only with a condition on destruction (parseRule).
+	bareDiscard bool
+	alts        []string
+	elseAlts    []string
+	regs        []int
 }
 
 func newLangParser(toks []token, line int) *langParser {
@@ -123,18 +135,26 @@ func (p *langParser) hint(candidates []string) string {
 // parseRule reads a whole line as one rule.
 func (p *langParser) parseRule() (Rule, bool) {
 	r := Rule{At: p.pos()}
+	p.lethal, p.bareDiscard, p.alts, p.elseAlts, p.regs = false, false, nil, nil, nil
+	must := false
 	p.skip("-", "*", "•")
-	// "R3 use Crab Legs P490": the register first, as a program line numbers them
-	// (phase-programmed options, seed 001).
-	reg := 0
-	if t := p.peek(0).text; len(t) == 2 && t[0] == 'r' && t[1] >= '1' && t[1] <= '5' && p.is(t, "use") {
-		reg = int(t[1] - '0')
-		p.i++
-	}
+	// "R3 use Crab Legs P490", "R3: Brakes", "register 3: use Brakes", "in register 3,
+	// use Brakes": the register first, as a program line numbers them.
+	reg := p.registerPrefix()
+	var pre *Cond // a condition written first without "if": "on a double wrench, take option"
 	switch {
-	case p.is("if") || p.is("when") || p.is("unless"):
+	case (p.is("if") || p.is("when") || p.is("unless") || p.is("only", "if") || p.is("only", "when")) && !p.is("when", "i", "die"):
+		p.accept("only")
 		neg := p.peek(0).text == "unless"
 		p.i++
+		if p.mustLoseOption() {
+			// "if I have to lose an option, lose Brakes": the decision itself, always true.
+			must = true
+			p.skip(",", ":", "-")
+			p.accept("then")
+			r.Then = p.parseAction()
+			break
+		}
 		c := p.parseCond()
 		if neg {
 			c = negate(c)
@@ -146,7 +166,19 @@ func (p *langParser) parseRule() (Rule, bool) {
 		r.Then = p.parseAction()
 		p.parseElse(&r)
 	default:
+		if c, ok := p.condFirst(); ok {
+			pre = &c
+			p.skip(",", ":", "-")
+			p.accept("then")
+		}
 		r.Then = p.parseAction()
+		if pre == nil && !p.failed() && r.Then.Do != DoUse && r.Then.Do != DoDecline && r.Then.Do != DoFace {
+			// "take option at a double repair": the square after the order.
+			if c, ok := p.squareAfter(); ok {
+				pre = &c
+			}
+		}
+		p.accept("only")
 		if w, ok := p.acceptAny("if", "when", "unless"); ok {
 			c := p.parseCond()
 			if w == "unless" {
@@ -156,16 +188,37 @@ func (p *langParser) parseRule() (Rule, bool) {
 			p.parseElse(&r)
 		}
 	}
+	if pre != nil {
+		r.If = andCond(pre, r.If)
+	}
 	if reg != 0 && !p.failed() {
-		for _, a := range []*Action{&r.Then, r.Else} {
-			switch {
-			case a == nil:
-			case a.Register != 0 && a.Register != reg:
-				p.fail("R%d and register %d in one order: write one", reg, a.Register)
-			default:
-				a.Register = reg
+		if r.Then.Do != DoUse && r.Then.Do != DoDecline {
+			// "in register 3, discard Brakes to prevent damage": a condition on the register.
+			r.If = andCond(&Cond{Test: TestRegister, Op: "=", N: reg}, r.If)
+		} else {
+			for _, a := range []*Action{&r.Then, r.Else} {
+				switch {
+				case a == nil || a.Do != DoUse && a.Do != DoDecline:
+				case a.Register != 0 && a.Register != reg:
+					p.fail("register %d and register %d in one order: write one", reg, a.Register)
+				default:
+					a.Register = reg
+				}
 			}
 		}
+	}
+	if p.bareDiscard && !must && !p.failed() && (r.If == nil || !mentions(r.If, TestDead)) {
+		// "discard Brakes" alone says not when: to stop a point of damage as it arrives, or
+		// when an option must go? Both are orders; the player says which.
+		p.err = &Problem{At: r.At, Msg: "\"discard OPTION\" says not when: write \"discard OPTION to prevent damage\" " +
+			"(a point of damage as it arrives) or \"lose OPTION\" (when an option must go: the robot destroyed, a fourth card)"}
+	}
+	if p.lethal && !p.failed() {
+		// "discard Brakes to survive": only a point that would destroy the robot.
+		if r.Else != nil {
+			p.fail("\"to survive\" and an else in one order: write \"if I would be destroyed then discard ... to prevent damage else ...\"")
+		}
+		r.If = andCond(&Cond{Test: TestIDestroyed}, r.If)
 	}
 	sentence := false
 	for p.is(".") || p.is("!") || p.is(";") || p.is(",") {
@@ -182,6 +235,44 @@ func (p *langParser) parseRule() (Rule, bool) {
 		}
 	}
 	return r, !p.failed()
+}
+
+// parseRules reads one rule and the rules it stands for: one, or one a card of a
+// preference ("discard Brakes before Shield to prevent damage": Brakes's order, then
+// Shield's) and one a register ("use Brakes in registers 2 and 4").
+func (p *langParser) parseRules() ([]Rule, bool) {
+	r, ok := p.parseRule()
+	if !ok {
+		return nil, false
+	}
+	out := []Rule{r}
+	for _, alt := range p.alts {
+		x := r
+		x.Then.Option = alt
+		out = append(out, x)
+	}
+	for _, alt := range p.elseAlts {
+		x := r
+		e := *r.Else
+		e.Option = alt
+		x.Else = &e
+		out = append(out, x)
+	}
+	if len(p.regs) > 0 {
+		n := len(out)
+		for _, reg := range p.regs {
+			for _, x := range out[:n] {
+				x.Then.Register = reg
+				if x.Else != nil && x.Else.Register != 0 {
+					e := *x.Else
+					e.Register = reg
+					x.Else = &e
+				}
+				out = append(out, x)
+			}
+		}
+	}
+	return out, true
 }
 
 // condTooBig says how a condition goes past MaxCondDepth or MaxCondTests, or "". Every
@@ -222,11 +313,225 @@ func (p *langParser) parseElse(r *Rule) {
 	if p.accept("or", "else") || p.accept("else") || p.accept("otherwise") {
 		p.skip(",", ":")
 		p.accept("then")
+		thenAlts := p.alts
+		p.alts = nil
+		defer func() { p.elseAlts, p.alts = p.alts, thenAlts }()
+		if p.is("don't") || p.is("dont") || p.is("do", "not") || p.is("not") {
+			// "if damage > 4 power down, else don't": the other answer of the same decision.
+			at := p.i
+			p.skip("don't", "dont", "do", "not")
+			if p.end() || inList(p.peek(0).text, ".", ";", "!") {
+				a, ok := opposite(r.Then)
+				if !ok {
+					p.i = at
+					p.fail("\"else don't\" after %q: write what to do instead (\"else nothing\" leaves the decision to later orders)", r.Then.String())
+					return
+				}
+				r.Else = &a
+				return
+			}
+			p.i = at
+		}
 		a := p.parseAction()
 		r.Else = &a
 		return
 	}
 	p.i = save
+}
+
+// opposite is the other answer of the decision an action answers, for "else don't":
+// power down / come back up, stay down / come back up, use / decline an option, repair /
+// take an option, discard an option to prevent damage / keep options.
+func opposite(a Action) (Action, bool) {
+	switch a.Do {
+	case DoPowerDown, DoStayDown:
+		return Action{Do: DoPowerUp}, true
+	case DoPowerUp:
+		return Action{Do: DoPowerDown}, true
+	case DoUse:
+		return Action{Do: DoDecline, Option: a.Option, Register: a.Register}, true
+	case DoDecline:
+		return Action{Do: DoUse, Option: a.Option, Register: a.Register}, true
+	case DoRepair:
+		return Action{Do: DoTakeOption}, true
+	case DoTakeOption:
+		return Action{Do: DoRepair}, true
+	case DoPreventDamage:
+		return Action{Do: DoKeepOptions}, true
+	}
+	return Action{}, false
+}
+
+// mentions reports whether a condition tests test anywhere.
+func mentions(c *Cond, test string) bool {
+	if c.Test == test {
+		return true
+	}
+	for i := range c.All {
+		if mentions(&c.All[i], test) {
+			return true
+		}
+	}
+	for i := range c.Any {
+		if mentions(&c.Any[i], test) {
+			return true
+		}
+	}
+	return false
+}
+
+// andCond is a and b (b may be nil).
+func andCond(a, b *Cond) *Cond {
+	if b == nil {
+		return a
+	}
+	if len(b.All) > 0 && !b.Not {
+		c := Cond{All: append([]Cond{*a}, b.All...)}
+		return &c
+	}
+	return &Cond{All: []Cond{*a, *b}}
+}
+
+// registerPrefix reads a register written before an order ("R3 use ...", "R3:", "register
+// 3:", "reg 3", "in register 3,") and returns it, or 0 (nothing read).
+func (p *langParser) registerPrefix() int {
+	save := p.i
+	if t := p.peek(0).text; len(t) == 2 && t[0] == 'r' && t[1] >= '1' && t[1] <= '5' {
+		p.i++
+		p.skip(":", ",", "-", ")", ".")
+		if p.end() {
+			p.i = save
+			return 0
+		}
+		return int(t[1] - '0')
+	}
+	if t := p.peek(0); t.kind == 'n' && len(t.text) == 1 && t.text >= "1" && t.text <= "5" && inList(p.peek(1).text, ":", ")", ".") {
+		// "3: Fourth Gear", as a program line labels its registers.
+		p.i += 2
+		if !p.end() {
+			return int(t.text[0] - '0')
+		}
+		p.i = save
+		return 0
+	}
+	p.skip("in", "during", "for", "at", "on")
+	p.skip("the")
+	if _, ok := p.acceptAny("register", "reg", "phase"); ok {
+		if n, ok := p.registerNumber(); ok && !p.end() && (p.is(":") || p.is(",") || p.is("-") || p.is(")") || !p.is("or") && !p.is("and") && !p.isOp()) {
+			p.skip(":", ",", "-", ")", ".")
+			if !p.end() {
+				return n
+			}
+		}
+	} else if n, ok := p.ordinal(); ok && p.accept("register") {
+		p.skip(":", ",", "-")
+		if !p.end() {
+			return n
+		}
+	}
+	p.i = save
+	return 0
+}
+
+// isOp reports whether a comparison comes next (so "register 3 or more" is no prefix).
+func (p *langParser) isOp() bool {
+	return inList(p.peek(0).text, ">", ">=", "<", "<=", "=", "!=", "+")
+}
+
+// registerNumber reads a register: 1 to 5, as a number, a word, "R3" or an ordinal.
+func (p *langParser) registerNumber() (int, bool) {
+	if n, ok := p.ordinal(); ok {
+		return n, true
+	}
+	save := p.i
+	n, ok := p.number()
+	if !ok || n < 1 || n > 5 {
+		p.i = save
+		return 0, false
+	}
+	return n, true
+}
+
+// ordinalAhead reports whether "3rd register", "third register" comes next.
+func (p *langParser) ordinalAhead() bool {
+	save := p.i
+	_, ok := p.ordinal()
+	ok = ok && (p.is("register") || p.is("reg") || p.is("phase"))
+	p.i = save
+	return ok
+}
+
+// ordinal reads "3rd", "third", "last" (5), "first".
+func (p *langParser) ordinal() (int, bool) {
+	ords := map[string]int{"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "first": 1, "second": 2,
+		"third": 3, "fourth": 4, "fifth": 5, "last": 5, "final": 5}
+	if n, ok := ords[p.peek(0).text]; ok {
+		p.i++
+		return n, true
+	}
+	return 0, false
+}
+
+// condFirst reads a condition written first without "if": "on a double wrench, take
+// option", "at a 2 spanner repair: repair", "on destruction lose Brakes", "double
+// wrench: take option".
+func (p *langParser) condFirst() (Cond, bool) {
+	save := p.i
+	if p.accept("on", "destruction") || p.accept("upon", "destruction") || p.accept("on", "death") ||
+		p.accept("when", "i", "die") || p.accept("if", "i", "die") || p.accept("upon", "death") || p.accept("after", "destruction") {
+		return Cond{Test: TestDead}, true
+	}
+	if p.is("on") || p.is("at") || p.is("upon") {
+		p.i++
+		p.skip("a", "an", "the", "my")
+		if kind, n := p.squareKind(); n > 0 {
+			p.i += n
+			return Cond{Test: TestOn, Arg: kind}, true
+		}
+		p.i = save
+		return Cond{}, false
+	}
+	if kind, n := p.squareKind(); n > 0 && inList(p.peek(n).text, ":", ",", "-") && kind != "repair" && kind != "flag" && kind != "start" {
+		// "double wrench: take option" (not "repair: ...", which is an order).
+		p.i += n
+		return Cond{Test: TestOn, Arg: kind}, true
+	}
+	p.i = save
+	return Cond{}, false
+}
+
+// squareAfter reads "at a double repair", "on a double wrench" after an order that
+// takes no target: the condition that the robot is on that square.
+func (p *langParser) squareAfter() (Cond, bool) {
+	save := p.i
+	if p.is("on") || p.is("at") {
+		p.i++
+		p.skip("a", "an", "the", "my")
+		if kind, n := p.squareKind(); n > 0 {
+			p.i += n
+			return Cond{Test: TestOn, Arg: kind}, true
+		}
+	}
+	p.i = save
+	return Cond{}, false
+}
+
+// mustLoseOption reads "I have to lose an option", "I must discard an option": the
+// question an option's loss asks, always true when it is asked.
+func (p *langParser) mustLoseOption() bool {
+	save := p.i
+	p.skip(fillers...)
+	if p.accept("have", "to") || p.accept("must") || p.accept("need", "to") || p.accept("am", "forced", "to") {
+		if _, ok := p.acceptAny("lose", "discard", "drop", "give"); ok {
+			p.skip("up", "an", "a", "one", "my")
+			if p.accept("option") || p.accept("options") {
+				p.skip("card")
+				return true
+			}
+		}
+	}
+	p.i = save
+	return false
 }
 
 func negate(c Cond) Cond {
@@ -323,9 +628,13 @@ func (p *langParser) parseLeaf() Cond {
 			return Cond{}
 		}
 		c = p.parsePrediction(true)
-	case inList(t.text, "damage", "damaged", "lives", "life", "register", "reg", "phase", "flags", "options", "checkpoints"):
+	case inList(t.text, "damage", "damaged", "dmg", "lives", "life", "register", "reg", "phase", "flags", "options",
+		"checkpoints", "energy", "spam"):
 		p.i++
 		c = p.parseNumberTest(t.text)
+	case t.kind == 'n' || numberWords[t.text] > 0:
+		// "4+ damage", "5 or more damage", "3 energy": the number first.
+		c = p.parseCount()
 	case inList(t.text, "facing", "face", "faces", "pointing", "heading"):
 		p.i++
 		d, ok := p.parseCompass()
@@ -349,7 +658,8 @@ func (p *langParser) parseLeaf() Cond {
 		p.i++
 		p.accept("down")
 		c = Cond{Test: TestDown}
-	case inList(t.text, "destroyed", "dead", "killed", "reentering", "re-entering", "was"):
+	case inList(t.text, "destroyed", "dead", "killed", "reentering", "re-entering", "was", "die", "dies", "died",
+		"rebooting"):
 		p.i++
 		p.accept("destroyed")
 		c = Cond{Test: TestDead}
@@ -444,7 +754,7 @@ func (p *langParser) parseOp() string {
 	case p.accept("not"), p.accept("isn't"):
 		return "!="
 	case p.accept("more", "than"), p.accept("greater", "than"), p.accept("higher", "than"), p.accept("over"),
-		p.accept("above"), p.accept("exceeds"), p.accept("bigger", "than"):
+		p.accept("above"), p.accept("exceeds"), p.accept("exceed"), p.accept("bigger", "than"):
 		return ">"
 	case p.accept("less", "than"), p.accept("fewer", "than"), p.accept("lower", "than"), p.accept("under"),
 		p.accept("below"), p.accept("smaller", "than"):
@@ -455,6 +765,9 @@ func (p *langParser) parseOp() string {
 		return "<="
 	case p.accept("equals"), p.accept("equal", "to"), p.accept("exactly"):
 		return "="
+	case p.accept("reaches"), p.accept("reach"), p.accept("reached"), p.accept("hits"), p.accept("hit"),
+		p.accept("gets", "to"), p.accept("get", "to"), p.accept("got", "to"), p.accept("goes", "to"), p.accept("go", "to"):
+		return ">=" // "damage reaches 8": 8 or more
 	}
 	return "="
 }
@@ -462,8 +775,23 @@ func (p *langParser) parseOp() string {
 func (p *langParser) parseNumberTest(subject string) Cond {
 	var test string
 	switch subject {
-	case "damage", "damaged":
+	case "damage", "damaged", "dmg":
 		test = TestDamage
+		p.accept("to") // "damaged to 8 or more"
+		if subject == "damaged" && p.endOfTest() {
+			return Cond{Test: TestDamage, Op: ">", N: 0} // "power down if damaged"
+		}
+		if p.is("would") || p.is("will") {
+			// "damage would reach 9": the damage once the hit being dealt lands.
+			p.i++
+			test = TestDamageWould
+			p.skip("be", "become", "get", "go")
+			p.skip("to")
+		}
+	case "energy":
+		test = TestEnergy
+	case "spam":
+		test = TestSpam
 	case "lives", "life":
 		test = TestLives
 	case "register", "reg", "phase":
@@ -473,15 +801,50 @@ func (p *langParser) parseNumberTest(subject string) Cond {
 	case "options":
 		test = TestOptions
 	}
-	p.skip("points", "point", "taken", "touched", "left", "count", "held", "number")
+	p.skip("points", "point", "taken", "touched", "left", "count", "held", "number", "cards", "card", "tokens", "cubes")
 	op := p.parseOp()
 	n, ok := p.number()
 	if !ok {
 		p.fail("expected a number after %q, got %s", subject, p.got())
 		return Cond{}
 	}
-	p.skip("points", "point", "damage", "lives", "flags", "options")
+	p.skip("points", "point", "damage", "lives", "flags", "options", "energy", "cards", "card")
 	return Cond{Test: test, Op: p.orMore(op), N: n}
+}
+
+// endOfTest reports whether the condition ends here: the end of the line, or a word
+// that goes on with the rule ("then", "and", a comma, an action's "power").
+func (p *langParser) endOfTest() bool {
+	return p.end() || inList(p.peek(0).text, ",", ":", ";", ".", "then", "and", "&", "or", "|", ")", "else", "otherwise") ||
+		p.peek(0).kind == 'w' && !p.is("to") && !p.is("is") && !p.is("at") && !p.is("more") && !p.is("less") &&
+			!p.is("over") && !p.is("above") && !p.is("under") && !p.is("below") && !p.is("reaches") && !p.is("reach") &&
+			!p.is("would") && !p.is("will") && numberWords[p.peek(0).text] == 0 && !p.is("equals") && !p.is("exactly") &&
+			!p.is("greater") && !p.is("fewer") && !p.is("no") && !p.is("of") && !p.is("not") && !p.is("has") &&
+			!p.is("hits") && !p.is("reached") && !p.is("gets") && !p.is("exceeds")
+}
+
+// countNouns are what "I have N ..." and "N+ damage" count, and the test each names.
+var countNouns = map[string]string{"options": TestOptions, "option": TestOptions, "damage": TestDamage,
+	"dmg": TestDamage, "lives": TestLives, "life": TestLives, "flags": TestFlags, "flag": TestFlags,
+	"checkpoints": TestFlags, "checkpoint": TestFlags, "energy": TestEnergy, "spam": TestSpam}
+
+// parseCount reads a count with the number first: "4+ damage", "5 or more damage",
+// "at least 3 energy", "more than 2 options".
+func (p *langParser) parseCount() Cond {
+	op := p.parseOp()
+	n, ok := p.number()
+	if !ok {
+		p.fail("expected a number, got %s", p.got())
+		return Cond{}
+	}
+	op = p.orMore(op)
+	w, ok := p.acceptAny("options", "option", "damage", "dmg", "lives", "life", "flags", "flag", "checkpoints", "checkpoint", "energy", "spam")
+	if !ok {
+		p.fail("expected \"damage\", \"lives\", \"flags\", \"options\" or \"energy\" after the number, got %s", p.got())
+		return Cond{}
+	}
+	p.skip("cards", "card", "points", "point", "left", "touched", "tokens", "cubes")
+	return Cond{Test: countNouns[w], Op: p.orMore(op), N: n}
 }
 
 // orMore reads "3 or more", "3 or less", "3+" after a number compared with "=".
@@ -620,21 +983,10 @@ func (p *langParser) parseHolds() Cond {
 		p.i++
 		p.skip("card", "cards")
 		return Cond{Test: TestOptions, Op: ">=", N: 1}
-	case p.peek(0).kind == 'n' || numberWords[p.peek(0).text] > 0 || p.is("more") || p.is("less") || p.is("at"):
-		op := p.parseOp()
-		n, ok := p.number()
-		if !ok {
-			p.fail("expected a number, got %s", p.got())
-			return Cond{}
-		}
-		if _, ok := p.acceptAny("options", "option", "damage", "lives", "life", "flags", "flag"); !ok {
-			p.fail("expected \"damage\", \"lives\", \"flags\" or \"options\" after the number, got %s", p.got())
-			return Cond{}
-		}
-		test := map[string]string{"options": TestOptions, "option": TestOptions, "damage": TestDamage,
-			"lives": TestLives, "life": TestLives, "flags": TestFlags, "flag": TestFlags}[p.toks[p.i-1].text]
-		p.skip("cards", "card", "points", "left", "touched")
-		return Cond{Test: test, Op: p.orMore(op), N: n}
+	case p.peek(0).kind == 'n' || numberWords[p.peek(0).text] > 0 || p.is("more") || p.is("less") || p.is("at") ||
+		p.is("fewer") || p.is("over") || p.is("under") || p.is("exactly") || p.is("no", "more") || p.is("no", "less") ||
+		p.is("greater") || p.is("above") || p.is("below"):
+		return p.parseCount()
 	}
 	name, ok := p.parseOptionName()
 	if !ok {
@@ -700,12 +1052,25 @@ func (p *langParser) parseOptionName() (string, bool) {
 // optionNameHere reads an option card's name starting at the next word, the longest
 // match first.
 func (p *langParser) optionNameHere() (string, bool) {
-	name, n, ok := p.matchOption(p.wordsAhead())
+	words := p.wordsAhead()
+	name, n, ok := p.matchOption(words)
 	if !ok {
 		return "", false
 	}
+	if n < len(words) && p.v.short[squash(strings.Join(words[:n], ""))] {
+		// A short name ("tractor") and a near miss of the card's whole name with the
+		// next word ("tractor bean"): a misspelt name, not the short one.
+		ext := strings.Join(words[:n+1], "")
+		if near, d := p.v.nearestName(ext); d <= 2 && d < editDistance(squash(strings.Join(words[:n], "")), squash(near)) {
+			p.fail("%q is not an option card; did you mean %s?", strings.Join(rawWords(p, n+1), " "), near)
+			return "", false
+		}
+	}
 	p.i += n
-	p.skip("option", "card")
+	// "Brakes option card"; but "Target Control option Brakes" names the target's option.
+	if (p.is("option") || p.is("card")) && !p.optionAhead(1) {
+		p.skip("option", "card")
+	}
 	return name, true
 }
 
@@ -753,18 +1118,31 @@ func (p *langParser) parseAction() Action {
 	if p.failed() {
 		return Action{}
 	}
-	p.skip("then", ",", "i", "i'll", "will", "please", "to", "should")
+	p.skip("then", ",", "i", "i'll", "will", "please", "to", "should", "always")
 	t := p.peek(0)
+	// An option card's name of two words or more first ("Fire Control: lock register 3",
+	// "Abort Switch R3"): before the verbs its first word could be read as.
+	if name, n, ok := p.matchOption(p.wordsAhead()); ok && n >= 2 {
+		p.i += n
+		return p.bareUse(name)
+	}
 	switch {
+	case (p.is("drop") || p.is("lay") || p.is("place") || p.is("leave")) && p.gadgetAhead(1):
+		// "drop goo in register 2", "lay a mine in register 3": a gadget's phase program
+		// (seed 001), not a discard.
+		p.i++
+		p.skip("a", "an", "the", "my")
+		name, _ := p.parseOptionName()
+		return p.bareUse(name)
 	case p.accept("power", "down"), p.accept("powerdown"), p.accept("power-down"), p.accept("announce"),
-		p.accept("shut", "down"), p.accept("shutdown"):
+		p.accept("shut", "down"), p.accept("shutdown"), p.accept("pd"):
 		if t.text == "announce" {
 			p.skip("a", "my")
 			if !p.accept("power", "down") && !p.accept("powerdown") && !p.accept("power-down") {
 				p.fail("expected \"power down\" after \"announce\", got %s", p.got())
 			}
 		}
-		p.skip("next", "for", "the", "turn", "round")
+		p.skip("next", "this", "for", "the", "turn", "round", "now")
 		return Action{Do: DoPowerDown}
 	case p.accept("stay", "down"), p.accept("stay", "powered", "down"), p.accept("remain", "down"),
 		p.accept("remain", "powered", "down"), p.accept("keep", "powered", "down"), p.accept("stay", "off"),
@@ -775,13 +1153,38 @@ func (p *langParser) parseAction() Action {
 		p.accept("come", "back", "up"), p.accept("come", "up"), p.accept("come", "back", "on"), p.accept("stay", "on"),
 		p.accept("stay", "powered", "up"), p.accept("come", "back"), p.accept("power-up"), p.accept("powerup"),
 		p.accept("don't", "power", "down"), p.accept("dont", "power", "down"), p.accept("do", "not", "power", "down"),
-		p.accept("no", "power", "down"), p.accept("wake", "up"), p.accept("restart"):
-		p.skip("next", "for", "the", "turn", "round")
+		p.accept("no", "power", "down"), p.accept("wake", "up"), !p.is("restart", "facing") && !p.is("restart", "face") && p.accept("restart"),
+		p.accept("never", "power", "down"), p.accept("don't", "stay", "down"), p.accept("dont", "stay", "down"),
+		p.accept("do", "not", "stay", "down"), p.accept("never", "stay", "down"), p.accept("don't", "stay", "powered", "down"),
+		p.accept("do", "not", "stay", "powered", "down"):
+		p.skip("online", "next", "for", "the", "turn", "round")
 		return Action{Do: DoPowerUp}
 	case p.accept("repair"), p.accept("take", "repair"), p.accept("take", "the", "repair"), p.accept("heal"),
 		p.accept("take", "repairs"), p.accept("fix"):
 		p.skip("2", "two", "damage", "both", "points", "twice")
+		p.skipInsteadOf("option", "options", "card", "an", "a", "the", "take", "taking", "drawing", "draw")
 		return Action{Do: DoRepair}
+	case p.is("prefer", "repair") || p.is("prefer", "repairs") || p.is("prefer", "to", "repair"):
+		p.i++
+		p.skip("to")
+		p.i++
+		p.skipInsteadOf("option", "options", "card", "an", "a", "the", "take", "taking", "drawing", "draw")
+		return Action{Do: DoRepair}
+	case p.is("prefer", "option") || p.is("prefer", "an", "option") || p.is("prefer", "options") || p.is("prefer", "the", "option"):
+		p.i++
+		p.skip("an", "the")
+		p.i++
+		p.skip("card")
+		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
+		return Action{Do: DoTakeOption}
+	case p.is("buy") && !p.is("buy", "upgrade") && !p.is("buy", "an") && !p.is("buy", "a"):
+		// seed 004, Phase 1: buying an upgrade is installing it, paying its cost.
+		p.i++
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		return Action{Do: DoInstall, Option: name}
 	case p.accept("draw", "upgrade"), p.accept("draw", "an", "upgrade"), p.accept("draw", "a", "new", "upgrade"),
 		p.accept("buy", "upgrade"), p.accept("buy", "an", "upgrade"), p.accept("buy", "an", "upgrade", "card"):
 		p.skip("card")
@@ -803,17 +1206,40 @@ func (p *langParser) parseAction() Action {
 			p.fail("expected \"option\" or \"repair\" after %q, got %s", t.raw, p.got())
 			return Action{}
 		}
-		p.skip("card", "instead")
+		p.skip("card")
+		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
+		p.skip("instead")
 		return Action{Do: DoTakeOption}
 	case p.is("face") || p.is("facing") || p.is("reenter") || p.is("re-enter") || p.is("re-entry") ||
-		p.is("reentry") || p.is("enter") || p.is("respawn") || p.is("return") || p.is("point") ||
+		p.is("reentry") || p.is("enter") || p.is("respawn") || p.is("return") || p.is("point") && !p.optionAhead(1) ||
 		p.is("on", "re-entry") || p.is("on", "reentry") || p.is("at", "re-entry") || p.is("at", "reentry") ||
-		p.is("when", "re-entering") || p.is("when", "reentering"):
-		p.skip("on", "at", "when", "upon")
+		p.is("when", "re-entering") || p.is("when", "reentering") || p.is("reboot") || p.is("rebooting") ||
+		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is("restart"):
+		p.skip("on", "at", "when", "upon", "after")
 		p.skip("face", "facing", "reenter", "re-enter", "re-entry", "reentry", "re-entering", "reentering",
-			"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me")
+			"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me",
+			"reboot", "rebooting", "restart")
+		if p.is("at") || p.is("on") || p.is("in") || p.is("square") || p.is("to") && p.peek(1).kind == 'n' {
+			save := p.i
+			p.skip("at", "on", "in", "to", "my", "the", "a")
+			if p.accept("archive") || p.accept("safety", "copy") || p.accept("reboot", "token") {
+				p.skip(",", "facing", "face", "pointing")
+				return p.parseFacing()
+			}
+			if p.is("square") || p.peek(0).kind == 'n' {
+				p.i = save
+				p.fail("the square a robot re-enters on is not chosen: it re-enters on its archive (rules README, A turn 5; " +
+					"virtual if another robot is there) or, under the 2023 rules, on its reboot token (seed 004, Rebooting); " +
+					"write the facing only, as in \"reenter facing N\"")
+				return Action{}
+			}
+			p.i = save
+		}
 		return p.parseFacing()
 	case p.accept("prevent"), p.accept("block"), p.accept("avoid"), p.accept("absorb"):
+		if p.accept("death") || p.accept("destruction") || p.accept("being", "destroyed") {
+			p.lethal = true // "prevent death with Brakes": only a point that would destroy
+		}
 		p.skip("damage", "a", "point", "of", "one")
 		p.skip("with", "using", "by", "discarding")
 		return p.parseDiscardWhich(DoPreventDamage)
@@ -823,8 +1249,13 @@ func (p *langParser) parseAction() Action {
 		if p.failed() {
 			return a
 		}
+		save := p.i
+		p.skip(",")
 		if p.preventSuffix() {
 			a.Do = DoPreventDamage
+		} else {
+			p.i = save
+			p.bareDiscard = inList(t.text, "discard", "drop", "sacrifice", "spend")
 		}
 		return a
 	case p.accept("swap"), p.accept("chop"), p.accept("replace"), p.accept("trade", "in"):
@@ -835,14 +1266,6 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("for", "a", "new", "option", "card", "at", "the", "chop", "shop")
 		return Action{Do: DoSwapOption, Option: name}
-	case p.accept("recharge"), p.accept("refill"), p.accept("reload"):
-		// seed 003, CHOP SHOP: recharge one option.
-		name, ok := p.parseOptionName()
-		if !ok {
-			return Action{}
-		}
-		p.skip("at", "the", "chop", "shop")
-		return Action{Do: DoRecharge, Option: name}
 	case p.accept("keep", "archive"), p.accept("keep", "my", "archive"), p.accept("keep", "the", "archive"),
 		p.accept("keep", "safety", "copy"), p.accept("keep", "my", "safety", "copy"), p.accept("don't", "move", "archive"),
 		p.accept("dont", "move", "archive"), p.accept("do", "not", "move", "archive"), p.accept("don't", "move", "my", "archive"):
@@ -894,7 +1317,10 @@ func (p *langParser) parseAction() Action {
 		}
 		return Action{Do: DoDecline, Option: name}
 	case p.accept("use"), p.accept("fire"), p.accept("activate"), p.accept("launch"), p.accept("deploy"),
-		p.accept("engage"), p.accept("play"), p.accept("apply"), p.accept("trigger"):
+		p.accept("engage"), p.accept("play"), p.accept("apply"), p.accept("trigger"), p.accept("throw"), p.accept("flip"),
+		p.accept("switch", "on"), p.accept("turn", "on"), p.accept("set"), p.accept("put", "up"), p.accept("raise"),
+		(p.is("turn") || p.is("point") || p.is("aim") || p.is("switch")) && p.optionAhead(1) && p.accept(t.text):
+		p.skip("my", "the")
 		name, ok := p.parseOptionName()
 		if !ok {
 			return Action{}
@@ -906,15 +1332,114 @@ func (p *langParser) parseAction() Action {
 		}
 		p.parseUseParams(&a)
 		return a
+	case p.accept("recharge"), p.accept("refill"), p.accept("reload"):
+		// seed 003, CHOP SHOP: recharge one option; "recharge in register 1" is the 2023
+		// upgrade Recharge used (seed 004).
+		if !p.isOptionName() && t.text == "recharge" && p.v.options["recharge"] != "" {
+			return p.bareUse(p.v.options["recharge"])
+		}
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		p.skip("at", "the", "chop", "shop")
+		return Action{Do: DoRecharge, Option: name}
 	case p.accept("nothing"), p.accept("none"), p.accept("do", "nothing"), p.accept("pass"), p.accept("no"),
 		p.accept("ignore"):
 		return Action{Do: DoNothing}
+	case p.optionAhead(0):
+		// The card's name alone: "Brakes in register 3", "Turret left", "Recompile".
+		name, _ := p.parseOptionName()
+		return p.bareUse(name)
 	}
 	p.fail("expected an order (power down, stay down, come back up, repair, take option, face N, discard OPTION to prevent damage, lose OPTION, use OPTION), got %s%s", p.got(), p.hint(actionWords))
 	return Action{}
 }
 
+// bareUse reads what follows an option card's name used as the order itself ("Brakes
+// in register 3", "Turret: left", "Shield off"), the name read.
+func (p *langParser) bareUse(name string) Action {
+	if p.failed() {
+		return Action{}
+	}
+	p.skip(":", "-", "=")
+	if p.accept("off") || p.accept("no") || p.accept("never") {
+		return Action{Do: DoDecline, Option: name}
+	}
+	a := Action{Do: DoUse, Option: name}
+	if p.preventSuffix() {
+		a.Do = DoPreventDamage
+		return a
+	}
+	if p.is("on") && (p.peek(1).text == "" || inList(p.peek(1).text, "if", "when", "unless", "in", ",", ".", ";", "always")) {
+		p.i++ // "gyro on"
+	}
+	p.skip("always")
+	p.parseUseParams(&a)
+	return a
+}
+
+// rawWords are the next k tokens as written.
+func rawWords(p *langParser, k int) []string {
+	var out []string
+	for j := 0; j < k; j++ {
+		out = append(out, p.peek(j).raw)
+	}
+	return out
+}
+
+// optionAhead reports whether an option card's name starts k words ahead.
+func (p *langParser) optionAhead(k int) bool {
+	save := p.i
+	p.i += k
+	_, n, ok := p.matchOption(p.wordsAhead())
+	p.i = save
+	return ok && n > 0
+}
+
+// gadgetAhead reports whether a gadget that is laid on the floor (seed 001,
+// Phase-Programmed Options) is named k words ahead, after an article: "drop goo", "lay a
+// mine", "drop the Big One".
+func (p *langParser) gadgetAhead(k int) bool {
+	save := p.i
+	p.i += k
+	p.skip("a", "an", "my")
+	name, n, ok := p.matchOption(p.wordsAhead())
+	if !ok && p.is("the") {
+		p.i++
+		name, n, ok = p.matchOption(p.wordsAhead())
+	}
+	p.i = save
+	return ok && n > 0 && inList(name, "Goo Dropper", "Mine Layer", "Proximity Mine", "The Big One", "Scrambler Bomb",
+		"Bridge Layer", "Portable Teleporter")
+}
+
+// skipInsteadOf skips "instead of X", "rather than X", "over X", "not X" where X is the
+// other choice of a double wrench, written with the words given.
+func (p *langParser) skipInsteadOf(words ...string) {
+	save := p.i
+	if !p.accept("instead", "of") && !p.accept("rather", "than") && !p.accept("over") && !p.accept("not") {
+		return
+	}
+	n := p.i
+	p.skip(words...)
+	if p.i == n {
+		p.i = save // nothing of the other choice: not ours
+	}
+}
+
 func (p *langParser) preventSuffix() bool {
+	if p.accept("to", "prevent", "death") || p.accept("to", "survive") || p.accept("to", "avoid", "destruction") ||
+		p.accept("to", "avoid", "being", "destroyed") || p.accept("to", "stay", "alive") || p.accept("to", "avoid", "death") ||
+		p.accept("to", "prevent", "destruction") || p.accept("to", "not", "die") || p.accept("to", "avoid", "dying") {
+		p.lethal = true // only a point that would destroy the robot
+		return true
+	}
+	if p.accept("instead", "of", "taking", "damage") || p.accept("rather", "than", "take", "damage") ||
+		p.accept("rather", "than", "taking", "damage") || p.accept("to", "stop", "damage") || p.accept("to", "cancel", "damage") ||
+		p.accept("to", "ignore", "damage") || p.accept("to", "negate", "damage") || p.accept("to", "reduce", "damage") {
+		return true
+	}
 	return p.accept("to", "prevent", "damage") || p.accept("to", "block", "damage") || p.accept("to", "avoid", "damage") ||
 		p.accept("to", "prevent", "a", "damage") || p.accept("against", "damage") || p.accept("for", "damage") ||
 		p.accept("instead", "of", "damage") || p.accept("to", "save", "damage") || p.accept("to", "absorb", "damage") ||
@@ -937,18 +1462,52 @@ func (p *langParser) parseDiscardWhich(do string) Action {
 		return Action{}
 	}
 	p.skip("first")
+	// "discard Brakes before Shield", "lose Brakes, then Turret", "Brakes or Shield": a
+	// preference, one order per card (parseRules).
+	for {
+		save := p.i
+		if p.accept("before") || p.accept("then") || p.accept("or") || p.accept(",", "then") || p.accept(",") ||
+			p.accept("and", "then") || p.accept("followed", "by") {
+			p.skip("my", "the", "an", "a")
+			if alt, n, ok := p.matchOption(p.wordsAhead()); ok && n > 0 {
+				p.i += n
+				p.skip("option", "card")
+				p.alts = append(p.alts, alt)
+				continue
+			}
+		}
+		p.i = save
+		break
+	}
 	return Action{Do: do, Option: name}
+}
+
+// reentrySuffix skips "on re-entry", "when rebooting" after a facing: "face north on
+// re-entry" says no more than "face north".
+func (p *langParser) reentrySuffix() {
+	save := p.i
+	p.skip(",")
+	if _, ok := p.acceptAny("on", "at", "upon", "when", "after", "for"); ok {
+		p.skip("my", "the")
+		if _, ok := p.acceptAny("re-entry", "reentry", "re-entering", "reentering", "reboot", "rebooting", "respawn",
+			"restart", "return", "re-enter", "reenter", "entry"); ok {
+			return
+		}
+	}
+	p.i = save
 }
 
 // parseFacing reads a re-entry facing: a direction, or toward the next flag.
 func (p *langParser) parseFacing() Action {
 	if d, ok := p.parseCompass(); ok {
 		p.skip("wards", "ward")
+		p.reentrySuffix()
 		return Action{Do: DoFace, Dir: d}
 	}
 	p.skip("toward", "towards", "to", "at", "the", "my")
 	p.skip("next", "nearest")
 	if p.accept("flag") || p.accept("checkpoint") {
+		p.reentrySuffix()
 		return Action{Do: DoFace, Dir: "next-flag"}
 	}
 	p.fail("expected a direction (N, E, S, W) or \"toward the next flag\", got %s", p.got())
@@ -969,9 +1528,34 @@ func (p *langParser) parseUseParams(a *Action) {
 	}
 	for !p.end() && !p.failed() {
 		save := p.i
-		// "back 2", "2 steps", "2 squares": how far (Reverse Gear), never a register.
-		if (p.is("back") || p.is("backward") || p.is("backwards")) && p.peek(1).kind == 'n' {
+		// Words that say nothing more: "instead of my laser", "always", "in every register",
+		// "to lock ...", "to back up 2".
+		if p.accept("instead", "of") || p.accept("rather", "than") {
+			p.skip("my", "the", "its", "main", "normal", "robot", "robot's", "regular")
+			if !p.accept("laser") && !p.accept("lasers") {
+				p.i = save
+				return
+			}
+			continue
+		}
+		if p.accept("always") || p.accept("every", "register") || p.accept("each", "register") || p.accept("in", "every", "register") ||
+			p.accept("in", "each", "register") || p.accept("in", "all", "registers") || p.accept("all", "registers") ||
+			p.accept("every", "turn") || p.accept("each", "turn") || p.accept("every", "time") || p.accept("whenever", "possible") ||
+			p.accept("when", "possible") || p.accept("if", "possible") || p.accept("whenever", "i", "can") {
+			continue
+		}
+		if p.is("to") && inList(p.peek(1).text, "back", "lock", "destroy", "discard", "take", "tag", "home", "face", "cover", "fire", "protect") {
 			p.i++
+			continue
+		}
+		// "back 2", "back up 2", "2 steps", "2 squares": how far (Reverse Gear), never a
+		// register.
+		up := 0
+		if p.is("back", "up") {
+			up = 1
+		}
+		if (p.is("back") || p.is("backward") || p.is("backwards")) && p.peek(1+up).kind == 'n' {
+			p.i += 1 + up
 			n, _ := strconv.Atoi(p.peek(0).text)
 			if n < 1 || n > 2 || !once("a distance", a.Steps != 0) {
 				p.fail("expected back 1 or back 2, got %s", p.got())
@@ -1039,14 +1623,26 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.Lock = n
-		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase"):
-			p.skip("in", "during", "for", "the")
-			if _, ok := p.acceptAny("register", "reg", "phase"); !ok {
-				p.i = save
-				return
+		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase") ||
+			p.is("registers") || p.is("regs") || p.is("phases") || p.is("on", "register") || p.is("on", "reg") ||
+			p.is("on", "registers") || p.is("at", "register") || p.ordinalAhead():
+			p.skip("in", "during", "for", "on", "at", "the", "my")
+			n, ok := 0, false
+			if o, isOrd := p.ordinal(); isOrd {
+				// "in the third register", "3rd register"
+				if _, ok := p.acceptAny("register", "reg", "phase"); !ok {
+					p.i = save
+					return
+				}
+				n, ok = o, true
+			} else {
+				if _, ok := p.acceptAny("register", "reg", "phase", "registers", "regs", "phases"); !ok {
+					p.i = save
+					return
+				}
+				n, ok = p.registerNumber()
 			}
-			n, ok := p.number()
-			if !ok || n < 1 || n > 5 {
+			if !ok {
 				p.fail("expected a register 1 to 5, got %s", p.got())
 				return
 			}
@@ -1054,6 +1650,23 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.Register = n
+			// "in registers 2 and 4", "in register 2, 3 and 5": one order a register
+			// (parseRules).
+			for {
+				at := p.i
+				if p.accept(",") || p.accept("and") || p.accept("&") || p.accept("+") || p.accept("or") || p.accept("/") {
+					p.accept("in")
+					p.accept("register")
+					if m, ok := p.registerNumber(); ok {
+						if m != n && !slices.Contains(p.regs, m) {
+							p.regs = append(p.regs, m)
+						}
+						continue
+					}
+				}
+				p.i = at
+				break
+			}
 		case p.peek(0).kind == 'n':
 			n, _ := strconv.Atoi(p.peek(0).text)
 			switch {
@@ -1113,6 +1726,15 @@ func (p *langParser) parseUseParams(a *Action) {
 			}
 			p.i++
 			p.skip("in")
+			if a.Mode == "tag" && p.peek(0).kind == 'w' && !inList(p.peek(0).text, stopWords...) &&
+				!inList(p.peek(0).text, "robot", "the", "it", "unless", "always", "instead", "r1", "r2", "r3", "r4", "r5") {
+				// "tag Twonky": the robot tagged.
+				if !once("a target", a.Target != "") {
+					return
+				}
+				a.Target = p.peek(0).raw
+				p.i++
+			}
 		case p.is("empty") || p.is("unprogrammed") || p.is("blank"):
 			// Overload Override: the register is left unprogrammed.
 			if !once("a way of using it", a.Mode != "") {
@@ -1134,6 +1756,8 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.TargetOption = name
+		case (p.is("on") || p.is("at") || p.is("with")) && cardParams[a.Option].card && isCardWord(p.peek(1).text):
+			p.i++ // "use Flywheel on P790": a card, not a robot
 		case p.is("on") || p.is("at") || p.is("against") || p.is("target") || p.is("targeting") || p.is("hitting"):
 			p.i++
 			p.skip("robot", "the")
@@ -1151,6 +1775,15 @@ func (p *langParser) parseUseParams(a *Action) {
 			return
 		}
 	}
+}
+
+// isCardWord reports whether a word is a program card's priority: "P790", "790".
+func isCardWord(w string) bool {
+	if len(w) > 1 && w[0] == 'p' {
+		w = w[1:]
+	}
+	n, err := strconv.Atoi(w)
+	return err == nil && allDigits(w) && n >= 10 && n < 1000
 }
 
 // maxOrderCards is the most cards one order names (Buzz Bomb's five: seed 001).
@@ -1207,7 +1840,33 @@ func ParseRule(text string, line int) (Rule, error) {
 	if !ok {
 		return Rule{}, &SyntaxError{Problems: []Problem{*p.err}}
 	}
+	if len(p.alts)+len(p.elseAlts)+len(p.regs) > 0 || !p.end() {
+		return Rule{}, &SyntaxError{Problems: []Problem{{At: r.At, Msg: "this line holds more than one order: write one (ParseRules reads them all)"}}}
+	}
 	return r, nil
+}
+
+// ParseRules reads every order of one line ("power down if damage > 4; reenter facing
+// N", "discard Brakes before Shield to prevent damage": one order a card, "use Brakes in
+// registers 2 and 4": one a register) as a line of a sheet would be read.
+func ParseRules(text string, line int) ([]Rule, error) {
+	runes, cols, _ := cleanLine(text)
+	p := newLangParser(lex(runes, cols), line)
+	if p.end() {
+		return nil, &SyntaxError{Problems: []Problem{{At: Pos{line, 1}, Msg: "expected an order, got an empty line"}}}
+	}
+	var out []Rule
+	for !p.end() {
+		rs, ok := p.parseRules()
+		if !ok {
+			return nil, &SyntaxError{Problems: []Problem{*p.err}}
+		}
+		out = append(out, rs...)
+		if len(out) > MaxRules {
+			return nil, &SyntaxError{Problems: []Problem{{At: Pos{line, 1}, Msg: fmt.Sprintf("more than %d orders on one line", MaxRules)}}}
+		}
+	}
+	return out, nil
 }
 
 // ParseCond reads a condition alone ("damage > 3 and on a flag").

@@ -92,6 +92,18 @@ const (
 	TestIDestroyed      = "i-would-be-destroyed"
 	TestIFall           = "i-would-fall"
 	TestIEndOnLaser     = "i-would-end-on-laser"
+
+	// TestDamageWould is the damage the robot would have once the hit being dealt lands,
+	// if nothing more of it is prevented ("damage would reach 9"): its damage plus
+	// adjudicator.View.PendingDamage. Outside a damage-prevention decision no hit is
+	// pending and it is the damage now.
+	TestDamageWould = "damage-would"
+	// The 2023 rules (seed 004): TestEnergy is the robot's energy (0 under the postal
+	// rules); TestSpam the SPAM cards it holds (hand and registers). Under the 2023 rules
+	// TestDamage counts the damage cards it holds, SPAM and Haywire, face-down Haywire
+	// under its registers included: what a shutdown discards (seed 004, Shutdown).
+	TestEnergy = "energy"
+	TestSpam   = "spam"
 )
 
 // Action is what an order does. Do names it (see the Do* constants); Option names an

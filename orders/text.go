@@ -306,12 +306,16 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str string) {
 			tp.ps.add(Pos{n, 0}, "more than %d orders on one sheet", MaxRules)
 			return
 		}
-		r, ok := p.parseRule()
+		rs, ok := p.parseRules()
 		if !ok {
 			tp.ps.list = append(tp.ps.list, *p.err)
 			return
 		}
-		tp.s.Rules = append(tp.s.Rules, r)
+		if len(tp.s.Rules)+len(rs) > MaxRules {
+			tp.ps.add(Pos{n, 0}, "more than %d orders on one sheet", MaxRules)
+			return
+		}
+		tp.s.Rules = append(tp.s.Rules, rs...)
 	}
 }
 

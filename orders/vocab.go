@@ -15,10 +15,25 @@ type vocab struct {
 	options  map[string]string // squashed name → card name
 	names    []string          // card names, for "did you mean"
 	maxWords int
+	// short are the squashed short names players write for a card ("tractor", "gyro"),
+	// whose misspelt whole names ("tractor bean") must not read as the short name.
+	short map[string]bool
+}
+
+// nearestName is the card whose whole name is nearest to w, and how near (squashed).
+func (v *vocab) nearestName(w string) (string, int) {
+	sw := squash(w)
+	best, bd := "", 1<<30
+	for _, n := range v.names {
+		if d := editDistance(sw, squash(n)); d < bd || (d == bd && n < best) {
+			best, bd = n, d
+		}
+	}
+	return best, bd
 }
 
 var theVocab = sync.OnceValue(func() *vocab {
-	v := &vocab{options: map[string]string{}}
+	v := &vocab{options: map[string]string{}, short: map[string]bool{}}
 	for _, n := range adjudicator.OptionNames() {
 		v.options[squash(n)] = n
 		v.names = append(v.names, n)
@@ -54,9 +69,30 @@ var theVocab = sync.OnceValue(func() *vocab {
 		"rear-firing laser":      "Rear Laser",
 		"rear firing laser":      "Rear Laser",
 		"superior archive":       "De Luxe Safety Copy",
+		// Short names players write for a card (orders/decisions_test.go).
+		"brake":        "Brakes",
+		"4th gear":     "Fourth Gear",
+		"gyro":         "Gyroscopic Stabilisator",
+		"drone":        "Drone Launcher",
+		"missile":      "Missile Launcher",
+		"goo":          "Goo Dropper",
+		"mine":         "Mine Layer",
+		"jet":          "Big Jet",
+		"copter":       "Robo-Copter",
+		"turbo":        "Turbo Blaster",
+		"tractor":      "Tractor Beam",
+		"pressor":      "High Pressor Beam",
+		"emergency":    "Emergency Switch",
+		"homing":       "Homing Device",
+		"bridge":       "Bridge Layer",
+		"teleporter":   "Portable Teleporter",
+		"retro rocket": "Retro-Rockets",
 	} {
 		if _, ok := v.options[squash(name)]; ok {
 			v.options[squash(alias)] = name
+			if len(strings.Fields(alias)) < len(strings.Fields(name)) {
+				v.short[squash(alias)] = true
+			}
 		}
 	}
 	// The 2023 upgrades (adjudicator.UpgradeNames, seed 004). A name that is already an

@@ -249,16 +249,26 @@ func (tp *textParser) yamlOrders(v *yaml.Node) {
 				tp.ps.add(nodePos(item), "expected an order, got nothing")
 				continue
 			}
-			p := newLangParser(toks, item.Line)
-			for !p.end() {
-				r, ok := p.parseRule()
-				if !ok {
-					tp.ps.list = append(tp.ps.list, *p.err)
-					break
-				}
-				tp.s.Rules = append(tp.s.Rules, r)
+			if !tp.yamlLine(toks, item) {
+				return
 			}
 		case yaml.MappingNode:
+			if k, v, ok := lineMapping(item); ok {
+				// "- if damage >= 8: power down", "- R3: brakes", "- on re-entry: face N":
+				// YAML reads a line with ": " as a key and its value; it is the line.
+				toks := scalarTokens(k)
+				col := v.Column - 2
+				if len(toks) > 0 {
+					last := toks[len(toks)-1]
+					col = last.col + len([]rune(last.raw))
+				}
+				toks = append(toks, token{text: ":", raw: ":", col: col, kind: 'p'})
+				toks = append(toks, scalarTokens(v)...)
+				if !tp.yamlLine(toks, k) {
+					return
+				}
+				continue
+			}
 			tp.yamlRule(item)
 		default:
 			tp.ps.add(nodePos(item), "expected an order: a line of text, or if/then/else")
@@ -266,10 +276,44 @@ func (tp *textParser) yamlOrders(v *yaml.Node) {
 	}
 }
 
+// yamlLine reads the orders of one line of text (an item of orders:); false when the
+// sheet has too many.
+func (tp *textParser) yamlLine(toks []token, at *yaml.Node) bool {
+	p := newLangParser(toks, at.Line)
+	for !p.end() {
+		rs, ok := p.parseRules()
+		if !ok {
+			tp.ps.list = append(tp.ps.list, *p.err)
+			return true
+		}
+		if len(tp.s.Rules)+len(rs) > MaxRules {
+			tp.ps.add(nodePos(at), "more than %d orders on one sheet", MaxRules)
+			return false
+		}
+		tp.s.Rules = append(tp.s.Rules, rs...)
+	}
+	return true
+}
+
+// lineMapping reports whether an item of orders: is a line of text YAML read as a
+// mapping of one key ("- if damage >= 8: power down"): one scalar key that is none of
+// if/when/unless/then/do/else/otherwise, and a scalar value.
+func lineMapping(m *yaml.Node) (k, v *yaml.Node, ok bool) {
+	if len(m.Content) != 2 || m.Content[0].Kind != yaml.ScalarNode || m.Content[1].Kind != yaml.ScalarNode {
+		return nil, nil, false
+	}
+	k, v = m.Content[0], m.Content[1]
+	if inList(strings.ToLower(k.Value), "if", "when", "unless", "then", "do", "else", "otherwise") || v.Value == "" {
+		return nil, nil, false
+	}
+	return k, v, true
+}
+
 // yamlRule reads {if: COND, then: ACTION, else: ACTION} (when/unless for if, do for then).
 func (tp *textParser) yamlRule(m *yaml.Node) {
 	r := Rule{At: nodePos(m)}
 	var have bool
+	var elseDont *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
@@ -289,6 +333,10 @@ func (tp *textParser) yamlRule(m *yaml.Node) {
 			r.Then = p.parseAction()
 			have = true
 		case "else", "otherwise":
+			if inList(strings.ToLower(strings.Trim(v.Value, " .!")), "don't", "dont", "do not", "not", "don’t") {
+				elseDont = v // "else: don't": the other answer of the decision (opposite)
+				continue
+			}
 			a := p.parseAction()
 			r.Else = &a
 		default:
@@ -307,6 +355,14 @@ func (tp *textParser) yamlRule(m *yaml.Node) {
 	if !have {
 		tp.ps.add(nodePos(m), "an order needs \"then:\"")
 		return
+	}
+	if elseDont != nil {
+		a, ok := opposite(r.Then)
+		if !ok {
+			tp.ps.add(nodePos(elseDont), "\"else: don't\" after %q: write what to do instead (\"else: nothing\" leaves the decision to later orders)", r.Then.String())
+			return
+		}
+		r.Else = &a
 	}
 	if r.If != nil {
 		if msg := condTooBig(r.If); msg != "" {

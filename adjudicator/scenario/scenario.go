@@ -311,12 +311,13 @@ func Parse(name, text string) (*Scenario, error) {
 			if !ok || rl == nil {
 				return nil, p.errf(ln, "orders: want \"orders ROBOT: ORDER\" for a robot declared above")
 			}
-			r, err := orders.ParseRule(strings.TrimSpace(text), ln)
+			// A line may hold several orders ("x; y", "discard Brakes before Shield ...").
+			rs, err := orders.ParseRules(strings.TrimSpace(text), ln)
 			if err != nil {
 				return nil, p.errf(ln, "orders %s: %v", rl.r.Name, err)
 			}
 			rl.dec.Orders = append(rl.dec.Orders, strings.TrimSpace(text))
-			rl.dec.rules = append(rl.dec.rules, r)
+			rl.dec.rules = append(rl.dec.rules, rs...)
 		case "expect":
 			// Parsed after the robots are known.
 			ln, rest := ln, rest
