@@ -229,7 +229,16 @@ func (t *turn) activate(i int) {
 			return
 		}
 	}
-	for k == CardSpam || (k == CardAgain && reg == 1) {
+	// Ruling R-AGAIN-ONLY: an Again in register 1 goes to the robot's own discard pile,
+	// from which a reshuffle may draw it again; once every card of the deck and the
+	// discard pile has been drawn and none could be played (only Again cards are left),
+	// the register plays nothing, as with an empty deck (R-REPLACE-EMPTY). Without this
+	// bound such a deck loops for ever.
+	for tries := len(r.Mat.Deck) + len(r.Mat.Discard) + 1; k == CardSpam || (k == CardAgain && reg == 1); tries-- {
+		if tries < 0 {
+			t.round().ran[i] = NoCard
+			return
+		}
 		if c, k = t.replaceCard(i, c); c == 0 {
 			t.round().ran[i] = NoCard
 			return
