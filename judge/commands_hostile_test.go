@@ -287,3 +287,32 @@ func TestSetRefusesBadValues(t *testing.T) {
 	mustContain(t, "the reply", text, "Thu 27 Feb 2031 12:00 UTC", "Not done: EXTEND: the deadline would be 2031-03-01 12:00 UTC")
 	f.gameRow("spring")
 }
+
+// Press and broadcasts are relayed to other people: a terminal escape sequence, a
+// bidirectional override or a quarter-megabyte message was relayed as written to
+// every player. Refused, with the line and character, and nobody else is mailed.
+func TestRelayedTextIsChecked(t *testing.T) {
+	for _, tc := range []struct{ name, from, body, want string }{
+		{"press escape", "twonky@example.test", "secret TWONKY\nPRESS TO ALL\nhello\nred \x1b[31malert\nENDPRESS\n", "PRESS: line 2 of the message, character 5 is a control character (U+001B)"},
+		{"press bidi", "twonky@example.test", "secret TWONKY\nPRESS TO Zoombot\nsigned \u202eyblnoZ\nENDPRESS\n", "PRESS: line 1 of the message, character 8 is a bidirectional override (U+202E)"},
+		{"press isolate", "twonky@example.test", "secret TWONKY\nPRESS TO ALL\n\u2067x\u2069\n", "PRESS: line 1 of the message, character 1 is a bidirectional override (U+2067)"},
+		{"press huge", "twonky@example.test", "secret TWONKY\nPRESS TO ALL\n" + strings.Repeat("spam spam spam spam\n", 600), "PRESS: the message has 11999 characters; at most 10000"},
+		{"broadcast escape", "gm@example.test", "secret GM\nBROADCAST \x1b]0;owned\x07 hi\n", "BROADCAST: line 1 of the message, character 1 is a control character (U+001B)"},
+		{"broadcast huge", "gm@example.test", "secret GM\nBROADCAST\n" + strings.Repeat("x", 20000) + "\n", "BROADCAST: the message has 20000 characters"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			body := strings.NewReplacer("GM\n", f.secrets[""]+"\n", "TWONKY", f.secrets["Twonky"]).Replace(tc.body)
+			n0 := f.outboxCount()
+			_, text := f.send(tc.from, "[RR spring] relay", body)
+			mustContain(t, "the reply", text, "Not done: "+tc.want)
+			if n := f.outboxCount(); n != n0+1 {
+				t.Errorf("%d mails; want the one reply", n-n0)
+			}
+		})
+	}
+	// Tabs, accents, right-to-left text with its marks and emoji are relayed.
+	f := newFixture(t)
+	_, text := f.send("twonky@example.test", "[RR spring] relay", "secret "+f.secrets["Twonky"]+"\nPRESS TO ALL\nGrüße\tשלום\u200f 👨\u200d👩\u200d👧\nENDPRESS\n")
+	mustContain(t, "the reply", text, "Your message (signed) went to everyone.")
+}

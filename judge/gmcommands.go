@@ -668,6 +668,9 @@ func (j *Judge) cmdBroadcast(e *cmdEnv, c Command) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", refuse("BROADCAST needs a message: the text after it, to the end of the mail.")
 	}
+	if err := checkRelayed("BROADCAST", text, 0); err != nil {
+		return "", err
+	}
 	ps, err := e.tx.Players(g.ID)
 	if err != nil {
 		return "", err

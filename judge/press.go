@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -71,6 +72,9 @@ func (j *Judge) cmdPress(e *cmdEnv, c Command) (string, error) {
 	}
 	if strings.TrimSpace(text) == "" {
 		return "", refuse("PRESS needs a message: the lines below it, up to ENDPRESS or the end of the mail.")
+	}
+	if err := checkRelayed("PRESS", text, 0); err != nil {
+		return "", err
 	}
 	ps, err := e.tx.Players(g.ID)
 	if err != nil {
@@ -215,4 +219,42 @@ func hasName(names []string, n string) bool {
 		}
 	}
 	return false
+}
+
+// MaxRelayed is the longest message, in characters, the judge relays to other people
+// (PRESS, BROADCAST).
+const MaxRelayed = 10000
+
+// checkRelayed refuses a message the judge would relay to other people when it is
+// longer than MaxRelayed or holds a character that changes what the receiver's screen
+// shows: a control character other than tab (a terminal escape sequence reaches a
+// player reading mail in a terminal) or a bidirectional override or isolate (U+202A–
+// U+202E, U+2066–U+2069, which reverse the text around them). The error says which
+// line of the mail (first is the command's line; the message starts below it) and
+// which character, never quoting the text.
+func checkRelayed(verb, text string, first int) error {
+	if n := len([]rune(text)); n > MaxRelayed {
+		return refuse("%s: the message has %d characters; at most %d are relayed.", verb, n, MaxRelayed)
+	}
+	for i, line := range strings.Split(text, "\n") {
+		for k, r := range []rune(line) {
+			p := ""
+			switch {
+			case r == '\t':
+			case r == 0x202A || r == 0x202B || r == 0x202C || r == 0x202D || r == 0x202E ||
+				r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x2069:
+				p = "a bidirectional override"
+			case unicode.IsControl(r):
+				p = "a control character"
+			}
+			if p != "" {
+				where := fmt.Sprintf("line %d of the message", i+1)
+				if first > 0 {
+					where = fmt.Sprintf("line %d", first+1+i)
+				}
+				return refuse("%s: %s, character %d is %s (U+%04X), which is not relayed.", verb, where, k+1, p, r)
+			}
+		}
+	}
+	return nil
 }
