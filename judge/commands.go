@@ -225,7 +225,15 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		if err := j.backHome(e, home); err != nil {
 			return "", "", 0, err
 		}
-		text, err := j.runCommand(e, c)
+		var text string
+		var err error
+		if gone, gerr := j.playerGone(e); gerr != nil {
+			return "", "", 0, gerr
+		} else if who := verbs[c.Verb].who; gone && (who == "player" || who == "member" && e.gm == nil) {
+			err = refuse("%s left game %s above in this mail; nothing more is done for it.", e.player.Robot, e.game.Tag)
+		} else {
+			text, err = j.runCommand(e, c)
+		}
 		var ue userError
 		if errors.As(err, &ue) {
 			text, err = "Not done: "+ue.Error()+"\n", nil
@@ -296,6 +304,26 @@ func (j *Judge) backHome(e *cmdEnv, home *store.Game) error {
 	}
 	e.game = &g
 	return nil
+}
+
+// playerGone reports whether the mail's player has left the game by a command above
+// (WITHDRAW: a seat in an open game is deleted, a running game's player withdrawn), and
+// otherwise reads the player again. The bug: a second WITHDRAW in an open game deleted
+// the deleted seat again, the mail failed with "delete player: not found" and got no
+// answer; in a running game a withdrawn player's PRESS below the WITHDRAW still went out.
+func (j *Judge) playerGone(e *cmdEnv) (bool, error) {
+	if e.player == nil {
+		return false, nil
+	}
+	p, err := e.tx.PlayerByID(e.player.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	e.player = &p
+	return p.Withdrawn, nil
 }
 
 func (j *Judge) replyText(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to string, gameID int64, text, id string) error {

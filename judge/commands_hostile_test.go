@@ -316,3 +316,34 @@ func TestRelayedTextIsChecked(t *testing.T) {
 	_, text := f.send("twonky@example.test", "[RR spring] relay", "secret "+f.secrets["Twonky"]+"\nPRESS TO ALL\nGrüße\tשלום\u200f 👨\u200d👩\u200d👧\nENDPRESS\n")
 	mustContain(t, "the reply", text, "Your message (signed) went to everyone.")
 }
+
+// Commands below a WITHDRAW in the same mail: the player has left. The bugs: a second
+// WITHDRAW in an open game deleted the deleted seat again and the whole mail failed
+// unanswered ("delete player: not found"); in a running game a PRESS below the WITHDRAW
+// still went to the other players.
+func TestCommandsAfterWithdraw(t *testing.T) {
+	t.Run("open game", func(t *testing.T) {
+		f := newFixture(t)
+		boss := f.addServerGM("boss@example.test")
+		f.send("boss@example.test", "new", "secret "+boss+"\nCREATE autumn course=sprint players=2\n")
+		sec := secretInText.FindStringSubmatch(f.joinConfirmed("ann@example.test", "[RR autumn] join", "JOIN Ann\n"))[1]
+		_, text := f.send("ann@example.test", "[RR autumn] bye", "secret "+sec+"\nWITHDRAW\nWITHDRAW\n")
+		mustContain(t, "the reply", text, "Ann withdrew: the seat in game autumn is free again.", "> WITHDRAW\nNot done: Ann left game autumn above in this mail")
+		if st := f.inboxStatus(f.uid); st.Status == store.InboxFailed {
+			t.Errorf("the mail failed: %s", st.Note)
+		}
+	})
+	t.Run("running game", func(t *testing.T) {
+		f := newFixture(t)
+		_, text := f.send("twonky@example.test", "[RR spring] bye", "secret "+f.secrets["Twonky"]+"\nWITHDRAW\nPRESS TO ALL\nso long, suckers\nENDPRESS\nWITHDRAW\n")
+		mustContain(t, "the reply", text, "Twonky withdrew", "> PRESS TO ALL\nNot done: Twonky left game spring above", "> WITHDRAW\nNot done: Twonky left")
+		if ms := f.mailsTo("zoombot@example.test", "press"); len(ms) != 0 {
+			t.Errorf("a withdrawn player's press went out: %d mails", len(ms))
+		}
+	})
+	t.Run("timezone Local", func(t *testing.T) {
+		f := newFixture(t)
+		_, text := f.send("twonky@example.test", "[RR spring] tz", "secret "+f.secrets["Twonky"]+"\nTIMEZONE Local\n")
+		mustContain(t, "the reply", text, `Not done: "Local" is not a time zone name`)
+	})
+}

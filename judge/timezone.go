@@ -18,7 +18,9 @@ func checkZone(name string) (*time.Location, string, error) {
 	case "", "utc", "none", "gmt", "z":
 		return nil, "", nil
 	}
-	if len(name) > 64 || strings.ContainsAny(name, " \t\\") || strings.HasPrefix(name, "/") || strings.Contains(name, "..") {
+	// "Local" is the server's own zone (time.LoadLocation): no zone a player means, and
+	// it would tell the server's clock setting.
+	if strings.EqualFold(name, "local") || len(name) > 64 || strings.ContainsAny(name, " \t\\") || strings.HasPrefix(name, "/") || strings.Contains(name, "..") {
 		return nil, "", refuse("%q is not a time zone name (like Europe/Berlin or America/New_York).", name)
 	}
 	loc, err := time.LoadLocation(name)
