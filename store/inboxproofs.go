@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"fmt"
 	"sort"
@@ -97,13 +98,13 @@ func SecretsIn(b []byte) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := 0; i+secretLen <= len(b); i++ {
-		if secretAt(b, i) {
-			s := string(b[i : i+secretLen])
+		if end := secretEnd(b, i); end > 0 {
+			s := string(bytes.ReplaceAll(bytes.ReplaceAll(b[i:end], []byte("=\r\n"), nil), []byte("=\n"), nil))
 			if !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
-			i += secretLen - 1
+			i = end - 1
 		}
 	}
 	return out

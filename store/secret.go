@@ -219,14 +219,18 @@ var secretShape = regexp.MustCompile(`\b[a-hjkmnp-z2-9]{4}-[a-hjkmnp-z2-9]{4}-[a
 // "(secret)". Mail that carried a secret (a JOIN reply, a welcome) is kept this way once
 // it has been sent, so the database and its backups hold no plain secret. It finds what
 // secretShape matches, scanning by hand: every received mail passes through it, and the
-// regular expression was the largest single cost of intake (issue 14).
+// regular expression was the largest single cost of intake (issue 14). A secret cut by
+// quoted-printable soft line breaks ("=" at a line's end) is found too, whatever the
+// part's declared encoding: a reader that decodes it sees the secret whole, and one that
+// does not loses nothing of an order sheet (FuzzRedactInboundRaw found a body without a
+// Content-Transfer-Encoding holding one).
 func RedactSecrets(b []byte) ([]byte, bool) {
 	var out []byte
 	last := 0
 	for i := 0; i+secretLen <= len(b); i++ {
-		if secretAt(b, i) {
+		if end := secretEnd(b, i); end > 0 {
 			out = append(append(out, b[last:i]...), "(secret)"...)
-			last = i + secretLen
+			last = end
 			i = last - 1
 		}
 	}
@@ -238,6 +242,49 @@ func RedactSecrets(b []byte) ([]byte, bool) {
 
 const secretLen = secretGroups*secretGroupLen + secretGroups - 1
 
+// secretEnd is the end of a secret starting at b[i], with soft line breaks allowed
+// between its characters, or 0 when none starts there.
+func secretEnd(b []byte, i int) int {
+	if !inSecret[b[i]] || i > 0 && isWordByte[b[i-1]] {
+		return 0
+	}
+	j := i + 1
+	for k := 1; k < secretLen; k++ {
+		if j < len(b) && b[j] == '=' {
+			j += softBreak(b, j)
+		}
+		if j >= len(b) {
+			return 0
+		}
+		if k%(secretGroupLen+1) == secretGroupLen {
+			if b[j] != '-' {
+				return 0
+			}
+		} else if !inSecret[b[j]] {
+			return 0
+		}
+		j++
+	}
+	if j < len(b) && isWordByte[b[j]] {
+		return 0
+	}
+	return j
+}
+
+// softBreak is the length of a quoted-printable soft line break ("=\n" or "=\r\n") at
+// b[j], or 0.
+func softBreak(b []byte, j int) int {
+	if j+1 < len(b) && b[j] == '=' {
+		if b[j+1] == '\n' {
+			return 2
+		}
+		if j+2 < len(b) && b[j+1] == '\r' && b[j+2] == '\n' {
+			return 3
+		}
+	}
+	return 0
+}
+
 // inSecret marks the bytes of secretAlphabet; isWordByte those of \w.
 var inSecret, isWordByte [256]bool
 
@@ -248,26 +295,4 @@ func init() {
 	for c := 0; c < 256; c++ {
 		isWordByte[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 	}
-}
-
-// secretAt reports whether secretShape matches b at i: the groups, and a word boundary
-// on either side.
-func secretAt(b []byte, i int) bool {
-	if !inSecret[b[i]] || i > 0 && isWordByte[b[i-1]] {
-		return false
-	}
-	end := i + secretLen
-	if end < len(b) && isWordByte[b[end]] {
-		return false
-	}
-	for k := 1; k < secretLen; k++ {
-		if k%(secretGroupLen+1) == secretGroupLen {
-			if b[i+k] != '-' {
-				return false
-			}
-		} else if !inSecret[b[i+k]] {
-			return false
-		}
-	}
-	return true
 }
