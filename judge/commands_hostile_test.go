@@ -327,8 +327,8 @@ func TestCommandsAfterWithdraw(t *testing.T) {
 		boss := f.addServerGM("boss@example.test")
 		f.send("boss@example.test", "new", "secret "+boss+"\nCREATE autumn course=sprint players=2\n")
 		sec := secretInText.FindStringSubmatch(f.joinConfirmed("ann@example.test", "[RR autumn] join", "JOIN Ann\n"))[1]
-		_, text := f.send("ann@example.test", "[RR autumn] bye", "secret "+sec+"\nWITHDRAW\nWITHDRAW\n")
-		mustContain(t, "the reply", text, "Ann withdrew: the seat in game autumn is free again.", "> WITHDRAW\nNot done: Ann left game autumn above in this mail")
+		_, text := f.send("ann@example.test", "[RR autumn] bye", "secret "+sec+"\nRESEND\nWITHDRAW\nWITHDRAW\n")
+		mustContain(t, "the reply", text, "> RESEND\nNot done: game autumn has not started: there is no report yet.", "Ann withdrew: the seat in game autumn is free again.", "> WITHDRAW\nNot done: Ann left game autumn above in this mail")
 		if st := f.inboxStatus(f.uid); st.Status == store.InboxFailed {
 			t.Errorf("the mail failed: %s", st.Note)
 		}

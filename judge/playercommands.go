@@ -327,7 +327,10 @@ func (j *Judge) cmdResend(e *cmdEnv, c Command) (string, error) {
 		}
 		turn = n
 	}
-	if g.Status == store.GameOpen || turn < 0 || turn >= g.CurrentTurn {
+	if g.Status == store.GameOpen {
+		return "", refuse("game %s has not started: there is no report yet.", g.Tag) // not "no report of turn -1"
+	}
+	if turn < 0 || turn >= g.CurrentTurn {
 		return "", refuse("there is no report of turn %d yet.", turn)
 	}
 	ms, err := e.tx.LiveOutboxByGame(g.ID, turn)
