@@ -347,3 +347,29 @@ func TestCommandsAfterWithdraw(t *testing.T) {
 		mustContain(t, "the reply", text, `Not done: "Local" is not a time zone name`)
 	})
 }
+
+// ADDRESS mails a code to an address nobody has proved, so it is bounded: a player who
+// mails one ADDRESS after another makes at most MaxAddressCodes code mails a day (per
+// robot, and to one victim from every robot together); the refusal says so, and nothing
+// more goes to the victim.
+func TestAddressCodesAreBounded(t *testing.T) {
+	f := newFixture(t)
+	send := func(robot, to string) string {
+		_, text := f.send(strings.ToLower(robot)+"@example.test", "[RR spring] moving",
+			"secret "+f.secrets[robot]+"\nADDRESS "+to+"\n")
+		return text
+	}
+	for i := 0; i < MaxAddressCodes; i++ {
+		mustContain(t, "ADDRESS", send("Zoombot", "victim@example.test"), "A code went to victim@example.test")
+	}
+	mustContain(t, "one ADDRESS too many", send("Zoombot", "other@example.test"), "Not done", "within a day already")
+	mustContain(t, "another robot to the same victim", send("Hulk", "victim@example.test"), "Not done", "within a day already")
+	if n := len(f.mailsTo("victim@example.test", "notice")); n != MaxAddressCodes {
+		t.Errorf("the victim got %d code mails; want %d", n, MaxAddressCodes)
+	}
+	if n := len(f.mailsTo("other@example.test", "notice")); n != 0 {
+		t.Errorf("other@ got %d code mails past the robot's bound", n)
+	}
+	// Another robot to another address is not held up.
+	mustContain(t, "ADDRESS", send("Hulk", "hulk2@example.test"), "A code went to hulk2@example.test")
+}

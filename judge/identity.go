@@ -18,6 +18,12 @@ import (
 // addressChangeTTL is how long a change of address waits for its CONFIRM.
 const addressChangeTTL = 7 * 24 * time.Hour
 
+// MaxAddressCodes bounds the codes ADDRESS mails within a day: per robot, and to one new
+// address from every game together. The code goes to an address nobody has proved yet,
+// so without a bound a player could mail one ADDRESS after another and have the judge
+// mail a victim without end (issue 14, reflection).
+const MaxAddressCodes = 3
+
 func (j *Judge) cmdWhoGame(e *cmdEnv) (string, error) {
 	if err := j.loadGame(e, ""); err != nil {
 		return "", err
@@ -92,6 +98,14 @@ func (j *Judge) cmdAddress(e *cmdEnv, c Command) (string, error) {
 		if strings.EqualFold(q.Email, addr) && !q.Withdrawn {
 			return "", refuse("%s plays another robot in game %s.", addr, g.Tag)
 		}
+	}
+	byRobot, byAddr, err := e.tx.AuditCount("address-change", g.ID, p.Robot+" asks to move to ", " asks to move to "+addr, j.now().Add(-24*time.Hour))
+	if err != nil {
+		return "", err
+	}
+	if byRobot >= MaxAddressCodes || byAddr >= MaxAddressCodes {
+		return "", refuse("%d codes have gone out for a change of address within a day already (at most %d a robot, and %d to one address); try again tomorrow.",
+			max(byRobot, byAddr), MaxAddressCodes, MaxAddressCodes)
 	}
 	code, hash, err := j.newSecret()
 	if err != nil {

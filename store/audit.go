@@ -34,6 +34,19 @@ func (t *Tx) AuditLater(e AuditEntry) (int64, error) {
 	return t.queue(t.laterFor().audit, fmtTime(e.At), nullID(e.GameID), e.Actor, e.Action, e.Detail)
 }
 
+// AuditCount counts the entries of one action since the given time: those in one game
+// whose detail starts with prefix, and those in any game whose detail ends with suffix.
+func (t *Tx) AuditCount(action string, gameID int64, prefix, suffix string, since time.Time) (byPrefix, bySuffix int, err error) {
+	err = t.queryRow(`SELECT coalesce(sum(game_id = ? AND substr(detail, 1, length(?)) = ?), 0),
+		coalesce(sum(length(detail) >= length(?) AND substr(detail, length(detail) - length(?) + 1) = ?), 0)
+		FROM audit WHERE action = ? AND at >= ?`,
+		gameID, prefix, prefix, suffix, suffix, suffix, action, fmtTime(since)).Scan(&byPrefix, &bySuffix)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: audit count %s: %w", action, err)
+	}
+	return byPrefix, bySuffix, nil
+}
+
 // AuditLog lists the last limit entries about a game (all entries when gameID
 // is 0), oldest first.
 func (t *Tx) AuditLog(gameID int64, limit int) ([]AuditEntry, error) {
