@@ -215,12 +215,15 @@ func scenarioIdleWakes(t *testing.T, s *testStack) {
 	rec := newRecorder()
 	cfg := s.config()
 	cfg.IdleTimeout = time.Minute // only the server's EXISTS can wake it in time
-	_, stop := startFetcher(t, cfg, rec.handle)
+	f, stop := startFetcher(t, cfg, rec.handle)
 	defer stop()
-	time.Sleep(300 * time.Millisecond) // let it reach IDLE
+	// its first check of the (empty) mailbox is done: what follows is IDLE, so only the
+	// server's EXISTS can bring the next mail in (a sleep here let a loaded machine deliver
+	// before that check, and the test then passed without IDLE doing anything)
+	waitCaughtUp(t, f)
 	start := time.Now()
 	s.deliver(t, mails(t.Name(), 1, 0)...)
-	rec.wait(t, 1, 8*time.Second)
+	rec.wait(t, 1, 30*time.Second) // still half the idle timeout: only EXISTS gets it here
 	t.Logf("new mail handled %v after delivery", time.Since(start).Round(time.Millisecond))
 }
 
@@ -247,8 +250,10 @@ func scenarioFlag(t *testing.T, s *testStack) {
 	rec2 := newRecorder()
 	cfg := s.config()
 	cfg.Since = pos
-	_, stop2 := startFetcher(t, cfg, rec2.handle)
-	time.Sleep(500 * time.Millisecond)
+	f2, stop2 := startFetcher(t, cfg, rec2.handle)
+	// a whole check of the mailbox is done before the count is taken (a sleep here let a
+	// loaded machine stop the fetcher before it had looked at anything)
+	waitCaughtUp(t, f2)
 	stop2()
 	if len(rec2.calls) != 0 {
 		t.Errorf("restart offered %d handled messages again", len(rec2.calls))

@@ -97,6 +97,19 @@ func (r *recorder) wait(t *testing.T, n int, timeout time.Duration) {
 	}
 }
 
+// waitCaughtUp waits until f has finished a check that offered everything in the mailbox
+// (Fetcher.CaughtUp): an event, not a sleep, with a deadline only a hung fetcher reaches.
+func waitCaughtUp(t *testing.T, f *Fetcher) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for f.CaughtUp().IsZero() {
+		if time.Now().After(deadline) {
+			t.Fatal("the fetcher never finished its first check of the mailbox")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // startFetcher runs a Fetcher until the returned stop function is called (or the test ends).
 func startFetcher(t *testing.T, cfg FetcherConfig, h Handler) (*Fetcher, func()) {
 	t.Helper()
