@@ -109,7 +109,7 @@ func TestHungSMTPDelaysNeitherDeadlinesNorIntake(t *testing.T) {
 		cancel()
 		<-done
 	}()
-	waitFor(t, "the sender to hang on the frozen server", 10*time.Second, func() bool { return hole.Accepted() > 0 })
+	waitFor(t, "the sender to hang on the frozen server", time.Minute, func() bool { return hole.Accepted() > 0 })
 
 	// intake: Alice's sheet is stored and acknowledged while the sender hangs
 	body := "robot Alice\nturn 1\nsecret " + secrets["Alice"] + "\nif damage > 4 then power down\n"
@@ -129,11 +129,11 @@ func TestHungSMTPDelaysNeitherDeadlinesNorIntake(t *testing.T) {
 		})
 		return g, acks
 	}
-	waitFor(t, "intake to acknowledge a sheet while SMTP hangs", 20*time.Second, func() bool { _, n := game(); return n > 0 })
+	waitFor(t, "intake to acknowledge a sheet while SMTP hangs", time.Minute, func() bool { _, n := game(); return n > 0 })
 
 	// the deadline: the turn resolves although the sender is still stuck
 	clock.Add(25 * time.Hour)
-	waitFor(t, "the deadline to resolve the turn while SMTP hangs", 20*time.Second, func() bool { g, _ := game(); return g.CurrentTurn == 2 })
+	waitFor(t, "the deadline to resolve the turn while SMTP hangs", time.Minute, func() bool { g, _ := game(); return g.CurrentTurn == 2 })
 }
 
 // countingSender counts the mails handed to it by Message-ID; before the first it runs

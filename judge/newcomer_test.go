@@ -150,13 +150,13 @@ func TestDeadlineInAQuietMailboxResolvesAtTheTick(t *testing.T) {
 		return g
 	}
 	// intake has looked at the (empty) mailbox once, then idles
-	waitFor(t, "intake's first look at the mailbox", 20*time.Second, func() bool { return !fetcher.CaughtUp().IsZero() })
+	waitFor(t, "intake's first look at the mailbox", time.Minute, func() bool { return !fetcher.CaughtUp().IsZero() })
 	if err := j.Store.Tx(context.Background(), func(tx *store.Tx) error {
 		return tx.SetDeadline(game().ID, time.Now().UTC().Add(300*time.Millisecond))
 	}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the deadline to resolve the turn", 20*time.Second, func() bool { return game().CurrentTurn == 2 })
+	waitFor(t, "the deadline to resolve the turn", time.Minute, func() bool { return game().CurrentTurn == 2 })
 }
 
 // SET observers no means what the settings then show, "observers: no": those who were

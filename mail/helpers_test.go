@@ -255,7 +255,7 @@ func (p *proxy) stats() (accepted, cuts int) {
 // waitUIDs polls until mailbox holds want messages matching crit (marking follows the handler).
 func waitUIDs(t *testing.T, c *imapclient.Client, mailbox string, crit *imap.SearchCriteria, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // bounds a hang; a loaded machine may need long
 	for {
 		n := countUIDs(t, c, mailbox, crit)
 		if n == want {
