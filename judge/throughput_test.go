@@ -22,7 +22,7 @@ import (
 // TestThroughput measures ingestion against a bare IMAP client in the same run: 1,000
 // order mails are put in a mailbox, read by a bare client (one UID FETCH of every body),
 // then ingested by rallyjudge (fetched, stored, authenticated, parsed, validated and
-// answered, in batches of up to 100 mails per commit, flagged on the server after each
+// answered, in batches of up to 250 mails per commit, flagged on the server after each
 // commit). It runs against go-imap's in-process server and, with the mail stack
 // (RALLYJUDGE_MAILSTACK=1), against the real Dovecot, in a folder of its own so that
 // it never meets other tests' mail in INBOX. It needs RALLYJUDGE_THROUGHPUT=1; the

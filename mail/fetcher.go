@@ -59,7 +59,9 @@ type FetcherConfig struct {
 	// truncated raw and its size check will refuse it). Default 32 MiB.
 	MaxFetchSize int64
 	// BatchBytes bounds the bytes fetched in one FETCH (default 8 MiB); BatchCount the messages
-	// (default 100).
+	// (default 250: fewer commits and flag round trips. TestThroughput against Dovecot,
+	// idle, interleaved: 100 took 3,095–3,292 mails/s, 250 took 3,738–4,264, 500 took
+	// 3,824–4,221).
 	BatchBytes int64
 	BatchCount int
 	Logger     *slog.Logger
@@ -149,7 +151,7 @@ func NewFetcher(cfg FetcherConfig) (*Fetcher, error) {
 		cfg.BatchBytes = 8 << 20
 	}
 	if cfg.BatchCount <= 0 {
-		cfg.BatchCount = 100
+		cfg.BatchCount = 250
 	}
 	lg := cfg.Logger
 	if lg == nil {
