@@ -639,8 +639,11 @@ func TestCommandsThroughRealMail(t *testing.T) {
 	hand := handFrom(mailWith("alice", "Welcome, Alice"))
 	expect("status", send("alice", g+"status", "secret "+sec["alice"]+"\nSTATUS\n"), "Alice        waiting for orders")
 	expect("orders", send("alice", g+"orders", "secret "+sec["alice"]+"\nORDERS\nrobot Alice\n"+strings.Join(hand[:5], " ")+"\n"), "Alice")
-	expect("clock", send("carol", g+"clock", "secret "+boss+"\nDEADLINE 2099-01-01 12:00\nEXTEND 1d\nPAUSE\nRESUME\nSET missed autopilot\n"),
-		"Thu 1 Jan 2099 12:00 UTC", "Fri 2 Jan 2099 12:00 UTC", "is paused", "goes on", "missed orders:   autopilot")
+	// a deadline some months ahead on the real clock (DEADLINE refuses one past five years)
+	dl := time.Now().UTC().AddDate(0, 3, 0)
+	dl = time.Date(dl.Year(), dl.Month(), dl.Day(), 12, 0, 0, 0, time.UTC)
+	expect("clock", send("carol", g+"clock", "secret "+boss+"\nDEADLINE "+dl.Format("2006-01-02 15:04")+"\nEXTEND 1d\nPAUSE\nRESUME\nSET missed autopilot\n"),
+		dl.Format("Mon 2 Jan 2006 15:04 UTC"), dl.AddDate(0, 0, 1).Format("Mon 2 Jan 2006 15:04 UTC"), "is paused", "goes on", "missed orders:   autopilot")
 	expect("process", send("carol", g+"go", "secret "+boss+"\nPROCESS\n"), "Turn 1 is resolved")
 	expect("resend", send("bob", g+"again", "secret "+sec["bob"]+"\nRESEND 1\nHISTORY\n"), "Your report of turn 1", "Bob sent no orders (autopilot)")
 	expect("rollback", send("carol", g+"undo", "secret "+boss+"\nROLLBACK\n"), "Turn 1 is rolled back")
