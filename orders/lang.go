@@ -482,14 +482,7 @@ func (p *langParser) condFirst() (Cond, bool) {
 		return Cond{Test: TestDead}, true
 	}
 	if p.is("on") || p.is("at") || p.is("upon") {
-		p.i++
-		p.skip("a", "an", "the", "my")
-		if kind, n := p.squareKind(); n > 0 {
-			p.i += n
-			return Cond{Test: TestOn, Arg: kind}, true
-		}
-		p.i = save
-		return Cond{}, false
+		return p.squareAfter()
 	}
 	if kind, n := p.squareKind(); n > 0 && inList(p.peek(n).text, ":", ",", "-") && kind != "repair" && kind != "flag" && kind != "start" {
 		// "double wrench: take option" (not "repair: ...", which is an order).
@@ -500,11 +493,12 @@ func (p *langParser) condFirst() (Cond, bool) {
 	return Cond{}, false
 }
 
-// squareAfter reads "at a double repair", "on a double wrench" after an order that
-// takes no target: the condition that the robot is on that square.
+// squareAfter reads "at a double repair", "on a double wrench", "upon a flag" (after
+// an order that takes no target, or first on a line: condFirst): the condition that the
+// robot is on that square.
 func (p *langParser) squareAfter() (Cond, bool) {
 	save := p.i
-	if p.is("on") || p.is("at") {
+	if p.is("on") || p.is("at") || p.is("upon") {
 		p.i++
 		p.skip("a", "an", "the", "my")
 		if kind, n := p.squareKind(); n > 0 {
