@@ -57,20 +57,7 @@ func TestArchiveOfEveryMissedPolicyReplays(t *testing.T) {
 			if got := a.Turns[1].Orders[2].Missed; got != policy {
 				t.Fatalf("turn 1: Hulk's missed orders recorded as %q, want %q", got, policy)
 			}
-			var buf bytes.Buffer
-			if err := archive.Write(&buf, a); err != nil {
-				t.Fatal(err)
-			}
-			b, err := archive.Read(bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatalf("the exported archive does not read: %v", err)
-			}
-			if err := archive.Replay(&b, nil, -1, nil); err != nil {
-				t.Fatalf("the exported archive does not replay: %v", err)
-			}
-			if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: 2}); err != nil {
-				t.Fatalf("the exported archive does not import: %v", err)
-			}
+			b := exportReplayImport(t, f, a, 2)
 			// and what Read refuses, Write refuses (docs/archive.md): export never
 			// writes an archive that does not read
 			b.Turns[1].Orders[2].Missed = "shrug"
@@ -97,20 +84,7 @@ func TestArchiveOfEveryMissedPolicyReplays2023(t *testing.T) {
 			if len(a.Turns) < 3 || a.Turns[1].Orders[0].Missed != policy {
 				t.Fatalf("%d turns; turn 1 recorded %+v", len(a.Turns), a.Turns[1].Orders[0])
 			}
-			var buf bytes.Buffer
-			if err := archive.Write(&buf, a); err != nil {
-				t.Fatal(err)
-			}
-			b, err := archive.Read(bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatalf("the exported archive does not read: %v", err)
-			}
-			if err := archive.Replay(&b, nil, -1, nil); err != nil {
-				t.Fatalf("the exported archive does not replay: %v", err)
-			}
-			if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: 1}); err != nil {
-				t.Fatalf("the exported archive does not import: %v", err)
-			}
+			exportReplayImport(t, f, a, 1)
 		})
 	}
 }
@@ -244,4 +218,26 @@ func TestMissedLimitSetAfterTheMissesCounts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exportReplayImport writes a as export does, reads it back, replays it and imports it
+// as spring-again, kept up to turn from, failing t at the first step
+// that does not work; it returns the archive as read back.
+func exportReplayImport(t *testing.T, f *fixture, a archive.Archive, from int) archive.Archive {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := archive.Write(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	b, err := archive.Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("the exported archive does not read: %v", err)
+	}
+	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+		t.Fatalf("the exported archive does not replay: %v", err)
+	}
+	if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: from}); err != nil {
+		t.Fatalf("the exported archive does not import: %v", err)
+	}
+	return b
 }

@@ -7,32 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // baseSavedTurn is a saved turn of a new two-robot game on sprint, each robot playing
 // the first five cards of its hand, as JSON decoded into generic maps to mutate.
 func baseSavedTurn(t testing.TB) []byte {
 	t.Helper()
-	c, err := adjudicator.LoadCourse("sprint")
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 9, adjudicator.DealtOptions(adjudicator.DeckBoth))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _, err := adjudicator.NewGame(setup, []string{"Ann", "Ben"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	played := make([]orders.Played, len(st.Robots))
-	for i, r := range st.Robots {
-		played[i].Robot = r.Name
-		copy(played[i].Program[:], r.Hand[:5])
-	}
+	_, st, played := sprintTurn(t)
 	b, err := json.Marshal(savedTurn{Course: "sprint", Seed: 9, State: st, Orders: played})
 	if err != nil {
 		t.Fatal(err)

@@ -95,10 +95,10 @@ func TestResolveShippedScenario(t *testing.T) {
 	}
 }
 
-// TestResolveSavedTurn: a saved turn (state before, every robot's orders as the judge
-// records them) resolves to the same state as the engine gives, and a wrong expected
-// hash exits 1.
-func TestResolveSavedTurn(t *testing.T) {
+// sprintTurn is a new two-robot game on sprint (seed 9, both option decks dealt), each
+// robot playing the first five cards of its hand.
+func sprintTurn(t testing.TB) (*adjudicator.Setup, *adjudicator.State, []orders.Played) {
+	t.Helper()
 	c, err := adjudicator.LoadCourse("sprint")
 	if err != nil {
 		t.Fatal(err)
@@ -112,10 +112,20 @@ func TestResolveSavedTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	played := make([]orders.Played, len(st.Robots))
-	ords := make([]adjudicator.Orders, len(st.Robots))
 	for i, r := range st.Robots {
 		played[i].Robot = r.Name
 		copy(played[i].Program[:], r.Hand[:5])
+	}
+	return setup, st, played
+}
+
+// TestResolveSavedTurn: a saved turn (state before, every robot's orders as the judge
+// records them) resolves to the same state as the engine gives, and a wrong expected
+// hash exits 1.
+func TestResolveSavedTurn(t *testing.T) {
+	setup, st, played := sprintTurn(t)
+	ords := make([]adjudicator.Orders, len(played))
+	for i := range played {
 		ords[i] = played[i].Orders()
 	}
 	next, _, err := adjudicator.Resolve(setup, st, ords)
