@@ -112,7 +112,7 @@ func TestArmedFloorHasScenarios(t *testing.T) {
 // names the example and the scenario that plays it; the file must exist, cite seed 001
 // and have the example's element on its board (or be a blast check).
 func TestArmedWorkedExamples(t *testing.T) {
-	examples := []struct{ example, file string }{
+	examples := []ruleCase{
 		{"Water: a Move 1 in water does not move", "600-water-move-1-does-not-move.scn"},
 		{"Water: a Move 3 in water moves 2", "601-water-move-3-moves-2.scn"},
 		{"Water: a robot in water pushed moves normally", "602-water-pushed-robot-moves-normally.scn"},
@@ -150,19 +150,7 @@ func TestArmedWorkedExamples(t *testing.T) {
 		{"Phase programs: Bridge Layer in front of no pit keeps its token", "785-bridge-layer-illegal-keeps-token.scn"},
 		{"Phase programs: Crab Legs on a teleporter plays the primary card", "802-crab-legs-on-teleporter.scn"},
 	}
-	byFile := map[string]armedScenario{}
-	for _, s := range readArmedScenarios(t) {
-		byFile[s.file] = s
-	}
-	for _, ex := range examples {
-		s, ok := byFile[ex.file]
-		switch {
-		case !ok:
-			t.Errorf("%s: no scenario %s", ex.example, ex.file)
-		case !s.cites:
-			t.Errorf("%s: %s does not cite seed 001", ex.example, ex.file)
-		}
-	}
+	checkArmedCases(t, examples)
 }
 
 // TestArmedRuleStatements: seed 001's rule sentences, read statement by statement (the
@@ -171,7 +159,7 @@ func TestArmedWorkedExamples(t *testing.T) {
 // with the scenario that plays it, so that a lost scenario fails here. The worked
 // examples are TestArmedWorkedExamples'.
 func TestArmedRuleStatements(t *testing.T) {
-	statements := []struct{ statement, file string }{
+	statements := []ruleCase{
 		// Phase-Programmed Options
 		{"Programming: one token of an option a register; a device faces the robot's way", "968-one-mine-a-register-facing.scn"},
 		{"Types: one gadget a register (Mine Layer and Bridge Layer, the card held first kept)", "925-gadgets-one-a-register.scn"},
@@ -282,17 +270,28 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Bridge Layer: open floor for the rest of the game, a device may lie on it", "1019-big-one-on-a-bridge.scn"},
 		{"Devices: a virtual bridge goes when its robot becomes real, and the robot on it falls (R-AD-VIRTUAL-BRIDGE)", "1020-virtual-bridge-gone-robot-falls.scn"},
 	}
+	checkArmedCases(t, statements)
+}
+
+// ruleCase is a rule of seed 001 (a worked example or a statement) and the scenario that
+// plays it.
+type ruleCase struct{ rule, file string }
+
+// checkArmedCases fails t for every case whose scenario is missing or does not cite
+// seed 001.
+func checkArmedCases(t *testing.T, cases []ruleCase) {
+	t.Helper()
 	byFile := map[string]armedScenario{}
 	for _, s := range readArmedScenarios(t) {
 		byFile[s.file] = s
 	}
-	for _, st := range statements {
-		s, ok := byFile[st.file]
+	for _, c := range cases {
+		s, ok := byFile[c.file]
 		switch {
 		case !ok:
-			t.Errorf("%s: no scenario %s", st.statement, st.file)
+			t.Errorf("%s: no scenario %s", c.rule, c.file)
 		case !s.cites:
-			t.Errorf("%s: %s does not cite seed 001", st.statement, st.file)
+			t.Errorf("%s: %s does not cite seed 001", c.rule, c.file)
 		}
 	}
 }
