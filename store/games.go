@@ -84,10 +84,13 @@ type Game struct {
 	CurrentTurn int // the turn whose orders are being collected
 	ListAddress string
 	Created     time.Time
+	// Kind is the game played, by the name its package gives it behind the game seam
+	// (package game); "" for RoboRally as the judge played it before the seam.
+	Kind string
 }
 
 const gameColumns = `id, tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
-	deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at`
+	deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at, game`
 
 // CreateGame inserts g (its ID is ignored) and returns its new ID. Status
 // defaults to open, Rules to {}.
@@ -105,11 +108,11 @@ func (t *Tx) CreateGame(g Game) (int64, error) {
 		g.Rules = json.RawMessage("{}")
 	}
 	res, err := t.exec(`INSERT INTO games (tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
-		deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at, game)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		g.Tag, g.Name, g.Course, string(g.Rules), g.Seed, string(g.Deadline.Kind), g.Deadline.Hours,
 		g.Deadline.Clock, nullTime(g.DeadlineAt), int64(g.Grace/time.Second), string(g.Missed), string(g.Status),
-		g.CurrentTurn, g.ListAddress, fmtTime(g.Created))
+		g.CurrentTurn, g.ListAddress, fmtTime(g.Created), g.Kind)
 	if err != nil {
 		return 0, fmt.Errorf("store: create game %q: %w", g.Tag, err)
 	}
@@ -209,7 +212,7 @@ func scanGame(r scanner) (Game, error) {
 		created                    string
 	)
 	err := r.Scan(&g.ID, &g.Tag, &g.Name, &g.Course, &rules, &g.Seed, &kind, &g.Deadline.Hours,
-		&g.Deadline.Clock, &deadlineAt, &grace, &missed, &state, &g.CurrentTurn, &g.ListAddress, &created)
+		&g.Deadline.Clock, &deadlineAt, &grace, &missed, &state, &g.CurrentTurn, &g.ListAddress, &created, &g.Kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, ErrNotFound
 	}

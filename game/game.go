@@ -1,0 +1,158 @@
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Kind is one game the judge can host. Its methods are safe to call concurrently.
+type Kind interface {
+	// Name is the game's name in CREATE game=NAME and `game create --game NAME`:
+	// lower case, letters, digits and dashes.
+	Name() string
+	// Title is the name for people ("Crash by Crash").
+	Title() string
+	// Configure reads the game's own settings from CREATE's key=value pairs (keys the
+	// judge itself reads — game, gm, seed, deadline, ... — are not passed). An unknown
+	// key or a bad value is an error that names it.
+	Configure(kv map[string]string) (Config, error)
+	// LoadConfig reads settings Configure made and the store kept (hostile bytes: an
+	// error, never a panic).
+	LoadConfig(raw []byte) (Config, error)
+	// Start sets up the first position for the seats (players' names, seat order) with
+	// the seed.
+	Start(c Config, seats []string, seed int64) (Position, error)
+	// Load reads a position a Position encoded (hostile bytes: an error; an impossible
+	// state is refused, not played).
+	Load(c Config, state []byte) (Position, error)
+	// Guide is how to write orders, for HELP and the foot of every report.
+	Guide() string
+}
+
+// Config is a game's settings.
+type Config interface {
+	// Seats is how many players the game takes: a game starts with Min..Max seated.
+	Seats() (min, max int)
+	// Text is the settings in words, for LIST and the welcome mail.
+	Text() string
+	// Encode is the settings as stored.
+	Encode() ([]byte, error)
+}
+
+// Position is the state of a game between two moves. A Position is never changed:
+// Play returns a new one.
+type Position interface {
+	// Encode is the position as stored: deterministic bytes.
+	Encode() ([]byte, error)
+	// Due is the seats whose orders the position waits for, in seat order: every seat
+	// still playing in a simultaneous game, one seat in a game played in turn. Empty
+	// when the game is over.
+	Due() []int
+	// Over says whether the game has ended.
+	Over() bool
+	// Standings are the seats best first (Rank 1 the winner; equal ranks share).
+	Standings() []Standing
+	// Check reads one seat's orders, written in text (line n of text is line n of the
+	// player's mail; lines the judge read as the envelope — game, player, secret, turn —
+	// are blank) and says whether they can be played from this position.
+	Check(seat int, text string) Checked
+	// Play plays the due seats' moves (every due seat has one: a missed one is the
+	// Autopilot's) with the turn's seed.
+	Play(moves map[int]Move, seed int64) (Result, error)
+	// Autopilot is the move the judge plays for a due seat that sent none in time.
+	Autopilot(seat int, seed int64) Move
+	// Report is what one seat is told of the position after the move whose events are
+	// given (nil: the start); seat -1 is the public report (observers, the list).
+	Report(seat int, events []byte) Report
+}
+
+// Move is one seat's orders as read: Data is what Play takes (the game's own
+// encoding), Text the orders in the game's words, for echoes and reports.
+type Move struct {
+	Data json.RawMessage `json:"data"`
+	Text string          `json:"text"`
+}
+
+// Checked is a seat's orders read against a position.
+type Checked struct {
+	Move     Move
+	Problems []Problem
+	// Forecast is what the move would do, in words (the board after it, where the game
+	// can show it without revealing what the player may not know).
+	Forecast string
+}
+
+// OK says whether the orders can be played.
+func (c Checked) OK() bool { return len(c.Problems) == 0 }
+
+// Problem is one thing wrong with a player's orders: where (line and column of the
+// text, 0 when it is about the whole) and what, in words the player can act on.
+type Problem struct {
+	Line, Col int
+	Msg       string
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.Line > 0 && p.Col > 0:
+		return fmt.Sprintf("line %d, column %d: %s", p.Line, p.Col, p.Msg)
+	case p.Line > 0:
+		return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+	}
+	return p.Msg
+}
+
+// Result is a move played.
+type Result struct {
+	Next Position
+	// Events are what happened, in the game's own encoding (stored with the turn and
+	// handed back to Report).
+	Events json.RawMessage
+	// Story is what happened in words, line by line, for the game master's summary.
+	Story []string
+}
+
+// Standing is one seat's place.
+type Standing struct {
+	Seat  int
+	Rank  int
+	Score int
+	// Line is the seat's standing in words ("12 points, 3 cars on the board").
+	Line string
+}
+
+// Report is what the judge mails a seat after a move.
+type Report struct {
+	// Subject is the subject's detail ("move 12: Zoe to move").
+	Subject string
+	// Text is the report, plain text, wrapped for a phone (at most 72 columns).
+	Text string
+	// Picture is the board as a PNG (nil: none), named PictureName.
+	Picture     []byte
+	PictureName string
+}
+
+// Catalog is the games a judge hosts, in the order HELP lists them. The first is the
+// default for CREATE without game=.
+type Catalog []Kind
+
+// Lookup is the game by name (case-insensitive).
+func (c Catalog) Lookup(name string) (Kind, error) {
+	for _, k := range c {
+		if strings.EqualFold(k.Name(), name) {
+			return k, nil
+		}
+	}
+	return nil, fmt.Errorf("there is no game %q here (games: %s)", name, strings.Join(c.Names(), ", "))
+}
+
+// Names are the games' names.
+func (c Catalog) Names() []string {
+	var out []string
+	for _, k := range c {
+		out = append(out, k.Name())
+	}
+	return slices.Clip(out)
+}
