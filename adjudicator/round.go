@@ -14,6 +14,11 @@ type roundState struct {
 	rngDeck, rngDamage *rand.Rand
 	ran                [MaxRobots]CardKind
 	reentering         [MaxRobots]bool
+	// dealt is the registers (bit r for register r) under which a Haywire was dealt
+	// face down this round: it is revealed in the next round, never in this one, even
+	// when it arrives before the robot's own turn in the register (seed 004, Haywire
+	// Cards: "Revealed and executed during the next round").
+	dealt [MaxRobots]RegisterSet
 	// Upgrades (upgrades.go): the register a Deflector Shield was paid for, the robots a
 	// Ramming Gear rammed this register, the robot hovering in its own move (index+1).
 	deflected [MaxRobots]int
@@ -205,7 +210,7 @@ func (t *turn) activate(i int) {
 	if !r.Active() || r.Power == PowerDown {
 		return
 	}
-	if hw := r.Mat.Haywire[reg-1]; hw != 0 {
+	if hw := r.Mat.Haywire[reg-1]; hw != 0 && !t.round().dealt[i].Has(reg) {
 		// Ruling R-HAYWIRE-SLOT: a register holding a face-down Haywire was not
 		// programmed; the Haywire is turned face up and played in its place.
 		r.Mat.Haywire[reg-1] = 0

@@ -157,6 +157,7 @@ func (t *turn) receiveDamageCard(i, c int) {
 	slot := max(t.register, 1)
 	if r.Mat.Haywire[slot-1] == 0 {
 		r.Mat.Haywire[slot-1] = c
+		t.round().dealt[i] = t.round().dealt[i].With(slot)
 		ev.Cause, ev.Amount = "register", slot
 	} else {
 		// seed 004, Haywire Cards: "Maximum 1 Haywire per register (extras go to damage
