@@ -33,6 +33,9 @@ type cardsTurn struct {
 	pileOK    bool
 	sixthUsed [MaxRobots]bool // Conditional Command's face-down card played
 	emergency [MaxRobots]bool // Emergency Switch thrown
+	// safetyCopy: the robot's destruction discarded its De Luxe Safety Copy, so it
+	// re-enters with no damage.
+	safetyCopy [MaxRobots]bool
 	remote    [MaxRobots]int8 // Remote Control: controller index+1
 	jam       [MaxRobots]RegisterSet
 	// Per register:
@@ -664,21 +667,40 @@ func (protectionShield) Damage(v View, h *Harm) {
 }
 
 // ---- 44 De Luxe Safety Copy (seed 000, "Using a Duplicate Robot") ----
-// A destroyed robot may discard this card to re-enter with no damage instead of 2.
-// Ruling: used unless the orders decline it ("decline De Luxe Safety Copy"); a robot that
-// lost this very card to its destruction cannot use it.
+// A destroyed robot that discards this card re-enters with no damage instead of 2.
+// Ruling (issue 23): a destroyed robot must discard an option card (seed 000, IV. End of
+// Round), and the card asks for a discard at destruction ("When your Robot is destroyed
+// will you receive a duplicate Robot without damage if you discard this card"): so the
+// discard its destruction costs IS its use. A robot destroyed while holding it discards
+// it as that card, keeping its others, and re-enters with no damage; "decline De Luxe
+// Safety Copy" keeps it and loses another card as usual (the option lost as the orders
+// or the default choose). Until issue 23 a robot that lost this very card to its
+// destruction could not use it, so held alone it never worked.
 type deLuxeSafetyCopy struct{}
 
 func (deLuxeSafetyCopy) Option() string { return "De Luxe Safety Copy" }
 
-func (deLuxeSafetyCopy) Reenter(v View, damage *int) {
-	t, i := v.t, v.robot
-	if t.ask(i, "De Luxe Safety Copy", "discard it to re-enter with no damage?").No {
+// safetyCopyLost is the index of robot i's De Luxe Safety Copy when its destruction
+// discards it (it holds one and has not declined it), else -1; the robot then re-enters
+// with no damage (safetyCopyReenter).
+func (t *turn) safetyCopyLost(i int) int {
+	k := slices.Index(t.st.Robots[i].Options, "De Luxe Safety Copy")
+	if k < 0 || t.ask(i, "De Luxe Safety Copy", "discard it as the option your destruction costs, to re-enter with no damage?").No {
+		return -1
+	}
+	t.cards.safetyCopy[i] = true
+	return k
+}
+
+// safetyCopyReenter sets the damage of robot i re-entering to none when its destruction
+// discarded its De Luxe Safety Copy.
+func (t *turn) safetyCopyReenter(i int, damage *int) {
+	if !t.cards.safetyCopy[i] {
 		return
 	}
+	t.cards.safetyCopy[i] = false
 	*damage = 0
 	t.useEvent(i, "De Luxe Safety Copy", -1, 0, 0)
-	t.discardOption(i, "De Luxe Safety Copy", "used")
 }
 
 // ---- 45 Tractor Beam (seed 000, "Tractor Beam") ----

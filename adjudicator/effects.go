@@ -34,7 +34,7 @@ import "slices"
 //	              discarded to prevent it (Protective Coating, Shields, Circuit Breaker)
 //	FlagReacher   phase e, touching a flag from elsewhere (Mechanical Arm)
 //	EndTurner     end of turn, after repairs and before power (Circuit Breaker, Flywheel)
-//	Reenterer     end of turn, a destroyed robot re-entering (De Luxe Safety Copy)
+//	Reenterer     end of turn, a destroyed robot re-entering (none now: the De Luxe Safety Copy acts at destruction)
 //	Loser         any time the card leaves its robot other than by exchange (Converter,
 //	              Self-Destruct: cards that explode when destroyed)
 //

@@ -195,7 +195,10 @@ func (t *turn) destroy(i int, cause string) {
 	e := t.event(EvDestroyed, r.Name)
 	e.From, e.Cause = t.pos(r.Pos), cause
 	if len(r.Options) > 0 {
-		idx := t.decider(i).LoseOption(t.view(i), LossDestroyed)
+		idx := t.safetyCopyLost(i) // seed 000, De Luxe Safety Copy: cards_crashburn.go
+		if idx < 0 {
+			idx = t.decider(i).LoseOption(t.view(i), LossDestroyed)
+		}
 		if idx < 0 || idx >= len(r.Options) {
 			idx = 0
 		}
@@ -313,6 +316,7 @@ func (t *turn) reenterArchive(i int) {
 			re.Reenter(t.view(i), &r.Damage)
 		}
 	})
+	t.safetyCopyReenter(i, &r.Damage)
 	// seed 003, Virtual Robots: a reactivated robot is real only "if no other robot
 	// exists on the square" it reactivates on. Ruling (1994 FAQ): robots re-entering
 	// on one square in the same turn are all virtual, whatever the seating order.
