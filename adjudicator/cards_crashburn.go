@@ -36,8 +36,8 @@ type cardsTurn struct {
 	// safetyCopy: the robot's destruction discarded its De Luxe Safety Copy, so it
 	// re-enters with no damage.
 	safetyCopy [MaxRobots]bool
-	remote    [MaxRobots]int8 // Remote Control: controller index+1
-	jam       [MaxRobots]RegisterSet
+	remote     [MaxRobots]int8 // Remote Control: controller index+1
+	jam        [MaxRobots]RegisterSet
 	// Per register:
 	turret     [MaxRobots]Answer // Turret's setting
 	shieldSide [MaxRobots]int8   // Protection Shield's side+1; 0 not in use
