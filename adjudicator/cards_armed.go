@@ -839,7 +839,11 @@ func (t *turn) homeIn(i int) {
 			if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
 				continue // seed 001, Goo Dropper: each square tried counts, as in moveSquares
 			}
+			t.devs.gooPush = false
 			if !t.step(i, r.Facing, "") {
+				if t.devs.gooPush {
+					continue // seed 001, Goo Dropper: a push of a robot held by goo is a square tried, square by square
+				}
 				if t.devs.copter[i] != 0 {
 					t.copterDown(i) // seed 001, Robo-Copter: blocked, it lands (cards_devices.go)
 				}

@@ -1023,8 +1023,11 @@ func (t *turn) copterDown(i int) {
 // the goo at once. The robot that dropped it has until the lasers to leave (the
 // launcher's grace); still on it then, it is held. Every way a robot moves counts the
 // same: a program card, Crab Legs' step aside, a Dual Processor or Overload Override
-// card, a Homing Device's move (scenarios 764, 873), or a push. The tries are counted on
-// the goo (Device.Tries), whichever robots made them. Only one goo a square.
+// card, a Homing Device's move (scenarios 764, 873), or a push. A push is counted square
+// by square, for the pusher as for the pushed (issue 23): each square of a pusher's move
+// into a held robot is a try, and once the goo is destroyed the squares left push
+// (scenario 1021). The tries are counted on the goo (Device.Tries), whichever robots made
+// them. Only one goo a square.
 //
 // The order: "use Goo Dropper in register 2". Default: none dropped.
 type gooDropper struct{}

@@ -369,6 +369,10 @@ type devicesTurn struct {
 	// them, in the order placed; stepFloor, floormove.go).
 	meetDefer int
 	meetQ     []int
+	// gooPush: the last step failed because the robot it pushed is held by goo; the
+	// try counted on the goo, and the pusher's move goes on trying square by square
+	// (seed 001, Goo Dropper: cards_devices.go).
+	gooPush bool
 }
 
 // checkDevices adds to ps every reason the state's devices are impossible: an unknown

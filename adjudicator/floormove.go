@@ -219,6 +219,7 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 				// seed 001, Goo Dropper: a robot pushed while on goo stays; the push counts.
 				t.emit(Event{Kind: EvBlocked, Robot: r.Name, Other: o, From: t.pos(r.Pos), Cause: "goo"})
 				t.rammed(i, n, chain[:n], j, d, by, false)
+				t.devs.gooPush = true
 				return false
 			}
 			if by == "oil" && !t.onOil(j) {

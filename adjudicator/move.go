@@ -124,7 +124,11 @@ func (t *turn) moveSquares(i int, d Dir, steps int) {
 		if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
 			continue // seed 001, Goo Dropper: each square tried counts (cards_devices.go)
 		}
+		t.devs.gooPush = false
 		if !t.step(i, d, "") {
+			if t.devs.gooPush {
+				continue // seed 001, Goo Dropper: a push of a robot held by goo is a square tried, square by square
+			}
 			if t.devs.copter[i] != 0 {
 				t.copterDown(i) // seed 001, Robo-Copter: its own card blocked too (cards_devices.go)
 			}
