@@ -139,21 +139,9 @@ func (j *Judge) deferForAbsence(tx *store.Tx, gameID int64) (bool, error) {
 		return false, err
 	}
 	now := j.now()
-	st, _, err := stateOf(tx, g)
+	players, missing, err := j.missingOrders(tx, g)
 	if err != nil {
 		return false, err
-	}
-	players, err := tx.Players(g.ID)
-	if err != nil {
-		return false, err
-	}
-	sheets, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
-	if err != nil {
-		return false, err
-	}
-	missing := map[string]bool{}
-	for _, r := range readiness(st, sheets, players) {
-		missing[r] = true
 	}
 	var away []string
 	var back time.Time // the first day every absent player is back

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -41,6 +42,14 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if name := kv["game"]; name != "" && !strings.EqualFold(name, games.RoboRally) {
+		k, err := j.Games.Lookup(name)
+		if err != nil {
+			return "", refuse("game=%s: there is no such game here; games: %s.", name, strings.Join(append([]string{games.RoboRally}, j.Games.Names()...), ", "))
+		}
+		return j.cmdCreateHosted(e, tag, k, kv)
+	}
+	delete(kv, "game")
 	spec := GameSpec{Tag: tag, Course: kv["course"], Seed: j.newSeed(),
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
 	if spec.Course == "" {
@@ -151,15 +160,29 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		return "", refuse("%v", err)
 	}
 	e.game = &g
+	if err := j.gmAfterCreate(e, g, spec.GMEmail, secrets[""]); err != nil {
+		return "", err
+	}
+	stored, err := j.optionsOf(e.tx, g) // as created: the course may have set the seats
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
+		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
+}
+
+// gmAfterCreate makes the game's creator its game master (a server game master, with
+// the same secret) and mails a game master named by gm= their new secret.
+func (j *Judge) gmAfterCreate(e *cmdEnv, g store.Game, gmEmail, sec string) error {
 	if e.gm != nil { // the server game master who created it masters it, with the same secret
 		if _, err := e.tx.AddGM(store.GM{GameID: g.ID, Email: e.gm.Email, SecretHash: e.gm.SecretHash, Created: j.now()}); err != nil {
-			return "", err
+			return err
 		}
 	}
-	if sec := secrets[""]; sec != "" {
-		gms, err := e.tx.GMByEmail(g.ID, spec.GMEmail)
+	if sec != "" {
+		gms, err := e.tx.GMByEmail(g.ID, gmEmail)
 		if err != nil {
-			return "", err
+			return err
 		}
 		var o store.Owner
 		for _, gm := range gms {
@@ -168,21 +191,18 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			}
 		}
 		sec = j.hold(o, sec) // the secret goes in at send time
-		if err := j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: spec.GMEmail, slots: []store.Owner{o},
+		what := "course " + g.Course
+		if g.Kind != "" {
+			what = g.Kind
+		}
+		return j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: gmEmail, slots: []store.Owner{o},
 			subject:   subject(g.Tag, "You are the game master"),
 			messageID: j.noticeID("gm", fmt.Sprintf("%s.%s", g.Tag, e.key)),
-			text: fmt.Sprintf("You are the game master of game %s (course %s).\n\nYour game master secret is: %s\n\n"+
-				"Send it on a line \"secret ...\" with every game master command; HELP lists them.\n", g.Tag, g.Course, sec),
-			generated: true}); err != nil {
-			return "", err
-		}
+			text: fmt.Sprintf("You are the game master of game %s (%s).\n\nYour game master secret is: %s\n\n"+
+				"Send it on a line \"secret ...\" with every game master command; HELP lists them.\n", g.Tag, what, sec),
+			generated: true})
 	}
-	stored, err := j.optionsOf(e.tx, g) // as created: the course may have set the seats
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
+	return nil
 }
 
 // setRules sets rules options by their JSON names (adjudicator.Rules.Set: a switch, a
@@ -387,19 +407,11 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 	// When every program is in already, the turn is resolved as the game goes on
 	// (RunCommand and the command mail resolve e.touched): say so, not a deadline
 	// that will never count.
-	st, _, err := stateOf(e.tx, g)
+	ready, err := j.allOrdersIn(e.tx, *e.game)
 	if err != nil {
 		return "", err
 	}
-	ps, err := e.tx.Players(g.ID)
-	if err != nil {
-		return "", err
-	}
-	valid, err := j.turnSheets(e.tx, g.ID, g.CurrentTurn, st)
-	if err != nil {
-		return "", err
-	}
-	if len(readiness(st, valid, ps)) == 0 && len(holds(*e.game, st, valid, ps)) == 0 {
+	if ready {
 		if err := j.tellPlayers(e, "resume", "The game goes on",
 			fmt.Sprintf("Game %s goes on. Every program for turn %d is in: the turn is resolved now.\n", g.Tag, g.CurrentTurn)); err != nil {
 			return "", err
@@ -447,7 +459,7 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			return "", err
 		}
 	}
-	if g.Status != store.GameOpen {
+	if g.Status != store.GameOpen && g.Kind == "" { // a hosted game's seats never leave it
 		st, _, err := stateOf(e.tx, g)
 		if err != nil {
 			return "", err

@@ -552,6 +552,13 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 				cutoff.UTC().Format(time.RFC3339), g.CurrentTurn, g.CurrentTurn+1), nil,
 			fmt.Sprintf("Read the report of turn %d when it comes, and send your orders for turn %d.", g.CurrentTurn, g.CurrentTurn+1))
 	}
+	if k, err := j.hostedKind(g); err != nil || k != nil {
+		if err != nil {
+			return "", "", 0, err
+		}
+		v.reset() // the game's view holds no RoboRally state to keep
+		return j.judgeHostedSheet(tx, g, k, player, row, msg, rd, f)
+	}
 	// A sheet with syntax errors is validated too, as far as it was read, so the reply
 	// lists every error at once ("Every error in one reply, not just the first").
 	setup, err := j.setupFor(g)
@@ -895,7 +902,13 @@ func readAfterItsTurn(tx *store.Tx, v *views, g store.Game, row store.InboxMessa
 		return time.Time{}, false, nil
 	}
 	// the latest turn is the one before the current (the state it is played from)
-	_, prev, err := v.state(tx, g)
+	var prev store.Turn
+	var err error
+	if g.Kind == "" {
+		_, prev, err = v.state(tx, g)
+	} else {
+		prev, err = tx.LatestTurn(g.ID) // a hosted game's view holds no RoboRally state
+	}
 	if err == nil && prev.Number != g.CurrentTurn-1 {
 		prev, err = tx.Turn(g.ID, g.CurrentTurn-1)
 	}

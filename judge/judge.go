@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -35,6 +37,9 @@ type Judge struct {
 	// when a game was made could try every second near it against the hand dealt and then
 	// know every deal and draw to come. Tests set it.
 	NewSeed func() int64
+	// Games are the games hosted behind the game seam (package game): games.Hosted by
+	// default.
+	Games game.Catalog
 	// Address is the judge's own mail address: From of everything it sends.
 	Address string
 	Name    string
@@ -89,6 +94,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
 		Retention: store.DefaultRetention(),
 		Course:    adjudicator.LoadCourse,
+		Games:     games.Hosted(),
 	}, nil
 }
 
@@ -176,6 +182,9 @@ func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 
 // stateOf is the game's current state: the state after its latest turn.
 func stateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, error) {
+	if g.Kind != "" { // a game behind the seam has no RoboRally state (hosted.go)
+		return nil, store.Turn{}, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
+	}
 	tn, err := tx.LatestTurn(g.ID)
 	if err != nil {
 		return nil, tn, fmt.Errorf("game %s: latest turn: %w", g.Tag, err)
@@ -201,6 +210,10 @@ type GameSpec struct {
 	Players  []PlayerSpec
 	// Rules are the rules options (nil: adjudicator.PostalRules).
 	Rules *adjudicator.Rules
+	// Kind names a game behind the game seam (Judge.Games); "" is RoboRally. Config
+	// is its settings as the game encoded them (nil: its defaults).
+	Kind   string
+	Config []byte
 	// Options are the game's further settings (player limit, missed-turns limit,
 	// reminders, the autopilot policy).
 	Options Options

@@ -303,24 +303,16 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 	if lead == 0 {
 		return 0, nil
 	}
-	st, last, err := stateOf(tx, g)
+	last, err := tx.LatestTurn(g.ID)
 	if err != nil {
 		return 0, err
 	}
 	if !last.Resolved.Before(g.DeadlineAt.Add(-lead)) {
 		return 0, nil // the turn opened inside the lead time: its report said the deadline
 	}
-	players, err := tx.Players(g.ID)
+	players, missing, err := j.missingOrders(tx, g)
 	if err != nil {
 		return 0, err
-	}
-	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
-	if err != nil {
-		return 0, err
-	}
-	missing := map[string]bool{}
-	for _, r := range readiness(st, valid, players) {
-		missing[r] = true
 	}
 	n := 0
 	for _, p := range players {
@@ -394,7 +386,16 @@ func (j *Judge) finalSummary(tx *store.Tx, g store.Game) (int, error) {
 	if len(pending) == 0 {
 		return 0, nil
 	}
-	text, err := j.summaryText(tx, g)
+	k, err := j.hostedKind(g)
+	if err != nil {
+		return 0, err
+	}
+	var text string
+	if k != nil {
+		text, err = j.hostedSummary(tx, g, k)
+	} else {
+		text, err = j.summaryText(tx, g)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -552,24 +553,30 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		Tag: spec.Tag, Name: spec.Name, Course: spec.Course, Seed: spec.Seed, Deadline: spec.Deadline,
 		Grace: spec.Grace, Missed: spec.Missed, Status: store.GameOpen, ListAddress: spec.List, Created: now,
 	}
-	if spec.Rules != nil {
-		g.Rules, _ = json.Marshal(spec.Rules)
-	}
-	setup, err := j.buildSetup(g) // checks the course and rules before anything is stored
-	if err != nil {
-		return g, nil, err
-	}
-	g.Rules, _ = json.Marshal(setup.Rules)
-	// A course seats at most its "players" range's top (and never more robots than it
-	// has start squares): a game may take fewer, never more.
-	seats := courseSeats(setup.Course)
-	switch {
-	case spec.Options.MaxPlayers > seats:
-		return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, spec.Options.MaxPlayers)
-	case len(spec.Players) > seats:
-		return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, len(spec.Players))
-	case spec.Options.MaxPlayers == 0 && seats < adjudicator.MaxRobots:
-		spec.Options.MaxPlayers = seats
+	if spec.Kind != "" { // a game behind the seam (hosted.go)
+		if err := j.createHostedRow(&spec, &g); err != nil {
+			return g, nil, err
+		}
+	} else {
+		if spec.Rules != nil {
+			g.Rules, _ = json.Marshal(spec.Rules)
+		}
+		setup, err := j.buildSetup(g) // checks the course and rules before anything is stored
+		if err != nil {
+			return g, nil, err
+		}
+		g.Rules, _ = json.Marshal(setup.Rules)
+		// A course seats at most its "players" range's top (and never more robots than it
+		// has start squares): a game may take fewer, never more.
+		seats := courseSeats(setup.Course)
+		switch {
+		case spec.Options.MaxPlayers > seats:
+			return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, spec.Options.MaxPlayers)
+		case len(spec.Players) > seats:
+			return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, len(spec.Players))
+		case spec.Options.MaxPlayers == 0 && seats < adjudicator.MaxRobots:
+			spec.Options.MaxPlayers = seats
+		}
 	}
 	id, err := tx.CreateGame(g)
 	if err != nil {
@@ -603,7 +610,7 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		secrets[p.Robot] = sec
 	}
 	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "create",
-		Detail: fmt.Sprintf("course %s, %d players", g.Course, len(spec.Players))}); err != nil {
+		Detail: fmt.Sprintf("%s, %d players", orDefault(g.Kind, "course "+g.Course), len(spec.Players))}); err != nil {
 		return g, nil, err
 	}
 	return g, secrets, nil
@@ -628,6 +635,12 @@ func (j *Judge) startGameIn(tx *store.Tx, g store.Game, secrets map[string]strin
 	}
 	if len(players) == 0 {
 		return fmt.Errorf("game %s has no players yet", g.Tag)
+	}
+	if k, err := j.hostedKind(g); err != nil || k != nil {
+		if err != nil {
+			return err
+		}
+		return j.startHostedIn(tx, g, k, players, secrets)
 	}
 	setup, err := j.setupFor(g)
 	if err != nil {

@@ -236,7 +236,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 	if g.Name != "" {
 		fmt.Fprintf(&b, " (%s)", g.Name)
 	}
-	fmt.Fprintf(&b, ", course %s: %s.\n", g.Course, g.Status)
+	fmt.Fprintf(&b, ", %s: %s.\n", j.gameWhat(g), g.Status)
 	if g.Status == store.GameOpen {
 		fmt.Fprintf(&b, "%d of %d players have joined:\n", len(ps), o.maxPlayers())
 		for _, p := range ps {
@@ -250,6 +250,12 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 			b.WriteString(r)
 		}
 		return b.String(), nil
+	}
+	if k, err := j.hostedKind(g); err != nil || k != nil {
+		if err != nil {
+			return "", err
+		}
+		return j.hostedStatus(e, g, k, ps, &b)
 	}
 	st, _, err := stateOf(e.tx, g)
 	if err != nil {

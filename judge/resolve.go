@@ -196,6 +196,13 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		if g.Status != store.GameRunning {
 			return nil
 		}
+		if k, err := j.hostedKind(g); err != nil || k != nil {
+			if err != nil {
+				return err
+			}
+			resolved, err = j.resolveHostedIn(tx, g, k, force)
+			return err
+		}
 		st, last, err := stateOf(tx, g)
 		if err != nil {
 			return err

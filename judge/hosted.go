@@ -1,0 +1,768 @@
+package judge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// The games the judge hosts through the game seam (package game): everything the judge
+// does with one — set it up, read a player's orders, play a move when the due orders
+// are in or the deadline passes, report it — asks the game's Kind and Position and
+// nothing else. A game row's Kind names its package; its rules_json holds the game's
+// settings as the game encoded them; each turn row holds the position the game encoded
+// and the events it returned. A "turn" of the judge is one call of Play: every seat's
+// move in a game played at once, one seat's move in a game played in turn.
+//
+// RoboRally as stored before the seam (Kind "") still takes the judge's older path
+// (resolve.go, reports.go); the dispatch is in the few places that call hostedKind.
+
+// hostedKind is the game g plays behind the seam, nil for a RoboRally row stored before
+// the seam; an error when the row names a game this judge does not host.
+func (j *Judge) hostedKind(g store.Game) (game.Kind, error) {
+	if g.Kind == "" {
+		return nil, nil
+	}
+	k, err := j.Games.Lookup(g.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.Tag, err)
+	}
+	return k, nil
+}
+
+// hosted is a hosted game's position as last stored.
+type hosted struct {
+	kind game.Kind
+	cfg  game.Config
+	pos  game.Position
+	last store.Turn
+}
+
+// hostedState reads g's settings and latest position.
+func (j *Judge) hostedState(tx *store.Tx, g store.Game, k game.Kind) (hosted, error) {
+	h := hosted{kind: k}
+	var err error
+	if h.cfg, err = k.LoadConfig(g.Rules); err != nil {
+		return h, fmt.Errorf("game %s: settings: %w", g.Tag, err)
+	}
+	if h.last, err = tx.LatestTurn(g.ID); err != nil {
+		return h, err
+	}
+	if h.pos, err = k.Load(h.cfg, h.last.After); err != nil {
+		return h, fmt.Errorf("game %s turn %d: %w", g.Tag, h.last.Number, err)
+	}
+	return h, nil
+}
+
+// judgeKeys are the CREATE settings the judge reads itself for every game; the rest are
+// the game's (Kind.Configure).
+func isJudgeKey(k string) bool {
+	return k == "game" || k == "gm" || k == "seed" || settingByKey(k) != nil
+}
+
+// cmdCreateHosted is CREATE for a game behind the seam.
+func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[string]string) (string, error) {
+	spec := GameSpec{Tag: tag, Kind: k.Name(), Seed: j.newSeed(),
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
+	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
+	own := map[string]string{}
+	keys := make([]string, 0, len(kv))
+	for key := range kv {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		v := kv[key]
+		switch {
+		case key == "game":
+		case key == "gm":
+			if err := CheckAddress("gm", v); err != nil {
+				return "", err
+			}
+			if err := j.notJudge("gm", v); err != nil {
+				return "", err
+			}
+		case key == "seed":
+			var n int64
+			if _, err := fmt.Sscan(v, &n); err != nil {
+				return "", refuse("seed %q: want a number.", v)
+			}
+			spec.Seed = n
+		case isJudgeKey(key):
+			if err := applySetting(&set, &spec.Options, key, v); err != nil {
+				return "", err
+			}
+		default:
+			own[key] = v
+		}
+	}
+	cfg, err := k.Configure(own)
+	if err != nil {
+		return "", refuse("%s: %v.", k.Title(), err)
+	}
+	if spec.Config, err = cfg.Encode(); err != nil {
+		return "", err
+	}
+	if err := j.notJudge("list", set.ListAddress); err != nil {
+		return "", err
+	}
+	spec.Name, spec.Deadline, spec.Grace, spec.Missed, spec.List = set.Name, set.Deadline, set.Grace, set.Missed, set.ListAddress
+	if e.cli {
+		spec.GMEmail = kv["gm"]
+	}
+	g, secrets, err := j.createGameIn(e.tx, spec)
+	if err != nil {
+		return "", refuse("%v", err)
+	}
+	e.game = &g
+	if err := j.gmAfterCreate(e, g, spec.GMEmail, secrets[""]); err != nil {
+		return "", err
+	}
+	stored, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	lo, hi := cfg.Seats()
+	seats := fmt.Sprintf("%d players", hi)
+	if lo != hi {
+		seats = fmt.Sprintf("%d to %d players", lo, hi)
+	}
+	return fmt.Sprintf("Game %s is created and open for players: %s (%s), %s.\n%s\nPlayers join with \"JOIN %s NAME\"; START it when they have.\n",
+		g.Tag, k.Title(), cfg.Text(), seats, settingsText(set, stored, g), g.Tag), nil
+}
+
+// createHostedRow checks spec's game and settings for createGameIn: the row's Kind and
+// Rules, and the seats the game takes (spec.Options.MaxPlayers).
+func (j *Judge) createHostedRow(spec *GameSpec, g *store.Game) error {
+	k, err := j.Games.Lookup(spec.Kind)
+	if err != nil {
+		return err
+	}
+	if len(spec.Config) == 0 {
+		cfg, err := k.Configure(nil)
+		if err != nil {
+			return err
+		}
+		if spec.Config, err = cfg.Encode(); err != nil {
+			return err
+		}
+	}
+	cfg, err := k.LoadConfig(spec.Config)
+	if err != nil {
+		return fmt.Errorf("%s settings: %w", k.Title(), err)
+	}
+	_, hi := cfg.Seats()
+	switch {
+	case spec.Options.MaxPlayers > hi:
+		return fmt.Errorf("%s seats at most %d players, not %d", k.Title(), hi, spec.Options.MaxPlayers)
+	case len(spec.Players) > hi:
+		return fmt.Errorf("%s seats at most %d players, not %d", k.Title(), hi, len(spec.Players))
+	case spec.Options.MaxPlayers == 0:
+		spec.Options.MaxPlayers = hi
+	}
+	g.Kind, g.Rules, g.Course = k.Name(), spec.Config, ""
+	return nil
+}
+
+// startHostedIn is startGameIn for a game behind the seam: the first position, turn 0,
+// the first deadline and each player's welcome with the first report.
+func (j *Judge) startHostedIn(tx *store.Tx, g store.Game, k game.Kind, players []store.Player, secrets map[string]string) error {
+	cfg, err := k.LoadConfig(g.Rules)
+	if err != nil {
+		return err
+	}
+	if lo, hi := cfg.Seats(); len(players) < lo || len(players) > hi {
+		if lo == hi {
+			return fmt.Errorf("%s is played by %d players; game %s has %d", k.Title(), lo, g.Tag, len(players))
+		}
+		return fmt.Errorf("%s is played by %d to %d players; game %s has %d", k.Title(), lo, hi, g.Tag, len(players))
+	}
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.Robot
+	}
+	pos, err := k.Start(cfg, names, g.Seed)
+	if err != nil {
+		return err
+	}
+	after, err := pos.Encode()
+	if err != nil {
+		return err
+	}
+	now := j.now()
+	deadline, err := g.Deadline.Next(now)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: 0, After: after, Events: []byte("null"), Resolved: now}); err != nil {
+		return err
+	}
+	if err := tx.SetDeadline(g.ID, deadline); err != nil {
+		return err
+	}
+	if err := tx.SetGameStatus(g.ID, store.GameRunning); err != nil {
+		return err
+	}
+	g.DeadlineAt, g.Status, g.CurrentTurn = deadline, store.GameRunning, 1
+	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: g.ID, Actor: "gm", Action: "start",
+		Detail: fmt.Sprintf("%s, %d players", k.Title(), len(players))}); err != nil {
+		return err
+	}
+	h := hosted{kind: k, cfg: cfg, pos: pos}
+	for _, p := range players {
+		sec := secrets[p.Robot]
+		var slots []store.Owner
+		if sec == "" {
+			sec = joinedSecret
+		} else {
+			o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
+			sec, slots = j.hold(o, sec), []store.Owner{o}
+		}
+		rep := pos.Report(p.Seat, nil)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Welcome to game %s: %s (%s).\n\n", g.Tag, k.Title(), cfg.Text())
+		fmt.Fprintf(&b, "You play as %s.\nYour secret is: %s\n\n", p.Robot, sec)
+		b.WriteString(rep.Text)
+		b.WriteString(j.hostedFoot(g, h, p))
+		m := outMail{kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: %s", p.Robot, rep.Subject)),
+			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
+			text: b.String(), generated: true, slots: slots}
+		if len(rep.Picture) > 0 {
+			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+		}
+		if err := j.enqueue(tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostedFoot closes a report to a player: whose move is due, by when, how to write it.
+func (j *Judge) hostedFoot(g store.Game, h hosted, p store.Player) string {
+	var b strings.Builder
+	due := h.pos.Due()
+	if h.pos.Over() || len(due) == 0 {
+		return "\nThe game is over.\n"
+	}
+	b.WriteString("\n")
+	if slices.Contains(due, p.Seat) {
+		fmt.Fprintf(&b, "Your move is due by %s. Reply with:\n\n", deadlineText(g.DeadlineAt))
+		fmt.Fprintf(&b, "  game %s\n  player %s\n  secret YOUR-SECRET\n  turn %d\n  ...your move...\n\n", g.Tag, p.Robot, g.CurrentTurn)
+		b.WriteString(h.kind.Guide())
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(&b, "Waiting for the next move (deadline %s).\n", deadlineText(g.DeadlineAt))
+	}
+	return b.String()
+}
+
+// envelopeLines blanks the lines of text the judge read as the sheet's envelope (game,
+// robot or player, turn, secret), keeping every other line where it stands, so the
+// game reads only the move and its problems name the lines of the mail.
+func envelopeLines(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		f := strings.Fields(strings.ToLower(l))
+		if len(f) == 0 {
+			continue
+		}
+		switch strings.TrimSuffix(f[0], ":") {
+		case "game", "robot", "player", "turn", "secret", "#orders", "#end":
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hostedMove is a stored order version's move.
+func hostedMove(o store.OrderSheet) (game.Move, error) {
+	var m game.Move
+	err := json.Unmarshal(o.Parsed, &m)
+	return m, err
+}
+
+// judgeHostedSheet judges a sheet for a game behind the seam, once its sender is known
+// to be the player (judgeSheet): the game checks the move against the position, the
+// version is stored, and the player told.
+func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player *store.Player, row store.InboxMessage,
+	msg *mail.Message, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return "", "", 0, err
+	}
+	sheet := rd.Sheet
+	var problems []string
+	var checked game.Checked
+	switch {
+	case sheet.Turn != 0 && sheet.Turn != g.CurrentTurn:
+		problems = append(problems, fmt.Sprintf("this sheet is for turn %d; the judge is collecting turn %d.", sheet.Turn, g.CurrentTurn))
+	case !slices.Contains(h.pos.Due(), player.Seat):
+		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
+	default:
+		checked = h.pos.Check(player.Seat, envelopeLines(rd.SheetText))
+		for _, p := range checked.Problems {
+			problems = append(problems, p.String())
+		}
+	}
+	valid := len(problems) == 0
+	f.outcome, f.errors = outcomeAccepted, 0
+	if !valid {
+		f.outcome, f.errors = outcomeInvalid, len(problems)
+	}
+	parsed, _ := json.Marshal(checked.Move)
+	version := store.OrderSheet{GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID,
+		Raw: redactSecret(msg.Text, sheet.Secret), Parsed: parsed, Valid: valid, Errors: problems, Received: receivedAt(row, j.now())}
+	if !valid {
+		version.Parsed = nil
+	}
+	if _, err := tx.AddOrders(version); err != nil {
+		return "", "", 0, err
+	}
+	var b strings.Builder
+	if !valid {
+		fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, was NOT accepted:\n\n", player.Robot, g.CurrentTurn, g.Tag)
+		for _, p := range problems {
+			fmt.Fprintf(&b, "  %s\n", p)
+		}
+		b.WriteString("\nCorrect it and send it again; until then your earlier valid move for this turn, if any, stands.\n")
+		if !strings.Contains(strings.Join(problems, " "), "not your move") {
+			b.WriteString("\n" + k.Guide() + "\n")
+		}
+		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
+			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
+	}
+	fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, is accepted:\n\n  %s\n", player.Robot, g.CurrentTurn, g.Tag,
+		strings.ReplaceAll(strings.TrimSpace(checked.Move.Text), "\n", "\n  "))
+	if checked.Forecast != "" {
+		fmt.Fprintf(&b, "\nForecast:\n\n%s\n", strings.TrimRight(checked.Forecast, "\n"))
+	}
+	fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s; the last valid one counts.\n",
+		deadlineText(g.DeadlineAt), timeLeft(g.DeadlineAt, j.now()))
+	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
+		return "", "", 0, err
+	}
+	return store.InboxProcessed, noteAccepted, g.ID, j.enqueue(tx, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
+		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
+}
+
+// dueText says whose move the position waits for.
+func (j *Judge) dueText(tx *store.Tx, g store.Game, h hosted) string {
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return "due from the players to move"
+	}
+	var names []string
+	for _, s := range h.pos.Due() {
+		if p := playerAt(players, s); p != nil {
+			names = append(names, p.Robot)
+		}
+	}
+	if len(names) == 0 {
+		return "due from nobody"
+	}
+	return strings.Join(names, " and ") + "'s to move"
+}
+
+// hostedMoves are the due seats' latest valid moves for the turn being collected.
+func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []store.Player) (map[int]game.Move, []int, error) {
+	moves := map[int]game.Move{}
+	var missing []int
+	for _, seat := range h.pos.Due() {
+		p := playerAt(players, seat)
+		if p == nil || p.Withdrawn {
+			missing = append(missing, seat)
+			continue
+		}
+		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		// the version the mail server received last counts (a backlog read out of order)
+		sort.SliceStable(vs, func(a, b int) bool { return vs[a].Received.Before(vs[b].Received) })
+		found := false
+		for i := len(vs) - 1; i >= 0 && !found; i-- {
+			if m, err := hostedMove(vs[i]); err == nil && len(m.Data) > 0 {
+				moves[seat], found = m, true
+			}
+		}
+		if !found {
+			missing = append(missing, seat)
+		}
+	}
+	return moves, missing, nil
+}
+
+// missingOrders are g's players and, by name, those whose orders for the turn being
+// collected are due and not in.
+func (j *Judge) missingOrders(tx *store.Tx, g store.Game) ([]store.Player, map[string]bool, error) {
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	missing := map[string]bool{}
+	k, err := j.hostedKind(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k != nil {
+		h, err := j.hostedState(tx, g, k)
+		if err != nil {
+			return nil, nil, err
+		}
+		_, seats, err := j.hostedMoves(tx, g, h, players)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range seats {
+			if p := playerAt(players, s); p != nil {
+				missing[p.Robot] = true
+			}
+		}
+		return players, missing, nil
+	}
+	st, _, err := stateOf(tx, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	sheets, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range readiness(st, sheets, players) {
+		missing[r] = true
+	}
+	return players, missing, nil
+}
+
+// gameWhat names what g plays: "course sprint" for RoboRally, the title of a hosted
+// game.
+func (j *Judge) gameWhat(g store.Game) string {
+	if k, err := j.hostedKind(g); err == nil && k != nil {
+		return k.Title()
+	}
+	if g.Kind != "" {
+		return g.Kind
+	}
+	return "course " + g.Course
+}
+
+// allOrdersIn says whether every order the game's turn waits for is in.
+func (j *Judge) allOrdersIn(tx *store.Tx, g store.Game) (bool, error) {
+	if g.Kind != "" {
+		_, missing, err := j.missingOrders(tx, g)
+		return len(missing) == 0, err
+	}
+	st, _, err := stateOf(tx, g)
+	if err != nil {
+		return false, err
+	}
+	ps, err := tx.Players(g.ID)
+	if err != nil {
+		return false, err
+	}
+	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
+	if err != nil {
+		return false, err
+	}
+	return len(readiness(st, valid, ps)) == 0 && len(holds(g, st, valid, ps)) == 0, nil
+}
+
+// hostedStatus is STATUS of a hosted game, below the lines every game's STATUS has.
+func (j *Judge) hostedStatus(e *cmdEnv, g store.Game, k game.Kind, ps []store.Player, b *strings.Builder) (string, error) {
+	h, err := j.hostedState(e.tx, g, k)
+	if err != nil {
+		return "", err
+	}
+	_, missing, err := j.missingOrders(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	if g.Status != store.GameOver {
+		zone := ""
+		if e.player != nil {
+			zone = e.player.Timezone
+		}
+		fmt.Fprintf(b, "%s, turn %d. Deadline: %s.\nWithout a move in time the autopilot plays one.\n\n", k.Title(), g.CurrentTurn, deadlineIn(g.DeadlineAt, zone))
+	} else {
+		fmt.Fprintf(b, "%s: the game is over after %d turn(s).\n\n", k.Title(), g.CurrentTurn-1)
+	}
+	due := h.pos.Due()
+	for _, p := range ps {
+		what := "waiting for the others"
+		switch {
+		case p.Withdrawn:
+			what = "withdrawn"
+		case g.Status == store.GameOver:
+			what = "finished"
+		case missing[p.Robot]:
+			what = "to move: waiting for the move"
+		case slices.Contains(due, p.Seat):
+			what = "to move: move in"
+		}
+		if p.Missed > 0 && !p.Withdrawn {
+			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
+		}
+		fmt.Fprintf(b, "  %-12s %s\n", p.Robot, what)
+	}
+	b.WriteString("\nStandings\n")
+	for _, line := range hostedStandings(h, ps) {
+		fmt.Fprintf(b, "  %s\n", line)
+	}
+	return b.String(), nil
+}
+
+// hostedSummary is the game-over mail of a hosted game: the standings and the game
+// move by move.
+func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, error) {
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return "", err
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	turns, err := tx.LiveTurns(g.ID)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s", g.Tag)
+	if g.Name != "" {
+		fmt.Fprintf(&b, " (%s)", g.Name)
+	}
+	fmt.Fprintf(&b, ", %s, is over after %d turn(s).\n\nStandings\n", k.Title(), max(len(turns)-1, 0))
+	for _, line := range hostedStandings(h, players) {
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+	b.WriteString("\nThe game move by move\n")
+	for _, tn := range turns {
+		if tn.Number == 0 {
+			continue
+		}
+		var played []hostedPlayed
+		_ = json.Unmarshal(tn.Orders, &played)
+		for _, p := range played {
+			how := ""
+			if p.Missed {
+				how = " (autopilot)"
+			}
+			fmt.Fprintf(&b, "  Turn %d, %s%s: %s\n", tn.Number, p.Player, how, oneLine(p.Move.Text))
+		}
+	}
+	b.WriteString("\nThank you for playing.\n")
+	return b.String(), nil
+}
+
+// hostedPlayed is the record of one turn's moves, stored with the turn (turns.orders):
+// what each seat played and whether the autopilot played it.
+type hostedPlayed struct {
+	Seat   int       `json:"seat"`
+	Player string    `json:"player"`
+	Move   game.Move `json:"move"`
+	Missed bool      `json:"missed,omitempty"`
+}
+
+// resolveHostedIn plays the turn of a game behind the seam inside tx when every due
+// seat's move is in, or (force) whatever is missing: a missed move is the game's
+// autopilot's. It commits the new position with every report (the outbox pattern).
+func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force bool) (bool, error) {
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return false, err
+	}
+	if h.last.Number+1 != g.CurrentTurn || h.pos.Over() {
+		return false, nil
+	}
+	players, err := tx.Players(g.ID)
+	if err != nil {
+		return false, err
+	}
+	moves, missing, err := j.hostedMoves(tx, g, h, players)
+	if err != nil {
+		return false, err
+	}
+	if len(missing) > 0 && !force {
+		return false, nil
+	}
+	// the turn's seed: the game's, mixed with the turn's number (a game's draws are its
+	// own: the same game replays them; another turn draws others)
+	seed := int64(uint64(g.Seed) ^ uint64(g.CurrentTurn)*0x9E3779B97F4A7C15)
+	missedBy := map[string]bool{}
+	var notes []string
+	for _, seat := range missing {
+		moves[seat] = h.pos.Autopilot(seat, seed)
+		if p := playerAt(players, seat); p != nil {
+			missedBy[p.Robot] = true
+			notes = append(notes, fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)))
+		}
+	}
+	res, err := h.pos.Play(moves, seed)
+	if err != nil {
+		return false, fmt.Errorf("game %s turn %d: %w", g.Tag, g.CurrentTurn, err)
+	}
+	after, err := res.Next.Encode()
+	if err != nil {
+		return false, err
+	}
+	var played []hostedPlayed
+	for _, seat := range slices.Sorted(maps.Keys(moves)) {
+		hp := hostedPlayed{Seat: seat, Move: moves[seat]}
+		if p := playerAt(players, seat); p != nil {
+			hp.Player, hp.Missed = p.Robot, missedBy[p.Robot]
+		}
+		played = append(played, hp)
+	}
+	pJSON, _ := json.Marshal(played)
+	events := res.Events
+	if len(events) == 0 {
+		events = json.RawMessage("null")
+	}
+	now := j.now()
+	if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: g.CurrentTurn, Before: h.last.After, After: after,
+		Events: events, Orders: pJSON, Resolved: now}); err != nil {
+		return false, err
+	}
+	for _, p := range players {
+		n := 0
+		if missedBy[p.Robot] {
+			n = p.Missed + 1
+		}
+		if n != p.Missed {
+			if err := tx.SetMissed(p.ID, n); err != nil {
+				return false, err
+			}
+		}
+	}
+	deadline := time.Time{}
+	if res.Next.Over() {
+		if err := tx.SetGameStatus(g.ID, store.GameOver); err != nil {
+			return false, err
+		}
+	} else if deadline, err = g.Deadline.Next(now); err != nil {
+		return false, err
+	}
+	if err := tx.SetDeadline(g.ID, deadline); err != nil {
+		return false, err
+	}
+	why := "all orders in"
+	if force {
+		why = "deadline"
+	}
+	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: g.ID, Actor: "judge", Action: "resolve",
+		Detail: fmt.Sprintf("turn %d (%s)", g.CurrentTurn, why)}); err != nil {
+		return false, err
+	}
+	gen, err := tx.VoidTurns(g.ID, g.CurrentTurn)
+	if err != nil {
+		return false, err
+	}
+	next := hosted{kind: k, cfg: h.cfg, pos: res.Next}
+	played2 := g
+	played2.CurrentTurn, played2.DeadlineAt = g.CurrentTurn+1, deadline
+	for _, p := range players {
+		if p.Withdrawn {
+			continue
+		}
+		rep := res.Next.Report(p.Seat, events)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Game %s, turn %d (%s).\n\n", g.Tag, g.CurrentTurn, k.Title())
+		for _, n := range notes {
+			b.WriteString(n + "\n")
+		}
+		if len(notes) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(rep.Text)
+		b.WriteString(j.hostedFoot(played2, next, p))
+		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
+			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("s%d", p.Seat)), refs: []string{j.gameRoot(g.Tag)},
+			inReplyTo: j.gameRoot(g.Tag), text: b.String(), generated: true}
+		if len(rep.Picture) > 0 {
+			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+		}
+		if err := j.enqueue(tx, m); err != nil {
+			return false, err
+		}
+	}
+	if err := j.hostedPublic(tx, g, k, res, events, gen); err != nil {
+		return false, err
+	}
+	for _, p := range players {
+		if !missedBy[p.Robot] || p.Withdrawn {
+			continue
+		}
+		text := fmt.Sprintf("No valid move from %s arrived for turn %d of game %s, so the autopilot played\n%s\nfor you. That is %d missed turn(s) in a row.\n",
+			p.Robot, g.CurrentTurn, g.Tag, moves[p.Seat].Text, p.Missed+1)
+		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no move from %s", g.CurrentTurn, p.Robot)),
+			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d%s.s%d", g.Tag, g.CurrentTurn, genTag(gen), p.Seat)),
+			inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// hostedPublic mails the public report to the game's list and observers.
+func (j *Judge) hostedPublic(tx *store.Tx, g store.Game, k game.Kind, res game.Result, events []byte, gen int) error {
+	var to []string
+	if g.ListAddress != "" {
+		to = append(to, g.ListAddress)
+	}
+	obs, err := tx.Observers(g.ID)
+	if err != nil {
+		return err
+	}
+	for _, o := range obs {
+		to = append(to, o.Email)
+	}
+	if len(to) == 0 {
+		return nil
+	}
+	rep := res.Next.Report(-1, events)
+	text := fmt.Sprintf("Game %s, turn %d (%s).\n\n%s\n%s", g.Tag, g.CurrentTurn, k.Title(), strings.Join(res.Story, "\n"), rep.Text)
+	for i, addr := range to {
+		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: addr,
+			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
+			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("pub%d", i)), refs: []string{j.gameRoot(g.Tag)},
+			inReplyTo: j.gameRoot(g.Tag), text: text, generated: true}
+		if len(rep.Picture) > 0 {
+			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+		}
+		if err := j.enqueue(tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostedStandings are a hosted game's standings in words, best first.
+func hostedStandings(h hosted, players []store.Player) []string {
+	var out []string
+	for _, s := range h.pos.Standings() {
+		name := fmt.Sprintf("seat %d", s.Seat+1)
+		if p := playerAt(players, s.Seat); p != nil {
+			name = p.Robot
+		}
+		out = append(out, fmt.Sprintf("%d. %s — %s", s.Rank, name, s.Line))
+	}
+	return out
+}
+
+// errNotHosted refuses, for a game behind the seam, a command that reads RoboRally's
+// state (its robots, program cards, pictures).
+var errNotHosted = errors.New("not available for this game")
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

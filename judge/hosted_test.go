@@ -1,0 +1,137 @@
+package judge
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/game/gametest"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// The judge hosts a game it knows only through the game seam: gametest.Nim, played in
+// turn, from CREATE to the last move, by mail; a missed move is the game's autopilot's.
+func TestHostedGameByMail(t *testing.T) {
+	f := newJudgeFixture(t)
+	f.j.Games = game.Catalog{gametest.Nim{}}
+	boss := f.addServerGM("boss@example.test")
+	_, text := f.send("boss@example.test", "new", "secret "+boss+"\nCREATE pile game=nim pile=6 players=2 deadline=24h\n")
+	mustContain(t, "the CREATE reply", text, "Game pile is created", "Nim, a pile of 6, 2 players")
+
+	_, text = f.send("boss@example.test", "new", "secret "+boss+"\nCREATE bad game=chess\n")
+	mustContain(t, "CREATE of a game not hosted", text, "no such game", "nim")
+	_, text = f.send("boss@example.test", "new", "secret "+boss+"\nCREATE bad2 game=nim pile=lots\n")
+	mustContain(t, "CREATE with a bad setting", text, "pile", "want a number")
+
+	secrets := map[string]string{}
+	secretRE := regexp.MustCompile(`(?m)^Your secret is: (\S+)$`)
+	for _, name := range []string{"Ann", "Bob"} {
+		f.joinConfirmed(strings.ToLower(name)+"@example.test", "join", "JOIN pile "+name+"\n")
+	}
+	_, text = f.send("boss@example.test", "start", "game pile\nsecret "+boss+"\nSTART\n")
+	mustContain(t, "the START reply", text, "has started")
+	for _, name := range []string{"Ann", "Bob"} {
+		ws := f.mailsTo(strings.ToLower(name)+"@example.test", "welcome")
+		if len(ws) != 1 {
+			t.Fatalf("%s has %d welcomes", name, len(ws))
+		}
+		w := textOf(t, ws[0])
+		mustContain(t, name+"'s welcome", w, "6 counters left", "Nim")
+		mustContain(t, name+"'s welcome", w, "the secret sent to you when you joined")
+	}
+	for _, p := range f.playersOf("pile") {
+		secrets[p.Robot] = ""
+	}
+	// the JOIN replies gave the secrets
+	for name := range secrets {
+		for _, m := range f.mailsTo(strings.ToLower(name)+"@example.test", "") {
+			if s := secretRE.FindStringSubmatch(textOf(t, m)); s != nil {
+				secrets[name] = s[1]
+			}
+		}
+		if secrets[name] == "" {
+			t.Fatalf("no secret for %s in its mail", name)
+		}
+	}
+	toMove := func() (string, int) {
+		var g store.Game
+		var due []int
+		err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+			var err error
+			if g, err = tx.GameByTag("pile"); err != nil {
+				return err
+			}
+			k, _ := f.j.hostedKind(g)
+			h, err := f.j.hostedState(tx, g, k)
+			if err != nil {
+				return err
+			}
+			due = h.pos.Due()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) == 0 {
+			return "", g.CurrentTurn
+		}
+		return f.playersOf("pile")[due[0]].Robot, g.CurrentTurn
+	}
+	mover, turn := toMove()
+	other := map[string]string{"Ann": "Bob", "Bob": "Ann"}[mover]
+
+	// not your move: refused, nothing played
+	_, text = f.send(strings.ToLower(other)+"@example.test", "[RR pile] move", "game pile\nplayer "+other+"\nsecret "+secrets[other]+"\ntake 1\n")
+	mustContain(t, "a move out of turn", text, "NOT accepted", "not your move")
+	// a bad move: the line and what is wrong
+	_, text = f.send(strings.ToLower(mover)+"@example.test", "[RR pile] move", "game pile\nplayer "+mover+"\nsecret "+secrets[mover]+"\ntake 9\n")
+	mustContain(t, "a bad move", text, "NOT accepted", "line 4, column 6", "take 1, 2 or 3")
+	if _, t2 := toMove(); t2 != turn {
+		t.Fatalf("a refused move was played")
+	}
+	_, text = f.send(strings.ToLower(mover)+"@example.test", "[RR pile] status", "secret "+secrets[mover]+"\nSTATUS\n")
+	mustContain(t, "STATUS", text, "Game pile, Nim: running", mover+"", "to move: waiting for the move", "Standings")
+	// a good move is played at once: it was the only one due
+	_, text = f.send(strings.ToLower(mover)+"@example.test", "[RR pile] move", "game pile\nplayer "+mover+"\nsecret "+secrets[mover]+"\nturn "+strconv.Itoa(turn)+"\ntake 2\n")
+	mustContain(t, "a good move", text, "accepted", "take 2", "4 would be left")
+	next, t2 := toMove()
+	if t2 != turn+1 || next != other {
+		t.Fatalf("after the move: turn %d, %s to move; want turn %d, %s", t2, next, turn+1, other)
+	}
+	reps := f.mailsTo(strings.ToLower(other)+"@example.test", "report")
+	if len(reps) != 1 {
+		t.Fatalf("%s has %d reports, want 1", other, len(reps))
+	}
+	mustContain(t, "the report", textOf(t, reps[0]), mover+" took 2", "4 counters left", "Your move is due")
+
+	// the deadline passes: the autopilot takes 4 mod 4 → 1... then the game goes on
+	f.now = f.now.Add(25 * time.Hour)
+	if _, err := f.j.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, t3 := toMove(); t3 != turn+2 {
+		t.Fatalf("the deadline played no move: turn %d", t3)
+	}
+	mustContain(t, "the missed-move notice", textOf(t, f.mailsTo(strings.ToLower(other)+"@example.test", "missed")[0]), "autopilot played")
+	// play it out by deadlines: the game ends, and is over
+	for i := 0; i < 10; i++ {
+		f.now = f.now.Add(25 * time.Hour)
+		if _, err := f.j.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var g store.Game
+	_ = f.j.Store.View(context.Background(), func(tx *store.Tx) (err error) { g, err = tx.GameByTag("pile"); return err })
+	if g.Status != store.GameOver {
+		t.Fatalf("game status %s after the last counter, want over", g.Status)
+	}
+	finals := f.mailsTo("ann@example.test", "final")
+	if len(finals) != 1 {
+		t.Fatalf("Ann has %d game-over mails, want 1", len(finals))
+	}
+	mustContain(t, "the game-over mail", textOf(t, finals[0]), "Nim, is over", "1. ", "took the last counter", "Turn 1, "+mover+": take 2")
+}
