@@ -135,3 +135,21 @@ func TestHostedGameByMail(t *testing.T) {
 	}
 	mustContain(t, "the game-over mail", textOf(t, finals[0]), "Nim, is over", "1. ", "took the last counter", "Turn 1, "+mover+": take 2")
 }
+
+// The demo of a hosted game: bots mail their moves through the in-process servers and
+// the judge plays the game to its end.
+func TestHostedDemoPlaysToTheEnd(t *testing.T) {
+	var out strings.Builder
+	res, err := RunHostedDemo(context.Background(), HostedDemoOptions{Game: "nim", Settings: map[string]string{"pile": "9"},
+		Seed: 3, Out: &out, Games: game.Catalog{gametest.Nim{}}, SaveMail: t.TempDir()})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !res.Over || len(res.Standings) != 2 || !strings.Contains(res.Standings[0], "took the last counter") {
+		t.Fatalf("the demo did not play Nim to its end: %+v\n%s", res, out.String())
+	}
+	// every move is a turn; each turn mails both players a report
+	if res.Turns < 3 || res.Reports < 2*res.Turns {
+		t.Errorf("%d turns, %d reports:\n%s", res.Turns, res.Reports, out.String())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 )
 
@@ -28,6 +29,9 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	variants := fs.String("variants", "", "variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
 	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
+	gameName := fs.String("game", games.RoboRally, "the game: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", "))
+	var settings kvFlag
+	fs.Var(&settings, "set", "a setting of the game, key=value (repeatable), as CREATE takes it: e.g. --set players=4")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rallyjudge demo [flags]\n\nPlays a game between bots through IMAP and SMTP servers it starts on 127.0.0.1 (README).\n\nflags:")
 		fs.PrintDefaults()
@@ -61,6 +65,25 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		}()
 		fmt.Fprintln(stdout, "press Enter (or Ctrl-C) here to stop the demo; the mails so far are saved with --save-mail")
 	}
+	if !strings.EqualFold(*gameName, games.RoboRally) {
+		if *play || *options != "" || *variants != "" || courseSet(fs) || *rules != "postal" {
+			fmt.Fprintf(stderr, "rallyjudge demo: --play, --options, --variants, --course and --rules are RoboRally's; for --game %s use --set key=value\n", *gameName)
+			return 2
+		}
+		t := 0
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "turns" {
+				t = *turns
+			}
+		})
+		_, err := judge.RunHostedDemo(ctx, judge.HostedDemoOptions{Game: *gameName, Settings: settings.m, Seed: *seed, Turns: t,
+			DB: *db, SaveMail: *saveMail, Out: stdout, Log: log})
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "rallyjudge demo: %s\n", strings.TrimPrefix(err.Error(), "demo: "))
+			return 1
+		}
+		return 0
+	}
 	_, err := judge.RunDemo(ctx, judge.DemoOptions{
 		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
 		Bot: demoBot, Play: *play, OptionDeck: *options, Rules: *rules, Variants: *variants,
@@ -70,6 +93,23 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0 // Enter or an interrupt ends --play
+}
+
+// kvFlag is a repeatable key=value flag.
+type kvFlag struct{ m map[string]string }
+
+func (f *kvFlag) String() string { return "" }
+
+func (f *kvFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("%q: want key=value", v)
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(val)
+	return nil
 }
 
 // courseSet reports whether --course was given.

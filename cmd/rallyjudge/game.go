@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
@@ -23,6 +24,7 @@ type gameFlags struct {
 	Address string
 	Game    string
 	// create
+	Kind                                                                                                       string // the game played (games.Hosted), "" for RoboRally
 	Course, Name, Deadline, Grace, Missed, Reminders, List, OnMissedLimit, GM, Rules, Options, Tiles, Variants string
 	Seed                                                                                                       int64
 	Players, MissedLimit                                                                                       int
@@ -120,7 +122,8 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Config, "config", "", "the serve config file (for the database and judge address)")
 	fs.StringVar(&f.Address, "address", "", "the judge's mail address, one plain local@domain (From of the mails)")
 	fs.StringVar(&f.Game, "game", "", "the game's tag")
-	fs.StringVar(&f.Course, "course", "", "create: the course")
+	fs.StringVar(&f.Course, "course", "", "create: the course (RoboRally)")
+	fs.StringVar(&f.Kind, "kind", "", "create: the game played: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", ")+" (default roborally); its own settings go as --set key=value")
 	fs.StringVar(&f.Name, "name", "", "create: the game's name")
 	fs.StringVar(&f.Deadline, "deadline", "", "create: the deadline rule (48h, daily 18:00)")
 	fs.StringVar(&f.Grace, "grace", "", "create: grace after the deadline")
@@ -187,8 +190,13 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 	case "start", "status", "history", "pause", "resume", "process", "rollback":
 		err = need("game")
 	case "create":
-		if err = need("game", "course"); err != nil {
+		if err = need("game"); err != nil {
 			return c, err
+		}
+		if f.Kind == "" || strings.EqualFold(f.Kind, games.RoboRally) {
+			if err = need("course"); err != nil {
+				return c, err
+			}
 		}
 		c.Args = []string{f.Game}
 		// The settings go as pairs (judge.Command.KV), never re-read from quoted words.
@@ -199,6 +207,7 @@ func (f gameFlags) command(op string) (judge.Command, error) {
 				flagOf[strings.ToLower(k)] = flagName
 			}
 		}
+		add("--kind", "game", f.Kind)
 		add("--course", "course", f.Course)
 		add("--name", "name", f.Name)
 		add("--deadline", "deadline", f.Deadline)
