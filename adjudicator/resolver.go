@@ -72,7 +72,7 @@ func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter
 		t.st = st.cloneForTurn(&t.sm.st, t.sm.robots[:0])
 	}
 	t.posBuf, t.dirBuf, t.hits = rv.mem.pos[:0], rv.mem.dir[:0], rv.mem.hits[:0]
-	if stopAfter > 0 && stopAfter < Registers {
+	if stopAfter > 0 && stopAfter <= Registers {
 		t.stopAfter = stopAfter
 	}
 	t.play()

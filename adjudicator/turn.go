@@ -249,7 +249,8 @@ func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
 
 // ResolveUntil is Resolve stopped after register stopAfter (1–5): the state returned is
 // the board as it stands at the end of that register's phase e, before the end of turn
-// (no repairs, re-entry or deal). stopAfter 0 or 5+ plays the whole turn, as Resolve.
+// (no repairs, re-entry or deal). stopAfter 5 plays every register and no end of
+// turn; 0 or 6+ plays the whole turn, as Resolve.
 // Scenarios use it to check a position part way through a turn.
 func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
 	return new(Resolver).ResolveUntil(s, st, orders, stopAfter)

@@ -20,8 +20,11 @@ import (
 // phase (Orders.Upgrade), carried out as the round's activation begins, before shutdown:
 // first the uninstalls (to the upgrade discard pile: ruling R-UPGRADE-DISCARD), then one
 // install from the robot's uninstalled upgrades paying its cost, then a draw for 1
-// energy. A player writing orders cannot see the card a draw will bring, so a card drawn
-// can be installed from the next round's orders on. At most 3 permanent and 3 temporary
+// energy. A player writing orders cannot see the card a draw will bring, so by default a
+// card drawn can be installed from the next round's orders on; the order "install the
+// card I draw" (UpgradeOrders.InstallDrawn, issue 23) keeps seed 004's own rule, the
+// phase's actions in any order: it installs the card drawn in the same phase when it can
+// be paid for, else the fallback install. At most 3 permanent and 3 temporary
 // upgrades are installed at a time (seed 004, Upgrade Limits); uninstalled ones are kept
 // without limit (Mat.Collection). A temporary upgrade is discarded once used.
 //
@@ -142,10 +145,30 @@ type UpgradeOrders struct {
 	Uninstall []string // installed upgrades to discard
 	Install   string   // an uninstalled upgrade to install, paying its cost; "" none
 	Draw      bool     // draw one upgrade for 1 energy
+	// InstallDrawn installs the card the draw brings in the same phase, when the energy
+	// left pays its cost and the limits leave room (seed 004, Phase 1: the phase's
+	// actions in any order, one draw and one install); Draw is then true too. Install is
+	// then the fallback, installed only when the drawn card is not. Without it the
+	// default holds (ruling R-UPGRADE-WHEN): a drawn card waits in the collection.
+	InstallDrawn bool
 }
 
 // Empty reports whether the orders do nothing.
-func (u UpgradeOrders) Empty() bool { return len(u.Uninstall) == 0 && u.Install == "" && !u.Draw }
+func (u UpgradeOrders) Empty() bool {
+	return len(u.Uninstall) == 0 && u.Install == "" && !u.Draw && !u.InstallDrawn
+}
+
+// roomFor reports whether installed (upgrade names) leaves room for up under the limits
+// (seed 004, Upgrade Limits: 3 permanent, 3 temporary).
+func roomFor(installed []string, up Upgrade) bool {
+	n := 0
+	for _, o := range installed {
+		if x, _ := UpgradeByName(o); x.Temporary == up.Temporary {
+			n++
+		}
+	}
+	return n < map[bool]int{false: MaxPermanent, true: MaxTemporary}[up.Temporary]
+}
 
 // checkUpgradeOrders lists what is wrong with robot r's upgrade phase.
 func checkUpgradeOrders(r *Robot, u UpgradeOrders) []ProgramError {
@@ -169,20 +192,18 @@ func checkUpgradeOrders(r *Robot, u UpgradeOrders) []ProgramError {
 		case !ok:
 			bad("%q is not an upgrade", u.Install)
 		case !slices.ContainsFunc(r.Mat.Collection, func(o string) bool { return strings.EqualFold(o, up.Name) }):
-			bad("%s is not among your uninstalled upgrades (%s); a card drawn now can be installed next round", up.Name, listOrNone(r.Mat.Collection))
+			bad("%s is not among your uninstalled upgrades (%s); to install a card drawn now, order \"install the card I draw\"", up.Name, listOrNone(r.Mat.Collection))
 		default:
 			cost = up.Cost
-			n := 0
-			for _, o := range installed {
-				if x, _ := UpgradeByName(o); x.Temporary == up.Temporary {
-					n++
-				}
-			}
-			if limit := map[bool]int{false: MaxPermanent, true: MaxTemporary}[up.Temporary]; n >= limit {
+			if !roomFor(installed, up) {
 				kind := map[bool]string{false: "permanent", true: "temporary"}[up.Temporary]
+				limit := map[bool]int{false: MaxPermanent, true: MaxTemporary}[up.Temporary]
 				bad("%d %s upgrades are installed already, the most there may be: uninstall one first", limit, kind)
 			}
 		}
+	}
+	if u.InstallDrawn && !u.Draw {
+		bad("to install the card drawn, draw one")
 	}
 	need := cost
 	if u.Draw {
@@ -201,7 +222,11 @@ func listOrNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-// upgradePhase carries out robot i's upgrade orders (checked already by CheckOrders).
+// upgradePhase carries out robot i's upgrade orders (checked already by CheckOrders):
+// the uninstalls, then the install and the draw. By default (ruling R-UPGRADE-WHEN) the
+// install is of a card already in the collection, and the draw comes after it; with
+// InstallDrawn the draw comes first and its card is installed if the energy left pays
+// for it and the limits leave room, else the fallback (Install) is.
 func (t *turn) upgradePhase(i int) {
 	r := &t.st.Robots[i]
 	u := t.orders[i].Upgrade
@@ -215,35 +240,70 @@ func (t *turn) upgradePhase(i int) {
 			t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: name, Cause: "uninstall"})
 		}
 	}
-	if up, ok := UpgradeByName(u.Install); ok && r.Mat.Energy >= up.Cost {
-		if k := slices.IndexFunc(r.Mat.Collection, func(o string) bool { return strings.EqualFold(o, up.Name) }); k >= 0 {
-			r.Mat.Collection = slices.Delete(slices.Clone(r.Mat.Collection), k, k+1)
-			r.Mat.Energy -= up.Cost
-			r.Options = append(slices.Clip(r.Options), up.Name)
-			t.fxOK[i] = false
-			t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: up.Name, Amount: up.Cost, Cause: "install"})
+	if !u.InstallDrawn {
+		t.installUpgrade(i, u.Install)
+		if u.Draw {
+			t.drawUpgrade(i)
 		}
+		t.phase = ""
+		return
 	}
-	if u.Draw && r.Mat.Energy >= 1 {
-		st := t.st
-		if len(st.OptionDeck) == 0 && len(st.OptionDiscard) > 0 {
-			// Ruling R-UPGRADE-DISCARD: the discarded upgrades are shuffled into a new
-			// deck when it runs out.
-			st.OptionDeck, st.OptionDiscard = st.OptionDiscard, nil
-			rng := turnRNG(t.setup.Seed, st.Turn, streamOptions)
-			rng.Shuffle(len(st.OptionDeck), func(a, b int) {
-				st.OptionDeck[a], st.OptionDeck[b] = st.OptionDeck[b], st.OptionDeck[a]
-			})
-		}
-		if len(st.OptionDeck) > 0 {
-			card := st.OptionDeck[0]
-			st.OptionDeck = st.OptionDeck[1:]
-			r.Mat.Energy--
-			r.Mat.Collection = append(slices.Clip(r.Mat.Collection), card)
-			t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: card, Amount: 1, Cause: "draw"})
-		}
+	// seed 004, Phase 1: the actions "in any order", one install a phase: the card
+	// drawn, when it can be paid for and has room, else the fallback.
+	if card, ok := t.drawUpgrade(i); !ok || !t.installUpgrade(i, card) {
+		t.installUpgrade(i, u.Install)
 	}
 	t.phase = ""
+}
+
+// installUpgrade installs the upgrade name from robot i's collection, paying its cost,
+// when it is there, the robot can pay and the limits leave room; it reports whether it
+// did.
+func (t *turn) installUpgrade(i int, name string) bool {
+	r := &t.st.Robots[i]
+	up, ok := UpgradeByName(name)
+	if !ok || r.Mat.Energy < up.Cost || !roomFor(r.Options, up) {
+		return false
+	}
+	k := slices.IndexFunc(r.Mat.Collection, func(o string) bool { return strings.EqualFold(o, up.Name) })
+	if k < 0 {
+		return false
+	}
+	r.Mat.Collection = slices.Delete(slices.Clone(r.Mat.Collection), k, k+1)
+	r.Mat.Energy -= up.Cost
+	r.Options = append(slices.Clip(r.Options), up.Name)
+	t.fxOK[i] = false
+	t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: up.Name, Amount: up.Cost, Cause: "install"})
+	return true
+}
+
+// drawUpgrade draws the top upgrade for robot i into its collection, paying 1 energy;
+// it returns the card, or false when the robot cannot pay or the deck and its discard
+// pile are empty.
+func (t *turn) drawUpgrade(i int) (string, bool) {
+	r := &t.st.Robots[i]
+	st := t.st
+	if r.Mat.Energy < 1 {
+		return "", false
+	}
+	if len(st.OptionDeck) == 0 && len(st.OptionDiscard) > 0 {
+		// Ruling R-UPGRADE-DISCARD: the discarded upgrades are shuffled into a new
+		// deck when it runs out.
+		st.OptionDeck, st.OptionDiscard = st.OptionDiscard, nil
+		rng := turnRNG(t.setup.Seed, st.Turn, streamOptions)
+		rng.Shuffle(len(st.OptionDeck), func(a, b int) {
+			st.OptionDeck[a], st.OptionDeck[b] = st.OptionDeck[b], st.OptionDeck[a]
+		})
+	}
+	if len(st.OptionDeck) == 0 {
+		return "", false
+	}
+	card := st.OptionDeck[0]
+	st.OptionDeck = st.OptionDeck[1:]
+	r.Mat.Energy--
+	r.Mat.Collection = append(slices.Clip(r.Mat.Collection), card)
+	t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: card, Amount: 1, Cause: "draw"})
+	return card, true
 }
 
 // installed reports whether robot i has the upgrade installed and is playing it now.

@@ -185,6 +185,8 @@ func (a Action) String() string {
 		return "draw upgrade"
 	case DoInstall:
 		return "install " + a.Option
+	case DoInstallDrawn:
+		return "install the card I draw"
 	case DoUninstall:
 		return "uninstall " + a.Option
 	case DoKeepArchive:

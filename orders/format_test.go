@@ -158,7 +158,8 @@ func FuzzRuleString(f *testing.F) {
 // which no sheet can say, so a 2023 turn's record failed Played.Check and the reports
 // showed it).
 func TestRuleStringUpgradePhase(t *testing.T) {
-	for _, line := range []string{"draw upgrade", "install Mini Howitzer", "uninstall Deflector Shield", "install Zoop", "buy an upgrade"} {
+	for _, line := range []string{"draw upgrade", "install Mini Howitzer", "uninstall Deflector Shield", "install Zoop", "buy an upgrade",
+		"install the card I draw", "install the card I draw if I can afford it", "draw an upgrade and install it"} {
 		r, err := ParseRule(line, 1)
 		if err != nil {
 			t.Fatalf("%q: %v", line, err)

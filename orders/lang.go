@@ -38,6 +38,9 @@ type langParser struct {
 	alts        []string
 	elseAlts    []string
 	regs        []int
+	// fallback is the install after "install the card I draw, else install NAME": a
+	// rule of its own (parseRules), the upgrade installed when the drawn one is not.
+	fallback *Action
 }
 
 func newLangParser(toks []token, line int) *langParser {
@@ -135,7 +138,7 @@ func (p *langParser) hint(candidates []string) string {
 // parseRule reads a whole line as one rule.
 func (p *langParser) parseRule() (Rule, bool) {
 	r := Rule{At: p.pos()}
-	p.lethal, p.bareDiscard, p.alts, p.elseAlts, p.regs = false, false, nil, nil, nil
+	p.lethal, p.bareDiscard, p.alts, p.elseAlts, p.regs, p.fallback = false, false, nil, nil, nil, nil
 	must := false
 	p.skip("-", "*", "•")
 	// "R3 use Crab Legs P490", "R3: Brakes", "register 3: use Brakes", "in register 3,
@@ -246,6 +249,9 @@ func (p *langParser) parseRules() ([]Rule, bool) {
 		return nil, false
 	}
 	out := []Rule{r}
+	if p.fallback != nil {
+		out = append(out, Rule{At: r.At, Then: *p.fallback})
+	}
 	for _, alt := range p.alts {
 		x := r
 		x.Then.Option = alt
@@ -1182,11 +1188,17 @@ func (p *langParser) parseAction() Action {
 	case p.accept("draw", "upgrade"), p.accept("draw", "an", "upgrade"), p.accept("draw", "a", "new", "upgrade"),
 		p.accept("buy", "upgrade"), p.accept("buy", "an", "upgrade"), p.accept("buy", "an", "upgrade", "card"):
 		p.skip("card")
+		if p.accept("and", "install", "it") {
+			return p.installDrawn() // "draw an upgrade and install it"
+		}
 		return Action{Do: DoDrawUpgrade} // seed 004, Phase 1: draw an upgrade for 1 energy
 	case p.accept("install"), p.accept("uninstall"):
 		do := DoInstall
 		if t.text == "uninstall" {
 			do = DoUninstall
+		}
+		if do == DoInstall && p.acceptDrawnCard() {
+			return p.installDrawn()
 		}
 		name, ok := p.parseOptionName()
 		if !ok {
@@ -1890,4 +1902,51 @@ func ParseAction(text string) (Action, error) {
 		return Action{}, &SyntaxError{Problems: []Problem{*p.err}}
 	}
 	return a, nil
+}
+
+// acceptDrawnCard consumes the words naming the upgrade this phase's draw brings, after
+// "install": "the card I draw", "the upgrade I draw", "what I draw", "the drawn card",
+// "the card drawn".
+func (p *langParser) acceptDrawnCard() bool {
+	for _, w := range [][]string{
+		{"the", "card", "i", "draw"}, {"the", "upgrade", "i", "draw"}, {"what", "i", "draw"},
+		{"the", "drawn", "card"}, {"the", "drawn", "upgrade"}, {"the", "card", "drawn"}, {"the", "upgrade", "drawn"},
+	} {
+		if p.accept(w...) {
+			return true
+		}
+	}
+	return false
+}
+
+// installDrawn reads the rest of "install the card I draw [if I can afford it] [, else
+// install NAME]" (seed 004, Phase 1: draw and install in one phase; the adjudicator
+// installs the card only when it can be paid for and has room, so "if I can afford it"
+// says what the order does anyway). The else is the fallback install, a rule of its own.
+func (p *langParser) installDrawn() Action {
+	for _, w := range [][]string{
+		{"if", "i", "can", "afford", "it"}, {"if", "i", "can", "pay", "for", "it"}, {"if", "i", "can", "afford"},
+		{"if", "affordable"}, {"if", "i", "can"}, {"when", "i", "can", "afford", "it"},
+	} {
+		if p.accept(w...) {
+			break
+		}
+	}
+	save := p.i
+	p.skip(",")
+	if _, ok := p.acceptAny("else", "otherwise"); ok {
+		p.skip(",")
+		if !p.accept("install") {
+			p.fail("after \"install the card I draw, else\" want \"install NAME\" (the upgrade installed when the drawn one is not), got %s", p.got())
+			return Action{}
+		}
+		name, ok := p.parseOptionName()
+		if !ok {
+			return Action{}
+		}
+		p.fallback = &Action{Do: DoInstall, Option: name}
+	} else {
+		p.i = save
+	}
+	return Action{Do: DoInstallDrawn}
 }

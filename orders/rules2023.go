@@ -157,6 +157,8 @@ func (s *Sheet) upgradeOrders() adjudicator.UpgradeOrders {
 		switch a := r.Then; a.Do {
 		case DoDrawUpgrade:
 			u.Draw = true
+		case DoInstallDrawn:
+			u.Draw, u.InstallDrawn = true, true
 		case DoInstall:
 			u.Install = upgradeName(a.Option)
 		case DoUninstall:
@@ -181,7 +183,7 @@ func upgradeName(option string) string {
 func checkUpgradeOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
 	for _, r := range s.Rules {
 		for _, a := range []*Action{&r.Then, r.Else} {
-			if a == nil || (a.Do != DoDrawUpgrade && a.Do != DoInstall && a.Do != DoUninstall) {
+			if a == nil || !roundOrder(*a) {
 				continue
 			}
 			switch {
@@ -196,6 +198,33 @@ func checkUpgradeOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.S
 	}
 	if !setup.Rules.Own() {
 		return
+	}
+	// seed 004, Phase 1: one draw and one install a phase. A second is refused, never
+	// kept in place of the first: the sheet would do less than it says.
+	var draw, install, drawn *Rule
+	for k := range s.Rules {
+		r := &s.Rules[k]
+		if r.If != nil {
+			continue
+		}
+		switch r.Then.Do {
+		case DoDrawUpgrade:
+			if draw != nil {
+				rep.err(r.At, "a second \"draw upgrade\": seed 004 allows one draw an upgrade phase (the first is at %v)", draw.At)
+			}
+			draw = r
+		case DoInstallDrawn:
+			if drawn != nil {
+				rep.err(r.At, "a second \"install the card I draw\": one draw and one install an upgrade phase (the first is at %v)", drawn.At)
+			}
+			drawn = r
+		case DoInstall:
+			if install != nil {
+				rep.err(r.At, "a second install (%s after %s at %v): seed 004 allows one install an upgrade phase; to install a card drawn now, or else one you hold, write \"install the card I draw, else install %s\"",
+					upgradeName(r.Then.Option), upgradeName(install.Then.Option), install.At, upgradeName(install.Then.Option))
+			}
+			install = r
+		}
 	}
 	u := s.upgradeOrders()
 	if u.Empty() {
@@ -245,7 +274,7 @@ func (s *Sheet) ShutsDown() bool {
 // roundOrder reports whether an action belongs to the round its sheet is for alone: the
 // upgrade phase (draw, install, uninstall).
 func roundOrder(a Action) bool {
-	return a.Do == DoDrawUpgrade || a.Do == DoInstall || a.Do == DoUninstall
+	return a.Do == DoDrawUpgrade || a.Do == DoInstall || a.Do == DoUninstall || a.Do == DoInstallDrawn
 }
 
 // WithoutUpgradePhase is a copy of the sheet without its upgrade-phase orders (draw

@@ -128,6 +128,18 @@ func TestUpgradeOrders2023(t *testing.T) {
 		{name: "too poor", orders: "install Mini Howitzer\ndraw upgrade\n", energy: 3, want: "costs 4 energy and the robot has 3"},
 		{name: "not drawn", orders: "install Zoop\n", energy: 3, want: "not among your uninstalled upgrades"},
 		{name: "conditional install", orders: "if facing N install Zoop\n", energy: 5, want: "cannot be conditional"},
+		// Issue 23: the drawn card installed in the same phase (seed 004, Phase 1), with a
+		// fallback; a second install or draw is refused, not dropped in silence.
+		{name: "install drawn", orders: "install the card I draw if I can afford it\n", energy: 1,
+			upgrade: adjudicator.UpgradeOrders{Draw: true, InstallDrawn: true}},
+		{name: "install drawn else", orders: "install the card I draw, else install Mini Howitzer\n", energy: 5,
+			upgrade: adjudicator.UpgradeOrders{Install: "Mini Howitzer", Draw: true, InstallDrawn: true}},
+		{name: "draw and install it", orders: "draw an upgrade and install it\n", energy: 2,
+			upgrade: adjudicator.UpgradeOrders{Draw: true, InstallDrawn: true}},
+		{name: "fallback too dear", orders: "install the card I draw else install Mini Howitzer\n", energy: 3, want: "costs 4 energy and the robot has 3"},
+		{name: "two installs", orders: "install Mini Howitzer\ninstall Zoop\n", energy: 9, want: "a second install (Zoop after Mini Howitzer"},
+		{name: "two draws", orders: "draw upgrade\ndraw upgrade\n", energy: 9, want: "a second \"draw upgrade\""},
+		{name: "two draws one line", orders: "draw upgrade; buy an upgrade\n", energy: 9, want: "a second \"draw upgrade\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -161,6 +161,10 @@ const (
 	DoDrawUpgrade = "draw-upgrade" // draw an upgrade for 1 energy
 	DoInstall     = "install"      // install Option, paying its cost
 	DoUninstall   = "uninstall"    // uninstall Option
+	// DoInstallDrawn draws an upgrade and installs it in the same phase when the energy
+	// left pays for it and the limits leave room; a plain install on the same sheet is
+	// the fallback, installed when the drawn card is not (seed 004, Phase 1).
+	DoInstallDrawn = "install-drawn"
 )
 
 // Pos is a place in a sheet: 1-based line and column (in characters, a tab counting as

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // The 2023 rules in scenario files (docs/scenarios.md, "The 2023 rules"):
@@ -127,19 +128,35 @@ func (p *parser) line2023(ln int, key, rest string) error {
 			rl.mat.m.Collection = splitList(list)
 			return nil
 		}
+		// seed 004, Phase 1: one draw and one install a phase. A second is an error,
+		// never kept in place of the first (issue 23). "install drawn" draws and installs
+		// the card drawn; a plain install beside it is the fallback.
+		var draws, installs, drawn int
 		for _, part := range strings.Split(list, ";") {
 			w, arg, _ := strings.Cut(strings.TrimSpace(part), " ")
-			switch w {
-			case "draw":
+			arg = strings.TrimSpace(arg)
+			switch {
+			case w == "draw":
+				draws++
 				rl.upgrade.Draw = true
-			case "install":
-				rl.upgrade.Install = strings.TrimSpace(arg)
-			case "uninstall":
-				rl.upgrade.Uninstall = splitList(arg)
-			case "":
+			case w == "install" && (arg == "drawn" || strings.EqualFold(arg, "the card I draw")):
+				drawn++
+				rl.upgrade.Draw, rl.upgrade.InstallDrawn = true, true
+			case w == "install":
+				installs++
+				rl.upgrade.Install = arg
+			case w == "uninstall":
+				rl.upgrade.Uninstall = append(rl.upgrade.Uninstall, splitList(arg)...)
+			case w == "":
 			default:
-				return p.errf(ln, "upgrade %s: unknown action %q (want draw, install NAME, uninstall NAME, NAME)", rl.r.Name, w)
+				return p.errf(ln, "upgrade %s: unknown action %q (want draw, install NAME, install drawn, uninstall NAME, NAME)", rl.r.Name, w)
 			}
+		}
+		switch {
+		case draws > 1:
+			return p.errf(ln, "upgrade %s: draw %d times: seed 004 allows one draw an upgrade phase", rl.r.Name, draws)
+		case installs > 1 || drawn > 1:
+			return p.errf(ln, "upgrade %s: %d installs: seed 004 allows one install an upgrade phase (\"install drawn; install NAME\" installs NAME only when the card drawn is not)", rl.r.Name, installs+drawn)
 		}
 		return nil
 	case "priority":
@@ -270,6 +287,11 @@ func (p *parser) build2023(setup *adjudicator.Setup) error {
 		}
 		st.Priority = i
 	}
+	for k := range p.robots {
+		if err := p.upgradeFromOrders(&p.robots[k]); err != nil {
+			return err
+		}
+	}
 	for _, rl := range p.robots {
 		r := rl.r
 		if rl.mat == nil {
@@ -340,6 +362,39 @@ func (p *parser) build2023(setup *adjudicator.Setup) error {
 		}
 	}
 	p.sc.State = st
+	return nil
+}
+
+// upgradeFromOrders takes a robot's upgrade phase from its orders lines ("orders A:
+// install the card I draw, else install Zoop"), as the judge takes it from a mailed
+// sheet; one draw and one install a phase (seed 004, Phase 1): a second is an error.
+func (p *parser) upgradeFromOrders(rl *robotLine) error {
+	var draws, installs, drawn int
+	for _, r := range rl.dec.rules {
+		if r.If != nil {
+			continue
+		}
+		switch r.Then.Do {
+		case orders.DoDrawUpgrade:
+			draws++
+		case orders.DoInstall:
+			installs++
+		case orders.DoInstallDrawn:
+			drawn++
+		}
+	}
+	if draws+installs+drawn == 0 {
+		return nil
+	}
+	switch {
+	case !rl.upgrade.Empty():
+		return p.errf(rl.line, "robot %s: its upgrade phase is written twice, on an upgrade line and in orders lines: write one", rl.r.Name)
+	case draws > 1:
+		return p.errf(rl.line, "orders %s: draw upgrade %d times: seed 004 allows one draw an upgrade phase", rl.r.Name, draws)
+	case installs > 1 || drawn > 1:
+		return p.errf(rl.line, "orders %s: %d installs: seed 004 allows one install an upgrade phase (\"install the card I draw, else install NAME\" installs NAME only when the card drawn is not)", rl.r.Name, installs+drawn)
+	}
+	rl.upgrade = (&orders.Sheet{Rules: rl.dec.rules}).Orders().Upgrade
 	return nil
 }
 

@@ -22,7 +22,7 @@ type Scenario struct {
 	Title  string `json:"title"`
 	Source string `json:"source"` // the rule it checks: "seed 003, Virtual Robots"
 	Seed   uint64 `json:"seed"`
-	// Stop, when 1–4, resolves only up to the end of that register (phase e) and checks
+	// Stop, when 1–5, resolves only up to the end of that register (phase e) and checks
 	// the position there, before the end of turn.
 	Stop int `json:"stop,omitempty"`
 	// NewGame: no turn is played; the robots are placed by adjudicator.NewGame and the
@@ -224,9 +224,7 @@ func Parse(name, text string) (*Scenario, error) {
 			if err != nil || v < 1 || v > adjudicator.Registers {
 				return nil, p.errf(ln, "stop: want \"after register N\" with N 1-5, got %q", rest)
 			}
-			if v < adjudicator.Registers {
-				p.sc.Stop = v
-			}
+			p.sc.Stop = v // 5 too: every register and no end of turn (issue 23)
 		case "game":
 			if rest != "new" {
 				return nil, p.errf(ln, "game: only \"game: new\" is known, got %q", rest)

@@ -152,3 +152,29 @@ func TestScenarioEndStatesArePossible(t *testing.T) {
 		}
 	}
 }
+
+// Seed 004 allows one draw and one install an upgrade phase. An upgrade line (or orders
+// lines) with a second is refused: before issue 23 "install A; install B" kept only B
+// and "draw; draw" drew once, in silence.
+func TestUpgradePhaseTwiceRefused(t *testing.T) {
+	base := "title: t\nsource: s\nrules: 2023\noptions: Zoop, Boink\nboard:\n  .  .\n  .  f1\n" +
+		"robot A at 0,0 facing S energy 9\ncollection A: Zoop, Boink\nprogram A: left right left right left\nexpect A: energy 9\n"
+	for _, tc := range []struct{ lines, want string }{
+		{"upgrade A: install Zoop; install Boink\n", "2 installs"},
+		{"upgrade A: draw; draw\n", "draw 2 times"},
+		{"upgrade A: install drawn; install drawn\n", "2 installs"},
+		{"orders A: install Zoop\norders A: install Boink\n", "2 installs"},
+		{"orders A: draw upgrade; buy an upgrade\n", "draw upgrade 2 times"},
+		{"upgrade A: draw\norders A: install Zoop\n", "written twice"},
+	} {
+		_, err := Parse("twice.scn", base+tc.lines)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error saying %q", tc.lines, err, tc.want)
+		}
+	}
+	for _, ok := range []string{"upgrade A: install drawn; install Zoop\n", "orders A: install the card I draw, else install Zoop\n", "upgrade A: draw; install Zoop\n"} {
+		if _, err := Parse("once.scn", base+ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
