@@ -156,3 +156,10 @@ func (c Catalog) Names() []string {
 	}
 	return slices.Clip(out)
 }
+
+// TurnSeed is the seed a turn is played with: the game's seed mixed with the turn's
+// number, so that each turn draws anew and the same game replays the same draws. The
+// judge plays every turn with it and an archive replays with it.
+func TurnSeed(seed int64, turn int) int64 {
+	return int64(uint64(seed) ^ uint64(turn)*0x9E3779B97F4A7C15)
+}

@@ -595,9 +595,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	if len(missing) > 0 && !force {
 		return false, nil
 	}
-	// the turn's seed: the game's, mixed with the turn's number (a game's draws are its
-	// own: the same game replays them; another turn draws others)
-	seed := int64(uint64(g.Seed) ^ uint64(g.CurrentTurn)*0x9E3779B97F4A7C15)
+	seed := game.TurnSeed(g.Seed, g.CurrentTurn)
 	missedBy := map[string]bool{}
 	var notes []string
 	for _, seat := range missing {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/game/gametest"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -134,6 +135,17 @@ func TestHostedGameByMail(t *testing.T) {
 		t.Fatalf("Ann has %d game-over mails, want 1", len(finals))
 	}
 	mustContain(t, "the game-over mail", textOf(t, finals[0]), "Nim, is over", "1. ", "took the last counter", "Turn 1, "+mover+": take 2")
+	// the game's archive replays bit for bit
+	var h archive.Hosted
+	if err := f.j.Store.View(context.Background(), func(tx *store.Tx) (err error) { h, err = archive.HostedFromStore(tx, g.ID); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := archive.ReplayHosted(&h, f.j.Games, nil); err != nil {
+		t.Fatalf("the archive of the game played by mail does not replay: %v", err)
+	}
+	if len(h.Turns) != g.CurrentTurn || h.Turns[1].Moves[0].Move.Text != "take 2" || !h.Turns[2].Moves[0].Missed {
+		t.Errorf("archive turns %+v", h.Turns)
+	}
 }
 
 // The demo of a hosted game: bots mail their moves through the in-process servers and

@@ -58,6 +58,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	var a archive.Archive
+	var hosted *archive.Hosted
 	err = st.View(context.Background(), func(tx *store.Tx) error {
 		g, err := tx.GameByTag(pos[0])
 		if errors.Is(err, store.ErrNotFound) {
@@ -66,6 +67,11 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if err != nil {
+			return err
+		}
+		if g.Kind != "" { // a game behind the seam (archive/hosted.go)
+			h, err := archive.HostedFromStore(tx, g.ID)
+			hosted = &h
 			return err
 		}
 		a, err = archive.FromStore(tx, g.ID)
@@ -85,7 +91,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		w = f
 	}
-	if err := archive.Write(w, a); err != nil {
+	write := func() error { return archive.Write(w, a) }
+	if hosted != nil {
+		a.Game, a.Turns = hosted.Game, make([]archive.Turn, len(hosted.Turns))
+		write = func() error { return archive.WriteHosted(w, *hosted) }
+	}
+	if err := write(); err != nil {
 		fmt.Fprintf(stderr, "rallyjudge export: %v\n", err)
 		return 1
 	}

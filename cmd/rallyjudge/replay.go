@@ -11,6 +11,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/games"
 )
 
 const replayUsage = `usage: rallyjudge replay ARCHIVE [--turn N] [--html OUT.html] [--progress]
@@ -35,6 +36,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if err != nil || len(pos) != 1 || *turn < -1 {
 		fmt.Fprintln(stderr, replayUsage)
 		return 2
+	}
+	if head, err := readHead(pos[0]); err == nil && archive.IsHosted(head) {
+		return replayHosted(pos[0], *turn, *htmlOut, stdout, stderr)
 	}
 	a, err := readArchive(pos[0])
 	if err != nil {
@@ -106,6 +110,82 @@ func replayFailed(stderr io.Writer, name string, err error) int {
 }
 
 // readArchive reads an archive file; errors name the file with the line.
+// readHead is the first bytes of a file: enough to tell the kinds of archive apart.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 64)
+	n, _ := io.ReadFull(f, b)
+	return b[:n], nil
+}
+
+// replayHosted is replay for the archive of a game behind the seam: it checks every
+// turn, shows one (--turn N) as an observer's report, or writes the replay page.
+func replayHosted(path string, turn int, htmlOut string, stdout, stderr io.Writer) int {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge replay: %v\n", err)
+		return 1
+	}
+	h, err := archive.ReadHosted(f)
+	f.Close()
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		ae.File = path
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge replay: %v\n", err)
+		return 1
+	}
+	last := len(h.Turns) - 1
+	if turn > last {
+		fmt.Fprintf(stderr, "rallyjudge replay: %s: no turn %d (the archive ends at turn %d)\n", path, turn, last)
+		return 1
+	}
+	catalog := games.Hosted()
+	if htmlOut != "" {
+		out, err := os.Create(htmlOut)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge replay: %v\n", err)
+			return 1
+		}
+		w := bufio.NewWriter(out)
+		err = archive.WriteHostedHTML(w, &h, catalog)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(htmlOut)
+			return replayFailed(stderr, path, err)
+		}
+		fmt.Fprintf(stdout, "%s: %d turns replay exactly; wrote %s\n", path, last, htmlOut)
+		return 0
+	}
+	err = archive.ReplayHosted(&h, catalog, func(s archive.HostedStep) error {
+		if s.Turn == turn {
+			fmt.Fprintf(stdout, "After turn %d\n\n", s.Turn)
+			for _, l := range s.Story {
+				fmt.Fprintln(stdout, l)
+			}
+			fmt.Fprintln(stdout, s.Pos.Report(-1, s.Events).Text)
+		}
+		return nil
+	})
+	if err != nil {
+		return replayFailed(stderr, path, err)
+	}
+	if turn < 0 {
+		fmt.Fprintf(stdout, "%s: %d turns replay exactly\n", path, last)
+	}
+	return 0
+}
+
 func readArchive(path string) (archive.Archive, error) {
 	f, err := os.Open(path)
 	if err != nil {

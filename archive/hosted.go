@@ -1,0 +1,339 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// Archives of the games the judge hosts behind the game seam (package game). The format
+// is the RoboRally archive's in shape (docs/archive.md): a magic line, a JSON header,
+// one JSON line per turn. The header names the game (its package's name), its settings
+// as the game encoded them, the seed and the seats; turn 0 is the set-up's hash; turn
+// n is each due seat's move as the game read it (the autopilot's for a missed one) and
+// the hash of the position after it. Replay asks the game to start and play every turn
+// with game.TurnSeed and checks every hash. The archive knows the game only through
+// the seam.
+
+// HostedMagic opens an archive of a game behind the seam.
+const HostedMagic = "rallyjudge-game-archive"
+
+// HostedVersion is the format's version.
+const HostedVersion = 1
+
+// Hosted is one game behind the seam.
+type Hosted struct {
+	Kind   string          `json:"kind"` // the game's name (game.Kind.Name)
+	Game   string          `json:"game"` // the game's tag, for the record
+	Name   string          `json:"name,omitempty"`
+	Config json.RawMessage `json:"config"`
+	Seed   int64           `json:"seed"`
+	Seats  []string        `json:"seats"` // the players' names, in seat order
+	Count  int             `json:"turns"`
+	Turns  []HostedTurn    `json:"-"`
+}
+
+// HostedTurn is one turn line.
+type HostedTurn struct {
+	Turn  int          `json:"turn"`
+	Moves []HostedMove `json:"moves,omitempty"`
+	Hash  string       `json:"hash"`
+}
+
+// HostedMove is one seat's move as played.
+type HostedMove struct {
+	Seat   int       `json:"seat"`
+	Move   game.Move `json:"move"`
+	Missed bool      `json:"missed,omitempty"` // the autopilot played it
+}
+
+// maxSeats bounds the seats an archive may name.
+const maxSeats = 64
+
+// HashPosition is the SHA-256 of a position's encoding.
+func HashPosition(p game.Position) (string, error) {
+	b, err := p.Encode()
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// IsHosted says whether an archive's first bytes are a hosted game's archive.
+func IsHosted(head []byte) bool { return bytes.HasPrefix(head, []byte(HostedMagic+" ")) }
+
+// WriteHosted writes h: the same archive always gives the same bytes.
+func WriteHosted(w io.Writer, h Hosted) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d\n", HostedMagic, HostedVersion)
+	h.Count = len(h.Turns)
+	var cfg bytes.Buffer
+	if err := json.Compact(&cfg, h.Config); err != nil {
+		return fmt.Errorf("archive: write: config: %w", err)
+	}
+	h.Config = cfg.Bytes()
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(h); err != nil {
+		return fmt.Errorf("archive: write: header: %w", err)
+	}
+	for n, t := range h.Turns {
+		if msg := checkHostedTurn(&h, &t, n); msg != "" {
+			return fmt.Errorf("archive: write: turn %d: %s", n, msg)
+		}
+		var line bytes.Buffer
+		le := json.NewEncoder(&line)
+		le.SetEscapeHTML(false)
+		if err := le.Encode(t); err != nil {
+			return fmt.Errorf("archive: write: turn %d: %w", t.Turn, err)
+		}
+		if line.Len() > MaxTurnBytes {
+			return fmt.Errorf("archive: write: turn %d: the line is %d bytes (a reader takes at most %d)", t.Turn, line.Len(), MaxTurnBytes)
+		}
+		bw.Write(line.Bytes())
+	}
+	return bw.Flush()
+}
+
+// ReadHosted reads a hosted game's archive, checking its structure (Replay checks the
+// hashes). Input is hostile: lines and counts are bounded; an error names the line.
+func ReadHosted(r io.Reader) (Hosted, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	line := 0
+	next := func(limit int) ([]byte, error) {
+		line++
+		var buf []byte
+		for {
+			chunk, err := br.ReadSlice('\n')
+			buf = append(buf, chunk...)
+			if len(buf) > limit+1 {
+				return nil, &Error{Line: line, Msg: fmt.Sprintf("line longer than %d bytes", limit)}
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				if len(buf) == 0 {
+					return nil, io.EOF
+				}
+				return nil, &Error{Line: line, Msg: "last line does not end in a newline (the archive is cut short)"}
+			}
+			if err != nil {
+				return nil, &Error{Line: line, Msg: err.Error()}
+			}
+			return buf[:len(buf)-1], nil
+		}
+	}
+	magic, err := next(64)
+	if err == io.EOF {
+		return Hosted{}, &Error{Line: 1, Msg: fmt.Sprintf("empty file (want the line: %s %d)", HostedMagic, HostedVersion)}
+	}
+	if err != nil {
+		return Hosted{}, err
+	}
+	name, ver, ok := strings.Cut(string(magic), " ")
+	if !ok || name != HostedMagic {
+		return Hosted{}, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("not an archive of a hosted game (want the line: %s %d)", HostedMagic, HostedVersion)}
+	}
+	if v, err := strconv.Atoi(ver); err != nil || v != HostedVersion {
+		return Hosted{}, &Error{Line: 1, Col: len(HostedMagic) + 2, Msg: fmt.Sprintf("archive version %q (this rallyjudge reads version %d)", clip(ver), HostedVersion)}
+	}
+	hdr, err := next(MaxHeaderBytes)
+	if err == io.EOF {
+		return Hosted{}, &Error{Line: 2, Msg: "no header line"}
+	}
+	if err != nil {
+		return Hosted{}, err
+	}
+	var h Hosted
+	if err := decode(hdr, &h); err != nil {
+		return Hosted{}, &Error{Line: line, Col: err.col, Msg: "header: " + err.msg}
+	}
+	if msg := checkHostedHeader(&h); msg != "" {
+		return Hosted{}, &Error{Line: line, Msg: "header: " + msg}
+	}
+	for {
+		b, err := next(MaxTurnBytes)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Hosted{}, err
+		}
+		if len(h.Turns) >= h.Count {
+			return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
+		}
+		var t HostedTurn
+		if err := decode(b, &t); err != nil {
+			return Hosted{}, &Error{Line: line, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.msg)}
+		}
+		if msg := checkHostedTurn(&h, &t, len(h.Turns)); msg != "" {
+			return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
+		}
+		h.Turns = append(h.Turns, t)
+	}
+	if len(h.Turns) != h.Count {
+		return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
+	}
+	return h, nil
+}
+
+func checkHostedHeader(h *Hosted) string {
+	switch {
+	case h.Kind == "" || len(h.Kind) > 40:
+		return "kind: want the game's name"
+	case checkName(h.Game) != "":
+		return "game: " + checkName(h.Game)
+	case len(h.Config) == 0 || !json.Valid(h.Config):
+		return "config: want the game's settings"
+	case len(h.Seats) == 0 || len(h.Seats) > maxSeats:
+		return fmt.Sprintf("seats: want 1 to %d players", maxSeats)
+	case h.Count < 1 || h.Count > MaxTurns:
+		return fmt.Sprintf("turns %d: want 1 to %d", h.Count, MaxTurns)
+	}
+	for i, s := range h.Seats {
+		if m := checkName(s); m != "" {
+			return fmt.Sprintf("seat %d: %s", i+1, m)
+		}
+	}
+	return ""
+}
+
+func checkHostedTurn(h *Hosted, t *HostedTurn, want int) string {
+	switch {
+	case t.Turn != want:
+		return fmt.Sprintf("numbered %d, want %d", t.Turn, want)
+	case !isHash(t.Hash):
+		return "hash: want 64 hex digits"
+	case want == 0 && len(t.Moves) > 0:
+		return "the set-up has no moves"
+	case want > 0 && len(t.Moves) == 0:
+		return "no moves"
+	case len(t.Moves) > len(h.Seats):
+		return "more moves than seats"
+	}
+	seen := map[int]bool{}
+	for _, m := range t.Moves {
+		if m.Seat < 0 || m.Seat >= len(h.Seats) || seen[m.Seat] {
+			return fmt.Sprintf("move of seat %d: no such seat, or two moves", m.Seat)
+		}
+		seen[m.Seat] = true
+		if len(m.Move.Data) == 0 || !json.Valid(m.Move.Data) || len(m.Move.Text) > 10000 {
+			return fmt.Sprintf("move of seat %d: unreadable", m.Seat)
+		}
+	}
+	return ""
+}
+
+// HostedStep is one turn replayed.
+type HostedStep struct {
+	Turn   int
+	Pos    game.Position
+	Events []byte // nil for the set-up
+	Story  []string
+}
+
+// ReplayHosted re-runs h from its set-up, checking each turn's hash; each, if set, sees
+// every turn. A turn that does not reproduce is a *ReplayError naming it.
+func ReplayHosted(h *Hosted, games game.Catalog, each func(HostedStep) error) error {
+	k, err := games.Lookup(h.Kind)
+	if err != nil {
+		return err
+	}
+	cfg, err := k.LoadConfig(h.Config)
+	if err != nil {
+		return fmt.Errorf("header: config: %w", err)
+	}
+	pos, err := k.Start(cfg, h.Seats, h.Seed)
+	if err != nil {
+		return fmt.Errorf("header: the set-up: %w", err)
+	}
+	for _, t := range h.Turns {
+		var step HostedStep
+		if t.Turn == 0 {
+			step = HostedStep{Turn: 0, Pos: pos}
+		} else {
+			moves := map[int]game.Move{}
+			for _, m := range t.Moves {
+				moves[m.Seat] = m.Move
+			}
+			res, err := pos.Play(moves, game.TurnSeed(h.Seed, t.Turn))
+			if err != nil {
+				return &ReplayError{Turn: t.Turn, Err: err}
+			}
+			pos = res.Next
+			step = HostedStep{Turn: t.Turn, Pos: pos, Events: res.Events, Story: res.Story}
+		}
+		sum, err := HashPosition(pos)
+		if err != nil {
+			return &ReplayError{Turn: t.Turn, Err: err}
+		}
+		if sum != t.Hash {
+			return &ReplayError{Turn: t.Turn, Err: errors.New("the position after the turn differs from the game's (hash mismatch)")}
+		}
+		if each != nil {
+			if err := each(step); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hostedPlayed is the judge's record of one turn of a hosted game (turns.orders).
+type hostedPlayed struct {
+	Seat   int       `json:"seat"`
+	Move   game.Move `json:"move"`
+	Missed bool      `json:"missed,omitempty"`
+}
+
+// HostedFromStore builds the archive of a hosted game from the store.
+func HostedFromStore(tx *store.Tx, gameID int64) (Hosted, error) {
+	g, err := tx.Game(gameID)
+	if err != nil {
+		return Hosted{}, err
+	}
+	if g.Kind == "" {
+		return Hosted{}, fmt.Errorf("archive: game %s is not a hosted game", g.Tag)
+	}
+	players, err := tx.Players(gameID)
+	if err != nil {
+		return Hosted{}, err
+	}
+	sort.Slice(players, func(a, b int) bool { return players[a].Seat < players[b].Seat })
+	h := Hosted{Kind: g.Kind, Game: g.Tag, Name: g.Name, Config: g.Rules, Seed: g.Seed}
+	for _, p := range players {
+		h.Seats = append(h.Seats, p.Robot)
+	}
+	turns, err := tx.LiveTurns(gameID)
+	if err != nil {
+		return Hosted{}, err
+	}
+	for _, tn := range turns {
+		s := sha256.Sum256(tn.After)
+		t := HostedTurn{Turn: tn.Number, Hash: hex.EncodeToString(s[:])}
+		if tn.Number > 0 {
+			var played []hostedPlayed
+			if err := json.Unmarshal(tn.Orders, &played); err != nil {
+				return Hosted{}, fmt.Errorf("archive: game %s turn %d: the moves played: %w", g.Tag, tn.Number, err)
+			}
+			for _, p := range played {
+				t.Moves = append(t.Moves, HostedMove{Seat: p.Seat, Move: p.Move, Missed: p.Missed})
+			}
+		}
+		h.Turns = append(h.Turns, t)
+	}
+	return h, nil
+}
