@@ -13,6 +13,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // The games the judge hosts through the game seam (package game): everything the judge
@@ -228,23 +229,48 @@ func (j *Judge) startHostedIn(tx *store.Tx, g store.Game, k game.Kind, players [
 			sec, slots = j.hold(o, sec), []store.Owner{o}
 		}
 		rep := pos.Report(p.Seat, nil)
-		var b strings.Builder
-		fmt.Fprintf(&b, "Welcome to game %s: %s (%s).\n\n", g.Tag, k.Title(), cfg.Text())
-		fmt.Fprintf(&b, "You play as %s.\nYour secret is: %s\n\n", p.Robot, sec)
-		b.WriteString(rep.Text)
-		b.WriteString(j.hostedFoot(g, h, p))
 		m := outMail{kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: %s", p.Robot, rep.Subject)),
 			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
-			text: b.String(), generated: true, slots: slots}
-		if len(rep.Picture) > 0 {
-			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+			generated: true, slots: slots}
+		intro := []string{fmt.Sprintf("Welcome to game %s: %s (%s).", g.Tag, k.Title(), cfg.Text()),
+			fmt.Sprintf("You play as %s.\nYour secret is: %s", p.Robot, sec)}
+		if err := j.gameMail(&m, fmt.Sprintf("%s game %s: welcome, %s", k.Title(), g.Tag, p.Robot), intro, rep, j.hostedFoot(g, h, p)); err != nil {
+			return err
 		}
 		if err := j.enqueue(tx, m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gameMail fills m's text, HTML and picture from what the game reports, with the
+// judge's own lines above (intro) and below (foot).
+func (j *Judge) gameMail(m *outMail, title string, intro []string, rep game.Report, foot string) error {
+	var b strings.Builder
+	b.WriteString(title + "\n\n")
+	for _, l := range intro {
+		b.WriteString(l + "\n")
+	}
+	if len(intro) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(rep.Text)
+	b.WriteString(foot)
+	m.text = b.String()
+	data := templates.GameMail{Title: title, Intro: intro, Text: rep.Text, Foot: strings.TrimSpace(foot)}
+	if len(rep.Picture) > 0 {
+		data.PictureCID, data.PictureAlt = "board@rallyjudge", "the board"
+		name := rep.PictureName
+		if name == "" {
+			name = "board.png"
+		}
+		m.inline = []mail.Inline{{ContentID: data.PictureCID, ContentType: "image/png", Filename: name, Data: rep.Picture}}
+	}
+	var err error
+	m.html, err = j.Templates.HTML("game.html.tmpl", data)
+	return err
 }
 
 // hostedFoot closes a report to a player: whose move is due, by when, how to write it.
@@ -673,22 +699,13 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			continue
 		}
 		rep := res.Next.Report(p.Seat, events)
-		var b strings.Builder
-		fmt.Fprintf(&b, "Game %s, turn %d (%s).\n\n", g.Tag, g.CurrentTurn, k.Title())
-		for _, n := range notes {
-			b.WriteString(n + "\n")
-		}
-		if len(notes) > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(rep.Text)
-		b.WriteString(j.hostedFoot(played2, next, p))
 		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
 			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("s%d", p.Seat)), refs: []string{j.gameRoot(g.Tag)},
-			inReplyTo: j.gameRoot(g.Tag), text: b.String(), generated: true}
-		if len(rep.Picture) > 0 {
-			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+			inReplyTo: j.gameRoot(g.Tag), generated: true}
+		title := fmt.Sprintf("%s game %s, turn %d: report for %s", k.Title(), g.Tag, g.CurrentTurn, p.Robot)
+		if err := j.gameMail(&m, title, notes, rep, j.hostedFoot(played2, next, p)); err != nil {
+			return false, err
 		}
 		if err := j.enqueue(tx, m); err != nil {
 			return false, err
@@ -730,14 +747,14 @@ func (j *Judge) hostedPublic(tx *store.Tx, g store.Game, k game.Kind, res game.R
 		return nil
 	}
 	rep := res.Next.Report(-1, events)
-	text := fmt.Sprintf("Game %s, turn %d (%s).\n\n%s\n%s", g.Tag, g.CurrentTurn, k.Title(), strings.Join(res.Story, "\n"), rep.Text)
+	title := fmt.Sprintf("%s game %s, turn %d", k.Title(), g.Tag, g.CurrentTurn)
 	for i, addr := range to {
 		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: addr,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
 			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("pub%d", i)), refs: []string{j.gameRoot(g.Tag)},
-			inReplyTo: j.gameRoot(g.Tag), text: text, generated: true}
-		if len(rep.Picture) > 0 {
-			m.attach = []mail.Inline{{Filename: rep.PictureName, ContentType: "image/png", Data: rep.Picture}}
+			inReplyTo: j.gameRoot(g.Tag), generated: true}
+		if err := j.gameMail(&m, title, res.Story, rep, ""); err != nil {
+			return err
 		}
 		if err := j.enqueue(tx, m); err != nil {
 			return err

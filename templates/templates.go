@@ -128,6 +128,7 @@ func (s *Set) checkOverrides(dir string, names []string) error {
 		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
 		"notice.txt.tmpl":   Notice{Kind: "reminder", Game: "g", Subject: "s", Text: "t", Judge: "j"},
 		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
+		"game.html.tmpl":    GameMail{Title: "t", Intro: []string{"i"}, Text: "x", PictureCID: "p", PictureAlt: "a", Foot: "f"},
 		"welcome.html.tmpl": Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
 	}
 	for name, data := range samples {

@@ -1,0 +1,12 @@
+package templates
+
+// GameMail is a mail about a game behind the game seam (game.html.tmpl): the judge
+// wraps what the game reports (Text, a picture) with its own lines (Intro, Foot).
+type GameMail struct {
+	Title      string
+	Intro      []string // paragraphs above the report
+	Text       string   // the game's report, plain text
+	PictureCID string   // the Content-ID of the board's picture; "" for none
+	PictureAlt string
+	Foot       string // whose move, the deadline, how to reply
+}
