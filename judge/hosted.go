@@ -12,6 +12,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -302,8 +303,7 @@ func envelopeLines(text string) string {
 		if len(f) == 0 {
 			continue
 		}
-		switch strings.TrimSuffix(f[0], ":") {
-		case "game", "robot", "player", "turn", "secret", "#orders", "#end":
+		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) || w == "#orders" || w == "#end" {
 			lines[i] = ""
 		}
 	}

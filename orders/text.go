@@ -250,9 +250,14 @@ func markerKind(l string) int {
 
 // header keys, lower case, and the Sheet field each sets.
 var headerKeys = map[string]string{
-	"game": "game", "robot": "robot", "bot": "robot", "turn": "turn", "round": "turn",
+	"game": "game", "robot": "robot", "bot": "robot", "player": "robot", "turn": "turn", "round": "turn",
 	"secret": "secret", "password": "secret", "passwd": "secret", "pw": "secret", "pass": "secret",
 }
+
+// IsHeaderKey says whether a line's first word (lower case, without a colon) is one of
+// a sheet's header keys (game, robot or player, turn, secret and their other names):
+// the sheet's envelope, which the judge reads for every game.
+func IsHeaderKey(word string) bool { _, ok := headerKeys[word]; return ok }
 
 // line reads one line that is not blank, quoted or a comment.
 // str is string(runes).
