@@ -590,6 +590,23 @@ func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, 
 	return b.String(), nil
 }
 
+// hostedTurnLine is a hosted turn in one line: who played what.
+func hostedTurnLine(tn store.Turn) string {
+	var played []hostedPlayed
+	if err := json.Unmarshal(tn.Orders, &played); err != nil {
+		return "(the moves could not be read)"
+	}
+	var parts []string
+	for _, p := range played {
+		s := p.Player + ": " + oneLine(p.Move.Text)
+		if p.Missed {
+			s += " (autopilot)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // hostedPlayed is the record of one turn's moves, stored with the turn (turns.orders):
 // what each seat played and whether the autopilot played it.
 type hostedPlayed struct {
@@ -619,7 +636,12 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 		return false, err
 	}
 	if len(missing) > 0 && !force {
-		return false, nil
+		// a withdrawn player's seat never holds the game up: the autopilot plays it now
+		for _, seat := range missing {
+			if p := playerAt(players, seat); p == nil || !p.Withdrawn {
+				return false, nil
+			}
+		}
 	}
 	seed := game.TurnSeed(g.Seed, g.CurrentTurn)
 	missedBy := map[string]bool{}

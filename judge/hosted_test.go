@@ -135,6 +135,13 @@ func TestHostedGameByMail(t *testing.T) {
 		t.Fatalf("Ann has %d game-over mails, want 1", len(finals))
 	}
 	mustContain(t, "the game-over mail", textOf(t, finals[0]), "Nim, is over", "1. ", "took the last counter", "Turn 1, "+mover+": take 2")
+	_, text = f.send("ann@example.test", "[RR pile] history", "secret "+secrets["Ann"]+"\nHISTORY\n")
+	mustContain(t, "HISTORY", text, "Game pile, Nim.", "Turn 1 (", mover+": take 2", "(autopilot)")
+	_, text = f.send("ann@example.test", "[RR pile] replay", "secret "+secrets["Ann"]+"\nHISTORY REPLAY\n")
+	mustContain(t, "HISTORY REPLAY", text, "replay page of game pile")
+	if rs := f.mailsTo("ann@example.test", "replay"); len(rs) != 1 {
+		t.Errorf("%d replay mails, want 1", len(rs))
+	}
 	// the game's archive replays bit for bit
 	var h archive.Hosted
 	if err := f.j.Store.View(context.Background(), func(tx *store.Tx) (err error) { h, err = archive.HostedFromStore(tx, g.ID); return err }); err != nil {

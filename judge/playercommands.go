@@ -76,7 +76,7 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 				what = "full"
 			}
 		}
-		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, g.Course, len(ps), seats, what)
+		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, orDefault(g.Course, g.Kind), len(ps), seats, what)
 		fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
 	}
 	return b.String(), nil
@@ -151,11 +151,11 @@ func (j *Judge) cmdJoin(e *cmdEnv, c Command) (string, error) {
 	if err := j.audit(e, "join-asked", robot); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Someone asked, from this address, to join game %s (course %s).\n\n"+
+	return fmt.Sprintf("Someone asked, from this address, to join game %s (%s).\n\n"+
 		"If that was you, reply from this address with this line in the body:\n\n  CONFIRM %s\n\n"+
 		"and the seat is yours (the reply to it carries your secret). Until then no seat is\n"+
 		"taken. The code counts for %d hours. If you did not ask, do nothing.\n",
-		g.Tag, g.Course, code, int(joinTTL/time.Hour)), nil
+		g.Tag, j.gameWhat(*g), code, int(joinTTL/time.Hour)), nil
 }
 
 // joinTTL is how long a JOIN waits for its CONFIRM.
@@ -214,6 +214,12 @@ func (j *Judge) takeJoin(e *cmdEnv, pj store.PendingJoin) (string, error) {
 		fmt.Sprintf("%s joined game %s from %s: %d of %d seats are taken.\nSTART the game when you are ready.\n",
 			robot, g.Tag, pj.Email, len(ps)+1, o.maxPlayers())); err != nil {
 		return "", err
+	}
+	if g.Kind != "" {
+		return fmt.Sprintf("You have joined game %s (%s) as %s; %d of %d seats are taken.\n\n"+
+			"Your secret is: %s\n\nKeep it: every move and command needs it, on a line \"secret ...\".\n"+
+			"It is in this mail only. When the game master STARTs the game you get the first report.\n",
+			g.Tag, j.gameWhat(g), robot, len(ps)+1, o.maxPlayers(), sec), nil
 	}
 	return fmt.Sprintf("You have joined game %s (course %s) with the robot %s; %d of %d seats are taken.\n\n"+
 		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
@@ -429,9 +435,16 @@ func (j *Judge) cmdHistory(e *cmdEnv, c Command) (string, error) {
 		return fmt.Sprintf("Game %s has not started.\n", g.Tag), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s, course %s.\n  Turn 0: the robots were placed (%s).\n", g.Tag, g.Course, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
-	for _, tn := range turns[1:] {
-		fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), turnSummary(tn))
+	if g.Kind != "" {
+		fmt.Fprintf(&b, "Game %s, %s.\n  Turn 0: the game was set up (%s).\n", g.Tag, j.gameWhat(g), turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
+		for _, tn := range turns[1:] {
+			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), hostedTurnLine(tn))
+		}
+	} else {
+		fmt.Fprintf(&b, "Game %s, course %s.\n  Turn 0: the robots were placed (%s).\n", g.Tag, g.Course, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
+		for _, tn := range turns[1:] {
+			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), turnSummary(tn))
+		}
 	}
 	if g.Status != store.GameOver {
 		fmt.Fprintf(&b, "Turn %d is being played.\n", g.CurrentTurn)
@@ -498,13 +511,23 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 	if g.Status == store.GameOpen {
 		return "", refuse("game %s has not started.", g.Tag)
 	}
-	a, err := archive.FromStore(e.tx, g.ID)
-	if err != nil {
-		return "", err
-	}
 	var page bytes.Buffer
-	if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
-		return "", err
+	if g.Kind != "" { // a game behind the seam (archive/hosted.go)
+		h, err := archive.HostedFromStore(e.tx, g.ID)
+		if err != nil {
+			return "", err
+		}
+		if err := archive.WriteHostedHTML(&page, &h, j.Games); err != nil {
+			return "", err
+		}
+	} else {
+		a, err := archive.FromStore(e.tx, g.ID)
+		if err != nil {
+			return "", err
+		}
+		if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
+			return "", err
+		}
 	}
 	to := e.from
 	if e.player != nil {
