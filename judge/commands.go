@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rallyjudge/rallyjudge/games"
 	"strconv"
 	"strings"
 
@@ -117,6 +118,12 @@ func HelpText(judge string) string {
 		"seed, options (the option deck: none, crash-burn, armed-dangerous, both) and\n" +
 		"rules.KEY=VALUE (the rules options):\n")
 	b.WriteString(settingsHelp())
+	b.WriteString("\nGames: CREATE GAME game=NAME plays another game than RoboRally (the default), with\n" +
+		"that game's own settings as key=value; docs/games.md lists them:\n")
+	fmt.Fprintf(&b, "  %-28s %s\n", games.RoboRally, "RoboRally: programs of five cards, everyone at once (course=NAME)")
+	for _, k := range games.Hosted() {
+		fmt.Fprintf(&b, "  %-28s %s\n", k.Name(), k.Title())
+	}
 	return b.String()
 }
 
