@@ -1,0 +1,114 @@
+package crashbycrash
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestNewGame(t *testing.T) {
+	a, err := NewGame(Settings{Players: 2}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewGame(Settings{Players: 2}, 7)
+	ja, _ := a.Encode()
+	jb, _ := b.Encode()
+	if !bytes.Equal(ja, jb) {
+		t.Fatal("same seed, different games")
+	}
+	if err := a.Check(); err != nil {
+		t.Fatal(err)
+	}
+	bells := 0
+	for _, c := range a.Bells {
+		if c != NoCell {
+			bells++
+		}
+	}
+	if bells != 10 || a.Operator == NoCell || designs[a.Tiles[SlotOf(a.Operator)]].Star >= 0 || cellIndex[a.Operator] != 0 {
+		t.Fatalf("%d bells, operator on %s", bells, a.Operator)
+	}
+	if len(a.Hand(0)) != 3 || len(a.Hand(1)) != 3 || a.DeckN != 36-9 {
+		t.Fatalf("hands %v %v deck %d", a.Hand(0), a.Hand(1), a.DeckN)
+	}
+	c, _ := NewGame(Settings{Players: 2}, 8)
+	if jc, _ := c.Encode(); bytes.Equal(ja, jc) {
+		t.Fatal("seeds 7 and 8 deal the same game")
+	}
+	d, err := Decode(ja)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jd, _ := d.Encode(); !bytes.Equal(ja, jd) {
+		t.Fatal("encode/decode round trip differs")
+	}
+	if _, err := NewGame(Settings{Players: 3}, 1); err == nil {
+		t.Fatal("3 players accepted")
+	}
+}
+
+// randomMove picks a random legal move for the seat to move.
+func randomMove(s *State, r *rand.Rand) Move {
+	acts := s.LegalActions()
+	a := acts[r.IntN(len(acts))]
+	if s.Phase == PhaseSetup {
+		return Move{Actions: []Action{a}}
+	}
+	sec, err := s.LegalSeconds(a)
+	if err != nil {
+		panic(err)
+	}
+	m := Move{Actions: []Action{a}}
+	if len(sec) > 0 {
+		m.Actions = append(m.Actions, sec[r.IntN(len(sec))])
+	} else {
+		m.Actions = append(m.Actions, Action{Kind: ActPass})
+	}
+	if s.Players == 2 {
+		for i := 0; i < 3; i++ {
+			m.Draw = append(m.Draw, Source(r.IntN(2)))
+		}
+	}
+	return m
+}
+
+// TestRandomGames plays whole games of random legal moves: every move LegalActions
+// offers is accepted, every state passes Check, and the game ends.
+func TestRandomGames(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		players := 2
+		if seed%3 == 0 {
+			players = 4
+		}
+		s, _ := NewGame(Settings{Players: players}, seed)
+		r := rand.New(rand.NewPCG(seed, 1))
+		for moves := 0; !s.Over(); moves++ {
+			if moves > 2000 {
+				t.Fatalf("seed %d: no end after 2000 moves", seed)
+			}
+			m := randomMove(s, r)
+			// the random draw may name more sources than cards to draw: trim
+			for {
+				n, _, err := Apply(s, s.ToMove, m)
+				if err != nil && len(m.Draw) > 0 && contains(err.Error(), "sources named") {
+					m.Draw = m.Draw[:len(m.Draw)-1]
+					continue
+				}
+				if err != nil && contains(err.Error(), "is empty") {
+					m.Draw = nil
+					continue
+				}
+				if err != nil {
+					t.Fatalf("seed %d move %d turn %d: %v\n%s", seed, moves, s.Turn, err, Format(m))
+				}
+				s = n
+				break
+			}
+			if err := s.Check(); err != nil {
+				t.Fatalf("seed %d move %d: %v", seed, moves, err)
+			}
+		}
+		t.Logf("seed %d (%d players): turn %d, events %d, scores %v", seed, players, s.Turn, s.Events, s.Score)
+	}
+}
