@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,6 +221,22 @@ func shuffleInts(seed uint64, turn int, stream uint64, xs []int) {
 	for i := len(xs) - 1; i > 0; i-- {
 		j := int(boundedDraw(&pcg, uint64(i+1)))
 		xs[i], xs[j] = xs[j], xs[i]
+	}
+}
+
+// stackTop moves the cards of top found in deck to its front, in top's order, keeping
+// the order of the rest (Setup.PileTop, Setup.DealTop).
+func stackTop(deck, top []int) {
+	k := 0
+	for _, c := range top {
+		j := slices.Index(deck[k:], c)
+		if j < 0 {
+			continue
+		}
+		j += k
+		copy(deck[k+1:j+1], deck[k:j])
+		deck[k] = c
+		k++
 	}
 }
 

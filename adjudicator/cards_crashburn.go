@@ -74,6 +74,7 @@ func (t *turn) drawFromPile() int {
 		})
 		rng := turnRNG(t.setup.Seed, t.st.Turn, streamDrawPile)
 		rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+		stackTop(deck, t.setup.PileTop) // a scenario's "pile:" line
 		c.pile = deck
 	}
 	if len(c.pile) == 0 {

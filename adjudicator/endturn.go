@@ -271,6 +271,9 @@ func (t *turn) deal() {
 	// (Flywheel) copies it rather than writing over the next; the pile left is the rest
 	// of the deck.
 	shuffleInts(t.setup.Seed, st.Turn, streamDeal, deck)
+	if len(t.setup.DealTop) > 0 {
+		stackTop(deck, t.setup.DealTop) // a scenario's "deal:" line
+	}
 	for i := range st.Robots {
 		r := &st.Robots[i]
 		r.Hand, r.BombHand = nil, nil

@@ -360,6 +360,14 @@ type Setup struct {
 	Seed    uint64
 	Options []string // the option deck's cards, before shuffling
 	Effects []Effect // option card effects in play (effects.go); NewSetup puts every implemented one
+	// PileTop and DealTop stack the postal deck for a rules scenario (the scenario lines
+	// "pile:" and "deal:", docs/scenarios.md): the cards put, in this order, on top of
+	// the turn's shuffled draw pile that options and randomizers draw from
+	// (drawFromPile), and of the deck shuffled for the deal at the end of the turn
+	// (deal: hands in seat order, then what Recompile or a Buzz Bomb draws). A card not
+	// in that pile is passed over. Games leave both empty: the seed alone orders the
+	// cards.
+	PileTop, DealTop []int
 
 	emitters []emitter
 	beamAt   []int8 // per square: beams of board lasers reaching it on an empty board

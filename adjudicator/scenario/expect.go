@@ -23,7 +23,7 @@ import (
 func (p *parser) expectLine(ln int, rest string) error {
 	text := "expect " + rest
 	add := func(check func(r *Result) string) {
-		p.sc.expects = append(p.sc.expects, expectation{line: ln, text: text, check: check})
+		p.sc.expects = append(p.sc.expects, expectation{line: ln, text: text, check: check, turn: p.exTurn})
 	}
 	head, body, ok := strings.Cut(rest, ":")
 	if !ok {
@@ -186,7 +186,29 @@ func (p *parser) expectLine(ln int, rest string) error {
 		})
 	}
 	f := strings.Fields(body)
-	for k := 0; k < len(f); k++ {
+	robotOf := func(r *Result) *adjudicator.Robot { return &r.State.Robots[idx] }
+	var k int
+	// numberExpect reads "KEY N" (damage, lives, flags, hand) at f[k].
+	numberExpect := func(key string) error {
+		if k+1 >= len(f) {
+			return p.errf(ln, "expect %s: %s needs a value", head, key)
+		}
+		k++
+		want, err := strconv.Atoi(f[k])
+		if err != nil {
+			return p.errf(ln, "expect %s: %s wants a number", head, key)
+		}
+		add(func(r *Result) string {
+			rb := robotOf(r)
+			got := map[string]int{"damage": rb.Damage, "lives": rb.Lives, "flags": rb.Flags, "hand": len(rb.Hand)}[key]
+			if got != want {
+				return fmt.Sprintf("%s %s %d", head, key, got)
+			}
+			return ""
+		})
+		return nil
+	}
+	for k = 0; k < len(f); k++ {
 		key := f[k]
 		val := func() (string, error) {
 			if k+1 >= len(f) {
@@ -231,23 +253,22 @@ func (p *parser) expectLine(ln int, rest string) error {
 				}
 				return ""
 			})
-		case "damage", "lives", "flags", "hand":
-			v, err := val()
-			if err != nil {
+		case "hand", "bomb-hand":
+			if key == "bomb-hand" || k+1 < len(f) && (strings.HasPrefix(f[k+1], "P") || f[k+1] == "none") {
+				// hand P490 P500 ... | none: exactly these cards (in any order);
+				// bomb-hand the same for the cards dealt for a Buzz Bomb.
+				if err := p.handExpect(ln, head, key, idx, f, &k, add); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := numberExpect(key); err != nil {
 				return err
 			}
-			want, err := strconv.Atoi(v)
-			if err != nil {
-				return p.errf(ln, "expect %s: %s wants a number", head, key)
+		case "damage", "lives", "flags":
+			if err := numberExpect(key); err != nil {
+				return err
 			}
-			add(func(r *Result) string {
-				rb := robot(r)
-				got := map[string]int{"damage": rb.Damage, "lives": rb.Lives, "flags": rb.Flags, "hand": len(rb.Hand)}[key]
-				if got != want {
-					return fmt.Sprintf("%s %s %d", head, key, got)
-				}
-				return ""
-			})
 		case "virtual", "real", "destroyed", "active", "out", "in":
 			add(func(r *Result) string {
 				rb := robot(r)
@@ -353,6 +374,53 @@ func listOrNone(xs []string) string {
 		return "none"
 	}
 	return strings.Join(xs, ", ")
+}
+
+// handExpect reads "hand P490 P500 ..." or "hand none" (bomb-hand too) at f[*k]: the
+// robot's hand (or Buzz Bomb cards) is exactly these cards, in any order.
+func (p *parser) handExpect(ln int, head, key string, idx int, f []string, k *int, add func(func(*Result) string)) error {
+	var want []int
+	if *k+1 < len(f) && f[*k+1] == "none" {
+		*k++
+	} else {
+		for *k+1 < len(f) && strings.HasPrefix(f[*k+1], "P") {
+			*k++
+			c, ok := parseCard(f[*k])
+			if !ok || c == 0 {
+				return p.errf(ln, "expect %s: %s wants cards (P490 ...) or none, got %q", head, key, f[*k])
+			}
+			want = append(want, c)
+		}
+		if len(want) == 0 {
+			return p.errf(ln, "expect %s: %s wants cards (P490 ...) or none", head, key)
+		}
+	}
+	slices.Sort(want)
+	add(func(r *Result) string {
+		rb := &r.State.Robots[idx]
+		got := rb.Hand
+		if key == "bomb-hand" {
+			got = rb.BombHand
+		}
+		got = slices.Sorted(slices.Values(got))
+		if !slices.Equal(got, want) {
+			return fmt.Sprintf("%s %s %s", head, key, cardList(got))
+		}
+		return ""
+	})
+	return nil
+}
+
+// cardList is postal cards as expect lines write them ("P490 P500", "none").
+func cardList(cs []int) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(cs))
+	for k, c := range cs {
+		parts[k] = fmt.Sprintf("P%d", c)
+	}
+	return strings.Join(parts, " ")
 }
 
 func regString(regs [adjudicator.Registers]int) string {
@@ -560,7 +628,7 @@ func (p *parser) blastLine(ln int, head, body string, add func(func(r *Result) s
 				return fmt.Sprintf("blast at %v is off the board", at)
 			}
 			rb := &r.State.Robots[idx]
-			reg := sc.Stop
+			reg := r.Stop
 			if reg == 0 {
 				reg = adjudicator.Registers
 			}

@@ -118,6 +118,9 @@ func (p *parser) line2023(ln int, key, rest string) error {
 		// collection NAME: Zoop, Boink   (its upgrades not installed)
 		name, list, ok := strings.Cut(rest, ":")
 		rl := p.robot(strings.TrimSpace(name))
+		if key == "upgrade" {
+			rl = p.orderRobot(strings.TrimSpace(name))
+		}
 		if !ok || rl == nil {
 			return p.errf(ln, "%s: want \"%s ROBOT: ...\" after the robot's line", key, key)
 		}

@@ -34,6 +34,13 @@ type Scenario struct {
 	Orders    []adjudicator.Orders `json:"-"` // Decider filled in by Run, fresh each time
 	Decisions []Decisions          `json:"decisions"`
 	Names     []string             `json:"-"` // robots in seating order (NewGame)
+	// Pile and Deal stack the postal deck in turn 1 (the lines "pile:" and "deal:";
+	// adjudicator.Setup.PileTop and DealTop).
+	Pile []int `json:"pile,omitempty"`
+	Deal []int `json:"deal,omitempty"`
+	// Later are the turns played after turn 1 ("turn 2:" sections, turns.go), each from
+	// the state the one before ends in.
+	Later []*Turn `json:"later,omitempty"`
 
 	expects []expectation
 }
@@ -44,6 +51,7 @@ type expectation struct {
 	line  int
 	text  string
 	check func(r *Result) string
+	turn  int // the turn section it checks: 0 turn 1, k Later[k-1]
 }
 
 // Result is a resolved scenario: the state after the turn (or after register Stop) and
@@ -55,6 +63,17 @@ type Result struct {
 	Stop     int                 `json:"stopped_after_register,omitempty"`
 	State    *adjudicator.State  `json:"state"`
 	Events   []adjudicator.Event `json:"events"`
+	// Turns is, for a scenario of several turns ("turn 2:" sections), every turn played,
+	// turn 1 first; State and Events are then the last one's.
+	Turns []TurnResult `json:"turns,omitempty"`
+}
+
+// TurnResult is one turn of a scenario of several: the state it ends in and its events.
+type TurnResult struct {
+	Turn   int                 `json:"turn"` // the turn played
+	Stop   int                 `json:"stopped_after_register,omitempty"`
+	State  *adjudicator.State  `json:"state"`
+	Events []adjudicator.Event `json:"events"`
 }
 
 // JSON is the result as indented JSON, ending in a newline. The same scenario always
@@ -92,7 +111,8 @@ func Load(path string) (*Scenario, error) {
 }
 
 // Run resolves the scenario: a whole turn, the registers up to Stop, or (NewGame) the
-// placing of a new game. Each call starts again from the scenario's state.
+// placing of a new game; then each later turn ("turn 2:" sections) from the state the
+// turn before ends in. Each call starts again from the scenario's state.
 func (s *Scenario) Run() (*Result, error) {
 	res := &Result{Scenario: s.Name, Title: s.Title, Source: s.Source, Stop: s.Stop}
 	if s.NewGame {
@@ -103,19 +123,47 @@ func (s *Scenario) Run() (*Result, error) {
 		res.State, res.Events = st, ev
 		return res, nil
 	}
-	orders := slices.Clone(s.Orders)
-	for i := range orders {
-		orders[i].Decider = &decider{d: s.Decisions[i]}
+	first := &Turn{Line: 0, Stop: s.Stop, Orders: s.Orders, Decisions: s.Decisions, Pile: s.Pile, Deal: s.Deal}
+	st := s.State
+	for k, tn := range append([]*Turn{first}, s.Later...) {
+		played := st.Turn
+		next, ev, err := s.play(tn, st)
+		if err != nil {
+			if k == 0 {
+				return nil, fmt.Errorf("%s: %v", s.Name, err)
+			}
+			return nil, fmt.Errorf("%s:%d: turn %d: %v", s.Name, tn.Line, k+1, err)
+		}
+		if ev == nil {
+			ev = []adjudicator.Event{}
+		}
+		res.State, res.Events, res.Stop = next, ev, tn.Stop
+		if len(s.Later) > 0 {
+			res.Turns = append(res.Turns, TurnResult{Turn: played, Stop: tn.Stop, State: next, Events: ev})
+		}
+		st = next
 	}
-	st, ev, err := adjudicator.ResolveUntil(s.Setup, s.State, orders, s.Stop)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", s.Name, err)
-	}
-	if ev == nil {
-		ev = []adjudicator.Event{}
-	}
-	res.State, res.Events = st, ev
 	return res, nil
+}
+
+// play resolves one turn of the scenario from st.
+func (s *Scenario) play(tn *Turn, st *adjudicator.State) (*adjudicator.State, []adjudicator.Event, error) {
+	setup := s.Setup
+	if len(tn.Pile) > 0 || len(tn.Deal) > 0 {
+		if err := checkStack(st, tn.Pile); err != nil {
+			return nil, nil, err
+		}
+		c := *s.Setup
+		c.PileTop, c.DealTop = tn.Pile, tn.Deal
+		setup = &c
+	}
+	orders := slices.Clone(tn.Orders)
+	for i := range orders {
+		orders[i].Decider = &decider{d: tn.Decisions[i]}
+	}
+	// The engine's state is its own: a later turn's must not share memory with the
+	// result kept of the turn before.
+	return adjudicator.ResolveUntil(setup, st.Clone(), orders, tn.Stop)
 }
 
 // Check compares a result with the scenario's expectations and lists every one that
@@ -123,7 +171,12 @@ func (s *Scenario) Run() (*Result, error) {
 func (s *Scenario) Check(r *Result) []string {
 	var out []string
 	for _, e := range s.expects {
-		if got := e.check(r); got != "" {
+		view := r
+		if len(r.Turns) > 0 && e.turn < len(r.Turns) {
+			tr := r.Turns[e.turn]
+			view = &Result{Scenario: r.Scenario, Stop: tr.Stop, State: tr.State, Events: tr.Events}
+		}
+		if got := e.check(view); got != "" {
 			out = append(out, fmt.Sprintf("%s:%d: %s\n\tgot %s", s.Name, e.line, e.text, got))
 		}
 	}
@@ -148,10 +201,14 @@ type parser struct {
 	r23      *rules2023        // the 2023 rules (rules2023.go); nil for the postal rules
 	rules    adjudicator.Rules // the postal rules with any KEY=VALUE settings
 	settings bool              // a rules: KEY=VALUE line was read
+	sections []*section        // the "turn N:" sections read so far (turns.go)
+	exTurn   int               // the turn section an expect line being read checks
 }
 
 type robotLine struct {
 	line    int
+	jammed  map[int]int // jammed R:P490: the register a Target Control shot locked, and its card
+	fly     int         // flywheel P490: the card kept on its Flywheel
 	r       adjudicator.Robot
 	locked  []int // cards in the locked registers, first locked register first; 0 empty
 	hand    []int
@@ -195,6 +252,9 @@ func Parse(name, text string) (*Scenario, error) {
 		key, rest, _ := strings.Cut(line, " ")
 		key = strings.TrimSuffix(key, ":")
 		rest = strings.TrimSpace(rest)
+		if p.inSection() && !slices.Contains([]string{"program", "decide", "orders", "upgrade", "pile", "deal", "stop", "expect", "turn"}, key) {
+			return nil, p.errf(ln, "%s: a turn section holds only program, decide, orders, upgrade, pile:, deal:, stop and expect lines; write the rest before \"turn 2:\"", key)
+		}
 		switch key {
 		case "title":
 			p.sc.Title = rest
@@ -213,6 +273,15 @@ func Parse(name, text string) (*Scenario, error) {
 			}
 			p.boards = v
 		case "turn":
+			if !strings.HasPrefix(line, "turn:") {
+				if err := p.startSection(ln, rest); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if p.inSection() {
+				return nil, p.errf(ln, "turn: the turn played is written before the turn sections")
+			}
 			v, err := strconv.Atoi(rest)
 			if err != nil || v < 1 || v > adjudicator.MaxTurn {
 				return nil, p.errf(ln, "turn: want a turn number (1 to %d), got %q", adjudicator.MaxTurn, rest)
@@ -224,7 +293,11 @@ func Parse(name, text string) (*Scenario, error) {
 			if err != nil || v < 1 || v > adjudicator.Registers {
 				return nil, p.errf(ln, "stop: want \"after register N\" with N 1-5, got %q", rest)
 			}
-			p.sc.Stop = v // 5 too: every register and no end of turn (issue 23)
+			if p.inSection() {
+				p.sections[len(p.sections)-1].stop = v
+			} else {
+				p.sc.Stop = v // 5 too: every register and no end of turn (issue 23)
+			}
 		case "game":
 			if rest != "new" {
 				return nil, p.errf(ln, "game: only \"game: new\" is known, got %q", rest)
@@ -255,7 +328,21 @@ func Parse(name, text string) (*Scenario, error) {
 			} else {
 				rl.r.Bio = strings.TrimSpace(list)
 			}
+		case "deal":
+			if err := p.stackLine(ln, key, rest); err != nil {
+				return nil, err
+			}
 		case "pile":
+			if strings.HasPrefix(line, "pile:") {
+				// pile: P490 P500 — the top of the turn's draw pile (turns.go).
+				if err := p.stackLine(ln, key, rest); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if p.inSection() {
+				return nil, p.errf(ln, "pile N: Scavenger Hunt's piles are written before the turn sections")
+			}
 			// pile N: A, B — Scavenger Hunt's pile at flag N, top first.
 			num, list, ok := strings.Cut(rest, ":")
 			n, err := strconv.Atoi(strings.TrimSpace(num))
@@ -305,7 +392,7 @@ func Parse(name, text string) (*Scenario, error) {
 		case "orders":
 			// orders NAME: one order-sheet line, as in a mailed sheet (docs/orders.md).
 			name, text, ok := strings.Cut(rest, ":")
-			rl := p.robot(strings.TrimSpace(name))
+			rl := p.orderRobot(strings.TrimSpace(name))
 			if !ok || rl == nil {
 				return nil, p.errf(ln, "orders: want \"orders ROBOT: ORDER\" for a robot declared above")
 			}
@@ -318,8 +405,11 @@ func Parse(name, text string) (*Scenario, error) {
 			rl.dec.rules = append(rl.dec.rules, rs...)
 		case "expect":
 			// Parsed after the robots are known.
-			ln, rest := ln, rest
-			pendingExpect = append(pendingExpect, func() error { return p.expectLine(ln, rest) })
+			ln, rest, turn := ln, rest, len(p.sections)
+			pendingExpect = append(pendingExpect, func() error {
+				p.exTurn = turn
+				return p.expectLine(ln, rest)
+			})
 		case "rules", "priority", "damage", "upgrade", "collection":
 			if key == "rules" && strings.Contains(rest, "=") {
 				if err := p.settingsLine(ln, rest); err != nil {
@@ -334,10 +424,19 @@ func Parse(name, text string) (*Scenario, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, board, robot, program, decide, device, used, bomb hand or expect; 2023: priority, damage deck, damage discard)", key)
+			return nil, p.errf(ln, "unknown line %q (want title, source, seed, boards, turn, stop, game, rules (a ruleset and KEY=VALUE settings), options, offered, bio, pile, deal, board, robot, program, decide, device, used, bomb hand, turn N: or expect; 2023: priority, damage deck, damage discard)", key)
 		}
 	}
 	if err := p.build(); err != nil {
+		return nil, err
+	}
+	if p.sc.NewGame && (p.inSection() || len(p.sc.Pile) > 0 || len(p.sc.Deal) > 0) {
+		return nil, fmt.Errorf("%s: a \"game: new\" scenario plays no turn: no turn sections, pile: or deal:", p.name)
+	}
+	if err := p.checkStackCards(p.sc.Setup); err != nil {
+		return nil, err
+	}
+	if err := p.buildSections(); err != nil {
 		return nil, err
 	}
 	for _, f := range pendingExpect {
@@ -456,6 +555,43 @@ func (p *parser) robotLine(ln int, rest string) error {
 			case "flags":
 				rl.r.Flags = n
 			}
+		case "jammed":
+			// jammed 3:P490 — a register a Target Control shot locked last turn, with
+			// the card it keeps through this turn (seed 000, Target Control).
+			if p.r23 != nil {
+				return p.errf(ln, "robot %s: jammed belongs to the postal rules (seed 000, Target Control)", f[0])
+			}
+			j := k
+			for j+1 < len(f) && strings.Contains(f[j+1], ":") {
+				j++
+				rs, cs, _ := strings.Cut(f[j], ":")
+				reg, err := strconv.Atoi(rs)
+				c, ok := parseCard(cs)
+				if err != nil || reg < 1 || reg > adjudicator.Registers || !ok || c == 0 {
+					return p.errf(ln, "robot %s: jammed wants REGISTER:CARD like 3:P490, got %q", f[0], f[j])
+				}
+				if rl.jammed == nil {
+					rl.jammed = map[int]int{}
+				}
+				if _, dup := rl.jammed[reg]; dup {
+					return p.errf(ln, "robot %s: register %d jammed twice", f[0], reg)
+				}
+				rl.jammed[reg] = c
+			}
+			if j == k {
+				return p.errf(ln, "robot %s: jammed wants REGISTER:CARD like 3:P490", f[0])
+			}
+			k = j
+		case "flywheel":
+			v, err := arg()
+			if err != nil {
+				return err
+			}
+			c, ok := parseCard(v)
+			if !ok || c == 0 || p.r23 != nil {
+				return p.errf(ln, "robot %s: flywheel wants a card of the postal deck (P490), got %q", f[0], v)
+			}
+			rl.fly = c
 		case "virtual":
 			rl.r.Virtual = true
 		case "down":
@@ -489,7 +625,7 @@ func (p *parser) robotLine(ln int, rest string) error {
 				rl.hand, rl.hasHand = cards, true
 			}
 		default:
-			return p.errf(ln, "robot %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, down, out, locked, hand, options:)", f[0], f[k])
+			return p.errf(ln, "robot %s: unknown word %q (want at, facing, damage, lives, flags, archive, virtual, down, out, locked, jammed, flywheel, hand, options:)", f[0], f[k])
 		}
 	}
 	if !hasAt && !p.sc.NewGame {
@@ -504,7 +640,7 @@ func (p *parser) robotLine(ln int, rest string) error {
 
 func (p *parser) programLine(ln int, rest string) error {
 	name, cards, ok := strings.Cut(rest, ":")
-	rl := p.robot(strings.TrimSpace(name))
+	rl := p.orderRobot(strings.TrimSpace(name))
 	if !ok || rl == nil {
 		return p.errf(ln, "program: want \"program ROBOT: P490 P670 ...\" after the robot's line")
 	}
@@ -526,7 +662,7 @@ func (p *parser) programLine(ln int, rest string) error {
 
 func (p *parser) decideLine(ln int, rest string) error {
 	name, words, ok := strings.Cut(rest, ":")
-	rl := p.robot(strings.TrimSpace(name))
+	rl := p.orderRobot(strings.TrimSpace(name))
 	if !ok || rl == nil {
 		return p.errf(ln, "decide: want \"decide ROBOT: powerdown ...\" after the robot's line")
 	}
@@ -730,6 +866,29 @@ func (p *parser) build() error {
 			reg := adjudicator.Registers - locked + k
 			r.Registers[reg] = c
 			if err := useCard(rl.line, r.Name, c); err != nil {
+				return err
+			}
+		}
+		for reg := 1; reg <= adjudicator.Registers; reg++ {
+			c, ok := rl.jammed[reg]
+			if !ok {
+				continue
+			}
+			if r.IsLocked(reg) {
+				return p.errf(rl.line, "robot %s: register %d is locked by damage already; jammed names a register a Target Control shot locked", r.Name, reg)
+			}
+			r.Jammed = r.Jammed.With(reg)
+			r.Registers[reg-1] = c
+			if err := useCard(rl.line, r.Name, c); err != nil {
+				return err
+			}
+		}
+		if rl.fly != 0 {
+			if !slices.Contains(r.Options, "Flywheel") {
+				return p.errf(rl.line, "robot %s: a card on a Flywheel needs the Flywheel option held", r.Name)
+			}
+			r.Flywheel = rl.fly
+			if err := useCard(rl.line, r.Name, rl.fly); err != nil {
 				return err
 			}
 		}
