@@ -386,8 +386,8 @@ func (p *parser) handExpect(ln int, head, key string, idx int, f []string, k *in
 		for *k+1 < len(f) && strings.HasPrefix(f[*k+1], "P") {
 			*k++
 			c, ok := parseCard(f[*k])
-			if !ok || c == 0 {
-				return p.errf(ln, "expect %s: %s wants cards (P490 ...) or none, got %q", head, key, f[*k])
+			if !ok || c == 0 || p.sc.Setup.Deck.Kind(c) == adjudicator.NoCard {
+				return p.errf(ln, "expect %s: %s wants cards of the deck (P490 ...) or none, got %q", head, key, f[*k])
 			}
 			want = append(want, c)
 		}

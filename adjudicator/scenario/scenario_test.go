@@ -178,3 +178,43 @@ func TestUpgradePhaseTwiceRefused(t *testing.T) {
 		}
 	}
 }
+
+// Turn sections, pile: and deal: lines that cannot be played as written are refused,
+// with the line, never played some other way.
+func TestTurnSectionsRefused(t *testing.T) {
+	base := "title: t\nsource: s\nboard:\n  .  .  .\n  .  .  f1\nrobot A at 0,0 facing N\nprogram A: P070 P080 P090 P100 P110\n"
+	for _, tc := range []struct{ lines, want string }{
+		{"turn 3:\nexpect A: at 0,0\n", "want \"turn 2:\""},
+		{"turn 2:\nrobot B at 1,0\nexpect A: at 0,0\n", "a turn section holds only"},
+		{"stop: after register 2\nturn 2:\nexpect A: at 0,0\n", "only the last turn may stop"},
+		{"turn 2:\nstop: after register 2\nturn 3:\nexpect A: at 0,0\n", "only the last turn may stop"},
+		{"pile: P490 P490\nexpect A: at 0,0\n", "P490 twice"},
+		{"deal: P9999\nexpect A: at 0,0\n", "not a card of the deck"},
+		{"turn 2:\nturn: 4\nexpect A: at 0,0\n", "before the turn sections"},
+		{"expect A: hand P07\n", "cards of the deck"},
+	} {
+		s, err := Parse("sections.scn", base+tc.lines)
+		if err == nil && s != nil {
+			_, err = s.Run()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error saying %q", tc.lines, err, tc.want)
+		}
+	}
+	// A pile: card in a hand would be passed over: refused when the turn is played.
+	s, err := Parse("pile.scn", base+"pile: P070\nexpect A: at 0,0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(); err == nil || !strings.Contains(err.Error(), "P70 is not in the draw pile") {
+		t.Errorf("pile: card in the hand: got %v", err)
+	}
+	// A later turn's program that its hand cannot pay is refused, naming the section.
+	s, err = Parse("hand.scn", base+"turn 2:\nprogram A: P070 P080 P090 P100 P110\nexpect A: at 0,0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(); err == nil || !strings.Contains(err.Error(), "hand.scn:8: turn 2:") {
+		t.Errorf("turn 2 program not in the hand: got %v", err)
+	}
+}
