@@ -161,6 +161,9 @@ type armedTurn struct {
 	// this turn (bit per index).
 	homing   [MaxRobots]int8
 	homingOn uint16
+	// homer is the robot (index+1) making its homing move now: its moves are the
+	// homing move's, not its register card's (cardOf, moveCause).
+	homer int8
 }
 
 // ---- 68 Reflector (seed 001, "Reflector": turn programmed) ----
@@ -835,6 +838,8 @@ func (t *turn) homeIn(i int) {
 		if t.setup.slow {
 			t.startMove(i, 0)
 		}
+		t.armed.homer = int8(i + 1)
+		defer func() { t.armed.homer = 0 }()
 		for s := 0; s < steps && r.Active() && !t.stopMove && !t.st.Over; s++ {
 			if len(t.st.Devices) > 0 && t.stuckInGoo(i) {
 				continue // seed 001, Goo Dropper: each square tried counts, as in moveSquares

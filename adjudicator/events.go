@@ -61,6 +61,7 @@ const (
 	EvReshuffle  = "reshuffle"      // a discard pile shuffled into a deck of Amount cards (Cause damage: the damage deck)
 	EvReboot     = "reboot"         // fell (Cause pit, off-board) From: off the board until it re-enters
 	EvShutdown   = "shutdown"       // shut down for the round; Amount damage cards discarded
+	EvRevealed   = "revealed"       // a card turned face up and not played: Card, in register Amount (a shutdown reveals its registers; Cause "haywire" for a face-down Haywire)
 	EvUpgrade    = "upgrade"        // upgrade phase: Option drawn, installed or uninstalled (Cause); Amount energy paid
 	// The floor tiles (seed 003 Grand Prix, seed 000).
 	EvSlid        = "slid"         // slid one square From→To on oil
@@ -206,4 +207,4 @@ func without(names []string, name string) []string {
 
 // EventKinds lists every event kind, for readers that must refuse an unknown one (the
 // scenario format's expect lines). A new kind is added here too (TestEventKindsComplete).
-var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone, EvProgrammed, EvVoid, EvFlew, EvLanded}
+var EventKinds = []string{EvDeal, EvPoweredUp, EvPowerDown, EvAnnounce, EvStayDown, EvCard, EvMove, EvTurn, EvPush, EvBlocked, EvConveyed, EvRotated, EvPushed, EvDestroyed, EvDamage, EvPrevented, EvFlag, EvArchive, EvRepair, EvOptionGain, EvOptionLose, EvLifeLost, EvOut, EvReenter, EvReal, EvWin, EvPriority, EvEnergy, EvDamageCard, EvNoDamage, EvReplaced, EvAgain, EvReshuffle, EvReboot, EvShutdown, EvRevealed, EvUpgrade, EvSlid, EvSlowed, EvTeleport, EvRepulsed, EvArchiveKept, EvRecharged, EvUse, EvAbsorbed, EvSwapped, EvRandomized, EvExplosion, EvLaunch, EvDeviceMove, EvDeviceGone, EvProgrammed, EvVoid, EvFlew, EvLanded}

@@ -281,7 +281,7 @@ func (t *turn) stepFloor(i int, d Dir, by string) bool {
 			t.copterDown(chain[k]) // seed 001, Robo-Copter: "pushed by a robot ... your robot lands"
 		}
 	}
-	ev := Event{Kind: EvMove, Card: t.cardOf(i, by)}
+	ev := Event{Kind: EvMove, Card: t.cardOf(i, by), Cause: t.moveCause(i, by)}
 	switch by {
 	case "":
 	case "oil":

@@ -105,7 +105,7 @@ func (t *turn) fallBeside(i int, d Dir, from, to slot, by string) bool {
 		t.emit(Event{Kind: EvBlocked, Robot: r.Name, From: t.pos(r.Pos), Cause: "robot"})
 		return false
 	}
-	ev := Event{Kind: EvMove, Card: t.cardOf(i, by)}
+	ev := Event{Kind: EvMove, Card: t.cardOf(i, by), Cause: t.moveCause(i, by)}
 	if by == "oil" {
 		ev = Event{Kind: EvSlid, Cause: by}
 	} else if by != "" {

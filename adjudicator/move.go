@@ -210,7 +210,7 @@ func (t *turn) step(i int, d Dir, by string) bool {
 		kind = EvPushed
 	}
 	e := t.event(kind, r.Name)
-	e.Cause, e.From, e.To, e.Card = by, t.pos(from), t.pos(r.Pos), t.cardOf(i, by)
+	e.Cause, e.From, e.To, e.Card = t.moveCause(i, by), t.pos(from), t.pos(r.Pos), t.cardOf(i, by)
 	if n > 0 {
 		t.rammed(i, n, chain[:n], -1, d, by, true)
 	}
@@ -236,10 +236,20 @@ func (t *turn) rammed(i, n int, chain []int, stopper int, d Dir, by string, move
 }
 
 func (t *turn) cardOf(i int, by string) int {
-	if by != "" || t.register == 0 {
+	if by != "" || t.register == 0 || int(t.armed.homer) == i+1 {
 		return 0
 	}
 	return t.cardIn(i)
+}
+
+// moveCause is the cause of a move robot i makes under its own power: "homing" for a
+// Homing Device's move, which is no card's (seed 001, Homing Device: cards_armed.go);
+// else by.
+func (t *turn) moveCause(i int, by string) string {
+	if by == "" && int(t.armed.homer) == i+1 {
+		return "homing"
+	}
+	return by
 }
 
 // blocked is Board.Blocked on the setup's floor, read from Setup.walls.

@@ -8,8 +8,9 @@ package adjudicator
 //
 //  1. the robot is shut down for this round (Robot.Power is PowerDown until the end of
 //     the round);
-//  2. 3. 4. its registers are revealed and emptied: every damage card it holds goes to
-//     the damage discard pile, every programming card to its own discard pile;
+//  2. 3. 4. its registers are revealed (an EvRevealed event naming each card) and
+//     emptied: every damage card it holds goes to the damage discard pile, every
+//     programming card to its own discard pile;
 //  5. it stays on the board and plays no programming;
 //  6. board elements, pushes and lasers still act on it (it takes damage cards as usual);
 //  7. it gains no energy and claims no checkpoint (energy.go, flags.go).
@@ -27,6 +28,19 @@ package adjudicator
 func (t *turn) shutdown(i int) {
 	r := &t.st.Robots[i]
 	r.Power = PowerDown
+	// 2. the registers are revealed: one event a card, naming it (a face-down Haywire,
+	// or the card the orders programmed there).
+	for reg := 1; reg <= Registers; reg++ {
+		e := Event{Kind: EvRevealed, Robot: r.Name, Amount: reg}
+		if hw := r.Mat.Haywire[reg-1]; hw != 0 {
+			e.Card, e.Cause = hw, "haywire"
+		} else if i < len(t.orders) && t.orders[i].Program[reg-1] != 0 {
+			e.Card = t.orders[i].Program[reg-1]
+		} else {
+			continue
+		}
+		t.emit(e)
+	}
 	damage := 0
 	for k, hw := range r.Mat.Haywire {
 		if hw != 0 {

@@ -107,6 +107,8 @@ func ownSingle(e adjudicator.Event) (line string, ok bool) {
 		return fmt.Sprintf("%s shuffles its discard pile into a new deck of %s", e.Robot, plural(e.Amount, "card")), true
 	case adjudicator.EvReboot:
 		return fmt.Sprintf("%s %s", e.Robot, fallText(e, "")), true
+	case adjudicator.EvRevealed:
+		return fmt.Sprintf("%s reveals %s in register %d", e.Robot, adjudicator.CardKind(e.Card).Title(), e.Amount), true
 	case adjudicator.EvShutdown:
 		return fmt.Sprintf("%s shuts down for the round: it plays no cards and discards %s", e.Robot, plural(e.Amount, "damage card")), true
 	case adjudicator.EvUpgrade:

@@ -270,6 +270,7 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Bridge Layer: open floor for the rest of the game, a device may lie on it", "1019-big-one-on-a-bridge.scn"},
 		{"Devices: a virtual bridge goes when its robot becomes real, and the robot on it falls (R-AD-VIRTUAL-BRIDGE)", "1020-virtual-bridge-gone-robot-falls.scn"},
 		{"Goo Dropper: a pusher's move into a robot held by goo counts square by square (issue 23)", "1021-goo-push-counts-square-by-square.scn"},
+		{"Homing Device: the homing move is no card's move (issue 23)", "1022-homing-move-is-no-card.scn"},
 	}
 	checkArmedCases(t, statements)
 }
