@@ -148,12 +148,8 @@ type armedTurn struct {
 	// progs is the phase programs laid this turn (phases.go).
 	progs []PhaseProgram
 	// damping: robots whose Option Damping Field is on this turn (bit per index); the
-	// distances from each such robot, worked out for the square it stood on (dampAt) in
-	// register dampReg.
+	// distances from each are the turn's blastDistances (blastcache.go).
 	damping  uint16
-	dampDist [MaxRobots][]int
-	dampAt   [MaxRobots]Pos
-	dampReg  [MaxRobots]int
 	dampOnly [1]Effect
 	// frog is the robot jumping with Frog Legs now, index+1 (0: none).
 	frog int8
@@ -529,11 +525,10 @@ func (t *turn) damped(i int) bool {
 		if rj.Virtual {
 			continue
 		}
-		if t.armed.dampDist[j] == nil || t.armed.dampAt[j] != rj.Pos || t.armed.dampReg[j] != t.register {
-			t.armed.dampDist[j] = BlastDistances(b, rj.Pos, dampReach, t.register)
-			t.armed.dampAt[j], t.armed.dampReg[j] = rj.Pos, t.register
+		if abs(ri.Pos.X-rj.Pos.X)+abs(ri.Pos.Y-rj.Pos.Y) > dampReach {
+			continue // every step of a blast distance costs 1 or more: no search needed
 		}
-		if d := t.armed.dampDist[j][ri.Pos.Y*b.W+ri.Pos.X]; d >= 0 && d <= dampReach {
+		if d := t.blastDistances(b, rj.Pos, dampReach, t.register)[ri.Pos.Y*b.W+ri.Pos.X]; d >= 0 && d <= dampReach {
 			return true
 		}
 	}
@@ -816,7 +811,7 @@ func (t *turn) homeIn(i int) {
 	j := int(t.armed.homing[i]) - 1
 	target := t.st.Robots[j].Pos
 	b := t.board()
-	dist := BlastDistances(b, target, len(b.Squares), t.register)
+	dist := t.blastDistances(b, target, len(b.Squares), t.register)
 	at := func(p Pos) int {
 		if !b.In(p) {
 			return -1
@@ -913,7 +908,7 @@ func (t *turn) scramblersGoOff() {
 		if !b.In(dev.Pos) {
 			continue
 		}
-		dist := BlastDistances(b, dev.Pos, scramblerReach, 0)
+		dist := t.blastDistances(b, dev.Pos, scramblerReach, 0)
 		owner := t.ownerOf(&dev)
 		if owner >= 0 {
 			t.useEvent(owner, "Scrambler Bomb", -1, 0, 0)

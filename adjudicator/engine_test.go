@@ -269,6 +269,37 @@ func TestSimulatorMatchesSimulate(t *testing.T) {
 	}
 }
 
+// A Simulator Reset to a position forecasts as a new one made for it, whatever it ran
+// before (orders.Validate keeps Simulators in a pool).
+func TestSimulatorReset(t *testing.T) {
+	s, st, orders := benchGame(t)
+	next, _, err := Resolve(s, st, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := NewSimulator(s, next)
+	for _, pos := range []*State{st, next, st} {
+		fresh := NewSimulator(s, pos)
+		used.Reset(s, pos)
+		for i := range pos.Robots {
+			want, err := fresh.Run(i, orders[i].Program, nil)
+			got, err2 := used.Run(i, orders[i].Program, nil)
+			if (err == nil) != (err2 == nil) {
+				t.Fatalf("robot %d: fresh error %v, reset error %v", i, err, err2)
+			}
+			jw, _ := json.Marshal(want)
+			jg, _ := json.Marshal(got)
+			if string(jw) != string(jg) {
+				t.Errorf("turn %d robot %d: reset Simulator %s, new one %s", pos.Turn, i, jg, jw)
+			}
+		}
+	}
+	used.Reset(nil, nil)
+	if used.base != nil || used.setup != nil || len(used.st.Robots) != 0 {
+		t.Error("Reset(nil, nil) kept the last position")
+	}
+}
+
 // BenchmarkTurn8Robots is a busy postal turn of 8 robots played through a Resolver
 // reused turn after turn, as a judge or a replay plays a game (issue 9: 6 µs or less,
 // at most 4 allocations). BenchmarkResolve8Robots is the same turn through Resolve,
@@ -351,6 +382,42 @@ func BenchmarkTurn8RobotsOptions(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// armedBenchGame is benchGame with every robot holding a Homing Device tagged on the
+// next robot and an Option Damping Field, and saying yes to both: homing and damping ask
+// for blast distances (BlastDistances) many times a register.
+func armedBenchGame(tb testing.TB) (*Setup, *State, []Orders) {
+	s, st, orders := benchGame(tb)
+	for i := range st.Robots {
+		r := &st.Robots[i]
+		r.Options = []string{"Homing Device", "Option Damping Field"}
+		r.Tokens = []int{(i+1)%len(st.Robots) + 1, 0}
+		orders[i].Decider = alwaysUse{}
+	}
+	return s, st, orders
+}
+
+// BenchmarkTurn8RobotsArmed is armedBenchGame's turn through a reused Resolver; it
+// reports how many homing moves the turn played.
+func BenchmarkTurn8RobotsArmed(b *testing.B) {
+	s, st, orders := armedBenchGame(b)
+	var rv Resolver
+	homed := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		_, events, err := rv.Resolve(s, st, orders)
+		if err != nil {
+			b.Fatal(err)
+		}
+		homed = 0
+		for _, e := range events {
+			if e.Option == "Homing Device" {
+				homed++
+			}
+		}
+	}
+	b.ReportMetric(float64(homed), "homing-events")
 }
 
 // Under the 2023 rules too the Simulator agrees with Simulate run after run, leaves the

@@ -50,14 +50,28 @@ func BlastReach(power int) int {
 // closed); -1 for squares further than reach or not reached at all.
 func BlastDistances(b *Board, at Pos, reach, reg int) []int {
 	dist := make([]int, len(b.Squares))
+	blastDistancesInto(dist, nil, b, at, reach, reg)
+	return dist
+}
+
+// blastDistancesInto is BlastDistances written into dist (len(b.Squares)), with the
+// search's bucket queue in buckets' memory; it returns the buckets to keep
+// (blastDists.get).
+func blastDistancesInto(dist []int, buckets [][]Pos, b *Board, at Pos, reach, reg int) [][]Pos {
 	for k := range dist {
 		dist[k] = -1
 	}
 	if !b.In(at) || reach < 0 {
-		return dist
+		return buckets
 	}
 	// A bucket queue by distance: steps cost 1, and 1 more for each level between.
-	buckets := make([][]Pos, reach+1)
+	if cap(buckets) < reach+1 {
+		buckets = append(buckets[:cap(buckets)], make([][]Pos, reach+1-cap(buckets))...)
+	}
+	buckets = buckets[:reach+1]
+	for d := range buckets {
+		buckets[d] = buckets[d][:0]
+	}
 	dist[at.Y*b.W+at.X] = 0
 	buckets[0] = append(buckets[0], at)
 	for d := 0; d <= reach; d++ {
@@ -82,7 +96,7 @@ func BlastDistances(b *Board, at Pos, reach, reg int) []int {
 			}
 		}
 	}
-	return dist
+	return buckets
 }
 
 // BlastDamage is the damage an explosion of power at at deals to a robot standing at p
@@ -161,7 +175,7 @@ func (t *turn) dealBlast(b Blast) {
 	if !brd.In(b.At) || b.Power <= 0 {
 		return
 	}
-	dist := BlastDistances(brd, b.At, BlastReach(b.Power), t.register)
+	dist := t.blastDistances(brd, b.At, BlastReach(b.Power), t.register)
 	for j := range t.st.Robots {
 		r := &t.st.Robots[j]
 		if !r.Active() || !brd.In(r.Pos) || (b.Only != 0 && b.Only != j+1) || !t.acts(j) {

@@ -1,6 +1,9 @@
 package adjudicator
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // seed 001, Explosive Damage: the table, row by row, distances 0 to 7.
 func TestExplosionDamageTable(t *testing.T) {
@@ -138,5 +141,40 @@ func TestExplodeDealsDamageByDistance(t *testing.T) {
 	tu.explode(Blast{At: Pos{0, 0}, Power: 4, By: 1, Source: "mine", Only: 2})
 	if st.Robots[0].Damage != 4 || st.Robots[1].Damage != 4 {
 		t.Errorf("a blast for B alone: A %d, B %d damage, want 4 (untouched), 4", st.Robots[0].Damage, st.Robots[1].Damage)
+	}
+}
+
+// The turn's blast distances (blastcache.go) are BlastDistances, asked once or again, in
+// any order, on boards of two sizes, for every register's doors; what one ask handed out
+// is not changed by the asks after it in the same register.
+func TestBlastDistancesCached(t *testing.T) {
+	small := testCourse(t).Board
+	door := blastBoard(t, ". dE2 . .", ". . . .")
+	tr := &turn{mem: new(turnMem)}
+	for reg := 0; reg <= Registers; reg++ {
+		if tr.blast != nil {
+			tr.blast.forget() // as runRegister does
+		}
+		var kept [][]int
+		var want [][]int
+		for k := 0; k < 40; k++ {
+			b := small
+			if k%3 == 0 {
+				b = door
+			}
+			at := Pos{(k * 7) % b.W, (k * 5) % b.H}
+			reach := []int{0, 1, 3, 6, len(b.Squares)}[k%5]
+			got := tr.blastDistances(b, at, reach, reg)
+			w := BlastDistances(b, at, reach, reg)
+			if !slices.Equal(got, w) {
+				t.Fatalf("register %d, %v reach %d: cached %v, BlastDistances %v", reg, at, reach, got, w)
+			}
+			kept, want = append(kept, got), append(want, w)
+		}
+		for k := range kept {
+			if !slices.Equal(kept[k], want[k]) {
+				t.Fatalf("register %d: ask %d was changed by later asks", reg, k)
+			}
+		}
 	}
 }

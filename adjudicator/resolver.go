@@ -31,6 +31,7 @@ type turnMem struct {
 	state   stateMem
 	fx      [MaxRobots][2]fxMemo // refreshFx
 	fxNext  [MaxRobots]uint8     // the slot of fx[i] written next
+	blast   blastDists           // turn.blast (blastcache.go)
 }
 
 // stateMem is where a postal turn's new state lives: the State, its robots, the deck

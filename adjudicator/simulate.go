@@ -50,6 +50,31 @@ func NewSimulator(s *Setup, st *State) *Simulator {
 	return sim
 }
 
+// Reset points sim at another position, as NewSimulator(s, st) would make it, keeping
+// its buffers: a Simulator kept in a pool (orders.Validate forecasts each sheet once)
+// allocates nothing more. Reset(nil, nil) lets go of the last position.
+func (sim *Simulator) Reset(s *Setup, st *State) {
+	robots, orders, mats := sim.st.Robots, sim.orders, sim.mats
+	sim.setup, sim.base = s, st
+	sim.st = State{}
+	sim.t = turn{hits: sim.t.hits[:0], occ: sim.t.occ, blast: sim.t.blast}
+	if sim.t.blast != nil {
+		sim.t.blast.forget()
+	}
+	n := 0
+	if st != nil {
+		sim.st = *st
+		n = len(st.Robots)
+	}
+	if cap(robots) < n {
+		robots, orders, mats = make([]Robot, n), make([]Orders, n), make([]Mat, n)
+	}
+	sim.st.Robots, sim.orders, sim.mats = robots[:n], orders[:n], mats[:n]
+	clear(sim.st.Robots[:cap(robots)])
+	clear(sim.orders[:cap(orders)])
+	clear(sim.mats[:cap(mats)])
+}
+
 // Run plays robot's program prog with decider d (nil: Defaults) and returns the robot
 // after the five registers. It checks the program like Simulate.
 func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, error) {
@@ -112,9 +137,9 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
 	clear(sim.orders)
 	sim.orders[robot] = o
-	hits, occ := sim.t.hits, sim.t.occ
+	hits, occ, blast := sim.t.hits, sim.t.occ, sim.t.blast
 	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ,
-		walls: sim.setup.walls, wallsW: sim.setup.wallsW}
+		blast: blast, walls: sim.setup.walls, wallsW: sim.setup.wallsW}
 	sim.t.playSingle()
 	out := sim.st.Robots[robot]
 	if out.Mat != nil {

@@ -76,7 +76,9 @@ type turn struct {
 	// for one use (NewGame, Simulate), which allocate what they need. sm is where a
 	// postal turn's new state lives: its robots and the deck its hands are dealt from.
 	mem *turnMem
-	sm  *stateMem
+	// blast is the blast distances worked out this register (blastcache.go).
+	blast *blastDists
+	sm    *stateMem
 	// posMore counts the chunks of mem.posMore in use this turn.
 	posMore int
 	// walls and wallsW are Setup's, where the turn reads them (blocked); nil in turns
@@ -345,6 +347,9 @@ func (t *turn) play() {
 // runRegister plays phases a–e of one register (rules README, A turn 4).
 func (t *turn) runRegister(reg int) {
 	t.register = reg
+	if t.blast != nil {
+		t.blast.forget() // blastcache.go: what was worked out for the last register
+	}
 	t.phase = "move"
 	t.cards.newRegister()
 	if reg == 1 && len(t.st.Devices) > 0 {

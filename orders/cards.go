@@ -280,5 +280,5 @@ func (tp *textParser) addCard(c Card) {
 		tp.s.Program = make([]Card, 0, 5)
 	}
 	tp.s.Program = append(tp.s.Program, c)
-	tp.s.At["program"] = Pos{Line: c.At.Line}
+	tp.s.setAt("program", Pos{Line: c.At.Line})
 }

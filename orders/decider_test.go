@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -210,5 +211,21 @@ func TestValidateNoRobot(t *testing.T) {
 	rep := Validate(setup, st, "Nobody", mustParse(t, "P490"))
 	if rep.OK() {
 		t.Error("an unknown sender must be an error")
+	}
+}
+
+// appendSquashed is squash of the words joined, and squash leaves a squashed string as it is.
+func TestAppendSquashed(t *testing.T) {
+	for _, words := range [][]string{
+		{"retro", "rockets"}, {"Retro-Rockets"}, {"fire", "control", "r3"}, {"Über", "Schild"},
+		{"a b", "c\u00a0d"}, {"\xff", "x"}, {}, {"ÉCLAIR", "ǅ"},
+	} {
+		want := squash(strings.Join(words, ""))
+		if got := string(appendSquashed(nil, words...)); got != want {
+			t.Errorf("%q: appendSquashed %q, squash %q", words, got, want)
+		}
+		if again := squash(want); again != want {
+			t.Errorf("%q: squash of %q is %q", words, want, again)
+		}
 	}
 }

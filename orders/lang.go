@@ -41,10 +41,15 @@ type langParser struct {
 	// fallback is the install after "install the card I draw, else install NAME": a
 	// rule of its own (parseRules), the upgrade installed when the drawn one is not.
 	fallback *Action
+	// words is wordsAhead's buffer, on wbuf while the names are short enough.
+	words []string
+	wbuf  [8]string
 }
 
 func newLangParser(toks []token, line int) *langParser {
-	return &langParser{toks: toks, line: line, v: theVocab()}
+	p := &langParser{toks: toks, line: line, v: theVocab()}
+	p.words = p.wbuf[:0]
+	return p
 }
 
 func (p *langParser) end() bool { return p.i >= len(p.toks) }
@@ -468,10 +473,12 @@ func (p *langParser) ordinalAhead() bool {
 }
 
 // ordinal reads "3rd", "third", "last" (5), "first".
+// ordinals are the words that number a register ("2nd", "last").
+var ordinals = map[string]int{"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "first": 1, "second": 2,
+	"third": 3, "fourth": 4, "fifth": 5, "last": 5, "final": 5}
+
 func (p *langParser) ordinal() (int, bool) {
-	ords := map[string]int{"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "first": 1, "second": 2,
-		"third": 3, "fourth": 4, "fifth": 5, "last": 5, "final": 5}
-	if n, ok := ords[p.peek(0).text]; ok {
+	if n, ok := ordinals[p.peek(0).text]; ok {
 		p.i++
 		return n, true
 	}
@@ -904,17 +911,21 @@ var squareKinds = map[string]string{
 }
 
 // squareKind finds the longest run of the next words naming a square kind.
+// It runs for most words of an order, so the words and the key it builds stay on the
+// stack (the map lookup with string(key) does not copy).
 func (p *langParser) squareKind() (string, int) {
-	var words []string
-	for k := 0; k < 5; k++ {
+	var arr [5]string
+	words := arr[:0]
+	for k := 0; k < len(arr); k++ {
 		t := p.peek(k)
 		if t.kind != 'w' && t.kind != 'n' {
 			break
 		}
 		words = append(words, t.text)
 	}
+	var buf [80]byte
 	for n := len(words); n > 0; n-- {
-		var b strings.Builder
+		key := buf[:0]
 		for _, w := range words[:n] {
 			switch w {
 			case "two", "double", "dual":
@@ -924,14 +935,18 @@ func (p *langParser) squareKind() (string, int) {
 			case "site", "square", "space", "tile", "sites", "squares", "spaces":
 				continue
 			}
-			w = strings.ReplaceAll(w, "-", "")
-			w = strings.ReplaceAll(strings.ReplaceAll(w, "wrenches", "spanner"), "wrench", "spanner")
+			if strings.Contains(w, "-") {
+				w = strings.ReplaceAll(w, "-", "")
+			}
+			if strings.Contains(w, "wrench") {
+				w = strings.ReplaceAll(strings.ReplaceAll(w, "wrenches", "spanner"), "wrench", "spanner")
+			}
 			if w != "express" {
 				w = strings.TrimSuffix(w, "s")
 			}
-			b.WriteString(w)
+			key = append(key, w...)
 		}
-		if kind, ok := squareKinds[b.String()]; ok {
+		if kind, ok := squareKinds[string(key)]; ok {
 			return kind, n
 		}
 	}
@@ -1057,7 +1072,8 @@ func (p *langParser) optionNameHere() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if n < len(words) && p.v.short[squash(strings.Join(words[:n], ""))] {
+	var buf [128]byte
+	if n < len(words) && p.v.short[string(appendSquashed(buf[:0], words[:n]...))] {
 		// A short name ("tractor") and a near miss of the card's whole name with the
 		// next word ("tractor bean"): a misspelt name, not the short one.
 		ext := strings.Join(words[:n+1], "")
@@ -1075,9 +1091,10 @@ func (p *langParser) optionNameHere() (string, bool) {
 }
 
 // wordsAhead are the words (and numbers) from the next token on, as many as the longest
-// option name has, and one more.
+// option name has, and one more. The slice is the parser's, good until the next call.
 func (p *langParser) wordsAhead() []string {
-	var words []string
+	words := p.words[:0]
+	defer func() { p.words = words }()
 	for k := 0; k < p.v.maxWords+1; k++ {
 		t := p.peek(k)
 		if t.kind != 'w' && t.kind != 'n' {
@@ -1091,8 +1108,9 @@ func (p *langParser) wordsAhead() []string {
 // matchOption is the option card the longest run of words from the start names, and
 // how many words it takes.
 func (p *langParser) matchOption(words []string) (string, int, bool) {
+	var buf [128]byte
 	for n := len(words); n > 0; n-- {
-		if name, ok := p.v.options[squash(strings.Join(words[:n], ""))]; ok {
+		if name, ok := p.v.options[string(appendSquashed(buf[:0], words[:n]...))]; ok {
 			return name, n, true
 		}
 	}

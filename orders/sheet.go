@@ -198,6 +198,14 @@ func (c Card) value() int {
 // HasProgram reports whether the sheet carries a program.
 func (s *Sheet) HasProgram() bool { return len(s.Program) > 0 }
 
+// setAt records where a field was written, making At on the first.
+func (s *Sheet) setAt(field string, at Pos) {
+	if s.At == nil {
+		s.At = make(map[string]Pos, 4)
+	}
+	s.At[field] = at
+}
+
 // Redacted is a copy with the secret replaced, for printing and logging.
 func (s *Sheet) Redacted() *Sheet {
 	c := *s

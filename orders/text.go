@@ -81,9 +81,9 @@ func ParseText(b []byte) (*Sheet, error) {
 	lines := strings.Split(text, "\n")
 
 	first, last := markedBlock(lines)
-	marked := first > 0 // a start marker: every line after it is meant as orders
-	read := false       // a line of the sheet has been read: no greeting below it
-	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	marked := first > 0            // a start marker: every line after it is meant as orders
+	read := false                  // a line of the sheet has been read: no greeting below it
+	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
 	var c cleaner
 	for i := first; i < last; i++ {
 		n := i + 1
@@ -156,8 +156,8 @@ func isAttribution(t string) bool {
 }
 
 func isOriginalMessage(t string) bool {
-	l := strings.ToLower(strings.Trim(t, "-_ "))
-	return l == "original message" || l == "forwarded message" || l == "ursprüngliche nachricht"
+	l := strings.Trim(t, "-_ ") // every line not read as orders comes here: no lower-cased copy
+	return strings.EqualFold(l, "original message") || strings.EqualFold(l, "forwarded message") || strings.EqualFold(l, "ursprüngliche nachricht")
 }
 
 func isComment(t string) bool {
@@ -334,8 +334,15 @@ func splitHeader(runes []rune, cols []int) (key, val string, vcol int, ok bool) 
 	for j < len(runes) && (runes[j] >= 'a' && runes[j] <= 'z' || runes[j] >= 'A' && runes[j] <= 'Z') {
 		j++
 	}
-	key = strings.ToLower(string(runes[i:j]))
-	field, known := headerKeys[key]
+	var buf [16]byte // the longest header key is shorter; a longer word is no key
+	if j-i > len(buf) {
+		return "", "", 0, false
+	}
+	lk := buf[:0]
+	for _, r := range runes[i:j] {
+		lk = append(lk, byte(unicode.ToLower(r))) // ASCII letters (the loop above)
+	}
+	field, known := headerKeys[string(lk)]
 	if !known || j == len(runes) {
 		return "", "", 0, false
 	}
@@ -419,7 +426,7 @@ func (tp *textParser) set(n int, field, val string, col int) {
 		}
 		s.Secret = val
 	}
-	s.At[field] = at
+	s.setAt(field, at)
 }
 
 // postalHeader recognises "NAME Turn N" (seed 003, Sample Orders: "Fred Turn 3").

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
@@ -16,6 +17,10 @@ type Report struct {
 }
 
 // OK reports whether the sheet has no errors (warnings allowed).
+// simulators keep the forecast's Simulators between sheets: a Simulator's buffers
+// (robots, mats, the laser scratch) are most of what a check of one sheet allocated.
+var simulators = sync.Pool{New: func() any { return adjudicator.NewSimulator(nil, &adjudicator.State{}) }}
+
 func (r Report) OK() bool {
 	for _, p := range r.Problems {
 		if !p.Warning {
@@ -112,7 +117,11 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	if rep.OK() && s.HasProgram() && r.Power != adjudicator.PowerDown {
 		// As the forecast: the game as the player knows it (R-FORECAST-HIDDEN).
 		bs, bst := setup.Blind(st, idx)
-		final, err := adjudicator.NewSimulator(bs, bst).Run(idx, programOf(s, r), Compile(s))
+		sim := simulators.Get().(*adjudicator.Simulator)
+		sim.Reset(bs, bst)
+		final, err := sim.Run(idx, programOf(s, r), Compile(s))
+		sim.Reset(nil, nil)
+		simulators.Put(sim)
 		if err == nil && final.Destroyed {
 			if f, err := Forecast(setup, st, robotName, s); err == nil {
 				for _, w := range f.Warnings {

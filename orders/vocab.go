@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
@@ -122,14 +123,33 @@ func canonicalOption(name string) string {
 
 // squash lower-cases s and drops everything but letters and digits: "Retro-Rockets" and
 // "retro rockets" are the same name.
+// A string already squashed (the lower-cased words of an order mostly are) is its own
+// squash, with no copy.
 func squash(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(unicode.ToLower(r))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return string(appendSquashed(make([]byte, 0, len(s)), s))
 		}
 	}
-	return b.String()
+	return s
+}
+
+// appendSquashed appends the squash of the words joined to dst: squash(strings.Join(words,
+// "")) without the join, into a buffer the caller may keep on the stack.
+func appendSquashed(dst []byte, words ...string) []byte {
+	for _, w := range words {
+		for _, r := range w {
+			switch {
+			case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+				dst = append(dst, byte(r))
+			case r >= 'A' && r <= 'Z':
+				dst = append(dst, byte(r)+'a'-'A')
+			case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+				dst = utf8.AppendRune(dst, unicode.ToLower(r))
+			}
+		}
+	}
+	return dst
 }
 
 // nearestWord is the candidate closest to w by edit distance, if close enough to be a

@@ -46,7 +46,7 @@ func ParseYAML(b []byte) (*Sheet, error) {
 		}
 		return nil, &SyntaxError{Problems: []Problem{{At: at, Msg: "not valid YAML: " + msg}}}
 	}
-	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
 	if p, bad := checkNode(&doc, 0); bad {
 		return nil, &SyntaxError{Problems: []Problem{p}}
 	}
