@@ -70,12 +70,12 @@ func (s *State) moveOperator(t *turn, a Action) error {
 		if !s.Present(to) {
 			next = opPos{NoCell, SlotOf(to)}
 		}
+		if next == cur || !mark(next) {
+			return fmt.Errorf("step %d: the operator never enters a cell twice (%s)", i+1, s.posName(next))
+		}
 		d, ok := s.opAdjacent(cur, next)
 		if !ok {
 			return fmt.Errorf("step %d: %s is not next to %s; next to it: %s", i+1, to, s.posName(cur), s.opNeighbours(cur))
-		}
-		if !mark(next) {
-			return fmt.Errorf("step %d: the operator never enters a cell twice (%s)", i+1, s.posName(next))
 		}
 		if next.cell != NoCell && s.Board[next.cell] != Empty {
 			if cur.cell == NoCell {
