@@ -3,7 +3,10 @@
 // game.Kind and a line here. Nothing registers itself.
 package games
 
-import "github.com/rallyjudge/rallyjudge/game"
+import (
+	crashbycrash "github.com/rallyjudge/rallyjudge/crashbycrash/hosted"
+	"github.com/rallyjudge/rallyjudge/game"
+)
 
 // RoboRally is the name CREATE game= takes for RoboRally, which the judge plays on
 // its own path (judge/resolve.go) until it too sits behind the seam.
@@ -11,5 +14,5 @@ const RoboRally = "roborally"
 
 // Hosted are the games behind the seam, in the order HELP lists them.
 func Hosted() game.Catalog {
-	return game.Catalog{}
+	return game.Catalog{crashbycrash.Kind{}}
 }

@@ -303,7 +303,9 @@ func envelopeLines(text string) string {
 		if len(f) == 0 {
 			continue
 		}
-		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) || w == "#orders" || w == "#end" {
+		// a header is a key and its value ("pass" alone is a move of some games, not a
+		// password)
+		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) && len(f) > 1 || w == "#orders" || w == "#end" {
 			lines[i] = ""
 		}
 	}

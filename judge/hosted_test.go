@@ -172,3 +172,11 @@ func TestHostedDemoPlaysToTheEnd(t *testing.T) {
 		t.Errorf("%d turns, %d reports:\n%s", res.Turns, res.Reports, out.String())
 	}
 }
+
+func TestEnvelopeLinesKeepsTheMove(t *testing.T) {
+	in := "game demo\nPlayer: Boris\nturn 4\npass: s3cret\n#orders\noperator J3 J2\npass\n#end\n"
+	want := "\n\n\n\n\noperator J3 J2\npass\n\n"
+	if got := envelopeLines(in); got != want {
+		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
+	}
+}
