@@ -95,3 +95,84 @@ func (c *Course) FlagAt(p Pos) int {
 	}
 	return 0
 }
+
+// BoardPart is a board placed in a course with its north-west corner at At (rules
+// scenarios of several boards: adjudicator/scenario).
+type BoardPart struct {
+	File *BoardFile
+	At   Pos
+}
+
+// CourseOfParts builds a course of several boards placed side by side, unturned: the
+// floor is their bounding box, pits wherever no board lies, and BoardOf tells which
+// board a square belongs to (the 2023 reboot: reboot.go). The flags and start squares
+// keep the numbers their boards give them; a number on two boards is an error, and so
+// is a board overlapping another.
+func CourseOfParts(name string, parts []BoardPart) (*Course, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("course %q: no boards", name)
+	}
+	w, h := 0, 0
+	for _, p := range parts {
+		if p.At.X < 0 || p.At.Y < 0 || p.At.X > maxCourseSide || p.At.Y > maxCourseSide {
+			return nil, fmt.Errorf("course %q: board %d placed at %v, off the course (0 to %d)", name, len(parts), p.At, maxCourseSide)
+		}
+		w, h = max(w, p.At.X+p.File.Board.W), max(h, p.At.Y+p.File.Board.H)
+	}
+	if w > maxCourseSide || h > maxCourseSide {
+		return nil, fmt.Errorf("course %q: %dx%d squares, at most %d a side", name, w, h, maxCourseSide)
+	}
+	floor := NewBoard(w, h)
+	owner := make([]int, w*h)
+	for k := range floor.Squares {
+		floor.Squares[k].Floor = FloorPit
+	}
+	flags := map[int]Pos{}
+	starts := map[int]Start{}
+	for i, p := range parts {
+		b := p.File.Board
+		for y := 0; y < b.H; y++ {
+			for x := 0; x < b.W; x++ {
+				q := Pos{p.At.X + x, p.At.Y + y}
+				k := q.Y*w + q.X
+				if owner[k] != 0 {
+					return nil, fmt.Errorf("course %q: board %d at %v overlaps board %d", name, i+1, p.At, owner[k])
+				}
+				owner[k] = i + 1
+				*floor.At(q) = *b.At(Pos{x, y})
+			}
+		}
+		for n, f := range p.File.Flags {
+			if _, dup := flags[n+1]; dup {
+				return nil, fmt.Errorf("course %q: flag %d on two boards", name, n+1)
+			}
+			flags[n+1] = addPos(p.At, f)
+		}
+		for n, s := range p.File.Starts {
+			if _, dup := starts[n+1]; dup {
+				return nil, fmt.Errorf("course %q: start %d on two boards", name, n+1)
+			}
+			starts[n+1] = Start{Pos: addPos(p.At, s.Pos), Facing: s.Facing}
+		}
+	}
+	floor.NormalizeWalls()
+	c := &Course{Name: name, Board: floor, Boards: len(parts), owner: owner, MinPlayers: 1, MaxPlayers: MaxRobots}
+	for n := 1; n <= len(flags); n++ {
+		f, ok := flags[n]
+		if !ok {
+			return nil, fmt.Errorf("course %q: flag %d missing (number flags from 1 without gaps)", name, n)
+		}
+		c.Flags = append(c.Flags, f)
+	}
+	for n := 1; n <= len(starts); n++ {
+		s, ok := starts[n]
+		if !ok {
+			return nil, fmt.Errorf("course %q: start %d missing", name, n)
+		}
+		c.Starts = append(c.Starts, s)
+	}
+	for _, p := range parts {
+		c.Parts = append(c.Parts, Placement{Board: p.File.Name, At: p.At})
+	}
+	return c, nil
+}

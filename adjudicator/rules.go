@@ -368,6 +368,10 @@ type Setup struct {
 	// in that pile is passed over. Games leave both empty: the seed alone orders the
 	// cards.
 	PileTop, DealTop []int
+	// OptionsInOrder keeps the option deck in the order Options lists it, top first,
+	// when a new game is made (a rules scenario's "options:" line with "game: new");
+	// games shuffle it by the seed.
+	OptionsInOrder bool
 
 	emitters []emitter
 	beamAt   []int8 // per square: beams of board lasers reaching it on an empty board

@@ -215,10 +215,12 @@ func NewGame(s *Setup, names []string) (*State, []Event, error) {
 		st.Robots[0].Virtual = false
 	}
 	st.OptionDeck = slices.Clone(s.Options)
-	rng := turnRNG(s.Seed, 0, streamOptions)
-	rng.Shuffle(len(st.OptionDeck), func(i, j int) {
-		st.OptionDeck[i], st.OptionDeck[j] = st.OptionDeck[j], st.OptionDeck[i]
-	})
+	if !s.OptionsInOrder {
+		rng := turnRNG(s.Seed, 0, streamOptions)
+		rng.Shuffle(len(st.OptionDeck), func(i, j int) {
+			st.OptionDeck[i], st.OptionDeck[j] = st.OptionDeck[j], st.OptionDeck[i]
+		})
+	}
 	t := &turn{setup: s, st: st, single: -1, phase: "deal"}
 	t.dealPackages() // seed 001, Option Variants: variants.go
 	if s.Rules.Own() {

@@ -271,6 +271,7 @@ func TestArmedRuleStatements(t *testing.T) {
 		{"Devices: a virtual bridge goes when its robot becomes real, and the robot on it falls (R-AD-VIRTUAL-BRIDGE)", "1020-virtual-bridge-gone-robot-falls.scn"},
 		{"Goo Dropper: a pusher's move into a robot held by goo counts square by square (issue 23)", "1021-goo-push-counts-square-by-square.scn"},
 		{"Homing Device: the homing move is no card's move (issue 23)", "1022-homing-move-is-no-card.scn"},
+		{"Deluxe Option Package: the cards offered are the deck's next three, seat by seat", "1023-deluxe-package-offers-top-three.scn"},
 	}
 	checkArmedCases(t, statements)
 }

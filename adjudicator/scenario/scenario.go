@@ -192,7 +192,9 @@ type parser struct {
 	lines    []string
 	sc       *Scenario
 	board    *adjudicator.BoardFile
+	parts    []adjudicator.BoardPart // "board at X,Y:" lines: a course of several boards
 	boards   int
+	boardsAt int // the boards: line, 0 when none
 	turn     int
 	robots   []robotLine
 	devices  []deviceLine // devices.go
@@ -271,7 +273,7 @@ func Parse(name, text string) (*Scenario, error) {
 			if err != nil || v < 1 {
 				return nil, p.errf(ln, "boards: want the number of boards of the course (1+), got %q", rest)
 			}
-			p.boards = v
+			p.boards, p.boardsAt = v, ln
 		case "turn":
 			if !strings.HasPrefix(line, "turn:") {
 				if err := p.startSection(ln, rest); err != nil {
@@ -354,6 +356,20 @@ func Parse(name, text string) (*Scenario, error) {
 			}
 			p.piles[n-1] = splitList(list)
 		case "board":
+			at := adjudicator.Pos{}
+			if rest != "" {
+				// board at X,Y: — another board of the course, its north-west corner at X,Y.
+				pos, ok := parsePos(strings.TrimSuffix(strings.TrimPrefix(rest, "at "), ":"))
+				if !ok || !strings.HasPrefix(rest, "at ") || !strings.HasSuffix(rest, ":") {
+					return nil, p.errf(ln, "board: want \"board:\" (the first board, at 0,0) or \"board at X,Y:\" (another board of the course)")
+				}
+				if p.board == nil {
+					return nil, p.errf(ln, "board at %v: the first board is written \"board:\" (at 0,0)", pos)
+				}
+				at = pos
+			} else if p.board != nil {
+				return nil, p.errf(ln, "board: written twice; another board of the course is \"board at X,Y:\"")
+			}
 			var rows []string
 			first := ln + 1
 			for i+1 < len(p.lines) && strings.HasPrefix(p.lines[i+1], " ") || i+1 < len(p.lines) && strings.HasPrefix(p.lines[i+1], "\t") {
@@ -364,7 +380,10 @@ func Parse(name, text string) (*Scenario, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.board = bf
+			if p.board == nil {
+				p.board = bf
+			}
+			p.parts = append(p.parts, adjudicator.BoardPart{File: bf, At: at})
 		case "robot":
 			if err := p.robotLine(ln, rest); err != nil {
 				return nil, err
@@ -789,9 +808,22 @@ func (p *parser) build() error {
 	if p.sc.NewGame && len(p.board.Starts) == 0 {
 		return fmt.Errorf("%s: game: new places robots on start squares, and the board has none (mark them 1-8)", p.name)
 	}
-	b := p.board.Board
-	course := &adjudicator.Course{Name: p.name, Board: b, Flags: p.board.Flags, Starts: p.board.Starts,
+	course := &adjudicator.Course{Name: p.name, Board: p.board.Board, Flags: p.board.Flags, Starts: p.board.Starts,
 		MinPlayers: 1, MaxPlayers: adjudicator.MaxRobots, Boards: p.boards}
+	if len(p.parts) > 1 {
+		// A course of several boards: one floor, each square knowing its board.
+		c, err := adjudicator.CourseOfParts(p.name, p.parts)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		if p.boardsAt == 0 {
+			p.boards = len(p.parts)
+		}
+		c.Boards = p.boards
+		course = c
+		p.board = &adjudicator.BoardFile{Name: p.name, Board: c.Board, Flags: c.Flags, Starts: c.Starts}
+	}
+	b := course.Board
 	if len(course.Starts) == 0 {
 		// A scenario board needs no start square unless a new game is placed; any
 		// square a robot could stand on will do for the course check.
@@ -810,6 +842,7 @@ func (p *parser) build() error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", p.name, err)
 	}
+	setup.OptionsInOrder = true // options: is written top first, never shuffled
 	p.sc.Setup = setup
 	if p.sc.NewGame {
 		for _, rl := range p.robots {
