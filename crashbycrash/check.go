@@ -90,8 +90,8 @@ func (s *State) Check() error {
 			}
 		}
 	}
-	if s.Events < 0 || s.Events > ChartSize {
-		return bad("%d scoring events", s.Events)
+	if s.Events < 0 || s.Events > ChartSize || (s.Events == ChartSize && s.Phase != PhaseOver) {
+		return bad("%d scoring events in phase %d (the seventh ends the game)", s.Events, s.Phase)
 	}
 	for i, c := range s.Chart {
 		if (i < s.Events) != (c >= 0) || c >= NumBells {

@@ -16,7 +16,12 @@
 //	ParseMove(text), Format(move)  the notation players write (plain text or YAML)
 //	State.LegalActions, LegalSeconds  every legal action (set-up placement, first, second)
 //	State.Over, Standings, Winners, Hand, Check, Encode; Decode
-//	CellCentre(cell)               where a cell is drawn in a picture
+//	BoardText(state), BoardLegend  the board as text for mail (33 columns)
+//	BotMove(state)                 the autopilot's move
+//	CellCentre(cell)               where a cell is drawn in a picture (SlotCells, State.Shade,
+//	                               State.Present, State.BellAt for what is drawn there)
+//	RunScenario(text)              a scenario file's result as JSON (testdata/scenarios)
+//	Narrate(events), Event.String  the last move told step by step
 //
 // Where the rules live, one concept a file:
 //
@@ -36,4 +41,7 @@
 //	scoring.go   Scoring event
 //	legal.go     every legal action
 //	events.go    the event log
+//	boardtext.go the board as text
+//	bot.go       the autopilot
+//	scenario.go  scenario files
 package crashbycrash

@@ -267,7 +267,11 @@ func parseAction(toks []token, ln int) (Action, error) {
 				i++
 			}
 			if i >= len(rest) || rest[i].s == ":" {
-				return a, errAt(end, "exchange names two cards of your hand, e.g. exchange Tandem Saboteur: deck, deck")
+				at := end
+				if i < len(rest) {
+					at = rest[i]
+				}
+				return a, errAt(at, "exchange names two cards of your hand, e.g. exchange Tandem Saboteur: deck, deck")
 			}
 			c, n := matchCard(rest[i:])
 			if c == NoCard {

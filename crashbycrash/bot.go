@@ -1,0 +1,173 @@
+package crashbycrash
+
+// The autopilot (issue 20 item 5): plays a missed move. Among the legal moves it picks
+// one that maximises the score difference (own side minus the other) after the move;
+// ties go to the move that leaves its cars on the higher-valued cells against the other
+// side's (what the next scoring event would pay), then to the first in generation order,
+// so the choice is deterministic.
+//
+// Search: every legal first action is played out; the second action is searched in full
+// after the most promising first actions (by the same measure, the best botWidth of
+// them, and always every first action that already has the best score difference). A
+// first action after which the game is over needs no second.
+
+import "sort"
+
+// botWidth is how many first actions get a full search of second actions.
+const botWidth = 10
+
+// BotMove is the autopilot's move for the seat to move (set-up: a placement). It needs
+// no hidden information but its own hand: the deck's order does not change the score
+// after the move.
+func BotMove(s *State) Move {
+	if s.Phase == PhaseOver {
+		return Move{}
+	}
+	if s.Phase == PhaseSetup {
+		return Move{Actions: []Action{s.botSetup()}}
+	}
+	me := s.SideOf(s.ToMove)
+	t := turn{seat: s.ToMove, side: me}
+	scratch := make([]Event, 0, 128)
+	type cand struct {
+		a     Action
+		after State
+		tc    turn
+		key   int
+	}
+	var firsts []cand
+	for _, a := range s.candidates(&t) {
+		n := *s
+		tc := t
+		tc.evs = scratch[:0]
+		if n.action(&tc, a) != nil {
+			continue
+		}
+		tc.evs = nil
+		firsts = append(firsts, cand{a, n, tc, n.botKey(me)})
+	}
+	if len(firsts) == 0 {
+		return s.botFinish(Move{Actions: []Action{{Kind: ActPass}, {Kind: ActPass}}})
+	}
+	order := make([]int, len(firsts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return firsts[order[i]].key > firsts[order[j]].key })
+	bestKey, found := 0, false
+	var best Move
+	bestDiff := firsts[order[0]].after.diff(me)
+	for rank, i := range order {
+		f := &firsts[i]
+		if rank >= botWidth && f.after.diff(me) < bestDiff {
+			break
+		}
+		if f.after.Phase == PhaseOver {
+			if !found || f.key > bestKey {
+				best, bestKey, found = Move{Actions: []Action{f.a, {Kind: ActPass}}}, f.key, true
+			}
+			continue
+		}
+		tc := f.tc
+		tc.idx = 1
+		seconds := f.after.candidates(&tc)
+		seconds = append(seconds, Action{Kind: ActPass})
+		for _, b := range seconds {
+			n := f.after
+			t2 := tc
+			t2.evs = scratch[:0]
+			if n.action(&t2, b) != nil {
+				continue
+			}
+			if t2.bound != NoCard && cardColour(t2.bound) == Yellow && !t2.yellowDone && n.Phase != PhaseOver {
+				continue
+			}
+			if k := n.botKey(me); !found || k > bestKey {
+				best, bestKey, found = Move{Actions: []Action{f.a, b}}, k, true
+			}
+		}
+	}
+	if !found {
+		return s.botFinish(Move{Actions: []Action{{Kind: ActPass}, {Kind: ActPass}}})
+	}
+	return s.botFinish(best)
+}
+
+// diff is the score difference for side me.
+func (s *State) diff(me int) int { return s.Score[me] - s.Score[1-me] }
+
+// botKey ranks a state for side me: the score difference first, then the shade value of
+// its cars on the board against the other side's, then its cars and accumulators kept.
+func (s *State) botKey(me int) int {
+	v := 0
+	for c := Cell(1); c <= MaxCell; c++ {
+		p := s.Board[c]
+		if p == Empty {
+			continue
+		}
+		sh := int(designs[s.Tiles[geo.slotOf[c]]].Shades[cellIndex[c]])
+		if p.Side() == me {
+			v += sh
+		} else {
+			v -= sh
+		}
+	}
+	return s.diff(me)*1000 + v*10 + int(s.Acc[me])
+}
+
+// botSetup places on the most valuable free cell a set-up car may take.
+func (s *State) botSetup() Action {
+	best, bestV := NoCell, -1
+	for c := Cell(1); c <= MaxCell; c++ {
+		if s.setupCellOKQuick(c) && s.Shade(c) > bestV {
+			best, bestV = c, s.Shade(c)
+		}
+	}
+	return Action{Kind: ActPlace, Cell: best}
+}
+
+// botFinish adds the draw: face-up cards the bot likes, else the deck.
+func (s *State) botFinish(m Move) Move {
+	if s.Players == 4 {
+		m.Keep = []Card{Saboteur, DoubleHit, CarRacket, FreeRide, Lambada, Tandem}
+		return m
+	}
+	n, _, err := Apply(s, s.ToMove, m)
+	if err != nil || n.Over() {
+		return m
+	}
+	// the number of cards to draw is what the move left missing; face-up cards as they
+	// were before the move (an exchange may have taken some)
+	need := 0
+	var trial State = *s
+	t := turn{seat: s.ToMove, side: s.SideOf(s.ToMove), evs: make([]Event, 0, 32)}
+	for i, a := range m.Actions {
+		t.idx = i
+		if trial.action(&t, a) != nil || trial.Phase == PhaseOver {
+			return m
+		}
+	}
+	for _, c := range trial.Hands[s.ToMove] {
+		if c == NoCard {
+			need++
+		}
+	}
+	for _, want := range []Card{Saboteur, DoubleHit, CarRacket, FreeRide, Lambada} {
+		for i, c := range trial.FaceUp {
+			if need > 0 && c == want && !containsSource(m.Draw, Source(i+1)) {
+				m.Draw = append(m.Draw, Source(i+1))
+				need--
+			}
+		}
+	}
+	return m
+}
+
+func containsSource(ss []Source, s Source) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
