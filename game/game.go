@@ -163,3 +163,10 @@ func (c Catalog) Names() []string {
 func TurnSeed(seed int64, turn int) int64 {
 	return int64(uint64(seed) ^ uint64(turn)*0x9E3779B97F4A7C15)
 }
+
+// Scenarios is a Kind that plays rules scenarios written as text, as `rallyjudge
+// resolve --game NAME FILE` runs them: the result as JSON, and an error when the
+// expectations do not hold (out is set) or the file cannot be read (out is nil).
+type Scenarios interface {
+	RunScenario(text string) (out []byte, err error)
+}

@@ -99,6 +99,10 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 				return "", refuse("seed %q: want a number.", v)
 			}
 			spec.Seed = n
+		case key == "players" || key == "max-players":
+			// how many play is the game's to say (Config.Seats): a game of 2 or 4
+			// players, a team game, is a rule of the game, not a limit of the judge's
+			own["players"] = v
 		case isJudgeKey(key):
 			if err := applySetting(&set, &spec.Options, key, v); err != nil {
 				return "", err

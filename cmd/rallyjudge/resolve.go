@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/games"
 	"io"
 	"path/filepath"
 	"strings"
@@ -22,8 +24,10 @@ import (
 func cmdResolve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	gameName := fs.String("game", games.RoboRally, "the game the scenario is of: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", "))
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rallyjudge resolve FILE.scn|TURN.json\n\nPrints the state after the turn and the event log as JSON (docs/scenarios.md).\nExit 0: expectations hold; 1: they don't; 2: unreadable input.")
+		fmt.Fprintln(stderr, "usage: rallyjudge resolve [--game NAME] FILE.scn|TURN.json\n\nPrints the state after the turn and the event log as JSON (docs/scenarios.md;\nfor Crash by Crash, --game crash-by-crash: docs/crash-by-crash.md).\nExit 0: expectations hold; 1: they don't; 2: unreadable input.\n\nflags:")
+		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -36,6 +40,31 @@ func cmdResolve(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
 		return 2
+	}
+	if !strings.EqualFold(*gameName, games.RoboRally) {
+		k, err := games.Hosted().Lookup(*gameName)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
+			return 2
+		}
+		sc, ok := k.(game.Scenarios)
+		if !ok {
+			fmt.Fprintf(stderr, "rallyjudge resolve: %s has no scenario files\n", k.Title())
+			return 2
+		}
+		out, err := sc.RunScenario(string(b))
+		if out != nil {
+			fmt.Fprintf(stdout, "%s\n", out)
+		}
+		switch {
+		case err != nil && out == nil:
+			fmt.Fprintf(stderr, "rallyjudge resolve: %s: %v\n", fs.Arg(0), err)
+			return 2
+		case err != nil:
+			fmt.Fprintf(stderr, "rallyjudge resolve: %s: %v\n", fs.Arg(0), err)
+			return 1
+		}
+		return 0
 	}
 	if isSavedTurn(b) {
 		return resolveSavedTurn(fs.Arg(0), b, stdout, stderr)

@@ -203,7 +203,7 @@ func (p *position) Check(seat int, text string) game.Checked {
 		b.WriteString("  " + p.eventLine(e) + "\n")
 	}
 	b.WriteString("\n")
-	b.WriteString(boardText(next))
+	b.WriteString(crashbycrash.BoardText(next))
 	c.Forecast = b.String()
 	return c
 }
@@ -277,9 +277,10 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(boardText(st))
+	b.WriteString(p.sidesText())
 	b.WriteString("\n")
-	b.WriteString(p.scoresText())
+	b.WriteString(crashbycrash.BoardText(st))
+	b.WriteString(crashbycrash.BoardLegend + "\n")
 	if seat >= 0 && seat < len(p.Names) {
 		var hand []string
 		for _, c := range st.Hand(seat) {
@@ -306,33 +307,23 @@ func (p *position) Report(seat int, events []byte) game.Report {
 	return game.Report{Subject: subject, Text: b.String()}
 }
 
-// scoresText is the scores, stocks and the scoring chart.
-func (p *position) scoresText() string {
-	st := p.State
+// sidesText names the players of each side (the board and its status name sides and
+// seats).
+func (p *position) sidesText() string {
 	var b strings.Builder
 	for side := 0; side < 2; side++ {
 		var who []string
 		for seat := range p.Names {
-			if st.SideOf(seat) == side {
-				who = append(who, p.Names[seat])
+			if p.State.SideOf(seat) == side {
+				who = append(who, fmt.Sprintf("%s (seat %d)", p.Names[seat], seat+1))
 			}
 		}
-		magnet := "on the board"
-		if st.Magnet[side] {
-			magnet = "in stock"
-		}
-		fmt.Fprintf(&b, "Side %s (%s): %d points; %d cars in stock, magnet %s, %d accumulators\n",
-			crashbycrash.SideName(side), strings.Join(who, ", "), st.Score[side], st.Stock[side], magnet, st.Acc[side])
-	}
-	fmt.Fprintf(&b, "Scoring events: %d of 7.\n", st.Events)
-	if st.Players == 2 && st.Phase != crashbycrash.PhaseSetup {
-		var up []string
-		for _, c := range st.FaceUp {
-			if c != crashbycrash.NoCard {
-				up = append(up, c.String())
-			}
-		}
-		fmt.Fprintf(&b, "Face-up cards: %s\n", strings.Join(up, ", "))
+		fmt.Fprintf(&b, "Side %s: %s\n", crashbycrash.SideName(side), strings.Join(who, " and "))
 	}
 	return b.String()
 }
+
+var _ game.Scenarios = Kind{}
+
+// RunScenario plays a Crash by Crash scenario file (docs/crash-by-crash.md).
+func (Kind) RunScenario(text string) ([]byte, error) { return crashbycrash.RunScenario(text) }
