@@ -6,11 +6,10 @@ import (
 	"github.com/rallyjudge/rallyjudge/game"
 )
 
-// The demo's game (seed 1, the autopilot's seed 1+turn) reaches a turn whose first
-// action ends the game (turn 422: the operator pushes the last car of a side off): the
-// autopilot's move must still read back and play (it failed: one action, "a turn is two
-// actions"), and the game must end.
-func TestAutopilotWhenTheFirstActionEndsTheGame(t *testing.T) {
+// The demo's game (seed 1): every autopilot move reads back through Check and plays, to
+// the end of the game. (An earlier autopilot's move whose first action ended the game
+// was refused: one action, "a turn is two actions".)
+func TestAutopilotPlaysTheDemoGameToTheEnd(t *testing.T) {
 	k := Kind{}
 	cfg, _ := k.Configure(nil)
 	pos, _ := k.Start(cfg, []string{"Ada", "Boris"}, 1)

@@ -240,9 +240,10 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	return game.Result{Next: np, Events: ev, Story: story}, nil
 }
 
-// Autopilot picks the seat's move for a missed deadline.
+// Autopilot picks the seat's move for a missed deadline: the engine's bot (the best
+// score difference after the move).
 func (p *position) Autopilot(seat int, seed int64) game.Move {
-	m := autopilot(p.State, seed)
+	m := crashbycrash.BotMove(p.State)
 	data, _ := json.Marshal(m)
 	return game.Move{Data: data, Text: crashbycrash.Format(m)}
 }
