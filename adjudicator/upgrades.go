@@ -250,7 +250,16 @@ func (t *turn) upgradePhase(i int) {
 	}
 	// seed 004, Phase 1: the actions "in any order", one install a phase: the card
 	// drawn, when it can be paid for and has room, else the fallback.
-	if card, ok := t.drawUpgrade(i); !ok || !t.installUpgrade(i, card) {
+	card, ok := t.drawUpgrade(i)
+	if ok && t.single >= 0 {
+		// Ruling R-FORECAST-HIDDEN: a forecast cannot know the card drawn, so nor
+		// whether it is installed or the fallback is: it says so (Cause "install-drawn",
+		// Option the fallback) and installs neither.
+		t.emit(Event{Kind: EvUpgrade, Robot: r.Name, Option: u.Install, Cause: "install-drawn"})
+		t.phase = ""
+		return
+	}
+	if !ok || !t.installUpgrade(i, card) {
 		t.installUpgrade(i, u.Install)
 	}
 	t.phase = ""

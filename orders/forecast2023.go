@@ -133,6 +133,12 @@ func upgradeNote(e adjudicator.Event) string {
 		return fmt.Sprintf("installs %s for %d energy", e.Option, e.Amount)
 	case "uninstall":
 		return "uninstalls " + e.Option
+	case "install-drawn":
+		// R-FORECAST-HIDDEN: the card drawn is not known before the round.
+		if e.Option != "" {
+			return "installs the card drawn if the energy left pays for it (the card is not known now), else " + e.Option
+		}
+		return "installs the card drawn if the energy left pays for it (the card is not known now)"
 	}
 	return e.Cause + " " + e.Option
 }

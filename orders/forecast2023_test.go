@@ -115,3 +115,28 @@ func TestForecast2023SpamRisk(t *testing.T) {
 		}
 	}
 }
+
+// "install the card I draw" (issue 23): the forecast cannot know the card drawn
+// (R-FORECAST-HIDDEN), so it names none, installs none and says so, with the fallback.
+func TestForecast2023InstallDrawnHidden(t *testing.T) {
+	s, st := game2023(t, adjudicator.CardPowerUp, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardLeft, adjudicator.CardUTurn)
+	st.Robots[0].Mat.Energy = 5
+	st.Robots[0].Mat.Collection = []string{"Zoop"}
+	sheet := mustParse(t, "Robot: A\nTurn: 1\nPower Up, Move 1, Rotate Left, Move 1, U-Turn\ninstall the card I draw, else install Zoop\n")
+	if rep := Validate(s, st, "A", sheet); !rep.OK() {
+		t.Fatal(rep)
+	}
+	f, err := Forecast(s, st, "A", sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"draws an upgrade for 1 energy", "installs the card drawn if the energy left pays for it (the card is not known now), else Zoop"}
+	if !slices.Equal(f.Own.Upgrades, want) {
+		t.Errorf("upgrade phase %q, want %q", f.Own.Upgrades, want)
+	}
+	for _, u := range adjudicator.UpgradeNames() {
+		if u != "Zoop" && strings.Contains(f.String(), u) {
+			t.Errorf("the forecast names %s, a card the player cannot know:\n%s", u, f.String())
+		}
+	}
+}
