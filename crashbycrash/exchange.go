@@ -28,7 +28,7 @@ func (s *State) exchange(t *turn, a Action) error {
 	}
 	t.ev(Event{Kind: EvExchange, Side: t.side})
 	for i, src := range a.From {
-		c, err := s.drawCard(t, src, nil)
+		c, err := s.drawCard(t, src, t.keep)
 		if err != nil {
 			return fmt.Errorf("draw %d: %w", i+1, err)
 		}

@@ -11,11 +11,12 @@ import (
 // turn is what one move knows while it is being played.
 type turn struct {
 	seat, side int
-	idx        int  // the action being played: 0 or 1
-	placements int  // cars placed so far this turn (the second costs 4 points)
-	bound      Card // a blue or yellow card played as the first action
-	yellowDone bool // the yellow card's scoring event has happened
-	rang       int  // bells rung by the current action
+	idx        int    // the action being played: 0 or 1
+	placements int    // cars placed so far this turn (the second costs 4 points)
+	bound      Card   // a blue or yellow card played as the first action
+	yellowDone bool   // the yellow card's scoring event has happened
+	rang       int    // bells rung by the current action
+	keep       []Card // the team game's keep preference (Move.Keep)
 	rings      [NumBells]Cell
 	nrings     int
 	evs        []Event
@@ -54,6 +55,7 @@ func (s *State) play(t *turn, m Move) error {
 	if len(m.Actions) != 2 {
 		return fmt.Errorf("a turn is two actions; this move has %d", len(m.Actions))
 	}
+	t.keep = m.Keep
 	for i, a := range m.Actions {
 		if s.Phase == PhaseOver {
 			t.ev(Event{Kind: EvIgnored})
