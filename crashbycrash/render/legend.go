@@ -1,0 +1,99 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	cbc "github.com/rallyjudge/rallyjudge/crashbycrash"
+)
+
+// The legend under the board: each side's colour with its score and stock, what the
+// shades are worth and what the tokens are, and whose move it is.
+
+// legendLines is how many lines the legend has.
+const legendLines = 4
+
+func legendHeight(r float64) float64 { return legendLines*1.3*r + 0.5*r }
+
+func drawLegend(c canvas, l layout, f *faces, s *cbc.State) {
+	r := l.r
+	top := l.boardBot + 1.25*r
+	c.rect(0, int(top), l.w, l.h, cBand)
+	c.rect(0, int(top), l.w, int(top)+int(math.Max(1, r/15)), cCellEdge)
+	line := func(i int) float64 { return top + 0.25*r + (float64(i)+0.5)*1.3*r }
+	x0 := 0.9 * r
+	tx := x0 + 0.9*r
+	for side := 0; side < 2; side++ {
+		y := line(side)
+		car(c, f, pt{x0, y}, r, side, false)
+		stock := fmt.Sprintf("%d car", s.Stock[side])
+		if s.Stock[side] != 1 {
+			stock += "s"
+		}
+		if s.Magnet[side] {
+			stock += " + magnet"
+		}
+		acc := fmt.Sprintf("%d accumulator", s.Acc[side])
+		if s.Acc[side] != 1 {
+			acc += "s"
+		}
+		text := fmt.Sprintf("%s: %d points · stock %s · %s", cbc.SideName(side), s.Score[side], stock, acc)
+		c.text(f.legend, tx, y+capHeight(f.legend)/2, text, cInk)
+	}
+	// shades and tokens
+	y := line(2)
+	x := x0 - 0.45*r
+	for sh := 0; sh < 4; sh++ {
+		p := pt{x + 0.45*r, y}
+		hexOutline(c, p, 0.55*r, math.Max(1.5, r/15), cTileEdge)
+		c.hex(p, 0.55*r-math.Max(1.5, r/15), uint8(cShade0+sh))
+		ink := uint8(cInk)
+		if sh >= 2 {
+			ink = cWhite
+		}
+		c.centred(f.small, p, fmt.Sprint(sh), ink)
+		x += 1.05 * r
+	}
+	x += 0.05 * r
+	c.text(f.legend, x, y+capHeight(f.legend)/2, "points", cInk)
+	x += textWidth(f.legend, "points") + 0.55*r
+	for _, item := range []struct {
+		name string
+		draw func(p pt)
+	}{
+		{"bell", func(p pt) { bell(c, pt{p.x, p.y + 0.05*r}, r) }},
+		{"operator", func(p pt) { operator(c, pt{p.x, p.y - 0.04*r}, r) }},
+		{"magnet", func(p pt) { car(c, f, p, r*0.9, 0, true) }},
+	} {
+		item.draw(pt{x + 0.4*r, y})
+		x += 0.95 * r
+		c.text(f.legend, x, y+capHeight(f.legend)/2, item.name, cInk)
+		x += textWidth(f.legend, item.name) + 0.45*r
+	}
+	c.text(f.legend, x0-0.45*r, line(3)+capHeight(f.legend)/2, status(s), cInk)
+}
+
+// hexOutline fills a hexagon of radius r in col (the frame of a swatch).
+func hexOutline(c canvas, p pt, r, w float64, col uint8) { c.hex(p, r, col) }
+
+// status says whose move it is, or how the game ended.
+func status(s *cbc.State) string {
+	seat := func(n int) string {
+		return fmt.Sprintf("seat %d (%s)", n+1, cbc.SideName(s.SideOf(n)))
+	}
+	ev := fmt.Sprintf("scoring events %d of %d", s.Events, cbc.ChartSize)
+	switch s.Phase {
+	case cbc.PhaseSetup:
+		return fmt.Sprintf("Set-up: %s places a car", seat(s.ToMove))
+	case cbc.PhaseOver:
+		w := "a tie"
+		switch {
+		case s.Score[0] > s.Score[1]:
+			w = "A wins"
+		case s.Score[1] > s.Score[0]:
+			w = "B wins"
+		}
+		return fmt.Sprintf("Game over: %s, %d to %d · %s", w, s.Score[0], s.Score[1], ev)
+	}
+	return fmt.Sprintf("Turn %d: %s to move · %s", s.Turn, seat(s.ToMove), ev)
+}
