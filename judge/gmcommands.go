@@ -263,6 +263,10 @@ func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
 	for _, p := range ps {
 		names = append(names, p.Robot)
 	}
+	if g.Kind != "" {
+		return fmt.Sprintf("Game %s (%s) has started with %s (%s). Each player has the first report;\nthe deadline for turn 1 is %s.\n",
+			g.Tag, j.gameWhat(g), plural(len(ps), "player"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+	}
 	return fmt.Sprintf("Game %s has started with %s (%s). Each player has the first hand;\nthe deadline for turn 1 is %s.\n",
 		g.Tag, plural(len(ps), "robot"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
 }
@@ -625,6 +629,9 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 		return "", refuse("write SET KEY VALUE.")
 	}
 	key = strings.ToLower(key)
+	if g.Kind != "" && roboRallyOnly(key) {
+		return "", refuse("%s is a setting of RoboRally; game %s plays %s, whose missed moves its autopilot plays.", key, g.Tag, j.gameWhat(g))
+	}
 	o, err := j.optionsOf(e.tx, g)
 	if err != nil {
 		return "", err
@@ -635,6 +642,9 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 	}
 	if err := j.notJudge("list", s.ListAddress); err != nil {
 		return "", err
+	}
+	if (key == "players" || key == "max-players") && g.Kind != "" {
+		return "", refuse("how many play %s was set when the game was created.", j.gameWhat(g))
 	}
 	if key == "players" || key == "max-players" {
 		setup, err := j.setupFor(g)

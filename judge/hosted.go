@@ -71,6 +71,10 @@ func isJudgeKey(k string) bool {
 	return k == "game" || k == "gm" || k == "seed" || settingByKey(k) != nil
 }
 
+// roboRallyOnly are the judge's settings that only RoboRally's path reads: a hosted
+// game refuses them rather than keep a setting that does nothing.
+func roboRallyOnly(key string) bool { return key == "missed" || key == "rules" }
+
 // cmdCreateHosted is CREATE for a game behind the seam.
 func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[string]string) (string, error) {
 	spec := GameSpec{Tag: tag, Kind: k.Name(), Seed: j.newSeed(),
@@ -103,6 +107,8 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 			// how many play is the game's to say (Config.Seats): a game of 2 or 4
 			// players, a team game, is a rule of the game, not a limit of the judge's
 			own["players"] = v
+		case roboRallyOnly(key):
+			return "", refuse("%s is a setting of RoboRally, not of %s (a missed move is played by its autopilot).", key, k.Title())
 		case isJudgeKey(key):
 			if err := applySetting(&set, &spec.Options, key, v); err != nil {
 				return "", err
@@ -378,8 +384,14 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	if checked.Forecast != "" {
 		fmt.Fprintf(&b, "\nForecast:\n\n%s\n", strings.TrimRight(checked.Forecast, "\n"))
 	}
-	fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s; the last valid one counts.\n",
-		deadlineText(g.DeadlineAt), timeLeft(g.DeadlineAt, j.now()))
+	if _, missing, err := j.missingOrders(tx, g); err != nil {
+		return "", "", 0, err
+	} else if len(missing) == 0 {
+		b.WriteString("\nEvery move of this turn is in: the turn is played now, and the report follows.\n")
+	} else {
+		fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s; the last valid one counts.\n",
+			deadlineText(g.DeadlineAt), timeLeft(g.DeadlineAt, j.now()))
+	}
 	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}

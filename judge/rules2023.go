@@ -110,6 +110,9 @@ func applyVariants(rules *adjudicator.Rules, kv map[string]string) (actFast bool
 // variantsText is the ruleset and its variants in words, for LIST, the settings shown back,
 // the welcome and the reports.
 func variantsText(r adjudicator.Rules, g store.Game, o Options) string {
+	if g.Kind != "" {
+		return g.Kind + "'s own (set at CREATE)"
+	}
 	if !r.Own() {
 		deck := string(r.OptionDeck)
 		if deck == "" {
@@ -144,6 +147,9 @@ func gameRules(g store.Game) adjudicator.Rules {
 
 // missedText is the missed-orders policy in words for the game's ruleset.
 func missedText(g store.Game, o Options) string {
+	if g.Kind != "" {
+		return "the game's autopilot plays the move"
+	}
 	p := o.policy(g)
 	if r := gameRules(g); !r.Own() {
 		return p
