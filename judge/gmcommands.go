@@ -205,6 +205,30 @@ func (j *Judge) gmAfterCreate(e *cmdEnv, g store.Game, gmEmail, sec string) erro
 	return nil
 }
 
+// missedIn are the players whose orders a resolved turn played for them (a missed-orders
+// policy, a hosted game's autopilot), by name.
+func missedIn(g store.Game, tn store.Turn) []string {
+	var out []string
+	if g.Kind != "" {
+		var played []hostedPlayed
+		_ = json.Unmarshal(tn.Orders, &played)
+		for _, p := range played {
+			if p.Missed {
+				out = append(out, p.Player)
+			}
+		}
+		return out
+	}
+	var played []Played
+	_ = json.Unmarshal(tn.Orders, &played)
+	for _, p := range played {
+		if p.Missed != "" {
+			out = append(out, p.Robot)
+		}
+	}
+	return out
+}
+
 // setRules sets rules options by their JSON names (adjudicator.Rules.Set: a switch, a
 // number, a word, or a list joined by commas), in the order of their names so that the
 // first error is always the same one.
@@ -552,18 +576,13 @@ func (j *Judge) cmdRollback(e *cmdEnv) (string, error) {
 		return "", refuse("no turn of game %s has been resolved yet.", g.Tag)
 	}
 	n := last.Number
-	var played []Played
-	_ = json.Unmarshal(last.Orders, &played)
 	ps, err := e.tx.Players(g.ID)
 	if err != nil {
 		return "", err
 	}
-	for _, pl := range played { // the missed count goes back to what it was before the turn
-		if pl.Missed == "" {
-			continue
-		}
+	for _, name := range missedIn(g, last) { // the missed count goes back to what it was before the turn
 		for _, p := range ps {
-			if strings.EqualFold(p.Robot, pl.Robot) && p.Missed > 0 {
+			if strings.EqualFold(p.Robot, name) && p.Missed > 0 {
 				if err := e.tx.SetMissed(p.ID, p.Missed-1); err != nil {
 					return "", err
 				}

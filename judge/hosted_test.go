@@ -180,3 +180,46 @@ func TestEnvelopeLinesKeepsTheMove(t *testing.T) {
 		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
 	}
 }
+
+// A game master's PROCESS plays a hosted game's turn now (the autopilot for the missing
+// move, the missed count up); ROLLBACK voids it and puts the count back.
+func TestHostedProcessAndRollback(t *testing.T) {
+	f := newJudgeFixture(t)
+	f.j.Games = game.Catalog{gametest.Nim{}}
+	f.createGame(GameSpec{Tag: "pile", Kind: "nim", Seed: 1, GMEmail: "gm@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}, "Ann", "Bob")
+	gmSecret := f.secrets[""]
+	turnOf := func() (store.Game, []store.Player) {
+		var g store.Game
+		var ps []store.Player
+		_ = f.j.Store.View(context.Background(), func(tx *store.Tx) (err error) {
+			if g, err = tx.GameByTag("pile"); err != nil {
+				return err
+			}
+			ps, err = tx.Players(g.ID)
+			return err
+		})
+		return g, ps
+	}
+	_, text := f.send("gm@example.test", "[RR pile] go", "secret "+gmSecret+"\nPROCESS\n")
+	mustContain(t, "PROCESS", text, "> PROCESS")
+	g, ps := turnOf()
+	missed := 0
+	for _, p := range ps {
+		missed += p.Missed
+	}
+	if g.CurrentTurn != 2 || missed != 1 {
+		t.Fatalf("after PROCESS: turn %d, %d missed; want turn 2, 1 missed", g.CurrentTurn, missed)
+	}
+	_, text = f.send("gm@example.test", "[RR pile] undo", "secret "+gmSecret+"\nROLLBACK\n")
+	mustContain(t, "ROLLBACK", text, "Turn 1 is rolled back")
+	g, ps = turnOf()
+	missed = 0
+	for _, p := range ps {
+		missed += p.Missed
+	}
+	if missed != 0 {
+		t.Errorf("after ROLLBACK: %d missed, want 0 (the count goes back)", missed)
+	}
+	_ = g
+}
