@@ -11,12 +11,14 @@ import (
 )
 
 // BoardLegend explains BoardText's symbols.
-const BoardLegend = `legend: a cell is what stands on it and its value 0-3
-  a b   cars of sides A and B      A B   their magnets
-  *     a bell                      @     the operator
-  ::    a hole (tile removed)       .     free cell
-  even columns (A C E ...) on the first line of a row,
-  odd columns (B D F ...) half a cell lower on the second`
+const BoardLegend = `legend: a cell is what stands on it,
+then its value 0-3
+  a b  cars of sides A and B
+  A B  their magnetic cars
+  *    a bell     @  the operator
+  ::   a hole     .  a free cell
+Columns A C E ... on a row's first line;
+B D F ... half a cell lower, the second.`
 
 // BoardText draws the board, then the score chart, the scores, stocks and cards in view.
 func BoardText(s *State) string {

@@ -72,7 +72,15 @@ func BotMove(s *State) Move {
 		tc.idx = 1
 		seconds := f.after.candidates(&tc)
 		seconds = append(seconds, Action{Kind: ActPass})
+		var neutralDone [4]bool
 		for _, b := range seconds {
+			// a second action that moves no car and changes no score (an exchange, Bell
+			// Charms, Flying Dutchman, Dead Accumulator) ranks the same as any other of
+			// its kind: one of each is enough
+			kind := neutralKind(b)
+			if kind >= 0 && neutralDone[kind] {
+				continue
+			}
 			n := f.after
 			t2 := tc
 			t2.evs = scratch[:0]
@@ -81,6 +89,9 @@ func BotMove(s *State) Move {
 			}
 			if t2.bound != NoCard && cardColour(t2.bound) == Yellow && !t2.yellowDone && n.Phase != PhaseOver {
 				continue
+			}
+			if kind >= 0 {
+				neutralDone[kind] = true
 			}
 			if k := n.botKey(me); !found || k > bestKey {
 				best, bestKey, found = Move{Actions: []Action{f.a, b}}, k, true
@@ -91,6 +102,21 @@ func BotMove(s *State) Move {
 		return s.botFinish(Move{Actions: []Action{{Kind: ActPass}, {Kind: ActPass}}})
 	}
 	return s.botFinish(best)
+}
+
+// neutralKind classes the second actions that cannot change botKey: -1 for the others.
+func neutralKind(a Action) int {
+	switch {
+	case a.Kind == ActExchange:
+		return 0
+	case a.Kind == ActCard && a.Card == BellCharms:
+		return 1
+	case a.Kind == ActCard && a.Card == FlyingDutchman:
+		return 2
+	case a.Kind == ActCard && a.Card == DeadAccumulator:
+		return 3
+	}
+	return -1
 }
 
 // diff is the score difference for side me.

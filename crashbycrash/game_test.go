@@ -48,22 +48,32 @@ func TestNewGame(t *testing.T) {
 	}
 }
 
-// randomMove picks a random legal move for the seat to move.
+// randomMove picks a random legal move for the seat to move: candidates in a random
+// order, the first one the rules accept (cheaper than listing every legal action).
 func randomMove(s *State, r *rand.Rand) Move {
-	acts := s.LegalActions()
-	a := acts[r.IntN(len(acts))]
 	if s.Phase == PhaseSetup {
-		return Move{Actions: []Action{a}}
+		acts := s.LegalActions()
+		return Move{Actions: []Action{acts[r.IntN(len(acts))]}}
 	}
-	sec, err := s.LegalSeconds(a)
-	if err != nil {
-		panic(err)
+	t := turn{seat: s.ToMove, side: s.SideOf(s.ToMove)}
+	scratch := make([]Event, 0, 64)
+	pick := func(st *State, tc *turn) (Action, bool) {
+		cands := st.candidates(tc)
+		r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		for _, a := range cands {
+			if st.tryAction(tc, a, scratch) {
+				return a, true
+			}
+		}
+		return Action{Kind: ActPass}, false
 	}
-	m := Move{Actions: []Action{a}}
-	if len(sec) > 0 {
-		m.Actions = append(m.Actions, sec[r.IntN(len(sec))])
-	} else {
-		m.Actions = append(m.Actions, Action{Kind: ActPass})
+	a, _ := pick(s, &t)
+	m := Move{Actions: []Action{a, {Kind: ActPass}}}
+	n := *s
+	t.evs = scratch[:0]
+	if a.Kind != ActPass && n.action(&t, a) == nil && n.Phase != PhaseOver {
+		t.idx = 1
+		m.Actions[1], _ = pick(&n, &t)
 	}
 	if s.Players == 2 {
 		for i := 0; i < 3; i++ {

@@ -47,6 +47,9 @@ func (s *State) placeMagnet(t *turn, a Action) error {
 // pullPass lets every magnet pull once, all from the same snapshot, and returns how many
 // cars moved (only those pulled by the magnet on mine, when mine is a cell).
 func (s *State) pullPass(t *turn, mine Cell) int {
+	if s.Magnet[0] && s.Magnet[1] {
+		return 0 // both magnets in stock: nothing pulls
+	}
 	type pull struct{ from, to, mag Cell }
 	var pulls [12]pull
 	np := 0

@@ -117,8 +117,14 @@ func (s *State) action(t *turn, a Action) error {
 		return fmt.Errorf("%s binds this action to ring a bell, and it rings none", t.bound)
 	}
 	if s.Phase != PhaseOver {
+		var n [2]int
+		for _, p := range s.Board {
+			if p != Empty {
+				n[p.Side()]++
+			}
+		}
 		for side := 0; side < 2; side++ {
-			if s.OnBoardCars(side) == 0 {
+			if n[side] == 0 {
 				s.Phase = PhaseOver
 				t.ev(Event{Kind: EvGameOver, Side: side, N: 2})
 				break
