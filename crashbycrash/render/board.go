@@ -23,8 +23,8 @@ type Options struct {
 	// solid if pulled or moved by a card), a car that left the board a cross where it
 	// left, a placed car a star, the operator's walk a dark arrow.
 	Trails []cbc.Event
-	// NoLegend leaves out the band under the board (sides, scores, stocks, the shades'
-	// values, whose move it is).
+	// NoLegend leaves out the band under the board (sides, scores, stocks, the
+	// directions, the shades' values, whose move it is).
 	NoLegend bool
 }
 

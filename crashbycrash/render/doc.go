@@ -28,10 +28,11 @@
 //   - Options.Highlight rings cells in magenta; Options.Trails draws the last move: an
 //     arrow in the car's colour from a hollow ring where it was to where it ended
 //     (dashed when pushed, solid when pulled or moved by a card), a cross where a car left
-//     the board, a star on a placed car, the operator's walk as a dark arrow, a bell
+//     the board, a gold star on a placed car, the operator's walk as a dark arrow, a bell
 //     moved by Bell Charms as a gold one;
-//   - a legend band: each side's colour, score, stock and accumulators, the shades'
-//     values, the tokens, and whose move it is.
+//   - a legend band: each side's colour, score, stock and accumulators, the six
+//     direction names round a hexagon, the shades' values, the tokens, and whose move
+//     it is.
 //
 // At Scale 1 the picture is 789 pixels wide (a hex radius of 30 pixels), about twice the
 // 390 points a phone gives an image, so it is sharp on a phone's screen when the mail

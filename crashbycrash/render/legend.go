@@ -40,6 +40,7 @@ func drawLegend(c canvas, l layout, f *faces, s *cbc.State) {
 		text := fmt.Sprintf("%s: %d points · stock %s · %s", cbc.SideName(side), s.Score[side], stock, acc)
 		c.text(f.legend, tx, y+capHeight(f.legend)/2, text, cInk)
 	}
+	compass(c, f, pt{float64(l.w) - 1.35*r, (line(0) + line(1)) / 2}, r)
 	// shades and tokens
 	y := line(2)
 	x := x0 - 0.45*r
@@ -96,4 +97,17 @@ func status(s *cbc.State) string {
 		return fmt.Sprintf("Game over: %s, %d to %d · %s", w, s.Score[0], s.Score[1], ev)
 	}
 	return fmt.Sprintf("Turn %d: %s to move · %s", s.Turn, seat(s.ToMove), ev)
+}
+
+// compass shows the six directions orders name (push NE, ...): a hexagon with each
+// direction's name beyond the side it leaves by.
+func compass(c canvas, f *faces, p pt, r float64) {
+	c.hex(p, 0.5*r, cTileEdge)
+	c.hex(p, 0.5*r-math.Max(1.5, r/15), cShade1)
+	for d := cbc.N; d <= cbc.NW; d++ {
+		a := (float64(d)*60 - 90) * math.Pi / 180
+		ux, uy := math.Cos(a), math.Sin(a)
+		c.line(pt{p.x + 0.2*r*ux, p.y + 0.2*r*uy}, pt{p.x + 0.62*r*ux, p.y + 0.62*r*uy}, math.Max(1.5, r/15), cInk)
+		c.centred(f.small, pt{p.x + 0.98*r*ux, p.y + 0.9*r*uy}, d.String(), cInk)
+	}
 }

@@ -171,7 +171,7 @@ func (t trails) drawMarks(c canvas, l layout) {
 		case k.gone:
 			cross(c, p, 0.3*l.r, math.Max(2, l.r/7), sideColour(k.side))
 		case k.placed:
-			star(c, pt{p.x + 0.42*l.r, p.y + 0.38*l.r}, 0.24*l.r)
+			star(c, pt{p.x + 0.5*l.r, p.y - 0.02*l.r}, 0.3*l.r)
 		}
 	}
 }
@@ -230,7 +230,7 @@ func cross(c canvas, p pt, h, w float64, col uint8) {
 	c.line(a2, b2, w, col)
 }
 
-// star draws a five-pointed star of outer radius r in the highlight colour, ink-edged.
+// star draws a five-pointed star of outer radius r, gold and ink-edged.
 func star(c canvas, p pt, r float64) {
 	mk := func(r float64) []pt {
 		var out []pt
@@ -246,5 +246,5 @@ func star(c canvas, p pt, r float64) {
 	}
 	c.poly(cWhite, mk(r+3)...)
 	c.poly(cInk, mk(r+1.5)...)
-	c.poly(cHighlight, mk(r)...)
+	c.poly(cBell, mk(r)...)
 }
