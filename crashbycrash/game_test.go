@@ -122,3 +122,28 @@ func TestRandomGames(t *testing.T) {
 		t.Logf("seed %d (%d players): turn %d, events %d, scores %v", seed, players, s.Turn, s.Events, s.Score)
 	}
 }
+
+// TestDeterministic: the same game played twice from the same seed and moves gives the
+// same bytes (issue 20: output depends only on state, move and seed).
+func TestDeterministic(t *testing.T) {
+	play := func() []byte {
+		s, _ := NewGame(Settings{Players: 2}, 11)
+		r := rand.New(rand.NewPCG(11, 1))
+		var log []byte
+		for moves := 0; !s.Over() && moves < 150; moves++ {
+			m := randomMove(s, r)
+			m.Draw = nil
+			n, evs, err := Apply(s, s.ToMove, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = n
+			log = append(log, Narrate(evs)...)
+		}
+		b, _ := s.Encode()
+		return append(log, b...)
+	}
+	if a, b := play(), play(); !bytes.Equal(a, b) {
+		t.Fatal("two plays of the same game differ")
+	}
+}

@@ -11,7 +11,10 @@ package crashbycrash
 // like a standard car for the second-placement cost but takes no accumulator and no blue
 // card.
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // placeMagnet is the action "placing a car" with the magnetic car.
 func (s *State) placeMagnet(t *turn, a Action) error {
@@ -28,6 +31,7 @@ func (s *State) placeMagnet(t *turn, a Action) error {
 	if t.idx == 1 && t.bound != NoCard && cardColour(t.bound) == Blue {
 		return fmt.Errorf("%s modifies a standard car's placement, not the magnet's", t.bound)
 	}
+	s0 := *s
 	if t.placements == 1 {
 		if err := s.pay(t, 4, "a second placement in a turn"); err != nil {
 			return err
@@ -38,10 +42,31 @@ func (s *State) placeMagnet(t *turn, a Action) error {
 	s.Magnet[t.side] = false
 	t.ev(Event{Kind: EvPlace, Side: t.side, Magnet: true, From: NoCell, To: c})
 	if s.pullPass(t, c) == 0 {
-		return fmt.Errorf("a magnet on %s pulls no car; a placed magnet must pull at least one (cars two cells away with a free cell between)", c)
+		return fmt.Errorf("a magnet on %s pulls no car; a placed magnet must pull at least one (a car two cells away, a free cell between); cells where it would: %s", c, s0.magnetCells(t))
 	}
 	s.settle(t)
 	return nil
+}
+
+// magnetCells lists the free cells where the side's magnet would pull a car now.
+func (s *State) magnetCells(t *turn) string {
+	var out []string
+	for c := Cell(1); c <= MaxCell; c++ {
+		if !s.vacant(c) || !s.magnetWouldPull(c) {
+			continue
+		}
+		n := *s
+		tc := turn{seat: t.seat, side: t.side, evs: make([]Event, 0, 16)}
+		n.Board[c] = carOf(t.side, true)
+		n.Magnet[t.side] = false
+		if n.pullPass(&tc, c) > 0 {
+			out = append(out, c.String())
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
 }
 
 // pullPass lets every magnet pull once, all from the same snapshot, and returns how many

@@ -45,3 +45,34 @@ func TestScenarioFailsWhenWrong(t *testing.T) {
 		t.Fatalf("a scenario without a rule: %v", err)
 	}
 }
+
+// TestScenarioCoverage: each of the twelve cards is played in at least three scenarios,
+// and the team game has its own (issue 20 item 7).
+func TestScenarioCoverage(t *testing.T) {
+	files, _ := filepath.Glob("testdata/scenarios/*.txt")
+	count := map[Card]int{}
+	team := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ToLower(string(b))
+		for _, ci := range Cards() {
+			if strings.Contains(text, "play "+strings.ToLower(ci.Name)) {
+				count[ci.Card]++
+			}
+		}
+		if strings.Contains(text, "players: 4") {
+			team++
+		}
+	}
+	for _, ci := range Cards() {
+		if count[ci.Card] < 3 {
+			t.Errorf("%s is played in %d scenarios, want at least 3", ci.Name, count[ci.Card])
+		}
+	}
+	if team < 3 {
+		t.Errorf("%d team-game scenarios", team)
+	}
+}
