@@ -52,32 +52,50 @@ func (rv *Resolver) Resolve(s *Setup, st *State, orders []Orders) (*State, []Eve
 
 // ResolveUntil is ResolveUntil played in the Resolver's memory.
 func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
+	return rv.resolveUntil(s, st, orders, stopAfter, false)
+}
+
+// resolveUntil is ResolveUntil; with handOver the state, the log and the positions and
+// facings the log points at are made new for the turn, the caller's to keep (Resolve:
+// resolvepool.go), and only the Resolver's scratch memory is reused.
+func (rv *Resolver) resolveUntil(s *Setup, st *State, orders []Orders, stopAfter int, handOver bool) (*State, []Event, error) {
 	if err := checkResolve(s, st, orders); err != nil {
 		return nil, nil, err
 	}
 	events := rv.events[:0]
-	if events == nil {
+	if events == nil || handOver {
 		// A postal turn logs about 14 events a robot (BenchmarkTurn8Robots: 114 for 8);
 		// the log grows past 16+16 a robot if it must.
 		events = make([]Event, 0, 16+16*len(st.Robots))
 	}
 	// Every field of the turn starts at zero each turn; only the memory is kept.
 	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events, walls: s.walls, wallsW: s.wallsW,
-		fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor}
+		fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor, handOver: handOver}
 	t := &rv.t
 	if s.Rules.Own() {
 		t.st = st.Clone()
 	} else {
-		t.sm = rv.stateFor(st)
+		if handOver {
+			t.sm = new(stateMem)
+		} else {
+			t.sm = rv.stateFor(st)
+		}
 		t.sm.nOpts = 0
 		t.st = st.cloneForTurn(&t.sm.st, t.sm.robots[:0])
 	}
 	t.posBuf, t.dirBuf, t.hits = rv.mem.pos[:0], rv.mem.dir[:0], rv.mem.hits[:0]
+	if handOver {
+		// About 12 positions a robot in a postal turn (BenchmarkTurn8Robots); more
+		// come 64 at a time (morePos).
+		t.posBuf, t.dirBuf = make([]Pos, 0, 8+12*len(st.Robots)), nil
+	}
 	if stopAfter > 0 && stopAfter <= Registers {
 		t.stopAfter = stopAfter
 	}
 	t.play()
-	rv.events = t.events
+	if !handOver {
+		rv.events = t.events
+	}
 	return t.st, t.events, nil
 }
 

@@ -76,6 +76,9 @@ type turn struct {
 	// for one use (NewGame, Simulate), which allocate what they need. sm is where a
 	// postal turn's new state lives: its robots and the deck its hands are dealt from.
 	mem *turnMem
+	// handOver: the state, the log and what it points at are the caller's, not in mem
+	// (Resolver.resolveUntil).
+	handOver bool
 	// blast is the blast distances worked out this register (blastcache.go).
 	blast *blastDists
 	sm    *stateMem
@@ -111,7 +114,7 @@ func (t *turn) pos(p Pos) *Pos {
 }
 
 func (t *turn) morePos() []Pos {
-	if t.mem == nil {
+	if t.mem == nil || t.handOver {
 		return make([]Pos, 0, 64)
 	}
 	if t.posMore == len(t.mem.posMore) {
@@ -246,9 +249,10 @@ const (
 // for the next turn (with the new hands dealt) and the event log. st is not changed.
 // Programs are checked first; any illegal program is an error and nothing is played.
 // The state and the log are the caller's; a Resolver resolves turn after turn without
-// allocating them anew.
+// allocating them anew. Resolve plays the turn in a Resolver drawn from a pool
+// (resolvepool.go) and copies out what it returns.
 func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
-	return new(Resolver).ResolveUntil(s, st, orders, 0)
+	return resolvePooled(s, st, orders, 0)
 }
 
 // ResolveUntil is Resolve stopped after register stopAfter (1–5): the state returned is
@@ -257,7 +261,7 @@ func Resolve(s *Setup, st *State, orders []Orders) (*State, []Event, error) {
 // turn; 0 or 6+ plays the whole turn, as Resolve.
 // Scenarios use it to check a position part way through a turn.
 func ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
-	return new(Resolver).ResolveUntil(s, st, orders, stopAfter)
+	return resolvePooled(s, st, orders, stopAfter)
 }
 
 // checkResolve refuses a turn that cannot be played: the game is over, the orders do not
