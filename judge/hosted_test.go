@@ -109,6 +109,21 @@ func TestHostedGameByMail(t *testing.T) {
 	}
 	mustContain(t, "the report", textOf(t, reps[0]), mover+" took 2", "4 counters left", "Your move is due")
 
+	// a reminder before the deadline (24h, the default leads are 24h and 2h): it says
+	// what the autopilot does, in the game's words
+	f.now = f.now.Add(23 * time.Hour)
+	if _, err := f.j.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rem := f.mailsTo(strings.ToLower(other)+"@example.test", "reminder")
+	if len(rem) != 1 {
+		t.Fatalf("%s has %d reminders, want 1", other, len(rem))
+	}
+	mustContain(t, "the reminder", textOf(t, rem[0]), "the game's autopilot plays a move for you")
+	if strings.Contains(textOf(t, rem[0]), "robot") {
+		t.Errorf("the reminder of a hosted game speaks of robots:\n%s", textOf(t, rem[0]))
+	}
+	f.now = f.now.Add(-23 * time.Hour)
 	// the deadline passes: the autopilot takes 4 mod 4 → 1... then the game goes on
 	f.now = f.now.Add(25 * time.Hour)
 	if _, err := f.j.Tick(context.Background()); err != nil {

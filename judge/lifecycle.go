@@ -139,6 +139,9 @@ func setOptions(tx *store.Tx, gameID int64, o Options) error {
 
 // policyText says what happens to a robot without orders in game g.
 func policyText(g store.Game, p string) string {
+	if g.Kind != "" { // a hosted game (hosted.go)
+		return "the game's autopilot plays a move for you"
+	}
 	own := false
 	if r := gameRules(g); r.Own() {
 		own = true // the 2023 rules: judge/rules2023.go
