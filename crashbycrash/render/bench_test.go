@@ -16,3 +16,14 @@ func BenchmarkBoard(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "png-bytes")
 }
+
+// BenchmarkDraw draws the mid-game fixture with its trails at Scale 1, without encoding.
+func BenchmarkDraw(b *testing.B) {
+	s, o := load(b, "midgame", 7, fixtures[1].want)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := draw(s, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -16,7 +16,8 @@ type Options struct {
 	// Scale multiplies the default size (a hex radius of 30 pixels: a picture 789
 	// pixels wide, twice a phone's 390-point width); 0 means 1. It must be 0.25-4.
 	Scale float64
-	// Highlight lists cells the last move touched; each is ringed.
+	// Highlight lists cells the last move touched; each that is still on the board (not
+	// in a hole) is ringed.
 	Highlight []cbc.Cell
 	// Trails are the events of the last move (as Apply returned them): each car that
 	// moved gets an arrow from where it was to where it ended (dashed if it was pushed,
@@ -127,7 +128,7 @@ func draw(s *cbc.State, o Options) (*image.Paletted, error) {
 	drawCells(c, l, s)
 	drawEdges(c, l, s)
 	for _, h := range o.Highlight {
-		if cbc.OnBoard(h) {
+		if s.Present(h) { // not in a hole: a ring there would look like a cell
 			ringHex(c, l.centre(h), 0.86*l.r, 0.14*l.r, cHighlight)
 		}
 	}

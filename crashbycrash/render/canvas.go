@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"math"
+	"slices"
 )
 
 // Drawing primitives on a paletted image. They paint whole palette entries with no
@@ -58,11 +59,23 @@ func (c canvas) fill(x0, y0, x1, y1 float64, col uint8, in func(px, py float64) 
 	}
 }
 
-// disc fills a circle.
+// disc fills a circle, row by row.
 func (c canvas) disc(p pt, r float64, col uint8) {
-	c.fill(p.x-r, p.y-r, p.x+r, p.y+r, col, func(x, y float64) bool {
-		return (x-p.x)*(x-p.x)+(y-p.y)*(y-p.y) <= r*r
-	})
+	b := c.img.Rect
+	for y := max(int(math.Floor(p.y-r)), b.Min.Y); y <= min(int(math.Ceil(p.y+r)), b.Max.Y-1); y++ {
+		dy := float64(y) + 0.5 - p.y
+		if dy*dy > r*r {
+			continue
+		}
+		// pixel x is inside when (x+0.5-p.x)² + dy² <= r²
+		hw := math.Sqrt(r*r - dy*dy)
+		xa := max(int(math.Ceil(p.x-hw-0.5)), b.Min.X)
+		xb := min(int(math.Floor(p.x+hw-0.5)), b.Max.X-1)
+		row := c.img.Pix[(y-b.Min.Y)*c.img.Stride:]
+		for x := xa; x <= xb; x++ {
+			row[x-b.Min.X] = col
+		}
+	}
 }
 
 // ring draws a circle's outline, w thick, inside radius r.
@@ -73,46 +86,51 @@ func (c canvas) ring(p pt, r, w float64, col uint8) {
 	})
 }
 
-// poly fills a simple polygon (convex or not) by the even-odd rule.
+// poly fills a simple polygon (convex or not) by the even-odd rule: a pixel is painted
+// when its centre has an odd number of the polygon's edges to its right. It works row by
+// row, painting the spans between pairs of crossings.
 func (c canvas) poly(col uint8, pts ...pt) {
-	x0, y0, x1, y1 := pts[0].x, pts[0].y, pts[0].x, pts[0].y
+	y0, y1 := pts[0].y, pts[0].y
 	for _, p := range pts {
-		x0, y0 = math.Min(x0, p.x), math.Min(y0, p.y)
-		x1, y1 = math.Max(x1, p.x), math.Max(y1, p.y)
+		y0, y1 = math.Min(y0, p.y), math.Max(y1, p.y)
 	}
-	c.fill(x0, y0, x1, y1, col, func(x, y float64) bool { return inside(pts, x, y) })
-}
-
-// inside is the even-odd point-in-polygon test.
-func inside(pts []pt, x, y float64) bool {
-	in := false
-	j := len(pts) - 1
-	for i := range pts {
-		a, b := pts[i], pts[j]
-		if (a.y > y) != (b.y > y) {
-			if xc := a.x + (y-a.y)/(b.y-a.y)*(b.x-a.x); x < xc {
-				in = !in
+	b := c.img.Rect
+	var xs [16]float64
+	for y := max(int(math.Floor(y0)), b.Min.Y); y <= min(int(math.Ceil(y1)), b.Max.Y-1); y++ {
+		py := float64(y) + 0.5
+		cross := xs[:0]
+		j := len(pts) - 1
+		for i := range pts {
+			a, e := pts[i], pts[j]
+			if (a.y > py) != (e.y > py) {
+				cross = append(cross, a.x+(py-a.y)/(e.y-a.y)*(e.x-a.x))
+			}
+			j = i
+		}
+		slices.Sort(cross)
+		row := c.img.Pix[(y-b.Min.Y)*c.img.Stride:]
+		for k := 0; k+1 < len(cross); k += 2 {
+			// pixel x is inside when cross[k] <= x+0.5 < cross[k+1]
+			xa := max(int(math.Ceil(cross[k]-0.5)), b.Min.X)
+			xb := min(int(math.Ceil(cross[k+1]-0.5)), b.Max.X)
+			for x := xa; x < xb; x++ {
+				row[x-b.Min.X] = col
 			}
 		}
-		j = i
 	}
-	return in
 }
 
-// line draws a segment w pixels wide with round ends.
+// line draws a segment w pixels wide with round ends (a rectangle and two discs).
 func (c canvas) line(a, b pt, w float64, col uint8) {
-	dx, dy := b.x-a.x, b.y-a.y
-	l2 := dx*dx + dy*dy
 	h := w / 2
-	c.fill(math.Min(a.x, b.x)-h, math.Min(a.y, b.y)-h, math.Max(a.x, b.x)+h, math.Max(a.y, b.y)+h, col,
-		func(x, y float64) bool {
-			t := 0.0
-			if l2 > 0 {
-				t = math.Max(0, math.Min(1, ((x-a.x)*dx+(y-a.y)*dy)/l2))
-			}
-			ex, ey := x-(a.x+t*dx), y-(a.y+t*dy)
-			return ex*ex+ey*ey <= h*h
-		})
+	c.disc(a, h, col)
+	c.disc(b, h, col)
+	l := math.Hypot(b.x-a.x, b.y-a.y)
+	if l == 0 {
+		return
+	}
+	nx, ny := -(b.y-a.y)/l*h, (b.x-a.x)/l*h
+	c.poly(col, pt{a.x + nx, a.y + ny}, pt{b.x + nx, b.y + ny}, pt{b.x - nx, b.y - ny}, pt{a.x - nx, a.y - ny})
 }
 
 // dashed draws a segment as dashes of length on with gaps off between them.
