@@ -13,7 +13,7 @@ import (
 // Options say what a picture shows beyond the state itself. The zero value draws the
 // board, its names and the legend at the default size.
 type Options struct {
-	// Scale multiplies the default size (a hex radius of 30 pixels: a picture 789
+	// Scale multiplies the default size (a hex radius of 30 pixels: a picture 777
 	// pixels wide, twice a phone's 390-point width); 0 means 1. It must be 0.25-4.
 	Scale float64
 	// Highlight lists cells the last move touched; each that is still on the board (not

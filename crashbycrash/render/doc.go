@@ -34,7 +34,7 @@
 //     direction names round a hexagon, the shades' values, the tokens, and whose move
 //     it is.
 //
-// At Scale 1 the picture is 789 pixels wide (a hex radius of 30 pixels), about twice the
+// At Scale 1 the picture is 777 pixels wide (a hex radius of 30 pixels), about twice the
 // 390 points a phone gives an image, so it is sharp on a phone's screen when the mail
 // scales it to the width.
 package render

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	cbc "github.com/rallyjudge/rallyjudge/crashbycrash"
 )
@@ -15,7 +16,9 @@ const legendLines = 4
 
 func legendHeight(r float64) float64 { return legendLines*1.3*r + 0.5*r }
 
-func drawLegend(c canvas, l layout, f *faces, s *cbc.State) {
+// drawLegend draws the legend and says where its text ends: the right end of the
+// longest of the sides' lines, and of the two lines beside the compass.
+func drawLegend(c canvas, l layout, f *faces, s *cbc.State) (sides, beside float64) {
 	r := l.r
 	top := l.boardBot + 1.25*r
 	c.rect(0, int(top), l.w, l.h, cBand)
@@ -26,27 +29,17 @@ func drawLegend(c canvas, l layout, f *faces, s *cbc.State) {
 	for side := 0; side < 2; side++ {
 		y := line(side)
 		car(c, f, pt{x0, y}, r, side, false)
-		stock := fmt.Sprintf("%d car", s.Stock[side])
-		if s.Stock[side] != 1 {
-			stock += "s"
-		}
-		if s.Magnet[side] {
-			stock += " + magnet"
-		}
-		acc := fmt.Sprintf("%d accumulator", s.Acc[side])
-		if s.Acc[side] != 1 {
-			acc += "s"
-		}
-		text := fmt.Sprintf("%s: %d points · stock %s · %s", cbc.SideName(side), s.Score[side], stock, acc)
+		text := sideLine(s, side)
 		c.text(f.legend, tx, y+capHeight(f.legend)/2, text, cInk)
+		sides = math.Max(sides, tx+textWidth(f.legend, text))
 	}
-	compass(c, f, pt{float64(l.w) - 1.35*r, (line(0) + line(1)) / 2}, r)
+	compass(c, f, compassAt(l, line(2), line(3)), r)
 	// shades and tokens
 	y := line(2)
 	x := x0 - 0.45*r
 	for sh := 0; sh < 4; sh++ {
 		p := pt{x + 0.45*r, y}
-		hexOutline(c, p, 0.55*r, math.Max(1.5, r/15), cTileEdge)
+		c.hex(p, 0.55*r, cTileEdge)
 		c.hex(p, 0.55*r-math.Max(1.5, r/15), uint8(cShade0+sh))
 		ink := uint8(cInk)
 		if sh >= 2 {
@@ -69,13 +62,13 @@ func drawLegend(c canvas, l layout, f *faces, s *cbc.State) {
 		item.draw(pt{x + 0.4*r, y})
 		x += 0.95 * r
 		c.text(f.legend, x, y+capHeight(f.legend)/2, item.name, cInk)
-		x += textWidth(f.legend, item.name) + 0.45*r
+		beside = x + textWidth(f.legend, item.name)
+		x = beside + 0.45*r
 	}
-	c.text(f.legend, x0-0.45*r, line(3)+capHeight(f.legend)/2, status(s), cInk)
+	st := status(s)
+	c.text(f.legend, x0-0.45*r, line(3)+capHeight(f.legend)/2, st, cInk)
+	return sides, math.Max(beside, x0-0.45*r+textWidth(f.legend, st))
 }
-
-// hexOutline fills a hexagon of radius r in col (the frame of a swatch).
-func hexOutline(c canvas, p pt, r, w float64, col uint8) { c.hex(p, r, col) }
 
 // status says whose move it is, or how the game ended.
 func status(s *cbc.State) string {
@@ -107,7 +100,45 @@ func compass(c canvas, f *faces, p pt, r float64) {
 	for d := cbc.N; d <= cbc.NW; d++ {
 		a := (float64(d)*60 - 90) * math.Pi / 180
 		ux, uy := math.Cos(a), math.Sin(a)
-		c.line(pt{p.x + 0.2*r*ux, p.y + 0.2*r*uy}, pt{p.x + 0.62*r*ux, p.y + 0.62*r*uy}, math.Max(1.5, r/15), cInk)
-		c.centred(f.small, pt{p.x + 0.98*r*ux, p.y + 0.9*r*uy}, d.String(), cInk)
+		c.line(pt{p.x + 0.2*r*ux, p.y + 0.2*r*uy}, pt{p.x + 0.56*r*ux, p.y + 0.56*r*uy}, math.Max(1.5, r/15), cInk)
+		c.centred(f.small, pt{p.x + 1.22*r*ux, p.y + 0.9*r*uy}, d.String(), cInk)
 	}
+}
+
+// seats names the seats that play a side: "seat 1", or "seats 1, 3" in the team game.
+func seats(s *cbc.State, side int) string {
+	var n []string
+	for seat := 0; seat < s.Players; seat++ {
+		if s.SideOf(seat) == side {
+			n = append(n, fmt.Sprint(seat+1))
+		}
+	}
+	if len(n) == 1 {
+		return "seat " + n[0]
+	}
+	return "seats " + strings.Join(n, ", ")
+}
+
+// sideLine is a side's line of the legend: its seats, score, stock and accumulators.
+func sideLine(s *cbc.State, side int) string {
+	plural := func(n int, what string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, what)
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	}
+	stock := plural(int(s.Stock[side]), "car")
+	if s.Magnet[side] {
+		stock += " + magnet"
+	}
+	return fmt.Sprintf("%s (%s): %s · stock %s · %s", cbc.SideName(side), seats(s, side),
+		plural(s.Score[side], "point"), stock, plural(int(s.Acc[side]), "accumulator"))
+}
+
+// compassAt is the compass's centre: at the right end of the legend's lines y0 and y1.
+func compassAt(l layout, y0, y1 float64) pt { return pt{float64(l.w) - 1.45*l.r, (y0 + y1) / 2} }
+
+// compassLeft is the left end of the compass's labels.
+func compassLeft(l layout, f *faces) float64 {
+	return compassAt(l, 0, 0).x - 1.22*l.r*math.Cos(math.Pi/6) - textWidth(f.small, "NW")/2
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"image"
 	"image/png"
 	"math"
 	"testing"
@@ -140,5 +141,37 @@ func TestRefused(t *testing.T) {
 	o := Options{Trails: []cbc.Event{{Kind: cbc.EvPush, From: -3, To: 900}, {Kind: cbc.EvOperator, From: 0, To: 0, Slot: 77}}, Highlight: []cbc.Cell{-1, 0, 500}}
 	if _, err := Board(s, o); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLegendFits: the longest lines of the legend (the team game, every car, the magnet
+// and the accumulators in stock, two-digit scores; the longest status) end before the
+// picture's edge and the compass, at every scale.
+func TestLegendFits(t *testing.T) {
+	s, err := cbc.NewGame(cbc.Settings{Players: 4}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Score = [2]int{88, 99}
+	s.Turn, s.Phase, s.ToMove, s.Events = 188, cbc.PhasePlay, 3, 6
+	over := *s
+	over.Phase, over.Events, over.Score = cbc.PhaseOver, 7, [2]int{99, 99}
+	for _, st := range []*cbc.State{s, &over} {
+		for _, scale := range []float64{0.25, 0.5, 1, 2, 4} {
+			r := baseRadius * scale
+			f, err := newFaces(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := newLayout(scale, legendHeight(r))
+			img := image.NewPaletted(image.Rect(0, 0, l.w, l.h), newPalette())
+			sides, beside := drawLegend(canvas{img}, l, f, st)
+			if edge := float64(l.w) - 0.3*r; sides >= edge {
+				t.Errorf("scale %g: %q ends at x %.0f, past %.0f", scale, sideLine(st, 0), sides, edge)
+			}
+			if left := compassLeft(l, f); beside >= left {
+				t.Errorf("scale %g: %q ends at x %.0f, the compass begins at %.0f", scale, status(st), beside, left)
+			}
+		}
 	}
 }
