@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -116,4 +117,54 @@ func join(s []string) string {
 		out += x
 	}
 	return out
+}
+
+// TestTrailsFollowRealGames: in whole seeded games, after every move each car the trails
+// say is still on the board stands on its track's last cell, in its side's colour, and
+// every car that moved in the move has a track; each picture draws.
+func TestTrailsFollowRealGames(t *testing.T) {
+	l := newLayout(1, 0)
+	for _, seed := range []uint64{3, 4} {
+		players := 2 + 2*int(seed%2)
+		s, err := cbc.NewGame(cbc.Settings{Players: players}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(seed, 9))
+		ntr := 0
+		for moves := 0; !s.Over() && moves < 200; moves++ {
+			before := *s
+			n, evs, err := cbc.Apply(s, s.ToMove, randomMove(t, s, r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = n
+			tr := traceTrails(evs, l, s)
+			ntr += len(tr.cars)
+			ended := map[cbc.Cell]bool{}
+			for _, k := range tr.cars {
+				last := k.path[len(k.path)-1]
+				if k.gone {
+					continue
+				}
+				ended[last] = true
+				if p := s.Board[last]; !p.IsCar() || p.Side() != k.side {
+					t.Fatalf("seed %d move %d: a track of side %d ends on %s, which holds piece %d\n%s", seed, moves, k.side, last, p, cbc.Narrate(evs))
+				}
+			}
+			for c := cbc.Cell(1); c <= cbc.MaxCell; c++ {
+				if p := s.Board[c]; p.IsCar() && before.Board[c] != p && !ended[c] {
+					t.Fatalf("seed %d move %d: the car on %s came in the move but no track ends there\n%s", seed, moves, c, cbc.Narrate(evs))
+				}
+			}
+			if moves%25 == 0 {
+				if _, err := draw(s, Options{Scale: 0.25, Trails: evs, Highlight: touched(evs)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if ntr < 50 {
+			t.Fatalf("seed %d: only %d tracks followed", seed, ntr)
+		}
+	}
 }
