@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"regexp"
@@ -13,13 +14,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // Config is rallyjudge serve's configuration file (YAML). Every key is documented in
 // docs/config.md; unknown keys are an error. Secrets are never in the file itself: a
 // password is read from the environment variable or file the config names.
 type Config struct {
-	Database     string       `yaml:"database"`      // SQLite file
+	Database     string       `yaml:"database"`      // SQLite file, or a postgres:// DSN without its password
 	JudgeAddress string       `yaml:"judge_address"` // From: of every mail rallyjudge sends
 	JudgeName    string       `yaml:"judge_name"`
 	IMAP         IMAPConfig   `yaml:"imap"`
@@ -28,6 +30,11 @@ type Config struct {
 	TemplatesDir string       `yaml:"templates_dir"` // overrides for the embedded templates
 	LogLevel     string       `yaml:"log_level"`     // debug, info, warn, error
 	TickInterval Duration     `yaml:"tick_interval"` // how often deadlines and the outbox are checked
+
+	// The PostgreSQL role's password (database: postgres://…), read as the mail passwords
+	// are: never in the DSN.
+	DatabasePasswordEnv  string `yaml:"database_password_env"`
+	DatabasePasswordFile string `yaml:"database_password_file"`
 }
 
 // IMAPConfig is the mailbox orders arrive in.
@@ -245,6 +252,13 @@ func (c Config) check() []string {
 		errs = append(errs, fmt.Sprintf("%s: %q is not one of %s", key, v, strings.Join(allowed, ", ")))
 	}
 	need(c.Database, "database")
+	if store.IsPostgres(c.Database) {
+		if p := dsnPasswordProblem(c.Database); p != "" {
+			errs = append(errs, p)
+		}
+	} else if c.DatabasePasswordEnv != "" || c.DatabasePasswordFile != "" {
+		errs = append(errs, "database_password_env, database_password_file: only for a postgres:// database (a SQLite file has no password)")
+	}
 	need(c.JudgeAddress, "judge_address")
 	if strings.TrimSpace(c.JudgeAddress) != "" {
 		if p := judgeAddressProblem(c.JudgeAddress); p != "" {
@@ -269,6 +283,20 @@ func (c Config) check() []string {
 		errs = append(errs, err.Error())
 	}
 	return errs
+}
+
+// dsnPasswordProblem says what is wrong with a PostgreSQL DSN in the config, or "": a
+// password in it (the config is no place for one; database_password_env or
+// database_password_file name where it is).
+func dsnPasswordProblem(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "database: the postgres:// DSN does not parse (postgres://user@host:port/database?sslmode=...)"
+	}
+	if _, ok := u.User.Password(); ok || u.Query().Has("password") {
+		return "database: the DSN holds a password; take it out and set database_password_env or database_password_file (passwords are never written in the config)"
+	}
+	return ""
 }
 
 // judgeAddressProblem says what is wrong with the config's judge_address, or "". The

@@ -44,6 +44,10 @@ func TestParseConfig(t *testing.T) {
 		{"judge address without a domain", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: orders", 1), "judge_address: not one plain mail address"},
 		{"judge address two", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: a@example.test, b@example.test", 1), "judge_address: not one plain mail address"},
 		{"judge address no dot", strings.Replace(goodConfig, "judge_address: judge@example.test", "judge_address: judge@localhost", 1), "judge_address: not an address an SMTP server takes as the sender"},
+		// PostgreSQL: the password is never in the DSN, and a SQLite file takes none
+		{"password in the dsn", strings.Replace(goodConfig, "database: /tmp/x.db", "database: postgres://rj:hunter2@127.0.0.1/rj", 1), "database: the DSN holds a password"},
+		{"password in the dsn query", strings.Replace(goodConfig, "database: /tmp/x.db", "database: postgres://rj@127.0.0.1/rj?password=hunter2", 1), "database: the DSN holds a password"},
+		{"database password for sqlite", goodConfig + "database_password_env: RJ_DB\n", "only for a postgres:// database"},
 		{"judge address line break", strings.Replace(goodConfig, "judge_address: judge@example.test", `judge_address: "judge@example.test\nBcc: x@example.org"`, 1), "judge_address: in the address"},
 	}
 	for _, tc := range tests {

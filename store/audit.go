@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // AuditEntry is one line of the audit log: who did what, when. Detail is for
@@ -20,12 +21,12 @@ type AuditEntry struct {
 
 // Audit appends an entry to the audit log and returns its ID.
 func (t *Tx) Audit(e AuditEntry) (int64, error) {
-	res, err := t.exec(`INSERT INTO audit (at, game_id, actor, action, detail) VALUES (?,?,?,?,?)`,
+	id, err := t.insertID(`INSERT INTO audit (at, game_id, actor, action, detail) VALUES (?,?,?,?,?)`,
 		fmtTime(e.At), nullID(e.GameID), e.Actor, e.Action, e.Detail)
 	if err != nil {
 		return 0, fmt.Errorf("store: audit %s: %w", e.Action, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // AuditLater is Audit, the entry inserted with others just before the transaction's
@@ -37,10 +38,12 @@ func (t *Tx) AuditLater(e AuditEntry) (int64, error) {
 // AuditCount counts the entries of one action since the given time: those in one game
 // whose detail starts with prefix, and those in any game whose detail ends with suffix.
 func (t *Tx) AuditCount(action string, gameID int64, prefix, suffix string, since time.Time) (byPrefix, bySuffix int, err error) {
-	err = t.queryRow(`SELECT coalesce(sum(game_id = ? AND substr(detail, 1, length(?)) = ?), 0),
-		coalesce(sum(length(detail) >= length(?) AND substr(detail, length(detail) - length(?) + 1) = ?), 0)
+	// CASE, not sum() over a comparison, which PostgreSQL's booleans do not take; the
+	// lengths are counted in Go, as PostgreSQL cannot tell length(?)'s type
+	err = t.queryRow(`SELECT coalesce(sum(CASE WHEN game_id = ? AND substr(detail, 1, ?) = ? THEN 1 ELSE 0 END), 0),
+		coalesce(sum(CASE WHEN length(detail) >= ? AND substr(detail, length(detail) - ? + 1) = ? THEN 1 ELSE 0 END), 0)
 		FROM audit WHERE action = ? AND at >= ?`,
-		gameID, prefix, prefix, suffix, suffix, suffix, action, fmtTime(since)).Scan(&byPrefix, &bySuffix)
+		gameID, utf8.RuneCountInString(prefix), prefix, utf8.RuneCountInString(suffix), utf8.RuneCountInString(suffix), suffix, action, fmtTime(since)).Scan(&byPrefix, &bySuffix)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store: audit count %s: %w", action, err)
 	}

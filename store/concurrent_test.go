@@ -13,7 +13,9 @@ import (
 // TestReadersWhileWriting: in WAL mode a reader is neither blocked by an open
 // write transaction nor shown its uncommitted rows, and many readers run while
 // a writer commits, each seeing a consistent, growing count.
-func TestReadersWhileWriting(t *testing.T) {
+func TestReadersWhileWriting(t *testing.T) { bothBackends(t, testReadersWhileWriting) }
+
+func testReadersWhileWriting(t *testing.T) {
 	st := openTest(t)
 	ctx := context.Background()
 
@@ -115,7 +117,9 @@ func TestReadersWhileWriting(t *testing.T) {
 
 // TestConcurrentWriters: Tx calls from many goroutines queue on the single
 // writer instead of failing with SQLITE_BUSY.
-func TestConcurrentWriters(t *testing.T) {
+func TestConcurrentWriters(t *testing.T) { bothBackends(t, testConcurrentWriters) }
+
+func testConcurrentWriters(t *testing.T) {
 	st := openTest(t)
 	ctx := context.Background()
 	const goroutines, each = 8, 25

@@ -1,5 +1,5 @@
 // Package store is rallyjudge's memory: one SQLite file (modernc.org/sqlite, no
-// cgo) holding games, players, resolved turns, every version of every order
+// cgo), or a PostgreSQL database (see PostgreSQL below), holding games, players, resolved turns, every version of every order
 // sheet, every received mail, every outgoing mail, an audit log and the auth
 // failures used for rate limiting.
 //
@@ -72,6 +72,20 @@
 //
 // (the sqlite3 shell's .backup command, which uses the online backup API, works
 // too). A backup file is a complete database: open it with Open to restore.
+//
+// # PostgreSQL
+//
+// A database that is a postgres:// DSN rather than a path opens on PostgreSQL (pgx/v5's
+// database/sql driver; postgres.go), with the same tables, the same guarantees and the
+// same methods: the SQL is written once in what both share, and dialect.go numbers the
+// placeholders and reads new IDs back (RETURNING) for PostgreSQL. The migrations are
+// read by both, PostgreSQL through a change of words (INTEGER is BIGINT, BLOB is BYTEA)
+// or a text of its own in migrations/postgres/. Two differences a caller sees: a
+// statement that fails ends a PostgreSQL transaction, so a caller that goes on after a
+// refused write runs it in Savepoint (the judge runs each mail in one anyway); and
+// Backup refuses (pg_dump backs PostgreSQL up). One judge serves a database: LockDaemon
+// for a file, Store.LockServing (an advisory lock the server drops with the session)
+// for PostgreSQL. The tests run on both (backend_test.go; RALLYJUDGE_POSTGRES_DSN).
 //
 // Files, one concept each: store.go (opening, transactions, backup),
 // migrate.go, games.go, players.go (players and game masters), turns.go,

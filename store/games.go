@@ -107,7 +107,7 @@ func (t *Tx) CreateGame(g Game) (int64, error) {
 	if len(g.Rules) == 0 {
 		g.Rules = json.RawMessage("{}")
 	}
-	res, err := t.exec(`INSERT INTO games (tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
+	id, err := t.insertID(`INSERT INTO games (tag, name, course, rules_json, seed, deadline_kind, deadline_hours,
 		deadline_clock, deadline_at, grace_seconds, missed_policy, status, current_turn, list_address, created_at, game)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		g.Tag, g.Name, g.Course, string(g.Rules), g.Seed, string(g.Deadline.Kind), g.Deadline.Hours,
@@ -116,7 +116,7 @@ func (t *Tx) CreateGame(g Game) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: create game %q: %w", g.Tag, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // Game returns the game with the given ID.

@@ -75,15 +75,13 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 	// One statement for the usual case, a mail not seen before: it is inserted unless
 	// its UID or its Message-ID is there already, and only then is the old one read
 	// (issue 14: two look-ups before every insert cost intake two queries a mail).
-	res, err := t.exec(inboxInsertNew,
+	id, inserted, err := t.insertNew(inboxInsertNew,
 		m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size, fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated),
 		m.MessageID, m.MessageID)
 	if err != nil {
 		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
-	} else if n == 0 { // seen before: by UID first, then by Message-ID
+	if !inserted { // seen before: by UID first, then by Message-ID
 		old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
 		if errors.Is(err, ErrNotFound) && m.MessageID != "" {
 			old, err = scanInbox(t.queryRow(inboxByMessageID, m.MessageID))
@@ -93,9 +91,7 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 		}
 		return old, true, nil
 	}
-	if m.ID, err = res.LastInsertId(); err != nil {
-		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
+	m.ID = id
 	// Round the times as the database holds them, so the row returned now and
 	// the same row read back later are equal.
 	m.Received, _ = parseTime(fmtTime(m.Received))

@@ -28,6 +28,7 @@ type laterTable struct {
 	rows    [][]any
 	nextID  int64 // the ID the next queued row gets; 0: read it first
 	insert  [len(laterChunks)]string
+	single  string // one row without its ID, inserted at once (PostgreSQL)
 }
 
 // laterChunks are the numbers of rows one insert takes, largest first: a few fixed
@@ -37,6 +38,8 @@ var laterChunks = [...]int{64, 16, 4, 1}
 func newLaterTable(name string, columns ...string) *laterTable {
 	lt := &laterTable{name: name, columns: columns}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(columns)), ",") + ")"
+	lt.single = "INSERT INTO " + name + " (" + strings.Join(columns[1:], ", ") + ") VALUES (" +
+		strings.TrimSuffix(strings.Repeat("?,", len(columns)-1), ",") + ")"
 	for i, n := range laterChunks {
 		lt.insert[i] = "INSERT INTO " + name + " (" + strings.Join(columns, ", ") + ") VALUES " +
 			strings.TrimSuffix(strings.Repeat(row+",", n), ",")
@@ -57,6 +60,14 @@ func (l *later) empty() bool {
 
 // queue queues one row for table lt (values without the ID) and returns its ID.
 func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
+	if t.pg {
+		// PostgreSQL: judges beside this one insert too, so an ID cannot be counted on
+		// ahead; the row goes in now and its sequence gives the ID
+		if err := t.flushLater(); err != nil {
+			return 0, err
+		}
+		return t.insertID(lt.single, values...)
+	}
 	if lt.nextID == 0 {
 		var max int64
 		// run on the transaction itself: not a statement that flushes

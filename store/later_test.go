@@ -12,7 +12,9 @@ import (
 // stored as AddOrders and Audit store them, with the IDs they returned, however many
 // (every chunk size) and mixed with rows inserted at once; every other statement of
 // the transaction sees them; the inbox insert between them leaves them queued.
-func TestLaterRows(t *testing.T) {
+func TestLaterRows(t *testing.T) { bothBackends(t, testLaterRows) }
+
+func testLaterRows(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 17, 64, 70, 150} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			st := openTest(t)
@@ -87,7 +89,9 @@ func TestLaterRows(t *testing.T) {
 
 // TestLaterRowsSavepoint: rows queued in a savepoint that is rolled back are not
 // stored, nor are their IDs taken; those of one that is released are.
-func TestLaterRowsSavepoint(t *testing.T) {
+func TestLaterRowsSavepoint(t *testing.T) { bothBackends(t, testLaterRowsSavepoint) }
+
+func testLaterRowsSavepoint(t *testing.T) {
 	st := openTest(t)
 	g := newGame(t, st, "spring-open")
 	sheet := func(raw string) OrderSheet {
@@ -130,7 +134,9 @@ func TestLaterRowsSavepoint(t *testing.T) {
 // TestLaterRowsFailing: a queued row that cannot be inserted (a game that does not
 // exist) fails the transaction when it is inserted, and nothing is kept; in a savepoint
 // it fails the savepoint alone.
-func TestLaterRowsFailing(t *testing.T) {
+func TestLaterRowsFailing(t *testing.T) { bothBackends(t, testLaterRowsFailing) }
+
+func testLaterRowsFailing(t *testing.T) {
 	st := openTest(t)
 	g := newGame(t, st, "spring-open")
 	ctx := context.Background()
@@ -141,7 +147,7 @@ func TestLaterRowsFailing(t *testing.T) {
 		_, err := tx.AddOrdersLater(OrderSheet{GameID: g + 100, Turn: 1, Robot: "Twonky", Raw: "no such game", Valid: true, Received: t0})
 		return err
 	})
-	if err == nil || !strings.Contains(err.Error(), "FOREIGN KEY") {
+	if err == nil || !strings.Contains(strings.ToLower(err.Error()), "foreign key") {
 		t.Errorf("a queued row for no game: %v, want a foreign key error", err)
 	}
 	mustTx(t, st, func(tx *Tx) error {

@@ -119,15 +119,15 @@ func TestCheckServingRefusesDamagedPages(t *testing.T) {
 }
 
 func TestSavepointUndoesOnlyItsOwnWork(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "sp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	bothBackends(t, testSavepointUndoesOnlyItsOwnWork)
+}
+
+func testSavepointUndoesOnlyItsOwnWork(t *testing.T) {
+	st := openTestWith(t, testDB(t), Options{})
 	ctx := context.Background()
 	now := time.Now()
 	boom := errors.New("boom")
-	err = st.Tx(ctx, func(tx *Tx) error {
+	err := st.Tx(ctx, func(tx *Tx) error {
 		for i, fail := range []bool{false, true, false} {
 			err := tx.Savepoint(func() error {
 				if _, err := tx.Audit(AuditEntry{At: now, Actor: "t", Action: "sp", Detail: string(rune('a' + i))}); err != nil {

@@ -12,7 +12,7 @@ import (
 	"strconv"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations
 var migrationFS embed.FS
 
 // applicationID marks a SQLite file as a rallyjudge database (PRAGMA

@@ -32,12 +32,12 @@ func (t *Tx) AddOrders(o OrderSheet) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	res, err := t.exec(`INSERT INTO orders (game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at)
+	id, err := t.insertID(`INSERT INTO orders (game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at)
 		VALUES (?,?,?,?,?,?,?,?,?)`, values...)
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", ordersWhat(o), err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // AddOrdersLater is AddOrders, the row inserted with others just before the
@@ -80,7 +80,7 @@ func (t *Tx) LatestValidOrders(gameID int64, turn int) (map[string]OrderSheet, e
 	os, err := t.orders(`SELECT `+orderColumns+` FROM (
 			SELECT *, row_number() OVER (PARTITION BY robot ORDER BY received_at DESC, id DESC) AS rn
 			FROM orders WHERE game_id = ? AND turn = ? AND valid = 1
-		) WHERE rn = 1`, gameID, turn)
+		) AS latest WHERE rn = 1`, gameID, turn)
 	if err != nil {
 		return nil, fmt.Errorf("store: latest valid orders for turn %d of game %d: %w", turn, gameID, err)
 	}

@@ -103,22 +103,18 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 	// One statement for the usual case, a new Message-ID; the mail already there is read
 	// only when the insert did nothing (issue 14: reading it first, for every mail the
 	// judge answers, cost intake a query a mail).
-	res, err := t.exec(enqueueInsert+enqueueRow+enqueueConflict, args...)
+	id, inserted, err := t.insertNew(enqueueInsert+enqueueRow+enqueueConflict, args...)
 	if err != nil {
 		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
-	} else if n == 0 {
+	if !inserted {
 		old, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE message_id = ?`, m.MessageID))
 		if err != nil {
 			return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
 		}
 		return old, true, nil
 	}
-	if m.ID, err = res.LastInsertId(); err != nil {
-		return OutboxMail{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
+	m.ID = id
 	return m, false, nil
 }
 
@@ -250,7 +246,7 @@ func (t *Tx) OutboxGet(id int64) (OutboxMail, error) {
 // MarkSent records that the SMTP server accepted the mail.
 func (t *Tx) MarkSent(id int64, now time.Time) error {
 	return t.updateOne(fmt.Sprintf("outbox %d: mark sent", id),
-		`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = '', inflight = max(inflight - 1, 0)
+		`UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = '', inflight = CASE WHEN inflight > 0 THEN inflight - 1 ELSE 0 END
 		 WHERE id = ? AND status = 'pending'`,
 		fmtTime(now), id)
 }
@@ -289,14 +285,14 @@ func (t *Tx) MarkRetry(id int64, now time.Time, sendErr error) (OutboxStatus, er
 	attempts++
 	if attempts >= t.retry.MaxAttempts {
 		msg := fmt.Sprintf("gave up after %d attempts: %s", attempts, errText(sendErr))
-		if err := t.updateOne(what, `UPDATE outbox SET status = 'failed', attempts = ?, last_error = ?, inflight = max(inflight - 1, 0) WHERE id = ?`,
+		if err := t.updateOne(what, `UPDATE outbox SET status = 'failed', attempts = ?, last_error = ?, inflight = CASE WHEN inflight > 0 THEN inflight - 1 ELSE 0 END WHERE id = ?`,
 			attempts, msg, id); err != nil {
 			return "", err
 		}
 		return OutboxFailed, nil
 	}
 	next := now.Add(t.retry.Delay(attempts))
-	if err := t.updateOne(what, `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, inflight = max(inflight - 1, 0) WHERE id = ?`,
+	if err := t.updateOne(what, `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, inflight = CASE WHEN inflight > 0 THEN inflight - 1 ELSE 0 END WHERE id = ?`,
 		attempts, fmtTime(next), errText(sendErr), id); err != nil {
 		return "", err
 	}
@@ -306,7 +302,7 @@ func (t *Tx) MarkRetry(id int64, now time.Time, sendErr error) (OutboxStatus, er
 // MarkFailed gives up on a mail at once: a permanent (5xx) answer.
 func (t *Tx) MarkFailed(id int64, sendErr error) error {
 	return t.updateOne(fmt.Sprintf("outbox %d: mark failed", id),
-		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, inflight = max(inflight - 1, 0)
+		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, inflight = CASE WHEN inflight > 0 THEN inflight - 1 ELSE 0 END
 		 WHERE id = ? AND status = 'pending'`,
 		errText(sendErr), id)
 }

@@ -7,6 +7,10 @@ import (
 )
 
 func TestPlayerSettingsObserversPress(t *testing.T) {
+	bothBackends(t, testPlayerSettingsObserversPress)
+}
+
+func testPlayerSettingsObserversPress(t *testing.T) {
 	s := openTest(t)
 	gameID := newGame(t, s, "people")
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -101,7 +105,9 @@ func TestPlayerSettingsObserversPress(t *testing.T) {
 	})
 }
 
-func TestPendingJoins(t *testing.T) {
+func TestPendingJoins(t *testing.T) { bothBackends(t, testPendingJoins) }
+
+func testPendingJoins(t *testing.T) {
 	st := openTest(t)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	hash, err := st.HashSecret("k7dm-3xqp-9wtr-hzv4")

@@ -58,13 +58,13 @@ func (t *Tx) AddPlayer(p Player) (int64, error) {
 	if err := checkHash(p.SecretHash); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	res, err := t.exec(`INSERT INTO players (game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at)
+	id, err := t.insertID(`INSERT INTO players (game_id, robot, seat, email, secret_hash, missed, withdrawn, created_at)
 		VALUES (?,?,?,?,?,?,?,?)`,
 		p.GameID, p.Robot, p.Seat, p.Email, p.SecretHash, p.Missed, boolInt(p.Withdrawn), fmtTime(p.Created))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // Players lists a game's players by seat.
@@ -151,12 +151,12 @@ func (t *Tx) AddGM(g GM) (int64, error) {
 	if err := checkHash(g.SecretHash); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	res, err := t.exec(`INSERT INTO gms (game_id, email, secret_hash, created_at) VALUES (?,?,?,?)`,
+	id, err := t.insertID(`INSERT INTO gms (game_id, email, secret_hash, created_at) VALUES (?,?,?,?)`,
 		nullID(g.GameID), g.Email, g.SecretHash, fmtTime(g.Created))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // GMs lists the game masters of a game, server-wide ones included.
@@ -282,12 +282,12 @@ func (t *Tx) AddAddressChange(c AddressChange) (int64, error) {
 	if _, err := t.exec(`DELETE FROM address_changes WHERE player_id = ? AND done_at IS NULL`, c.PlayerID); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	res, err := t.exec(`INSERT INTO address_changes (player_id, new_email, code_hash, created_at) VALUES (?,?,?,?)`,
+	id, err := t.insertID(`INSERT INTO address_changes (player_id, new_email, code_hash, created_at) VALUES (?,?,?,?)`,
 		c.PlayerID, c.NewEmail, c.CodeHash, fmtTime(c.Created))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // PendingAddressChanges lists the changes of address not yet confirmed to email,
@@ -349,12 +349,12 @@ func (t *Tx) AddPendingJoin(p PendingJoin) (int64, error) {
 	if _, err := t.exec(`DELETE FROM pending_joins WHERE game_id = ? AND email = ? COLLATE NOCASE AND done_at IS NULL`, p.GameID, p.Email); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	res, err := t.exec(`INSERT INTO pending_joins (game_id, email, robot, code_hash, created_at) VALUES (?,?,?,?,?)`,
+	id, err := t.insertID(`INSERT INTO pending_joins (game_id, email, robot, code_hash, created_at) VALUES (?,?,?,?,?)`,
 		p.GameID, p.Email, p.Robot, p.CodeHash, fmtTime(p.Created))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // PendingJoins lists the JOINs from email not yet confirmed, made since the given time.

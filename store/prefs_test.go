@@ -6,7 +6,9 @@ import (
 	"testing"
 )
 
-func TestPlayerPictures(t *testing.T) {
+func TestPlayerPictures(t *testing.T) { bothBackends(t, testPlayerPictures) }
+
+func testPlayerPictures(t *testing.T) {
 	s := openTest(t)
 	gameID := newGame(t, s, "prefs")
 	var ids []int64

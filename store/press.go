@@ -34,12 +34,12 @@ func (t *Tx) AddPress(p Press) (int64, error) {
 	if len(p.To) > 0 {
 		to = strings.Join(p.To, ",")
 	}
-	res, err := t.exec(`INSERT INTO press (game_id, turn, from_robot, to_robots, signed, body, sent_at) VALUES (?,?,?,?,?,?,?)`,
+	id, err := t.insertID(`INSERT INTO press (game_id, turn, from_robot, to_robots, signed, body, sent_at) VALUES (?,?,?,?,?,?,?)`,
 		p.GameID, p.Turn, p.From, to, boolInt(p.Signed), p.Body, fmtTime(p.Sent))
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // PressOf lists a game's messages in the order they were sent.

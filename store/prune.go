@@ -36,17 +36,18 @@ func (t *Tx) Prune(now time.Time, r Retention) (Pruned, error) {
 		return p, err
 	}
 	steps := []struct {
-		n *int64
-		q string
-		d time.Duration
+		n    *int64
+		q    string
+		d    time.Duration
+		args []any
 	}{
 		{&p.Rejected, `DELETE FROM inbox WHERE status = 'rejected' AND updated_at < ?
-			AND id NOT IN (SELECT inbox_id FROM orders WHERE inbox_id IS NOT NULL)`, r.Rejected},
-		{&p.InboxRaw, `UPDATE inbox SET raw = x'' WHERE status = 'processed' AND updated_at < ? AND length(raw) > 0`, r.InboxRaw},
-		{&p.Outbox, `DELETE FROM outbox WHERE game_id IS NULL AND status != 'pending' AND created_at < ?`, r.OutboxOther},
+			AND id NOT IN (SELECT inbox_id FROM orders WHERE inbox_id IS NOT NULL)`, r.Rejected, nil},
+		{&p.InboxRaw, `UPDATE inbox SET raw = ? WHERE status = 'processed' AND updated_at < ? AND length(raw) > 0`, r.InboxRaw, []any{[]byte{}}},
+		{&p.Outbox, `DELETE FROM outbox WHERE game_id IS NULL AND status != 'pending' AND created_at < ?`, r.OutboxOther, nil},
 	}
 	for _, s := range steps {
-		res, err := t.exec(s.q, fmtTime(now.Add(-s.d)))
+		res, err := t.exec(s.q, append(s.args, fmtTime(now.Add(-s.d)))...)
 		if err != nil {
 			return p, fmt.Errorf("store: prune: %w", err)
 		}

@@ -32,7 +32,7 @@ func (t *Tx) RepliesSince(kinds []string, to string, since time.Time) (int, erro
 // MailFromSince counts the inbox mails from one address received at or after since, and
 // of those the ones whose subject is one of subjects.
 func (t *Tx) MailFromSince(from string, subjects [2]string, since time.Time) (all, sameSubject int, err error) {
-	err = t.queryRow(`SELECT count(*), coalesce(sum(subject IN (?, ?)), 0) FROM inbox
+	err = t.queryRow(`SELECT count(*), coalesce(sum(CASE WHEN subject IN (?, ?) THEN 1 ELSE 0 END), 0) FROM inbox
 		WHERE from_addr = ? COLLATE NOCASE AND received_at >= ?`,
 		subjects[0], subjects[1], from, fmtTime(since)).Scan(&all, &sameSubject)
 	if err != nil {

@@ -171,7 +171,7 @@ func (s *Store) HashSecret(plain string) (string, error) {
 }
 
 // loadKey reads the server key, making it on first use.
-func loadKey(ctx context.Context, db *sql.DB) ([]byte, error) {
+func loadKey(ctx context.Context, db *sql.DB, pg bool) ([]byte, error) {
 	var key []byte
 	err := db.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = 'secret-hmac'`).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -179,7 +179,12 @@ func loadKey(ctx context.Context, db *sql.DB) ([]byte, error) {
 		if _, err := rand.Read(key); err != nil {
 			return nil, fmt.Errorf("store: server key: %w", err)
 		}
-		if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO server_keys (name, key) VALUES ('secret-hmac', ?)`, key); err != nil {
+		// another judge may make one at the same moment: the first stays, and both read it
+		q := `INSERT INTO server_keys (name, key) VALUES ('secret-hmac', ?) ON CONFLICT (name) DO NOTHING`
+		if pg {
+			q = rebind(q)
+		}
+		if _, err := db.ExecContext(ctx, q, key); err != nil {
 			return nil, fmt.Errorf("store: server key: %w", err)
 		}
 		err = db.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = 'secret-hmac'`).Scan(&key)

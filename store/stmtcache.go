@@ -141,7 +141,7 @@ func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 	if s := t.stmt(query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
-	return t.tx.ExecContext(ctx, query, args...)
+	return t.tx.ExecContext(ctx, t.sqlText(query), args...)
 }
 
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
@@ -151,7 +151,7 @@ func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 	ctx := t.stmtCtx()
 	s := t.stmt(query)
 	if s == nil {
-		return t.tx.QueryContext(ctx, query, args...)
+		return t.tx.QueryContext(ctx, t.sqlText(query), args...)
 	}
 	rows, err := s.QueryContext(ctx, args...)
 	if err == nil {
@@ -172,5 +172,5 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 	if s := t.stmt(query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
-	return t.tx.QueryRowContext(ctx, query, args...)
+	return t.tx.QueryRowContext(ctx, t.sqlText(query), args...)
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	Readers int
 	// Retry is the outbox retry policy. Zero fields take DefaultRetry()'s.
 	Retry RetryPolicy
+	// Password is the PostgreSQL role's password, when the DSN does not carry it (it
+	// should not: the config names an environment variable or a file). Unused by SQLite.
+	Password string
 	// Sync is PRAGMA synchronous. The default, SyncFull, puts every commit on
 	// disk before Tx returns (the mail reader relies on it: it flags a message
 	// on the server once its commit is back). SyncNormal is for tests and
@@ -48,7 +52,9 @@ const (
 // single connection (SQLite has one writer at a time; queueing in Go is kinder
 // than SQLITE_BUSY), reads through a pool that WAL lets run beside the writer.
 type Store struct {
-	path   string
+	path   string // the SQLite file, or the PostgreSQL DSN without its password
+	pg     bool   // PostgreSQL (postgres.go)
+	pgcfg  *pgx.ConnConfig
 	writer *sql.DB
 	reader *sql.DB
 	retry  RetryPolicy
@@ -68,7 +74,13 @@ func Open(path string) (*Store, error) {
 }
 
 // OpenWith is Open with explicit Options.
+//
+// A path starting postgres:// or postgresql:// is a PostgreSQL DSN (postgres.go);
+// anything else is a SQLite file.
 func OpenWith(path string, o Options) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(path, o)
+	}
 	if path == "" || path == ":memory:" {
 		return nil, fmt.Errorf("store: open %q: a file path is needed (WAL and the reader pool need a file)", path)
 	}
@@ -107,7 +119,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		writer.Close()
 		return nil, err
 	}
-	key, err := loadKey(ctx, writer)
+	key, err := loadKey(ctx, writer, false)
 	if err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -160,6 +172,9 @@ func dsn(path string, o Options, readOnly bool) string {
 // removed) are not kept on disk. The judge runs it at every tick; a reader in the way
 // in the way leaves it to the next one.
 func (s *Store) Scrub(ctx context.Context) error {
+	if s.pg { // no WAL file of ours: PostgreSQL's VACUUM reclaims old row versions
+		return nil
+	}
 	s.scrubMu.Lock()
 	defer s.scrubMu.Unlock()
 	if s.scrubber == nil {
@@ -185,7 +200,7 @@ func (s *Store) Scrub(ctx context.Context) error {
 	return nil
 }
 
-// Path is the database file's path.
+// Path is the database file's path, or the PostgreSQL DSN without a password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
@@ -196,11 +211,17 @@ func (s *Store) Close() error {
 		scrub = s.scrubber.Close()
 	}
 	s.scrubMu.Unlock()
+	if s.pg {
+		return errors.Join(s.reader.Close(), s.writer.Close())
+	}
 	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.reader.Close(), s.writer.Close(), scrub)
 }
 
 // SchemaVersion is the database's schema version (PRAGMA user_version).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	if s.pg {
+		return pgSchemaVersion(ctx, s.reader)
+	}
 	var v int
 	err := s.reader.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	return v, err
@@ -219,11 +240,16 @@ func (s *Store) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 // View runs fn in a read-only transaction: a consistent snapshot that does not
 // wait for, or hold up, the writer. Write methods called on its tx fail.
 func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
+	if s.pg { // one snapshot for the whole transaction, as SQLite's read transactions
+		return s.run(ctx, s.rstmts, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}, fn)
+	}
 	return s.run(ctx, s.rstmts, &sql.TxOptions{ReadOnly: true}, fn)
 }
 
 func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
-	stmts.prepareWanted(ctx)
+	if stmts != nil {
+		stmts.prepareWanted(ctx)
+	}
 	// The connection is waited for with ctx: a caller that gives up does not wait for
 	// another's transaction. The transaction itself runs on a context that cannot be
 	// cancelled (quiet), and ctx is checked before every statement and before the
@@ -232,7 +258,11 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	// cost intake some thirty goroutines a mail (issue 14, item 10). A statement already
 	// running when ctx ends runs to its end (they are short; BEGIN IMMEDIATE waits for
 	// another process's lock at most the busy timeout).
-	conn, err := stmts.db.Conn(ctx)
+	db := s.writer
+	if opts != nil && opts.ReadOnly {
+		db = s.reader
+	}
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
@@ -242,7 +272,7 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts}
+	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts, pg: s.pg}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
@@ -272,6 +302,9 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 // snapshot and does not block the writer. The copy is
 // a compact, standalone database file (no -wal file needed).
 func (s *Store) Backup(ctx context.Context, path string) error {
+	if s.pg {
+		return fmt.Errorf("store: backup to %s: the database is PostgreSQL: back it up with pg_dump (docs/gamemasters.md, Running several judges)", path)
+	}
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("store: backup to %s: file exists; VACUUM INTO will not overwrite it", path)
 	}
@@ -302,6 +335,7 @@ type Tx struct {
 	// caller's, checked before each statement (run)
 	ctx, caller context.Context
 	tx          *sql.Tx
+	pg          bool // PostgreSQL: queries rebound (dialect.go)
 	retry       RetryPolicy
 	// prepared statements (stmtcache.go): the pool's, those bound to this transaction,
 	// and the rows last opened on each bound one

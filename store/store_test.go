@@ -19,14 +19,10 @@ var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // openTest opens a fresh store with synchronous=NORMAL: the tests are about
 // logic, not power cuts, and fsync per commit would make them slow.
+// On PostgreSQL (a postgres subtest of bothBackends) it is a schema of its own.
 func openTest(t testing.TB) *Store {
 	t.Helper()
-	st, err := OpenWith(filepath.Join(t.TempDir(), "judge.db"), Options{Sync: SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	return openTestWith(t, testDB(t), Options{Sync: SyncNormal})
 }
 
 func mustTx(t testing.TB, st *Store, fn func(tx *Tx) error) {
@@ -43,7 +39,9 @@ func mustView(t testing.TB, st *Store, fn func(tx *Tx) error) {
 	}
 }
 
-func TestMigrationsFromEmpty(t *testing.T) {
+func TestMigrationsFromEmpty(t *testing.T) { bothBackends(t, testMigrationsFromEmpty) }
+
+func testMigrationsFromEmpty(t *testing.T) {
 	st := openTest(t)
 	ms, err := embeddedMigrations()
 	if err != nil {
@@ -58,7 +56,12 @@ func TestMigrationsFromEmpty(t *testing.T) {
 	}
 	var tables []string
 	mustView(t, st, func(tx *Tx) error {
-		rows, err := tx.query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+		q := `SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`
+		if onPostgres(t) {
+			q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
+				AND table_name <> 'rallyjudge_schema' ORDER BY table_name`
+		}
+		rows, err := tx.query(q)
 		if err != nil {
 			return err
 		}
@@ -75,6 +78,9 @@ func TestMigrationsFromEmpty(t *testing.T) {
 	want := "address_changes audit auth_failures games gms inbox inbox_proofs mailbox_state observers orders outbox pending_joins players press server_keys standbys turns"
 	if got := strings.Join(tables, " "); got != want {
 		t.Errorf("tables %q, want %q", got, want)
+	}
+	if onPostgres(t) {
+		return
 	}
 	// The pragmas the DSN asks for are in force on both pools.
 	for name, db := range map[string]*sql.DB{"writer": st.writer, "reader": st.reader} {
@@ -119,9 +125,15 @@ func TestDefaultSyncFull(t *testing.T) {
 	}
 }
 
-func TestReopenIdempotent(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "judge.db")
-	st, err := Open(path)
+func TestReopenIdempotent(t *testing.T) { bothBackends(t, testReopenIdempotent) }
+
+func testReopenIdempotent(t *testing.T) {
+	path := testDB(t)
+	pw := ""
+	if onPostgres(t) {
+		pw = pgTestPassword(t)
+	}
+	st, err := OpenWith(path, Options{Password: pw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +143,7 @@ func TestReopenIdempotent(t *testing.T) {
 	})
 	st.Close()
 	for i := 0; i < 2; i++ {
-		st, err = Open(path)
+		st, err = OpenWith(path, Options{Password: pw})
 		if err != nil {
 			t.Fatalf("reopen %d: %v", i, err)
 		}
@@ -250,7 +262,9 @@ func testGame(tag string) Game {
 // cannot be cancelled (run, in store.go), so the caller's context is checked by hand:
 // once it ends, the next statement is refused and nothing the transaction did is
 // committed, as when database/sql watched it.
-func TestTxCancelledKeepsNothing(t *testing.T) {
+func TestTxCancelledKeepsNothing(t *testing.T) { bothBackends(t, testTxCancelledKeepsNothing) }
+
+func testTxCancelledKeepsNothing(t *testing.T) {
 	st := openTest(t)
 	for _, stage := range []string{"before a statement", "before the commit"} {
 		t.Run(stage, func(t *testing.T) {

@@ -61,13 +61,9 @@ func (t *Tx) SaveTurn(tn Turn) (int64, error) {
 	if len(played) == 0 {
 		played = json.RawMessage("[]")
 	}
-	res, err := t.exec(`INSERT INTO turns (game_id, number, state_before, state_after, events, orders, resolved_at)
+	id, err := t.insertID(`INSERT INTO turns (game_id, number, state_before, state_after, events, orders, resolved_at)
 		VALUES (?,?,?,?,?,?,?)`,
 		tn.GameID, tn.Number, nullJSON(tn.Before), string(tn.After), string(events), string(played), fmtTime(tn.Resolved))
-	if err != nil {
-		return 0, fmt.Errorf("store: %s: %w", what, err)
-	}
-	id, err := res.LastInsertId()
 	if err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}

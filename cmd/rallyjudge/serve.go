@@ -80,7 +80,11 @@ func checkServe(cfg judge.Config, getenv func(string) string) error {
 			problems = append(problems, "templates_dir: "+err.Error())
 		}
 	}
-	if fi, err := os.Stat(filepath.Dir(cfg.Database)); err != nil || !fi.IsDir() {
+	if store.IsPostgres(cfg.Database) {
+		if _, err := judge.Secret(cfg.DatabasePasswordEnv, cfg.DatabasePasswordFile, getenv); err != nil {
+			problems = append(problems, "database password: "+err.Error())
+		}
+	} else if fi, err := os.Stat(filepath.Dir(cfg.Database)); err != nil || !fi.IsDir() {
 		problems = append(problems, fmt.Sprintf("database: the directory %s does not exist", filepath.Dir(cfg.Database)))
 	}
 	if len(problems) > 0 {
@@ -98,17 +102,30 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("smtp password: %w", err)
 	}
-	// one daemon per database: a second would send every mail again
-	lock, err := store.LockDaemon(cfg.Database)
+	dbPW, err := judge.Secret(cfg.DatabasePasswordEnv, cfg.DatabasePasswordFile, os.Getenv)
 	if err != nil {
-		return err
+		return fmt.Errorf("database password: %w", err)
 	}
-	defer lock.Release()
-	st, err := store.OpenWith(cfg.Database, store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}})
+	// one daemon per database: a second would send every mail again
+	if !store.IsPostgres(cfg.Database) {
+		lock, err := store.LockDaemon(cfg.Database)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
+	st, err := store.OpenWith(cfg.Database, store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}, Password: dbPW})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if st.IsPostgres() { // the same on PostgreSQL, by a lock the server holds for the session
+		lock, err := st.LockServing(ctx)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
 	// refuse a database with damaged pages or one that cannot be written, before any mail is read
 	if err := st.CheckServing(ctx, time.Now().UTC(), fmt.Sprintf("rallyjudge serve, pid %d", os.Getpid())); err != nil {
 		return err
