@@ -27,13 +27,17 @@ type position struct {
 // fixtures are the positions the golden pictures show, each played by seeded random
 // legal moves until want says it is reached.
 var fixtures = []struct {
-	name string
-	seed uint64
-	want func(s *cbc.State, moves int) bool
+	name    string
+	players int
+	seed    uint64
+	want    func(s *cbc.State, moves int) bool
 }{
-	{"newgame", 7, func(s *cbc.State, moves int) bool { return true }},
-	{"midgame", 7, func(s *cbc.State, moves int) bool { return s.Phase == cbc.PhasePlay && moves >= 20 }},
-	{"holes", 11, func(s *cbc.State, moves int) bool { return s.Events >= 3 || s.Over() }},
+	{"newgame", 2, 7, func(s *cbc.State, moves int) bool { return true }},
+	{"midgame", 2, 7, func(s *cbc.State, moves int) bool { return s.Phase == cbc.PhasePlay && moves >= 20 }},
+	{"holes", 2, 11, func(s *cbc.State, moves int) bool { return s.Events >= 3 || s.Over() }},
+	// the team game's last move: the operator pushes a car off into a hole, a bell rings,
+	// the tile goes with its cars, the game ends in a tie
+	{"teamover", 4, 21, func(s *cbc.State, moves int) bool { return s.Over() }},
 }
 
 // randomMove picks a random legal move for the seat to move.
@@ -57,15 +61,15 @@ func randomMove(t testing.TB, s *cbc.State, r *rand.Rand) cbc.Move {
 }
 
 // play plays seeded random moves from a new game until want holds.
-func play(t testing.TB, seed uint64, want func(*cbc.State, int) bool) (*cbc.State, []cbc.Event) {
-	s, err := cbc.NewGame(cbc.Settings{Players: 2}, seed)
+func play(t testing.TB, players int, seed uint64, want func(*cbc.State, int) bool) (*cbc.State, []cbc.Event) {
+	s, err := cbc.NewGame(cbc.Settings{Players: players}, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(seed, 2))
 	var evs []cbc.Event
 	for moves := 0; !want(s, moves); moves++ {
-		if s.Over() || moves > 400 {
+		if s.Over() || moves > 600 {
 			t.Fatalf("seed %d: the wanted position never came (%d moves)", seed, moves)
 		}
 		n, e, err := cbc.Apply(s, s.ToMove, randomMove(t, s, r))
@@ -93,11 +97,11 @@ func touched(evs []cbc.Event) []cbc.Cell {
 }
 
 // load reads a fixture (writing it afresh with -update).
-func load(t testing.TB, name string, seed uint64, want func(*cbc.State, int) bool) (*cbc.State, Options) {
+func load(t testing.TB, name string, players int, seed uint64, want func(*cbc.State, int) bool) (*cbc.State, Options) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".json")
 	if *update {
-		s, evs := play(t, seed, want)
+		s, evs := play(t, players, seed, want)
 		js, err := s.Encode()
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +133,7 @@ func load(t testing.TB, name string, seed uint64, want func(*cbc.State, int) boo
 func TestGolden(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.name, func(t *testing.T) {
-			s, o := load(t, fx.name, fx.seed, fx.want)
+			s, o := load(t, fx.name, fx.players, fx.seed, fx.want)
 			got, err := Board(s, o)
 			if err != nil {
 				t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 // TestDeterministic: the same state and options give the same bytes, call after call.
 func TestDeterministic(t *testing.T) {
-	s, o := load(t, "holes", 11, fixtures[2].want)
+	s, o := load(t, "holes", 2, 11, fixtures[2].want)
 	a, err := Board(s, o)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestCellCentres(t *testing.T) {
 	pal := newPalette()
 	for _, fx := range fixtures {
 		t.Run(fx.name, func(t *testing.T) {
-			s, _ := load(t, fx.name, fx.seed, fx.want)
+			s, _ := load(t, fx.name, fx.players, fx.seed, fx.want)
 			b, err := Board(s, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -17,6 +17,7 @@ type track struct {
 	pushed bool       // some step was a push: the arrow is dashed
 	placed bool       // placed in this move
 	gone   bool       // left the board (pushed off, into a hole, its tile removed, sabotaged)
+	off    cbc.Dir    // pushed off the board this way (NoDir: not pushed off, or not known)
 }
 
 // trails is a move's tracks, the operator's walk and the bells moved.
@@ -47,10 +48,11 @@ func traceTrails(evs []cbc.Event, l layout, s *cbc.State) trails {
 		k.pushed = k.pushed || push
 		at[to] = k
 	}
-	leave := func(from cbc.Cell, side int) {
+	leave := func(from cbc.Cell, side int) *track {
 		k := get(from, side)
 		delete(at, from)
-		k.gone = true
+		k.gone, k.off = true, cbc.NoDir
+		return k
 	}
 	opAt := func(c cbc.Cell, hole cbc.Slot) (pt, bool) {
 		if c != cbc.NoCell && cbc.OnBoard(c) {
@@ -61,7 +63,7 @@ func traceTrails(evs []cbc.Event, l layout, s *cbc.State) trails {
 		}
 		return pt{}, false
 	}
-	for _, e := range evs {
+	for i, e := range evs {
 		if e.From < 0 || e.From > cbc.MaxCell || e.To < 0 || e.To > cbc.MaxCell {
 			continue // not an event of this board: nothing to draw
 		}
@@ -85,7 +87,10 @@ func traceTrails(evs []cbc.Event, l layout, s *cbc.State) trails {
 			}
 			a.path, b.path = append(a.path, e.To), append(b.path, e.From)
 			at[e.From], at[e.To] = b, a
-		case cbc.EvFall, cbc.EvReturned, cbc.EvSabotage:
+		case cbc.EvFall:
+			k := leave(e.From, e.Side&1)
+			k.pushed, k.off = true, fallDir(evs, i, k, s)
+		case cbc.EvReturned, cbc.EvSabotage:
 			leave(e.From, e.Side&1)
 		case cbc.EvOperator, cbc.EvFly:
 			to, ok := opAt(e.To, e.Slot)
@@ -111,6 +116,93 @@ func traceTrails(evs []cbc.Event, l layout, s *cbc.State) trails {
 	return t
 }
 
+// fallDir is the way the car of track k went off the board in event i (an EvFall). The
+// event does not say, so it is read from what pushed it: its own last step; else the
+// operator's next step (the operator pushes, then steps) or the last push or placement
+// before it, whichever has the car ahead on its line; else the one way off the board
+// from that cell. NoDir when none of these tells.
+func fallDir(evs []cbc.Event, i int, k *track, s *cbc.State) cbc.Dir {
+	from := k.path[len(k.path)-1]
+	if n := len(k.path); n >= 2 {
+		if d := dirBetween(k.path[n-2], from); d != cbc.NoDir {
+			return d
+		}
+	}
+	ahead := func(c cbc.Cell, d cbc.Dir) bool {
+		for step := 0; step < cbc.Cols+cbc.Rows && c != cbc.NoCell; step++ {
+			if c == from {
+				return true
+			}
+			c = c.Step(d)
+		}
+		return false
+	}
+	for j := i + 1; j < len(evs); j++ {
+		if e := evs[j]; e.Kind == cbc.EvOperator {
+			if e.To != cbc.NoCell && e.Dir >= cbc.N && e.Dir <= cbc.NW && ahead(e.To, e.Dir) {
+				return e.Dir
+			}
+			break
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		e := evs[j]
+		switch e.Kind {
+		case cbc.EvPush:
+			if e.Dir >= cbc.N && e.Dir <= cbc.NW && ahead(e.To.Step(e.Dir), e.Dir) {
+				return e.Dir
+			}
+		case cbc.EvPlace:
+			for d := cbc.N; d <= cbc.NW; d++ {
+				if ahead(e.To.Step(d), d) {
+					return d
+				}
+			}
+		default:
+			continue
+		}
+		break
+	}
+	only := cbc.NoDir
+	for d := cbc.N; d <= cbc.NW; d++ {
+		if !s.Present(cbc.Next(from, d)) {
+			if only != cbc.NoDir {
+				return cbc.NoDir
+			}
+			only = d
+		}
+	}
+	return only
+}
+
+// dirBetween is the direction from cell a to its neighbour b, NoDir if they do not touch.
+func dirBetween(a, b cbc.Cell) cbc.Dir {
+	for d := cbc.N; d <= cbc.NW; d++ {
+		if a.Step(d) == b {
+			return d
+		}
+	}
+	return cbc.NoDir
+}
+
+// dirVec is the unit step towards direction d on the picture (flat-top hexes).
+func dirVec(d cbc.Dir) (x, y float64) {
+	a := (float64(d)*60 - 90) * math.Pi / 180
+	return math.Cos(a), math.Sin(a)
+}
+
+// endPoint is where a track's picture ends: its last cell, or for a car pushed off the
+// board, most of a cell beyond it the way it went.
+func (k *track) endPoint(l layout) pt {
+	p := l.token(k.path[len(k.path)-1])
+	if k.gone && k.off != cbc.NoDir {
+		x, y := dirVec(k.off)
+		step := 0.75 * math.Sqrt(3) * l.r
+		p = pt{p.x + x*step, p.y + y*step}
+	}
+	return p
+}
+
 // holeNextTo is the hole the operator left to step onto c, when exactly one hole of the
 // board touches c (the events do not name the hole left).
 func holeNextTo(l layout, s *cbc.State, c cbc.Cell) (pt, bool) {
@@ -132,16 +224,19 @@ func holeNextTo(l layout, s *cbc.State, c cbc.Cell) (pt, bool) {
 	return l.slotCentre(found), true
 }
 
-// drawLines draws the arrows, under the pieces.
+// drawLines draws the arrows and crosses, under the pieces.
 func (t trails) drawLines(c canvas, l layout) {
 	w := math.Max(2, l.r/7)
 	for _, k := range t.cars {
-		if len(k.path) < 2 {
+		if len(k.path) < 2 && !(k.gone && k.off != cbc.NoDir) {
 			continue
 		}
 		pts := make([]pt, len(k.path))
 		for i, cell := range k.path {
 			pts[i] = l.token(cell)
+		}
+		if k.gone && k.off != cbc.NoDir {
+			pts = append(pts, k.endPoint(l))
 		}
 		// where it started: a hollow ring in its colour
 		c.ring(pts[0], 0.3*l.r+w/2, w+2, cWhite)
@@ -160,17 +255,19 @@ func (t trails) drawLines(c canvas, l layout) {
 	for _, b := range t.bells {
 		arrow(c, []pt{b[0], b[1]}, w, 0.5*l.r, cBell, false)
 	}
+	// a cross where a car left the board; under the pieces, so that a car or the operator
+	// standing there now stays in sight
+	for _, k := range t.cars {
+		if k.gone {
+			cross(c, k.endPoint(l), 0.3*l.r, w, sideColour(k.side))
+		}
+	}
 }
 
-// drawMarks draws what goes over the pieces: a cross where a car left the board, a star
-// on a placed car.
+// drawMarks draws what goes over the pieces: a star on a placed car.
 func (t trails) drawMarks(c canvas, l layout) {
 	for _, k := range t.cars {
-		p := l.token(k.path[len(k.path)-1])
-		switch {
-		case k.gone:
-			cross(c, p, 0.3*l.r, math.Max(2, l.r/7), sideColour(k.side))
-		case k.placed:
+		if p := l.token(k.path[len(k.path)-1]); k.placed && !k.gone {
 			star(c, pt{p.x + 0.5*l.r, p.y - 0.02*l.r}, 0.3*l.r)
 		}
 	}

@@ -32,6 +32,7 @@ func TestTraceTrails(t *testing.T) {
 		pushed bool
 		placed bool
 		gone   bool
+		off    cbc.Dir
 	}
 	for _, tc := range []struct {
 		name string
@@ -43,21 +44,29 @@ func TestTraceTrails(t *testing.T) {
 			{Kind: cbc.EvPush, Side: 1, From: c("C5"), To: c("C6")},
 			{Kind: cbc.EvPush, Side: 1, From: c("C6"), To: c("C7")},
 			{Kind: cbc.EvPull, Side: 1, From: c("C7"), To: c("D7")},
-		}, []want{{0, "C4", false, true, false}, {1, "C5 C6 C7 D7", true, false, false}}},
+		}, []want{{0, "C4", false, true, false, 0}, {1, "C5 C6 C7 D7", true, false, false, 0}}},
 		{"a pull alone is solid", []cbc.Event{
 			{Kind: cbc.EvPull, Side: 0, From: c("E5"), To: c("E6")},
-		}, []want{{0, "E5 E6", false, false, false}}},
+		}, []want{{0, "E5 E6", false, false, false, 0}}},
 		{"pushed off the board", []cbc.Event{
 			{Kind: cbc.EvPush, Side: 1, From: c("A2"), To: c("A1")},
 			{Kind: cbc.EvFall, Side: 1, From: c("A1")},
-		}, []want{{1, "A2 A1", true, false, true}}},
+		}, []want{{1, "A2 A1", true, false, true, cbc.N}}},
+		{"pushed off by a placed car's line", []cbc.Event{
+			{Kind: cbc.EvPlace, Side: 0, To: c("F4")},
+			{Kind: cbc.EvFall, Side: 1, From: c("I6")},
+		}, []want{{0, "F4", false, true, false, 0}, {1, "I6", true, false, true, cbc.SE}}},
+		{"pushed off by the operator, who then steps", []cbc.Event{
+			{Kind: cbc.EvFall, Side: 0, From: c("H1")},
+			{Kind: cbc.EvOperator, From: c("H3"), To: c("H2"), Dir: cbc.N},
+		}, []want{{0, "H1", true, false, true, cbc.N}}},
 		{"a swap crosses two ways", []cbc.Event{
 			{Kind: cbc.EvPull, Side: 0, From: c("G3"), To: c("G4")},
 			{Kind: cbc.EvSwap, From: c("G4"), To: c("H5")},
-		}, []want{{0, "G3 G4 H5", false, false, false}, {s.Board[c("G4")].Side(), "H5 G4", false, false, false}}},
+		}, []want{{0, "G3 G4 H5", false, false, false, 0}, {s.Board[c("G4")].Side(), "H5 G4", false, false, false, 0}}},
 		{"a car on a removed tile", []cbc.Event{
 			{Kind: cbc.EvReturned, Side: 1, From: c("K2")},
-		}, []want{{1, "K2", false, false, true}}},
+		}, []want{{1, "K2", false, false, true, cbc.NoDir}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := traceTrails(tc.evs, l, s)
@@ -67,7 +76,7 @@ func TestTraceTrails(t *testing.T) {
 				for _, p := range k.path {
 					names = append(names, p.String())
 				}
-				got = append(got, want{k.side, join(names), k.pushed, k.placed, k.gone})
+				got = append(got, want{k.side, join(names), k.pushed, k.placed, k.gone, k.off})
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("got %+v\nwant %+v", got, tc.want)
