@@ -230,18 +230,18 @@ func ringHex(c canvas, p pt, r, w float64, col uint8) {
 	}
 }
 
+// nameColour is the colour of a cell's name on each shade: the one with the most
+// contrast (WCAG ratio about 7, 4.6, 6.3 and 7.8).
+var nameColour = [4]uint8{cNameLight, cNameLight, cInk, cWhite}
+
 // drawNames writes each cell's name small at its top, in a tone that reads on its shade.
 func drawNames(c canvas, l layout, f *faces, s *cbc.State) {
 	for cell := cbc.Cell(1); cell <= cbc.MaxCell; cell++ {
 		if !s.Present(cell) {
 			continue
 		}
-		col := uint8(cNameLight)
-		if s.Shade(cell) >= 2 {
-			col = cNameDark
-		}
 		p := l.centre(cell)
-		c.centred(f.name, pt{p.x, p.y - 0.57*l.r}, cell.String(), col)
+		c.centred(f.name, pt{p.x, p.y - 0.57*l.r}, cell.String(), nameColour[s.Shade(cell)])
 	}
 }
 

@@ -14,7 +14,7 @@ const (
 	cTileEdge         // thick line round a tile
 	cInk              // labels and outlines
 	cWhite            // letters on tokens, halos
-	cNameLight        // a cell's name on shades 0 and 1
+	cNameLight        // a cell's name on shades 0 and 1 (nameColour)
 	cSideA            // side A's cars
 	cSideB            // side B's cars
 	cBell             // a bell's body
@@ -22,7 +22,6 @@ const (
 	numColours
 
 	cHoleEdge = cCellEdge // the dashed outline of a removed tile
-	cNameDark = cWhite    // a cell's name on shades 2 and 3
 	cOperator = cInk      // the operator token
 	cBand     = cShade0   // the legend's background
 )

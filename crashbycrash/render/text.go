@@ -39,7 +39,7 @@ func newFaces(r float64) (*faces, error) {
 	for _, x := range []struct {
 		dst *font.Face
 		px  float64
-	}{{&f.label, 0.72 * r}, {&f.name, 0.42 * r}, {&f.token, 0.58 * r}, {&f.legend, 0.66 * r}, {&f.small, 0.50 * r}} {
+	}{{&f.label, 0.72 * r}, {&f.name, 0.47 * r}, {&f.token, 0.58 * r}, {&f.legend, 0.66 * r}, {&f.small, 0.50 * r}} {
 		if *x.dst, err = mk(x.px); err != nil {
 			return nil, fmt.Errorf("render: font of %.0f px: %v", x.px, err)
 		}
