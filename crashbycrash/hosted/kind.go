@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/crashbycrash"
+	"github.com/rallyjudge/rallyjudge/crashbycrash/render"
 	"github.com/rallyjudge/rallyjudge/game"
 )
 
@@ -305,7 +306,13 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		subject = fmt.Sprintf("game turn %d, %s to move", st.Turn, p.Names[st.ToMove])
 		fmt.Fprintf(&b, "\nGame turn %d: %s to move.\n", st.Turn, p.Names[st.ToMove])
 	}
-	return game.Report{Subject: subject, Text: b.String()}
+	rep := game.Report{Subject: subject, Text: b.String()}
+	// the board's picture, the last move's trails drawn on it; a report without it is
+	// still whole (the text board), so a picture that cannot be drawn is left out
+	if png, err := render.Board(st, render.Options{Trails: evs}); err == nil {
+		rep.Picture, rep.PictureName = png, "board.png"
+	}
+	return rep
 }
 
 // sidesText names the players of each side (the board and its status name sides and

@@ -47,3 +47,16 @@ func TestReportsShowOnlyTheReadersHand(t *testing.T) {
 		t.Errorf("the public report shows a hand:\n%s", pub.Text)
 	}
 }
+
+func TestReportsCarryTheBoardsPicture(t *testing.T) {
+	k := Kind{}
+	cfg, _ := k.Configure(nil)
+	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := pos.Report(0, nil)
+	if len(rep.Picture) < 1000 || !strings.HasPrefix(string(rep.Picture), "\x89PNG") || rep.PictureName != "board.png" {
+		t.Fatalf("the report's picture: %d bytes named %q", len(rep.Picture), rep.PictureName)
+	}
+}
