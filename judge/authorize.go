@@ -65,7 +65,7 @@ func (j *Judge) loadGame(e *cmdEnv, tag string) error {
 	}
 	g, err := e.tx.GameByTag(tag)
 	if errors.Is(err, store.ErrNotFound) {
-		return refuse("there is no game %q here.", tag)
+		return refuse("there is no game %q here.%s", tag, gameHint(e.tx, tag))
 	}
 	if err != nil {
 		return err
@@ -152,16 +152,19 @@ func (j *Judge) findPlayer(e *cmdEnv) (*store.Player, error) {
 		return nil, err
 	}
 	var p *store.Player
-	for i := range players {
-		q := &players[i]
-		if e.cm.robot != "" && strings.EqualFold(q.Robot, e.cm.robot) || e.cm.robot == "" && strings.EqualFold(q.Email, e.from) {
-			p = q
-			break
+	if e.cm.robot != "" {
+		p = playerByRobot(players, e.cm.robot) // Zoë is Zoe
+	} else {
+		for i := range players {
+			if strings.EqualFold(players[i].Email, e.from) {
+				p = &players[i]
+				break
+			}
 		}
 	}
 	if p == nil {
 		if e.cm.robot != "" {
-			return nil, refuse("game %s has no robot %q.", e.game.Tag, e.cm.robot) // a misspelt name: no identity failure
+			return nil, refuse("game %s has no robot %q.%s", e.game.Tag, e.cm.robot, robotHint(players, e.cm.robot)) // a misspelt name: no identity failure
 		}
 		return nil, nil
 	}
@@ -202,9 +205,12 @@ func (j *Judge) gmBySecret(e *cmdEnv) (*store.GM, error) {
 
 // robot is the player of a robot named in a game master's command.
 func (j *Judge) robot(e *cmdEnv, name string) (store.Player, error) {
-	p, err := e.tx.PlayerByRobot(e.game.ID, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return p, refuse("game %s has no robot %q.", e.game.Tag, name)
+	players, err := e.tx.Players(e.game.ID)
+	if err != nil {
+		return store.Player{}, err
 	}
-	return p, err
+	if p := playerByRobot(players, name); p != nil {
+		return *p, nil
+	}
+	return store.Player{}, refuse("game %s has no robot %q.%s", e.game.Tag, name, robotHint(players, name))
 }

@@ -98,7 +98,7 @@ func DefaultConfig() Config {
 		IMAP: IMAPConfig{TLS: "imaps", Mailbox: "INBOX", After: "flag", DoneFolder: "rallyjudge-done",
 			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute), Timeout: Duration(2 * time.Minute)},
 		SMTP:         SMTPConfig{TLS: "starttls", Helo: "localhost", Timeout: Duration(2 * time.Minute)},
-		Limits:       LimitsConfig{MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
+		Limits:       LimitsConfig{MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
 		LogLevel:     "info",
 		TickInterval: Duration(30 * time.Second),
 	}

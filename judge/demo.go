@@ -557,7 +557,7 @@ func standingsTable(st *adjudicator.State) string {
 func (j *Judge) demoSaveMail(o DemoOptions, res *DemoResult) error {
 	res.Sent, res.Reports = 0, 0
 	err := j.Store.View(context.Background(), func(tx *store.Tx) error {
-		ms, err := tx.OutboxByGame(1, -1)
+		ms, err := tx.OutboxAll() // every mail: the replies to LIST or HELP have no game (the bug: they were not saved)
 		if err != nil {
 			return err
 		}

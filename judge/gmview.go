@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -147,8 +148,10 @@ func (j *Judge) TurnToCheck(ctx context.Context, tag string) (*adjudicator.Setup
 	var turn int
 	err := j.Store.View(ctx, func(tx *store.Tx) error {
 		g, err := tx.GameByTag(tag)
-		if err != nil {
-			return fmt.Errorf("game %q: %w", tag, err)
+		if errors.Is(err, store.ErrNotFound) {
+			return NoGame(tx, tag)
+		} else if err != nil {
+			return err
 		}
 		if g.Status != store.GameRunning && g.Status != store.GamePaused {
 			return fmt.Errorf("game %s is %s: it takes no orders", g.Tag, g.Status)

@@ -418,11 +418,14 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		return "", "", 0, err
 	}
 	var player *store.Player
-	for i := range players {
-		p := &players[i]
-		if sheet.Robot != "" && strings.EqualFold(p.Robot, sheet.Robot) || sheet.Robot == "" && strings.EqualFold(p.Email, from) {
-			player = p
-			break
+	if sheet.Robot != "" {
+		player = playerByRobot(players, sheet.Robot) // Zoë is Zoe
+	} else {
+		for i := range players {
+			if strings.EqualFold(players[i].Email, from) {
+				player = &players[i]
+				break
+			}
 		}
 	}
 	denied := func(note string) (store.InboxStatus, string, int64, error) {
@@ -441,17 +444,18 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 	}
 	if player == nil && sheet.Robot != "" {
 		// the name the mail gave is told back only to a registered address (reflection.go)
-		noRobot := "no robot by that name"
+		noRobot, hint := "no robot by that name", ""
 		if known, err := tx.KnownAddress(from); err != nil {
 			return "", "", 0, err
 		} else if known {
 			noRobot = fmt.Sprintf("no robot %q", sheet.Robot)
+			hint = robotHint(players, sheet.Robot)
 		}
 		if sheetErr != nil {
 			return syntaxOnly(fmt.Sprintf("Game %s has %s, and the sheet has errors; nothing was done:", g.Tag, noRobot), "robot not in this game; sheet unreadable")
 		}
 		f.outcome = outcomeRefused
-		return store.InboxRejected, "robot not in this game", 0, reply(fmt.Sprintf("Game %s has %s; nothing was done.", g.Tag, noRobot), nil,
+		return store.InboxRejected, "robot not in this game", 0, reply(fmt.Sprintf("Game %s has %s; nothing was done.%s", g.Tag, noRobot, hint), nil,
 			"Write your robot's name as your welcome mail gives it, on a line \"robot NAME\".")
 	}
 	if player == nil {

@@ -252,7 +252,7 @@ func (r *Reading) Describe(w io.Writer) bool {
 	if r.cm != nil {
 		fmt.Fprintln(w, "a command mail:")
 		for _, c := range r.cm.cmds {
-			fmt.Fprintf(w, "  line %d: %s\n", c.N, strings.TrimPrefix(c.Verb, "?"))
+			fmt.Fprintf(w, "  line %d: %s\n", c.N, describeCommand(c))
 		}
 		for _, c := range r.cm.unknown {
 			fmt.Fprintf(w, "  line %d: not a command, not read: %q\n", c.N, c.Line)
@@ -301,4 +301,17 @@ func subjectTag(subject string) string {
 // reply lists them: sorted by line, each line quoted; n counts them.
 func (r *Reading) Problems(rep *orders.Report) (lines []string, n int) {
 	return problemsOf(r.SheetText, r.SheetErr, rep)
+}
+
+// describeCommand is a command as check --mail shows it: the verb with its arguments
+// ("JOIN spring Zapper"), the settings CREATE was given, a BROADCAST's text in quotes.
+func describeCommand(c Command) string {
+	parts := append([]string{strings.TrimPrefix(c.Verb, "?")}, c.Args...)
+	for _, kv := range c.KV {
+		parts = append(parts, kv[0]+"="+kv[1])
+	}
+	if c.Text != "" {
+		parts = append(parts, fmt.Sprintf("%q", c.Text))
+	}
+	return strings.Join(parts, " ")
 }

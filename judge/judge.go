@@ -79,6 +79,13 @@ type Judge struct {
 	setups    setupCache
 }
 
+// DefaultMaxMessageBytes is the largest mail the judge reads when its config does not
+// say (limits.max_message_bytes).
+const DefaultMaxMessageBytes = 256 << 10
+
+// SizeText writes a mail size as the judge's replies do: whole KiB as KiB, else bytes.
+func SizeText(n int) string { return sizeText(n) }
+
 // New makes a Judge with defaults for everything optional.
 func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 	set, err := templates.Load("")
@@ -91,7 +98,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 	return &Judge{
 		verified: secretCache{key: st.SecretKey()},
 		Store:    st, Templates: set, Log: log, Now: time.Now, NewSeed: RandomSeed, Address: address, Name: "rallyjudge",
-		MaxMessageBytes: 256 << 10, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
+		MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
 		Retention: store.DefaultRetention(),
 		Course:    adjudicator.LoadCourse,
 		Games:     games.Hosted(),

@@ -128,6 +128,11 @@ func Forecast(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		case adjudicator.EvRotated:
 			cur.Notes = append(cur.Notes, "turned to "+e.Facing.String())
 		case adjudicator.EvBlocked:
+			if !hasNote(cur.Notes, "blocked") {
+				// A register that does not go where its card says is worth a look
+				// (issue 22: three blocked registers ended "No warnings.").
+				f.Warnings = append(f.Warnings, Warning{Register: reg, Msg: blockedMsg(e, reg)})
+			}
 			cur.Notes = appendOnce(cur.Notes, "blocked")
 		case adjudicator.EvDamage:
 			cur.Damage += e.Amount
@@ -235,6 +240,33 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+func hasNote(notes []string, n string) bool {
+	for _, x := range notes {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// blockedMsg says what stopped the robot in a register, and where.
+func blockedMsg(e adjudicator.Event, reg int) string {
+	at := ""
+	if e.From != nil {
+		at = fmt.Sprintf(" at %v", *e.From)
+	}
+	by := "something in the way"
+	switch {
+	case e.Cause == "robot" && e.Other != "":
+		by = "robot " + e.Other
+	case e.Cause == "goo" && e.Other != "":
+		by = "goo around " + e.Other
+	case e.Cause != "":
+		by = "a " + e.Cause
+	}
+	return fmt.Sprintf("is blocked by %s%s in register %d: it does not move as far as its card says", by, at, reg)
 }
 
 func destroyedMsg(cause string, reg int, at adjudicator.Pos) string {

@@ -234,6 +234,12 @@ func (t *Tx) OutboxByGame(gameID int64, turn int) ([]OutboxMail, error) {
 	return t.outbox(`SELECT `+outboxColumns+` FROM outbox WHERE game_id = ? AND turn = ? ORDER BY id`, gameID, turn)
 }
 
+// OutboxAll lists every outgoing mail, of any game or of none (a reply to LIST or
+// HELP), oldest first.
+func (t *Tx) OutboxAll() ([]OutboxMail, error) {
+	return t.outbox(`SELECT ` + outboxColumns + ` FROM outbox ORDER BY id`)
+}
+
 // OutboxGet returns one outgoing mail.
 func (t *Tx) OutboxGet(id int64) (OutboxMail, error) {
 	m, err := scanOutbox(t.queryRow(`SELECT `+outboxColumns+` FROM outbox WHERE id = ?`, id))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/near"
 )
 
 const boardUsage = `usage: rallyjudge board show NAME|FILE   draw a shipped board or course, or a .board/.course file
@@ -26,6 +27,10 @@ func cmdBoard(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
+	case isHelp(args[0]):
+		fmt.Fprintln(stderr, boardUsage)
+		fmt.Fprintln(stderr, "\nNAME is a shipped board or course (board list names them); FILE a .board or .course\nfile (docs/boards.md). It takes no flags.")
+		return 2
 	case args[0] == "list" && len(args) == 1:
 		return boardList(stdout, stderr)
 	case args[0] == "show" && len(args) == 2:
@@ -124,6 +129,11 @@ func loadShipped(name string) (*adjudicator.Course, error) {
 			}
 			return bf.Course(), nil
 		}
+	}
+	hint := near.Hint(name, append(adjudicator.Courses(), adjudicator.Boards()...), "")
+	if strings.HasPrefix(hint, "did you mean") {
+		return nil, fmt.Errorf("%q: %w; %s (boards: %s; courses: %s)", name, errUnknownName, hint,
+			strings.Join(adjudicator.Boards(), ", "), strings.Join(adjudicator.Courses(), ", "))
 	}
 	return nil, fmt.Errorf("%q: %w (boards: %s; courses: %s)", name, errUnknownName,
 		strings.Join(adjudicator.Boards(), ", "), strings.Join(adjudicator.Courses(), ", "))

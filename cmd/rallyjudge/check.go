@@ -90,9 +90,14 @@ type savedTurn struct {
 // 1 invalid, 2 unreadable (or bad usage).
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseCheckArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "%s\n\n%s\n", checkUsage, checkAbout)
+		printFlags(stderr, checkFlags(new(checkConfig)))
+		fmt.Fprintln(stderr, checkExit)
+		return 2
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rallyjudge check: %v\nusage: rallyjudge check SHEET [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]\n"+
-			"       rallyjudge check --mail FILE.eml [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]\n", err)
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n%s\n", err, checkUsage)
 		return 2
 	}
 	if cfg.mail != "" {
@@ -170,8 +175,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
-	var cfg checkConfig
+const checkUsage = `usage: rallyjudge check SHEET [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]
+       rallyjudge check --mail FILE.eml [--state FILE | --db FILE | --config FILE] [--game TAG] [--robot NAME]`
+
+const checkAbout = `Reads an order sheet (text, or .yaml) as the judge does and prints it as orders, or its
+errors with line and column (docs/orders.md). Checked against a game (--state, --db or
+--config) it is validated too and a valid program's forecast is printed: where the robot
+goes register by register, and warnings when a register is blocked or ends on a pit.
+With --mail it reads a raw mail (.eml) exactly as the judge does, within the judge's size
+limit (--config's limits.max_message_bytes, else the judge's default, 256 KiB).`
+
+const checkExit = "Exit 0: valid; 1: errors (or a mail the judge would not accept); 2: unreadable, or usage."
+
+// checkFlags are check's flags, bound to cfg.
+func checkFlags(cfg *checkConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.state, "state", "", "saved turn (JSON) or scenario file to validate against")
@@ -180,6 +197,12 @@ func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
 	fs.StringVar(&cfg.db, "db", "", "check against the game's turn being played in this judge database")
 	fs.StringVar(&cfg.config, "config", "", "check against the game's turn being played in the database this serve config names")
 	fs.StringVar(&cfg.game, "game", "", "with --db or --config: the game (default: the sheet's game line, or the mail's [RR TAG])")
+	return fs
+}
+
+func parseCheckArgs(args []string, stderr io.Writer) (checkConfig, error) {
+	var cfg checkConfig
+	fs := checkFlags(&cfg)
 	// The sheet may come before or after the flags.
 	var rest []string
 	for len(args) > 0 {

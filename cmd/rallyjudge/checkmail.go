@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -20,7 +21,29 @@ import (
 // Exit status as check: 0 read (and valid), 1 not accepted, 2 unreadable or bad usage.
 // It does not check the secret or the sender: it has no game database.
 func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
+	// The judge's own limit: the config's, or the judge's default without one (the
+	// bug: check read up to 1 MiB while the judge refuses a mail over 256 KiB).
+	maxBytes, from := judge.DefaultMaxMessageBytes, "the judge's default"
+	if cfg.config != "" {
+		c, err := judge.LoadConfig(cfg.config)
+		if err != nil {
+			fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+			return 2
+		}
+		maxBytes, from = c.Limits.MaxMessageBytes, cfg.config+"'s limits.max_message_bytes"
+	}
+	fi, err := os.Stat(cfg.mail)
+	if err != nil {
+		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+		return 2
+	}
+	if fi.Size() > int64(maxBytes) { // the real size, not how much was read
+		fmt.Fprintf(stderr, "rallyjudge check: %s: %s, larger than the judge reads (%s, %s): the judge answers that the mail is too large and does not read it\n",
+			cfg.mail, mailSize(fi.Size()), judge.SizeText(maxBytes), from)
+		return 2
+	}
 	lim := mail.DefaultLimits()
+	lim.MaxSize = int64(maxBytes)
 	raw, err := readCapped(cfg.mail, lim.MaxSize+1)
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
@@ -100,4 +123,15 @@ func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, f.String())
 	}
 	return 0
+}
+
+// mailSize is a file's size as a person reads it: "7.0 MB (7340032 bytes)".
+func mailSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

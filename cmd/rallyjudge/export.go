@@ -66,6 +66,9 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 				g, err = tx.Game(id)
 			}
 		}
+		if errors.Is(err, store.ErrNotFound) {
+			return judge.NoGame(tx, pos[0])
+		}
 		if err != nil {
 			return err
 		}

@@ -111,6 +111,12 @@ func gameUsage(w io.Writer) {
 	for _, o := range ops {
 		fmt.Fprintf(w, "  %-10s %s\n", o, gameOps[o])
 	}
+	fmt.Fprintf(w, "\nflags of every operation:\n"+
+		"  --db FILE           the judge's SQLite database (made if it does not exist)\n"+
+		"  --address ADDR      the judge's own mail address, From: of the mails it makes\n"+
+		"  --config FILE       the serve config, for both (rallyjudge init writes one);\n"+
+		"                      without --config or --db: $RALLYJUDGE_CONFIG, else %s\n"+
+		"rallyjudge game OPERATION --help lists every flag the operations take.\n", systemConfig)
 }
 
 // parseGameFlags reads an operation's flags.
@@ -334,7 +340,7 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if f.DB == "" || f.Address == "" {
-		fmt.Fprintf(stderr, "rallyjudge game %s: needs --config FILE (or RALLYJUDGE_CONFIG, or %s), or --db FILE and --address JUDGE@ADDR\n", op, systemConfig)
+		fmt.Fprintf(stderr, "rallyjudge game %s: needs --config FILE (or RALLYJUDGE_CONFIG, or %s), or --db FILE and --address JUDGE@ADDR; `rallyjudge init` writes a config file to start from\n", op, systemConfig)
 		return 2
 	}
 	if err := judge.CheckAddress("--address", f.Address); err != nil {

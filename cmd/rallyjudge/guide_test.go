@@ -18,7 +18,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
-// TestGameMasterGuide runs docs/gamemasters.md's `rallyjudge game` lines word for word,
+// TestGameMasterGuide runs docs/gamemasters.md's `rallyjudge init` and `rallyjudge game` lines word for word,
 // in order: the create and start blocks and every line of the "on the server" column of
 // its table, against a config at the guide's path (RALLYJUDGE_CONFIG points there, as
 // the guide says the lines may be run). Players join by mail between create and start.
@@ -29,7 +29,7 @@ func TestGameMasterGuide(t *testing.T) {
 	}
 	text := strings.ReplaceAll(string(doc), "\\\n", " ")
 	var lines []string
-	for _, m := range regexp.MustCompile("(?m)^(rallyjudge game .*)$").FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile("(?m)^(rallyjudge (?:game|init) .*)$").FindAllStringSubmatch(text, -1) {
 		lines = append(lines, m[1])
 	}
 	for _, row := range regexp.MustCompile("(?m)^\\|[^|]*\\| (`game .*?) \\|").FindAllStringSubmatch(text, -1) {
@@ -42,7 +42,10 @@ func TestGameMasterGuide(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db := filepath.Join(dir, "rallyjudge.db")
-	cfg := filepath.Join(dir, "rallyjudge.yaml")
+	// The guide's own lines run in dir: `rallyjudge init` writes rallyjudge.yaml there
+	// (naming the same database); the test's config, at the guide's system path, is apart.
+	t.Chdir(dir)
+	cfg := filepath.Join(dir, "judge.yaml")
 	conf := fmt.Sprintf("database: %s\njudge_address: robo@example.org\njudge_name: Robo Judge\nimap:\n  address: 127.0.0.1:1\n"+
 		"  username: robo\n  password_env: RJ_GUIDE_PW\nsmtp:\n  address: 127.0.0.1:1\n", db)
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {

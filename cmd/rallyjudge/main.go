@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ func commands() map[string]command {
 		"replay":  {"check an archive replays bit for bit; --turn N, --html FILE", cmdReplay},
 		"import":  {"make a game from an archive, to continue or fork it", cmdImport},
 		"game":    {"a game master's operations: game create|start|list|status|... --db FILE", cmdGame},
+		"init":    {"write a commented config file to start from: init [-o FILE]", cmdInit},
 		"version": {"print the version, the commit and the Go it was built with", cmdVersion},
 	}
 }
@@ -94,6 +96,15 @@ func subcommandHelp(c command, args []string, stdout io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// printFlags writes a flag set's flags, each with what it does and its default, under
+// a usage text: every subcommand's --help describes its flags (issue 22).
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "\nflags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 func usage(w io.Writer, cmds map[string]command) {

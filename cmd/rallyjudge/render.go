@@ -58,7 +58,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 	// Flags may come before or after the course.
 	var pos []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := fs.Parse(rest); errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, renderUsage)
+			printFlags(stderr, fs)
+			return 2
+		} else if err != nil {
 			fmt.Fprintf(stderr, "rallyjudge render: %v\n%s\n", err, renderUsage)
 			return 2
 		}
