@@ -306,7 +306,11 @@ func (r *Reading) Problems(rep *orders.Report) (lines []string, n int) {
 // describeCommand is a command as check --mail shows it: the verb with its arguments
 // ("JOIN spring Zapper"), the settings CREATE was given, a BROADCAST's text in quotes.
 func describeCommand(c Command) string {
-	parts := append([]string{strings.TrimPrefix(c.Verb, "?")}, c.Args...)
+	verb := strings.TrimPrefix(c.Verb, "?")
+	if verb == "CONFIRM" && len(c.Args) > 0 {
+		return verb + " (code)" // a one-time code is kept as a sheet's secret is: never shown
+	}
+	parts := append([]string{verb}, c.Args...)
 	for _, kv := range c.KV {
 		parts = append(parts, kv[0]+"="+kv[1])
 	}
