@@ -231,7 +231,7 @@ func ringHex(c canvas, p pt, r, w float64, col uint8) {
 }
 
 // nameColour is the colour of a cell's name on each shade: the one with the most
-// contrast (WCAG ratio about 7, 4.6, 6.3 and 7.8).
+// contrast (WCAG contrast ratios 7.3, 4.7, 6.3 and 8.0).
 var nameColour = [4]uint8{cNameLight, cNameLight, cInk, cWhite}
 
 // drawNames writes each cell's name small at its top, in a tone that reads on its shade.

@@ -5,7 +5,10 @@
 // It is pure: a picture is a function of the state and the options, with no I/O but
 // encoding the bytes, no clock and no package-level mutable state; the same input gives
 // the same bytes. It decides no rule: everything drawn comes from the state or from the
-// last move's events.
+// last move's events. Pixels are painted whole (no blending, 14 colours, a 4-bit PNG)
+// from float64 geometry; the golden files are made on amd64 with the default GOAMD64=v1,
+// where Go fuses no multiply-add; on an architecture where it does (arm64), an edge
+// pixel may move and the golden test say so.
 //
 // The API is one function and its options:
 //

@@ -30,11 +30,13 @@ const (
 // pixels' bytes to compress, a smaller file and a faster encoding.
 var _ = [16 - numColours]struct{}{}
 
-// Shades are one neutral hue in four clearly spaced lightness steps (CIE L* about 100,
-// 82, 62, 38), so they read apart for every kind of colour vision and in grey print.
+// Shades are one neutral hue in four clearly spaced lightness steps (CIE L* 100,
+// 83, 62, 34), so they read apart for every kind of colour vision and in grey print.
 // The two sides are Okabe and Ito's vermillion and blue, a pair colour-blind readers
-// tell apart; the highlight is their reddish purple made stronger. The page is a pale
-// cool grey so that a hole (a removed tile) is not mistaken for white cells.
+// tell apart (their lightness is close, contrast 1.4, so in grey print the letters A
+// and B tell them); every car has a white halo and a dark edge, so it stands out on
+// all four shades. The highlight is Okabe and Ito's reddish purple made stronger. The
+// page is a pale cool grey so that a hole (a removed tile) is not taken for white cells.
 var paletteRGB = [numColours]uint32{
 	cPage:      0xe3e9ef,
 	cShade0:    0xffffff,
