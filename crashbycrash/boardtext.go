@@ -23,12 +23,11 @@ B D F ... half a cell lower, the second.`
 // BoardText draws the board, then the score chart, the scores, stocks and cards in view.
 func BoardText(s *State) string {
 	var b strings.Builder
-	b.WriteString("   ")
+	head := []byte("   ")
 	for c := 0; c < Cols; c++ {
-		b.WriteByte(byte('A' + c))
-		b.WriteByte(' ')
+		head = append(head, byte('A'+c), ' ')
 	}
-	b.WriteString("\n")
+	b.WriteString(strings.TrimRight(string(head), " ") + "\n")
 	for r := 0; r < Rows; r++ {
 		for par := 0; par < 2; par++ {
 			line := []byte(strings.Repeat(" ", 3+2*Cols))
