@@ -176,45 +176,10 @@ func (e *Error) Error() string {
 
 // Read reads an archive, checking its structure (not its hashes: Replay does that).
 func Read(r io.Reader) (Archive, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	line := 0
-	next := func(limit int) ([]byte, error) {
-		line++
-		var buf []byte
-		for {
-			chunk, err := br.ReadSlice('\n')
-			buf = append(buf, chunk...)
-			if len(buf) > limit+1 {
-				return nil, &Error{Line: line, Msg: fmt.Sprintf("line longer than %d bytes", limit)}
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF {
-				if len(buf) == 0 {
-					return nil, io.EOF
-				}
-				return nil, &Error{Line: line, Msg: "last line does not end in a newline (the archive is cut short)"}
-			}
-			if err != nil {
-				return nil, &Error{Line: line, Msg: err.Error()}
-			}
-			return buf[:len(buf)-1], nil
-		}
-	}
-	magic, err := next(64)
-	if err == io.EOF {
-		return Archive{}, &Error{Line: 1, Msg: "empty file (want the line: " + Magic + " 1)"}
-	}
-	if err != nil {
+	l := newLines(r)
+	next := l.next
+	if err := l.magic(Magic, Version, "a rallyjudge archive"); err != nil {
 		return Archive{}, err
-	}
-	name, ver, ok := strings.Cut(string(magic), " ")
-	if !ok || name != Magic {
-		return Archive{}, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("not a rallyjudge archive (want the line: %s %d)", Magic, Version)}
-	}
-	if v, err := strconv.Atoi(ver); err != nil || v != Version {
-		return Archive{}, &Error{Line: 1, Col: len(Magic) + 2, Msg: fmt.Sprintf("archive version %q (this rallyjudge reads version %d)", clip(ver), Version)}
 	}
 	hdr, err := next(MaxHeaderBytes)
 	if err == io.EOF {
@@ -225,10 +190,10 @@ func Read(r io.Reader) (Archive, error) {
 	}
 	var a Archive
 	if err := decode(hdr, &a); err != nil {
-		return Archive{}, &Error{Line: line, Col: err.col, Msg: "header: " + err.msg}
+		return Archive{}, &Error{Line: l.n, Col: err.col, Msg: "header: " + err.msg}
 	}
 	if msg := checkHeader(&a); msg != "" {
-		return Archive{}, &Error{Line: line, Msg: "header: " + msg}
+		return Archive{}, &Error{Line: l.n, Msg: "header: " + msg}
 	}
 	for {
 		b, err := next(MaxTurnBytes)
@@ -239,19 +204,19 @@ func Read(r io.Reader) (Archive, error) {
 			return Archive{}, err
 		}
 		if len(a.Turns) >= a.Count {
-			return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
+			return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
 		}
 		var t Turn
 		if err := decode(b, &t); err != nil {
-			return Archive{}, &Error{Line: line, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.msg)}
+			return Archive{}, &Error{Line: l.n, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.msg)}
 		}
 		if msg := checkTurn(&a, &t, len(a.Turns)); msg != "" {
-			return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
+			return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
 		}
 		a.Turns = append(a.Turns, t)
 	}
 	if len(a.Turns) != a.Count {
-		return Archive{}, &Error{Line: line, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
+		return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
 	}
 	return a, nil
 }

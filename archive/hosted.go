@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -110,45 +108,10 @@ func WriteHosted(w io.Writer, h Hosted) error {
 // ReadHosted reads a hosted game's archive, checking its structure (Replay checks the
 // hashes). Input is hostile: lines and counts are bounded; an error names the line.
 func ReadHosted(r io.Reader) (Hosted, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	line := 0
-	next := func(limit int) ([]byte, error) {
-		line++
-		var buf []byte
-		for {
-			chunk, err := br.ReadSlice('\n')
-			buf = append(buf, chunk...)
-			if len(buf) > limit+1 {
-				return nil, &Error{Line: line, Msg: fmt.Sprintf("line longer than %d bytes", limit)}
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF {
-				if len(buf) == 0 {
-					return nil, io.EOF
-				}
-				return nil, &Error{Line: line, Msg: "last line does not end in a newline (the archive is cut short)"}
-			}
-			if err != nil {
-				return nil, &Error{Line: line, Msg: err.Error()}
-			}
-			return buf[:len(buf)-1], nil
-		}
-	}
-	magic, err := next(64)
-	if err == io.EOF {
-		return Hosted{}, &Error{Line: 1, Msg: fmt.Sprintf("empty file (want the line: %s %d)", HostedMagic, HostedVersion)}
-	}
-	if err != nil {
+	l := newLines(r)
+	next := l.next
+	if err := l.magic(HostedMagic, HostedVersion, "an archive of a hosted game"); err != nil {
 		return Hosted{}, err
-	}
-	name, ver, ok := strings.Cut(string(magic), " ")
-	if !ok || name != HostedMagic {
-		return Hosted{}, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("not an archive of a hosted game (want the line: %s %d)", HostedMagic, HostedVersion)}
-	}
-	if v, err := strconv.Atoi(ver); err != nil || v != HostedVersion {
-		return Hosted{}, &Error{Line: 1, Col: len(HostedMagic) + 2, Msg: fmt.Sprintf("archive version %q (this rallyjudge reads version %d)", clip(ver), HostedVersion)}
 	}
 	hdr, err := next(MaxHeaderBytes)
 	if err == io.EOF {
@@ -159,10 +122,10 @@ func ReadHosted(r io.Reader) (Hosted, error) {
 	}
 	var h Hosted
 	if err := decode(hdr, &h); err != nil {
-		return Hosted{}, &Error{Line: line, Col: err.col, Msg: "header: " + err.msg}
+		return Hosted{}, &Error{Line: l.n, Col: err.col, Msg: "header: " + err.msg}
 	}
 	if msg := checkHostedHeader(&h); msg != "" {
-		return Hosted{}, &Error{Line: line, Msg: "header: " + msg}
+		return Hosted{}, &Error{Line: l.n, Msg: "header: " + msg}
 	}
 	for {
 		b, err := next(MaxTurnBytes)
@@ -173,19 +136,19 @@ func ReadHosted(r io.Reader) (Hosted, error) {
 			return Hosted{}, err
 		}
 		if len(h.Turns) >= h.Count {
-			return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
+			return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
 		}
 		var t HostedTurn
 		if err := decode(b, &t); err != nil {
-			return Hosted{}, &Error{Line: line, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.msg)}
+			return Hosted{}, &Error{Line: l.n, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.msg)}
 		}
 		if msg := checkHostedTurn(&h, &t, len(h.Turns)); msg != "" {
-			return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
+			return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
 		}
 		h.Turns = append(h.Turns, t)
 	}
 	if len(h.Turns) != h.Count {
-		return Hosted{}, &Error{Line: line, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
+		return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
 	}
 	return h, nil
 }
