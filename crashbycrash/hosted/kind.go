@@ -309,7 +309,15 @@ func (p *position) Report(seat int, events []byte) game.Report {
 	rep := game.Report{Subject: subject, Text: b.String()}
 	// the board's picture, the last move's trails drawn on it; a report without it is
 	// still whole (the text board), so a picture that cannot be drawn is left out
-	if png, err := render.Board(st, render.Options{Trails: evs}); err == nil {
+	var touched []crashbycrash.Cell
+	for _, e := range evs {
+		for _, c := range []crashbycrash.Cell{e.From, e.To} {
+			if c != crashbycrash.NoCell && !slices.Contains(touched, c) {
+				touched = append(touched, c)
+			}
+		}
+	}
+	if png, err := render.Board(st, render.Options{Trails: evs, Highlight: touched}); err == nil {
 		rep.Picture, rep.PictureName = png, "board.png"
 	}
 	return rep
