@@ -128,25 +128,12 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		return res, err
 	}
 	defer emb.Close()
-	dbPath := o.DB
-	if dbPath == "" {
-		dir, err := os.MkdirTemp("", "rallyjudge-demo-")
-		if err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(dir)
-		dbPath = filepath.Join(dir, "demo.db")
-	}
-	st, err := store.OpenWith(dbPath, store.Options{Sync: store.SyncNormal})
+	j, done, err := demoJudge(o.DB, o.Log)
 	if err != nil {
 		return res, err
 	}
-	defer st.Close()
-	j, err := New(st, "judge@example.test", o.Log)
-	if err != nil {
-		return res, err
-	}
-	j.Name = "rallyjudge demo"
+	defer done()
+	st := j.Store
 	spec := GameSpec{
 		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
@@ -229,21 +216,11 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		o.Ready(info)
 	}
 
-	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: emb.IMAPAddr, TLS: "plain", Username: "judge", Password: "judgepw",
-		After: "flag", IdleTimeout: 2 * time.Second, PollInterval: 500 * time.Millisecond, MinBackoff: 100 * time.Millisecond, Logger: o.Log})
+	stop, sender, err := j.serveDemo(ctx, emb, o.Log)
 	if err != nil {
 		return res, err
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: emb.SMTPAddr, TLS: "none", Logger: o.Log})
-	if err != nil {
-		return res, err
-	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() {
-		served <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 200 * time.Millisecond})
-	}()
-	defer func() { stop(); <-served }()
+	defer stop()
 	// The mails sent are counted and saved (--save-mail) however the demo ends: at the
 	// game's end, at the turn limit, or interrupted in --play (the bug: an interrupt
 	// saved nothing).
@@ -305,20 +282,7 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			break
 		}
 	}
-	// Let the last reports go out.
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		var pending int
-		_ = st.View(ctx, func(tx *store.Tx) error {
-			due, err := tx.DuePending(j.now().Add(time.Hour), 1000)
-			pending = len(due)
-			return err
-		})
-		if pending == 0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	j.awaitOutbox(ctx) // the last reports go out
 	_, state, _, err := j.demoState(ctx)
 	if err != nil {
 		return res, err

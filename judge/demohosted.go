@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -68,25 +66,12 @@ func runHostedDemo(ctx context.Context, o HostedDemoOptions) (HostedDemoResult, 
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	dbPath := o.DB
-	if dbPath == "" {
-		dir, err := os.MkdirTemp("", "rallyjudge-demo-")
-		if err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(dir)
-		dbPath = filepath.Join(dir, "demo.db")
-	}
-	st, err := store.OpenWith(dbPath, store.Options{Sync: store.SyncNormal})
+	j, done, err := demoJudge(o.DB, o.Log)
 	if err != nil {
 		return res, err
 	}
-	defer st.Close()
-	j, err := New(st, "judge@example.test", o.Log)
-	if err != nil {
-		return res, err
-	}
-	j.Name = "rallyjudge demo"
+	defer done()
+	st := j.Store
 	if o.Games != nil {
 		j.Games = o.Games
 	}
@@ -126,21 +111,11 @@ func runHostedDemo(ctx context.Context, o HostedDemoOptions) (HostedDemoResult, 
 	fmt.Fprintf(o.Out, "rallyjudge demo: game %q, %s (%s), players %s\n", spec.Tag, k.Title(), cfg.Text(), strings.Join(players, ", "))
 	fmt.Fprintf(o.Out, "mail servers on 127.0.0.1: IMAP %s, SMTP %s\n\n", emb.IMAPAddr, emb.SMTPAddr)
 
-	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: emb.IMAPAddr, TLS: "plain", Username: "judge", Password: "judgepw",
-		After: "flag", IdleTimeout: 2 * time.Second, PollInterval: 500 * time.Millisecond, MinBackoff: 100 * time.Millisecond, Logger: o.Log})
+	stop, sender, err := j.serveDemo(ctx, emb, o.Log)
 	if err != nil {
 		return res, err
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: emb.SMTPAddr, TLS: "none", Logger: o.Log})
-	if err != nil {
-		return res, err
-	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() {
-		served <- j.Serve(sctx, Loops{Fetcher: fetcher, Mailbox: "INBOX", Sender: sender, Tick: 200 * time.Millisecond})
-	}()
-	defer func() { stop(); <-served }()
+	defer stop()
 
 	var h hosted
 	for turn := 1; turn <= o.Turns; turn++ {
@@ -170,20 +145,7 @@ func runHostedDemo(ctx context.Context, o HostedDemoOptions) (HostedDemoResult, 
 	if err != nil {
 		return res, err
 	}
-	// Let the last reports go out.
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		var pending int
-		_ = st.View(ctx, func(tx *store.Tx) error {
-			due, err := tx.DuePending(j.now().Add(time.Hour), 1000)
-			pending = len(due)
-			return err
-		})
-		if pending == 0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	j.awaitOutbox(ctx) // the last reports go out
 	var ps []store.Player
 	_ = st.View(ctx, func(tx *store.Tx) error {
 		g, err := tx.GameByTag("demo")
