@@ -75,11 +75,12 @@ func BotMove(s *State) Move {
 		tc.idx = 1
 		seconds := f.after.candidates(&tc)
 		seconds = append(seconds, Action{Kind: ActPass})
-		var neutralDone [4]bool
+		var neutralDone [3]bool
 		for _, b := range seconds {
 			// a second action that moves no car and changes no score (an exchange, Bell
-			// Charms, Flying Dutchman, Dead Accumulator) ranks the same as any other of
-			// its kind: one of each is enough
+			// Charms, Dead Accumulator) ranks the same as any other of its kind: one of
+			// each is enough. (Not Flying Dutchman: moving the operator can free a
+			// magnet's pull.)
 			kind := neutralKind(b)
 			if kind >= 0 && neutralDone[kind] {
 				continue
@@ -107,17 +108,16 @@ func BotMove(s *State) Move {
 	return s.botFinish(best)
 }
 
-// neutralKind classes the second actions that cannot change botKey: -1 for the others.
+// neutralKind classes the second actions that cannot change botKey: no car moves (the
+// magnets were settled by the first action) and no score changes; -1 for the others.
 func neutralKind(a Action) int {
 	switch {
 	case a.Kind == ActExchange:
 		return 0
 	case a.Kind == ActCard && a.Card == BellCharms:
 		return 1
-	case a.Kind == ActCard && a.Card == FlyingDutchman:
-		return 2
 	case a.Kind == ActCard && a.Card == DeadAccumulator:
-		return 3
+		return 2
 	}
 	return -1
 }

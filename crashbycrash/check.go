@@ -142,6 +142,13 @@ func (s *State) Check() error {
 	if s.Phase > PhaseOver {
 		return bad("phase %d", s.Phase)
 	}
+	if s.Phase == PhaseSetup {
+		if onBoard[0]+onBoard[1] != s.Placed || s.Placed >= s.setupCars() || magnets[0]+magnets[1] != 0 {
+			return bad("set-up with %d cars placed, %d on the board, %d magnets", s.Placed, onBoard[0]+onBoard[1], magnets[0]+magnets[1])
+		}
+	} else if s.Turn < 1 {
+		return bad("game turn %d in play", s.Turn)
+	}
 	if s.ToMove < 0 || s.ToMove >= s.Players {
 		return bad("seat %d to move of %d", s.ToMove+1, s.Players)
 	}
