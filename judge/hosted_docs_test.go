@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +19,7 @@ func TestCrashByCrashByMailGuide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```mail\n(.*?)```\\s*```reply\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	blocks := docMailBlocks(string(doc))
 	if len(blocks) < 8 {
 		t.Fatalf("%d example mails in docs/crash-by-crash-mail.md", len(blocks))
 	}
@@ -27,16 +28,7 @@ func TestCrashByCrashByMailGuide(t *testing.T) {
 	secrets := map[string]string{}
 	secretRE := regexp.MustCompile(`(?m)^Your secret is: (\S+)$`)
 	for i, b := range blocks {
-		head, body, _ := strings.Cut(b[1], "\n\n")
-		var from, subj string
-		for _, l := range strings.Split(head, "\n") {
-			if v, ok := strings.CutPrefix(l, "From: "); ok {
-				from = v
-			}
-			if v, ok := strings.CutPrefix(l, "Subject: "); ok {
-				subj = v
-			}
-		}
+		from, subj, body := docMail(b[1])
 		code := ""
 		for _, m := range f.mailsTo(from, "") {
 			if c := confirmCode.FindStringSubmatch(textOf(t, m)); c != nil {
@@ -52,24 +44,51 @@ func TestCrashByCrashByMailGuide(t *testing.T) {
 		if s := secretRE.FindStringSubmatch(text); s != nil {
 			secrets[from] = s[1]
 		}
-		got := strings.Split(text, "\n")
-		at := 0
-		for _, want := range strings.Split(strings.TrimRight(b[2], "\n"), "\n") {
-			if want == "..." {
-				continue
-			}
-			found := false
-			for ; at < len(got); at++ {
-				if strings.TrimRight(got[at], " ") == strings.TrimRight(want, " ") {
-					found = true
-					at++
-					break
-				}
-			}
-			if !found {
-				t.Errorf("example %d (%s): the reply lacks, in its place, the line %q; it was:\n%s", i+1, subj, want, text)
+		checkReplyLines(t, fmt.Sprintf("example %d (%s)", i+1, subj), b[2], text)
+	}
+}
+
+// docMailBlocks are a guide's examples: each ```mail block with the ```reply block after
+// it ([1] the mail, [2] the reply).
+func docMailBlocks(doc string) [][]string {
+	return regexp.MustCompile("(?s)```mail\n(.*?)```\\s*```reply\n(.*?)```").FindAllStringSubmatch(doc, -1)
+}
+
+// docMail splits an example mail: its From and Subject, and its body.
+func docMail(m string) (from, subj, body string) {
+	head, body, _ := strings.Cut(m, "\n\n")
+	for _, l := range strings.Split(head, "\n") {
+		if v, ok := strings.CutPrefix(l, "From: "); ok {
+			from = v
+		}
+		if v, ok := strings.CutPrefix(l, "Subject: "); ok {
+			subj = v
+		}
+	}
+	return from, subj, body
+}
+
+// checkReplyLines says which line of the guide's reply is not in the judge's, in order
+// ("..." in the guide skips lines).
+func checkReplyLines(t *testing.T, what, want, text string) {
+	t.Helper()
+	got := strings.Split(text, "\n")
+	at := 0
+	for _, w := range strings.Split(strings.TrimRight(want, "\n"), "\n") {
+		if w == "..." {
+			continue
+		}
+		found := false
+		for ; at < len(got); at++ {
+			if strings.TrimRight(got[at], " ") == strings.TrimRight(w, " ") {
+				found = true
+				at++
 				break
 			}
+		}
+		if !found {
+			t.Errorf("%s: the reply lacks, in its place, the line %q; it was:\n%s", what, w, text)
+			return
 		}
 	}
 }
