@@ -147,3 +147,55 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("two plays of the same game differ")
 	}
 }
+
+// TestDeckDrawSecret: a card drawn from the deck is in its event (for the drawer's own
+// report) but not in the event's words, which everyone reads.
+func TestDeckDrawSecret(t *testing.T) {
+	res, err := runScenario("rule: seed 002, Action \"Playing a card\"\nhand 1: Saboteur Tandem Lambada\nb: E5 O1\na: O13\nmove:\n  play Saboteur E5\n  operator A12 A11\n  draw deck\nexpect:\n  hand-size 1 3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, line := range res.Events {
+		if contains(line, "draws from the deck") {
+			found = true
+			for _, ci := range Cards() {
+				if contains(line, ci.Name) {
+					t.Fatalf("the public line names the card: %q", line)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no draw event in %q", res.Events)
+	}
+	st, _ := NewGame(Settings{Players: 2}, 3)
+	for !st.Over() && st.Phase == PhaseSetup {
+		n, _, err := Apply(st, st.ToMove, BotMove(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = n
+	}
+	ex := Action{Kind: ActExchange, Give: [2]Card{st.Hands[st.ToMove][0], st.Hands[st.ToMove][1]}}
+	sec, err := st.LegalSeconds(ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, evs, err := Apply(st, st.ToMove, Move{Actions: []Action{ex, sec[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := 0
+	for _, e := range evs {
+		if e.Kind == EvDraw && e.N == 0 {
+			draws++
+			if e.Card == NoCard {
+				t.Fatalf("a deck draw without its card: %+v", e)
+			}
+		}
+	}
+	if draws < 2 {
+		t.Fatalf("%d deck draws in an exchange", draws)
+	}
+}

@@ -219,7 +219,8 @@ func (s *State) drawCard(t *turn, src Source, keep []Card) (Card, error) {
 		}
 		s.discard(d)
 	}
-	t.ev(Event{Kind: EvDraw, From: NoCell, To: NoCell})
+	// Card is the card drawn, for the drawer's own report; Event.String never shows it
+	t.ev(Event{Kind: EvDraw, Card: c})
 	return c, nil
 }
 
