@@ -16,7 +16,8 @@ then its value 0-3
   a b  cars of sides A and B
   A B  their magnetic cars
   *    a bell     @  the operator
-  ::   a hole     .  a free cell
+  .    a free cell
+  ::   a hole (@: the operator in it)
 Columns A C E ... on a row's first line;
 B D F ... half a cell lower, the second.`
 
