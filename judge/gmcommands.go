@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,28 +64,16 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	rules := adjudicator.PostalRules()
 	rulesMap := map[string]any{}
 	variants := map[string]string{}
-	keys := make([]string, 0, len(kv))
-	for k := range kv {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
 		v := kv[k]
+		if done, err := j.createKey(&spec, k, v); done || err != nil {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
 		switch {
 		case k == "course":
-		case k == "gm":
-			if err := CheckAddress("gm", v); err != nil {
-				return "", err
-			}
-			if err := j.notJudge("gm", v); err != nil {
-				return "", err
-			}
-		case k == "seed":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return "", refuse("seed %q: want a number.", v)
-			}
-			spec.Seed = n
 		case k == "rules":
 			r, err := adjudicator.RulesByName(v)
 			if err != nil {
@@ -169,6 +159,26 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	}
 	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
 		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
+}
+
+// createKey reads one of the CREATE settings every game takes: gm= (checked here, kept
+// by the caller) and seed=; done says it was one.
+func (j *Judge) createKey(spec *GameSpec, k, v string) (done bool, err error) {
+	switch k {
+	case "gm":
+		if err := CheckAddress("gm", v); err != nil {
+			return true, err
+		}
+		return true, j.notJudge("gm", v)
+	case "seed":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return true, refuse("seed %q: want a number.", v)
+		}
+		spec.Seed = n
+		return true, nil
+	}
+	return false, nil
 }
 
 // gmAfterCreate makes the game's creator its game master (a server game master, with

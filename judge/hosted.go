@@ -81,28 +81,16 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
 	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
 	own := map[string]string{}
-	keys := make([]string, 0, len(kv))
-	for key := range kv {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(kv)) {
 		v := kv[key]
+		if done, err := j.createKey(&spec, key, v); done || err != nil {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
 		switch {
 		case key == "game":
-		case key == "gm":
-			if err := CheckAddress("gm", v); err != nil {
-				return "", err
-			}
-			if err := j.notJudge("gm", v); err != nil {
-				return "", err
-			}
-		case key == "seed":
-			var n int64
-			if _, err := fmt.Sscan(v, &n); err != nil {
-				return "", refuse("seed %q: want a number.", v)
-			}
-			spec.Seed = n
 		case key == "players" || key == "max-players":
 			// how many play is the game's to say (Config.Seats): a game of 2 or 4
 			// players, a team game, is a rule of the game, not a limit of the judge's
