@@ -115,10 +115,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 
 // openExisting opens a judge database that must already exist (Open would make one).
 func openExisting(path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
-	}
-	return store.Open(path)
+	return openDB(path)
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments.

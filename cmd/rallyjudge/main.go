@@ -32,6 +32,7 @@ func commands() map[string]command {
 		"import":  {"make a game from an archive, to continue or fork it", cmdImport},
 		"game":    {"a game master's operations: game create|start|list|status|... --db FILE", cmdGame},
 		"init":    {"write a commented config file to start from: init [-o FILE]", cmdInit},
+		"db":      {"move a community between databases: db copy --from DB --to DB; db compare DB DB", cmdDB},
 		"version": {"print the version, the commit and the Go it was built with", cmdVersion},
 	}
 }
