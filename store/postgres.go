@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -109,7 +110,10 @@ func openPostgres(dsn string, o Options) (*Store, error) {
 func (s *Store) IsPostgres() bool { return s.pg }
 
 // ServingLock is the lock a serving judge holds on a PostgreSQL database (LockServing).
-type ServingLock struct{ db *sql.DB }
+type ServingLock struct {
+	db   *sql.DB
+	conn *sql.Conn // the session that holds the lock, out of any pool
+}
 
 // LockServing takes the lock that makes one serving judge per PostgreSQL database, as
 // LockDaemon does per SQLite file: a session advisory lock, held on a connection of its
@@ -120,34 +124,38 @@ func (s *Store) LockServing(ctx context.Context) (*ServingLock, error) {
 		return nil, fmt.Errorf("store: %s: LockServing is for PostgreSQL; a SQLite file takes LockDaemon", s.path)
 	}
 	db := stdlib.OpenDB(*s.pgcfg)
-	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
-	db.SetConnMaxLifetime(0)
-	db.SetConnMaxIdleTime(0)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: lock %s: %w", s.path, err)
+	}
 	var got bool
-	if err := db.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, 1)`, int32(schemaLock)).Scan(&got); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, 1)`, int32(schemaLock)).Scan(&got); err != nil {
+		conn.Close()
 		db.Close()
 		return nil, fmt.Errorf("store: lock %s: %w", s.path, err)
 	}
 	if !got {
 		var holder string
-		_ = db.QueryRowContext(ctx, `SELECT coalesce(string_agg(a.client_addr::text || ' pid ' || a.pid, ', '), '?')
+		_ = conn.QueryRowContext(ctx, `SELECT coalesce(string_agg(a.client_addr::text || ' pid ' || a.pid, ', '), '?')
 			FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
 			WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = 1 AND l.granted`, int64(schemaLock)).Scan(&holder)
+		conn.Close()
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w (server session %s); stop it first, or give this one another database",
 			s.path, ErrLocked, holder)
 	}
-	return &ServingLock{db: db}, nil
+	return &ServingLock{db: db, conn: conn}, nil
 }
 
-// Release gives the lock up.
+// Release gives the lock up: unlocked at once, then the session ends.
 func (l *ServingLock) Release() error {
 	if l == nil || l.db == nil {
 		return nil
 	}
-	err := l.db.Close() // the session ends, and its advisory lock with it
-	l.db = nil
+	_, err := l.conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1, 1)`, int32(schemaLock))
+	err = errors.Join(err, l.conn.Close(), l.db.Close())
+	l.db, l.conn = nil, nil
 	return err
 }
 
