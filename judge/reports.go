@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -28,6 +29,8 @@ import (
 type reportPictures struct {
 	inline []mail.Inline
 	refs   *templates.Pictures
+	// you draws a player's own copy, their robot ringed (nil: none can be drawn)
+	you func(robot string) *reportPictures
 }
 
 // turnPictures draws the floor at the end of the turn and the turn's GIF (from the
@@ -54,8 +57,9 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 		if err := json.Unmarshal(tn.Before, &before); err == nil {
 			var gif bytes.Buffer
 			opt.Devices = before.Devices
-			frames := picture.TurnFrames(setup.Course, before.Robots, events, opt)
-			p.stills(j, g, turn, frames, picture.Steps(events, setup.Deck))
+			frames, regs := picture.TurnStory(setup.Course, before.Robots, events, opt)
+			p.stills(j, g, turn, regs)
+			p.you = j.yourPictures(p, g, setup, next, before, events, turn, still, opt) // yourpictures.go
 			if err := picture.EncodeFrames(&gif, frames, opt); err == nil {
 				p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 				p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
@@ -68,29 +72,24 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 	return p
 }
 
-// stills adds a still PNG of the floor as each register left it (the last frame of
-// each register's steps), beside the animation.
-func (p *reportPictures) stills(j *Judge, g store.Game, turn int, frames []picture.Frame, steps []picture.Step) {
-	last := map[int]int{} // register → index of its last frame
-	for k, s := range steps {
-		if s.Register >= 1 && s.Register <= adjudicator.Registers && k+1 < len(frames) {
-			last[s.Register] = k + 1
-		}
-	}
-	for reg := 1; reg <= adjudicator.Registers; reg++ {
-		k, ok := last[reg]
-		if !ok {
-			continue
-		}
+// stills adds a still PNG of the floor as each register left it, with the register's
+// trails, beams and falls (picture.TurnStory), beside the animation.
+func (p *reportPictures) stills(j *Judge, g store.Game, turn int, regs []picture.RegisterFrame) {
+	p.refs.Stills = nil
+	for _, r := range regs {
 		var png bytes.Buffer
-		if err := picture.PNG(&png, frames[k].Image); err != nil {
-			j.Log.Warn("report still", "game", g.Tag, "turn", turn, "register", reg, "err", err)
+		if err := picture.PNG(&png, r.Image); err != nil {
+			j.Log.Warn("report still", "game", g.Tag, "turn", turn, "register", r.Register, "err", err)
 			continue
 		}
-		cid := j.pictureID(fmt.Sprintf("reg%d", reg), g.Tag, turn)
-		p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: fmt.Sprintf("After register %d", reg)})
+		cid := j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)
+		caption := fmt.Sprintf("After register %d", r.Register) // and the cards played, in order
+		if _, cards, ok := strings.Cut(r.Caption, " — "); ok {
+			caption += ": " + cards
+		}
+		p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
 		p.inline = append(p.inline, mail.Inline{ContentID: cid, ContentType: "image/png",
-			Filename: fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, reg), Data: png.Bytes()})
+			Filename: fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), Data: png.Bytes()})
 	}
 }
 
@@ -183,6 +182,8 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			pp = nil // the pictures went to the list
 		} else if picturesOff[p.ID] {
 			pp = nil
+		} else if pp != nil && pp.you != nil {
+			pp = pp.you(r.Name) // the reader's robot ringed
 		}
 		m, err := j.reportMail(rep, pp)
 		if err != nil {

@@ -25,6 +25,12 @@ type Options struct {
 	// in the legend). "" takes it from the course (Course.Rules) or the robots (a robot
 	// with a player mat plays the 2023 rules).
 	Rules string
+	// You is the robot of the player the picture is for: ringed, so a reader finds
+	// their own robot at a glance ("" for none: a public picture).
+	You string
+	// CaptionLines is how many lines of notes go under the board (0: none): a turn's
+	// frames name the register's cards there, wrapped. TurnFrames sets it to fit.
+	CaptionLines int
 	// Devices are the devices on the board (seed 001; devices.go): for a picture, those
 	// of the state drawn; for a turn, those at its start (the log moves them).
 	Devices []adjudicator.Device
@@ -52,6 +58,10 @@ type layout struct {
 	legendY      int // top of the legend band
 	legendRows   int
 	legendPer    int // entries per legend row
+	notesY       int // top of the notes band under the board
+	notes        int // its lines
+	entryH       int // a legend entry's height
+	entryW       int // a legend entry's least width
 	width, total int // image size
 }
 
@@ -61,18 +71,34 @@ const (
 	marginT  = 16
 	marginR  = 6
 	legendH  = 18
+	// a caption's further lines, the postal legend's two-line entries and its key
+	captionLineH = 15
+	legendWordsH = 32
+	legendKeyH   = 18
 )
 
-func newLayout(b *adjudicator.Board, robots int, cs int) layout {
+// newLayout places a picture of board b with robots in the legend, capLines lines of
+// notes under the board (a register's cards in the order played) and, when words is set, the postal legend in words: two lines a
+// robot ("Hulk: 2 damage, 3 lives, 1 of 3 flags, facing east" and its option cards),
+// as wide as the board allows.
+func newLayout(b *adjudicator.Board, robots int, cs int, capLines int, words bool) layout {
 	l := layout{cs: cs, capH: captionH, w: b.W, h: b.H}
 	l.bx, l.by = marginL, captionH+marginT
 	l.width = l.bx + b.W*cs + marginR
-	l.legendY = l.by + b.H*cs + 4
+	l.notesY, l.notes = l.by+b.H*cs+4, max(0, capLines)
+	l.legendY = l.notesY + l.notes*captionLineH
+	l.entryH, l.entryW = legendH, 210
+	if words {
+		l.entryH, l.entryW = legendWordsH, 360
+	}
 	if robots > 0 {
-		l.legendPer = max(1, (l.width-8)/210)
+		l.legendPer = max(1, (l.width-8)/l.entryW)
 		l.legendRows = (robots + l.legendPer - 1) / l.legendPer
 	}
-	l.total = l.legendY + l.legendRows*legendH + 2
+	l.total = l.legendY + l.legendRows*l.entryH + 2
+	if words && robots > 0 {
+		l.total += legendKeyH // the key under the robots: trails, rings and crosses in words
+	}
 	return l
 }
 
@@ -143,13 +169,14 @@ type painter struct {
 	// own: the 2023 rules (seed 004): normal belts are green, the legend shows energy
 	// and upgrades, a fallen robot reboots (rules2023.go).
 	own bool
+	you string // the reader's robot, ringed (Options.You)
 }
 
 func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {
-	p := &painter{c: c, b: c.Board}
-	p.l = newLayout(c.Board, len(robots), opt.cell())
-	p.labels = labels(robots)
+	p := &painter{c: c, b: c.Board, you: opt.You}
 	p.own = ownRules(c, robots, opt)
+	p.l = newLayout(c.Board, len(robots), opt.cell(), opt.CaptionLines, !p.own)
+	p.labels = labels(robots)
 	return p
 }
 
@@ -168,6 +195,20 @@ func (p *painter) caption(img *image.Paletted, s string) {
 	cv := canvas{img}
 	cv.rect(0, 0, p.l.width, p.l.capH, cCaption)
 	cv.text(6, 3, s, cCaptionInk, p.l.width-12)
+}
+
+// notes writes s under the board, wrapped to the band's lines.
+func (p *painter) notes(img *image.Paletted, s string) {
+	if p.l.notes == 0 || s == "" {
+		return
+	}
+	cv := canvas{img}
+	for i, l := range wrapCaption(s, (p.l.width-12)/7) {
+		if i >= p.l.notes {
+			break
+		}
+		cv.text(6, p.l.notesY+i*captionLineH, l, cInk, p.l.width-12)
+	}
 }
 
 func (p *painter) drawStatic(cv canvas) {

@@ -138,6 +138,11 @@ func (c canvas) text(x, y int, s string, col uint8, maxW int) int {
 	}
 	dot := fixed.P(x, y+face.Ascent)
 	for _, r := range runes {
+		if r == '·' { // the font has no middle dot: a square one
+			c.rect(dot.X.Floor()+2, y+6, dot.X.Floor()+5, y+9, col)
+			dot.X += fixed.I(adv)
+			continue
+		}
 		if r == '—' {
 			c.rect(dot.X.Floor(), y+6, dot.X.Floor()+adv, y+7, col)
 			dot.X += fixed.I(adv)

@@ -252,7 +252,7 @@ func TestTurnGIFGolden(t *testing.T) {
 
 // cell returns the palette indexes in square p of a picture.
 func cell(img *image.Paletted, c *adjudicator.Course, p adjudicator.Pos, n int) map[uint8]int {
-	l := newLayout(c.Board, n, Options{}.cell())
+	l := newLayout(c.Board, n, Options{}.cell(), 0, false)
 	x0, y0, x1, y1 := l.cellRect(p)
 	out := map[uint8]int{}
 	for y := y0; y < y1; y++ {
@@ -421,7 +421,7 @@ func TestOddInputs(t *testing.T) {
 		}
 	}
 	off := []adjudicator.Robot{{Name: "Gone", Pos: adjudicator.Pos{X: -1, Y: 3}, Lives: 1}}
-	if img := Course(c, off, Options{}); bytes.IndexByte(img.Pix[(captionH+marginT)*img.Stride:(img.Rect.Dy()-legendH-4)*img.Stride], cRobot0) >= 0 {
+	if img := Course(c, off, Options{}); bytes.IndexByte(img.Pix[(captionH+marginT)*img.Stride:(img.Rect.Dy()-legendWordsH-legendKeyH-4)*img.Stride], cRobot0) >= 0 {
 		t.Error("a robot off the board was drawn on it")
 	}
 	events := []adjudicator.Event{

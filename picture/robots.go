@@ -45,6 +45,11 @@ type marks struct {
 	hit       map[int]bool // robots hit by a laser
 	flags     map[int]bool // robots touching a flag
 	liveBeams bool         // draw the board beams as they stand, stopped by robots
+	// beamsAt, when set with liveBeams, draws only the board beams stopped on these
+	// squares: a register's picture shows the lasers that hit, not every laser.
+	beamsAt map[adjudicator.Pos]bool
+	trails  []trailSeg // the robots' paths this register (story.go)
+	fallen  []fallen   // robots destroyed this register, drawn pale where they fell
 }
 
 // shot is a robot's laser firing from one square to another.
@@ -54,7 +59,11 @@ type shot struct{ from, to adjudicator.Pos }
 func (p *painter) robots(img *image.Paletted, robots []adjudicator.Robot, m *marks) {
 	cv := canvas{img}
 	if m != nil && m.liveBeams {
-		p.liveBeams(cv, robots)
+		p.liveBeams(cv, robots, m.beamsAt)
+	}
+	if m != nil {
+		p.trails(cv, m.trails)
+		p.ghosts(cv, m.fallen)
 	}
 	at := map[adjudicator.Pos][]int{}
 	var order []adjudicator.Pos
@@ -168,6 +177,9 @@ func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robo
 	if R >= 6 && p.labels[i] != "" {
 		cv.text(int(math.Round(cx-3.5)), int(math.Round(cy-6.5)), p.labels[i], ink, 0)
 	}
+	if p.you != "" && r.Name == p.you {
+		youRing(cv, cx, cy, s)
+	}
 }
 
 // burst marks a laser hit: yellow rays around the robot.
@@ -181,7 +193,7 @@ func (p *painter) burst(cv canvas, cx, cy, r float64) {
 
 // liveBeams draws each board laser's beams as they fire, stopped by the first robot in
 // the way (seed 003, Lasers), over the dim static beams.
-func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
+func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot, only map[adjudicator.Pos]bool) {
 	occupied := map[adjudicator.Pos]bool{}
 	for i := range robots {
 		if robots[i].Active() {
@@ -202,6 +214,9 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot) {
 					last, stop = s, true
 					break
 				}
+			}
+			if only != nil && (!stop || !only[last]) {
+				continue
 			}
 			p.beam(cv, q, last, l, true, stop)
 			// The gears and flags the beam crosses stay on top of it.
@@ -230,10 +245,14 @@ func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 	cv := canvas{img}
 	cv.rect(0, p.l.legendY-2, p.l.width, p.l.total, cLegend)
 	colW := (p.l.width - 8) / p.l.legendPer
+	if !p.own {
+		p.legendInWords(cv, robots, colW)
+		return
+	}
 	for i := range robots {
 		r := &robots[i]
 		x := 4 + (i%p.l.legendPer)*colW
-		y := p.l.legendY + (i/p.l.legendPer)*legendH
+		y := p.l.legendY + (i/p.l.legendPer)*p.l.entryH
 		shown := *r
 		shown.Facing = adjudicator.East
 		p.robot(cv, float64(x)+8, float64(y)+8, 17, i, &shown, nil)
@@ -275,4 +294,34 @@ func sign(v int) int {
 		return -1
 	}
 	return 0
+}
+
+// legendInWords is the postal legend: each robot as it is drawn (its nose where it
+// faces), then its state and its option cards in words, and a key to the marks on the
+// board, so a new player reads it without a key of letters (the bug: "Twonky d0 L3 F0").
+func (p *painter) legendInWords(cv canvas, robots []adjudicator.Robot, colW int) {
+	for i := range robots {
+		r := &robots[i]
+		x := 4 + (i%p.l.legendPer)*colW
+		y := p.l.legendY + (i/p.l.legendPer)*p.l.entryH
+		p.robot(cv, float64(x)+8, float64(y)+9, 17, i, r, nil)
+		first, second := legendWords(r, len(p.c.Flags))
+		cv.text(x+20, y+2, first, cInk, colW-23)
+		cv.text(x+20, y+16, second, cInk, colW-23)
+	}
+	y := p.l.legendY + p.l.legendRows*p.l.entryH + 2
+	x := 6
+	cv.line(float64(x), float64(y+7), float64(x+18), float64(y+7), 4, cInk)
+	x += 22 + cv.text(x+22, y, "own move", cInk, 0)
+	for d := 0; d < 3; d++ {
+		cv.line(float64(x+10+d*7), float64(y+7), float64(x+14+d*7), float64(y+7), 3, cInk)
+	}
+	x += 34 + cv.text(x+34, y, "pushed/carried", cInk, 0)
+	cv.line(float64(x+10), float64(y+2), float64(x+20), float64(y+12), 3, cDestroyed)
+	cv.line(float64(x+20), float64(y+2), float64(x+10), float64(y+12), 3, cDestroyed)
+	x += 24 + cv.text(x+24, y, "destroyed", cInk, 0)
+	if p.you != "" {
+		youRing(cv, float64(x+16), float64(y+7), 13)
+		cv.text(x+26, y, "you", cInk, 0)
+	}
 }

@@ -107,7 +107,7 @@ func TestCourse2023Golden(t *testing.T) {
 		t.Errorf("postal look: %d green belt pixels", got)
 	}
 	// The legend: an energy bar per robot, filled as far as its energy.
-	l := newLayout(c.Board, n, Options{}.cell())
+	l := newLayout(c.Board, n, Options{}.cell(), 0, false)
 	energy := 0
 	for y := l.legendY; y < l.total; y++ {
 		for x := 0; x < l.width; x++ {

@@ -235,28 +235,84 @@ type Frame struct {
 // TurnFrames draws the turn: a first frame of the robots as they stood (before), then
 // one frame per Step of the event log. before is not changed.
 func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adjudicator.Event, opt Options) []Frame {
+	frames, _ := TurnStory(c, before, events, opt)
+	return frames
+}
+
+// RegisterFrame is the picture of one register: the robots as it left them, with the
+// trails, beams and falls of the whole register (story.go).
+type RegisterFrame struct {
+	Register int
+	Frame
+}
+
+// TurnStory draws the turn as TurnFrames does, and one picture per register played.
+// Every frame's caption names the register's cards in the order played; the GIF's
+// frames add what their step shows; each robot's path in the register so far is drawn
+// as a trail (story.go).
+func TurnStory(c *adjudicator.Course, before []adjudicator.Robot, events []adjudicator.Event, opt Options) ([]Frame, []RegisterFrame) {
 	robots := make([]adjudicator.Robot, len(before))
 	copy(robots, before)
 	idx := map[string]int{}
 	for i, r := range robots {
 		idx[r.Name] = i
 	}
-	p := newPainter(c, robots, opt)
-	devices := opt.Devices
-	draw := func(caption string, m *marks) Frame {
-		img := p.base()
-		p.caption(img, caption)
-		p.devices(img, devices, robots)
-		p.robots(img, robots, m)
-		p.legend(img, robots)
-		return Frame{img, caption}
+	deck := opt.Deck
+	if deck == nil {
+		deck = adjudicator.StandardDeck()
+	}
+	steps := Steps(events, deck)
+	cards := map[int][]string{}
+	for _, s := range steps {
+		if s.Phase == "move" && s.Card != 0 && s.Register > 0 {
+			cards[s.Register] = append(cards[s.Register], cardLabel(deck, s.Robot, s.Card))
+		}
 	}
 	first := "Before the registers"
 	if opt.Turn > 0 {
 		first = fmt.Sprintf("Turn %d — before the registers", opt.Turn)
 	}
-	frames := []Frame{draw(first, nil)}
-	for _, s := range Steps(events, opt.Deck) {
+	var notes []string
+	for _, cs := range cards {
+		notes = append(notes, cardsNote(cs))
+	}
+	if opt.CaptionLines == 0 {
+		opt.CaptionLines = captionLines(c, opt.cell(), notes)
+	}
+	p := newPainter(c, robots, opt)
+	devices := opt.Devices
+	draw := func(caption, note string, m *marks) Frame {
+		img := p.base()
+		p.caption(img, caption)
+		p.notes(img, note)
+		p.devices(img, devices, robots)
+		p.robots(img, robots, m)
+		p.legend(img, robots)
+		return Frame{img, caption}
+	}
+	frames := []Frame{draw(first, "", nil)}
+	var regs []RegisterFrame
+	reg, rm := 0, newRegisterMarks()
+	beamsAt := map[adjudicator.Pos]bool{}
+	flush := func() {
+		if reg < 1 || reg > adjudicator.Registers {
+			return
+		}
+		m := &marks{acting: map[int]bool{}, hit: rm.hit, flags: map[int]bool{}, shots: rm.shots,
+			trails: rm.trails, fallen: rm.fallen, liveBeams: len(beamsAt) > 0, beamsAt: beamsAt}
+		for _, f := range rm.fallen {
+			m.destroyed = append(m.destroyed, f.at)
+		}
+		f := draw(registerHead(opt.Turn, reg), cardsNote(cards[reg]), m)
+		f.Caption = registerCaption(reg, cards[reg])
+		regs = append(regs, RegisterFrame{reg, f})
+	}
+	for _, s := range steps {
+		if s.Register != reg {
+			flush()
+			reg, rm = s.Register, newRegisterMarks()
+			beamsAt = map[adjudicator.Pos]bool{}
+		}
 		m := &marks{acting: map[int]bool{}, hit: map[int]bool{}, flags: map[int]bool{}}
 		if i, ok := idx[s.Robot]; ok && s.Card != 0 {
 			m.acting[i] = true
@@ -273,33 +329,49 @@ func TurnFrames(c *adjudicator.Course, before []adjudicator.Robot, events []adju
 				if !ok {
 					continue
 				}
-				m.hit[t] = true
+				m.hit[t], rm.hit[t] = true, true
 				if sh, ok := idx[e.Other]; ok && e.Other != "" {
 					m.shots = append(m.shots, shot{robots[sh].Pos, robots[t].Pos})
+					rm.shots = append(rm.shots, shot{robots[sh].Pos, robots[t].Pos})
+				} else if e.Other == "" {
+					beamsAt[robots[t].Pos] = true
 				}
 			}
 		}
 		for _, e := range s.Events {
+			i, known := idx[e.Robot]
+			var from adjudicator.Pos
+			wasOn := false
+			if known {
+				from, wasOn = robots[i].Pos, robots[i].Active()
+			}
 			if e.Kind == adjudicator.EvDestroyed || e.Kind == adjudicator.EvReboot {
-				if i, ok := idx[e.Robot]; ok {
+				if known {
 					q := robots[i].Pos
 					if e.From != nil {
 						q = *e.From
 					}
 					m.destroyed = append(m.destroyed, q)
+					rm.fallen = append(rm.fallen, fallen{i, q})
 				}
 			}
 			adjudicator.ApplyEvent(robots, e)
 			devices = ApplyDeviceEvent(devices, e)
-			if e.Kind == adjudicator.EvFlag {
-				if i, ok := idx[e.Robot]; ok {
-					m.flags[i] = true
-				}
+			if known && wasOn && s.Register > 0 && robots[i].Pos != from && e.Kind != adjudicator.EvReenter &&
+				e.Kind != adjudicator.EvArchive && e.Kind != adjudicator.EvTeleport {
+				rm.trails = append(rm.trails, trailSeg{robot: i, from: from, to: robots[i].Pos, own: ownMove(e)})
+			}
+			if e.Kind == adjudicator.EvFlag && known {
+				m.flags[i] = true
 			}
 		}
-		frames = append(frames, draw(s.Caption, m))
+		if s.Register > 0 {
+			m.trails, m.fallen = rm.trails, rm.fallen
+		}
+		frames = append(frames, draw(s.Caption, cardsNote(cards[s.Register]), m))
 	}
-	return frames
+	flush()
+	return frames, regs
 }
 
 // TurnGIF writes the turn as an animated GIF (see TurnFrames). Frames after the first
