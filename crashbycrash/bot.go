@@ -85,6 +85,9 @@ func BotMove(s *State) Move {
 			if kind >= 0 && neutralDone[kind] {
 				continue
 			}
+			if s.blindSecond(s.ToMove, f.a, b) != nil {
+				continue // a card it could not know it would hold (blind.go)
+			}
 			n := f.after
 			t2 := tc
 			t2.evs = scratch[:0]

@@ -182,6 +182,12 @@ func (p *position) Check(seat int, text string) game.Checked {
 		}
 		return c
 	}
+	// by mail the second action cannot use a card drawn from the deck in the first: the
+	// answer would tell the deck's order before the draw (ruling "Written before the draw")
+	if err := p.State.BlindCard(seat, m); err != nil {
+		c.Problems = []game.Problem{{Msg: err.Error()}}
+		return c
+	}
 	next, evs, err := crashbycrash.Apply(p.State, seat, m)
 	if err != nil {
 		c.Problems = []game.Problem{{Msg: err.Error()}}
@@ -196,15 +202,29 @@ func (p *position) Check(seat int, text string) game.Checked {
 	// the forecast: the board after the move and what happened, as the other players
 	// will read it (a card drawn from the deck is not named: the deck's order is not
 	// the player's to know before the draw is made)
+	// nor is a face-up card turned up from the deck to fill a slot the move takes from
 	var b strings.Builder
+	shown := *next
+	var hidden []int
 	for _, e := range evs {
+		if e.Kind == crashbycrash.EvDraw && e.N >= 1 && e.N <= len(shown.FaceUp) {
+			if shown.FaceUp[e.N-1] != crashbycrash.NoCard && !slices.Contains(hidden, e.N) {
+				shown.FaceUp[e.N-1] = crashbycrash.NoCard
+				hidden = append(hidden, e.N)
+			}
+		}
 		if e.Kind == crashbycrash.EvDraw || e.Kind == crashbycrash.EvNextMove {
 			continue
 		}
 		b.WriteString("  " + p.eventLine(e) + "\n")
 	}
 	b.WriteString("\n")
-	b.WriteString(crashbycrash.BoardText(next))
+	board := crashbycrash.BoardText(&shown)
+	for _, n := range hidden {
+		board = strings.Replace(board, fmt.Sprintf("\n  %d %s\n", n, crashbycrash.NoCard),
+			fmt.Sprintf("\n  %d (turned up from the deck after the move)\n", n), 1)
+	}
+	b.WriteString(board)
 	c.Forecast = b.String()
 	return c
 }
