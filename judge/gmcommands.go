@@ -791,9 +791,15 @@ func (j *Judge) AddGM(ctx context.Context, tag, addr string) error {
 // what comes next.
 func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec string) (text, html string, err error) {
 	if g.Status == store.GameOpen {
-		return fmt.Sprintf("You take over the robot %s in game %s (course %s), which has not started yet.\n\n"+
+		return fmt.Sprintf("You take over %s in game %s (%s), which has not started yet.\n\n"+
 			"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
-			"When the game master STARTs the game you get your robot's first hand.\n", p.Robot, g.Tag, g.Course, sec), "", nil
+			"When the game master STARTs the game you get your first report.\n", p.Robot, g.Tag, j.gameWhat(g), sec), "", nil
+	}
+	if k, err := j.hostedKind(g); err != nil || k != nil {
+		if err != nil {
+			return "", "", err
+		}
+		return j.hostedTakeOver(tx, g, k, p, sec)
 	}
 	setup, err := j.setupFor(g)
 	if err != nil {

@@ -755,6 +755,19 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			return false, err
 		}
 	}
+	if !res.Next.Over() {
+		// a withdrawn player's seat never holds the game up: when the next move is due
+		// from withdrawn seats only, the autopilot plays it now
+		ng, err := tx.Game(g.ID)
+		if err != nil {
+			return false, err
+		}
+		if ng.Status == store.GameRunning {
+			if _, err := j.resolveHostedIn(tx, ng, k, false); err != nil {
+				return false, err
+			}
+		}
+	}
 	return true, nil
 }
 
@@ -802,6 +815,24 @@ func hostedStandings(h hosted, players []store.Player) []string {
 		out = append(out, fmt.Sprintf("%d. %s — %s", s.Rank, name, s.Line))
 	}
 	return out
+}
+
+// hostedTakeOver is the welcome of a player who takes over a seat of a running hosted
+// game (REPLACE): the secret, the seat's report of the position and what is due.
+func (j *Judge) hostedTakeOver(tx *store.Tx, g store.Game, k game.Kind, p store.Player, sec string) (string, string, error) {
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return "", "", err
+	}
+	rep := h.pos.Report(p.Seat, nil)
+	intro := []string{fmt.Sprintf("You take over %s in game %s: %s (%s).", p.Robot, g.Tag, k.Title(), h.cfg.Text()),
+		fmt.Sprintf("Your secret is: %s", sec),
+		"Keep it: every move and command needs it, on a line \"secret ...\"."}
+	m := outMail{}
+	if err := j.gameMail(&m, fmt.Sprintf("%s game %s: welcome, %s", k.Title(), g.Tag, p.Robot), intro, rep, j.hostedFoot(g, h, p)); err != nil {
+		return "", "", err
+	}
+	return m.text, m.html, nil
 }
 
 // errNotHosted refuses, for a game behind the seam, a command that reads RoboRally's

@@ -490,16 +490,24 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 		return "", err
 	}
 	if e.player == nil || e.player.ID != p.ID {
+		leaves := fmt.Sprintf("your robot %s leaves the race", p.Robot)
+		if g.Kind != "" {
+			leaves = fmt.Sprintf("the game's autopilot plays %s from now on", p.Robot)
+		}
 		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("%s has left the game", p.Robot)),
 			messageID: j.noticeID("kick", fmt.Sprintf("%s.s%d", e.key, p.Seat)),
-			text: fmt.Sprintf("The game master has taken you out of game %s: your robot %s leaves the race.\n"+
-				"Your secret no longer counts for anything. Thank you for playing.\n", g.Tag, p.Robot), generated: true}); err != nil {
+			text: fmt.Sprintf("The game master has taken you out of game %s: %s.\n"+
+				"Your secret no longer counts for anything. Thank you for playing.\n", g.Tag, leaves), generated: true}); err != nil {
 			return "", err
 		}
 	}
 	if g.Status == store.GameOpen {
 		return fmt.Sprintf("%s %s: the seat in game %s is free again.\n", p.Robot, how, g.Tag), nil
+	}
+	if g.Kind != "" {
+		// a hosted game keeps every seat: the game's autopilot plays a withdrawn one
+		return fmt.Sprintf("%s %s: from now on the game's autopilot plays %s's moves (a game master may REPLACE the player).\n", p.Robot, how, p.Robot), nil
 	}
 	return fmt.Sprintf("%s %s: the robot leaves the race when turn %d is resolved.\n", p.Robot, how, g.CurrentTurn), nil
 }

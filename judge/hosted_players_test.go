@@ -1,0 +1,192 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// cbc is a Crash by Crash game played by mail in the judge's fixture.
+type cbc struct {
+	f   *fixture
+	tag string
+}
+
+func newCBC(t *testing.T, players ...string) *cbc {
+	f := newJudgeFixture(t)
+	cfg := []byte(`{"players":2}`)
+	if len(players) == 4 {
+		cfg = []byte(`{"players":4}`)
+	}
+	f.createGame(GameSpec{Tag: "cbc", Kind: "crash-by-crash", Seed: 7, Config: cfg, GMEmail: "gm@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}}, players...)
+	// the players here write many mails fast: no loop guard
+	f.j.Replies.LoopMails, f.j.Replies.LoopSubjects, f.j.Replies.PerKnown = 1<<30, 1<<30, 1<<30
+	return &cbc{f: f, tag: "cbc"}
+}
+
+// state is the game row, its players and the position.
+func (c *cbc) state() (store.Game, []store.Player, hosted) {
+	c.f.t.Helper()
+	var g store.Game
+	var ps []store.Player
+	var h hosted
+	err := c.f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.GameByTag(c.tag); err != nil {
+			return err
+		}
+		if ps, err = tx.Players(g.ID); err != nil {
+			return err
+		}
+		k, err := c.f.j.hostedKind(g)
+		if err != nil {
+			return err
+		}
+		h, err = c.f.j.hostedState(tx, g, k)
+		return err
+	})
+	if err != nil {
+		c.f.t.Fatal(err)
+	}
+	return g, ps, h
+}
+
+// mover is the player to move.
+func (c *cbc) mover() store.Player {
+	_, ps, h := c.state()
+	due := h.pos.Due()
+	if len(due) == 0 {
+		c.f.t.Fatal("nobody to move")
+	}
+	return *playerAt(ps, due[0])
+}
+
+// botText is the autopilot's move for the seat to move, as text.
+func (c *cbc) botText() string {
+	_, _, h := c.state()
+	return h.pos.Autopilot(h.pos.Due()[0], 0).Text
+}
+
+// move mails body as p's move (the envelope added) and returns the reply.
+func (c *cbc) move(p store.Player, body string) string {
+	c.f.t.Helper()
+	g, _, _ := c.state()
+	_, text := c.f.send(p.Email, fmt.Sprintf("[RR %s] turn %d", c.tag, g.CurrentTurn),
+		fmt.Sprintf("game %s\nplayer %s\nsecret %s\nturn %d\n%s", c.tag, p.Robot, c.f.secrets[p.Robot], g.CurrentTurn, body))
+	return text
+}
+
+// playBots plays n moves as the bot would, by mail.
+func (c *cbc) playBots(n int) {
+	for i := 0; i < n; i++ {
+		p := c.mover()
+		txt := c.move(p, c.botText())
+		if !strings.Contains(txt, "is accepted") {
+			c.f.t.Fatalf("the bot's move by mail refused:\n%s", txt)
+		}
+	}
+}
+
+// toPlay plays the set-up by the bot's moves.
+func (c *cbc) toPlay() {
+	for {
+		_, _, h := c.state()
+		if !strings.Contains(h.pos.Report(-1, nil).Subject, "places a car") {
+			return
+		}
+		c.playBots(1)
+	}
+}
+
+// raw mails body as it is from p and returns the reply.
+func (c *cbc) raw(p store.Player, body string) string {
+	c.f.t.Helper()
+	g, _, _ := c.state()
+	body = strings.NewReplacer("SECRET", c.f.secrets[p.Robot], "TURN", fmt.Sprint(g.CurrentTurn), "NAME", p.Robot).Replace(body)
+	c.f.deliver(rawMail(p.Email, fmt.Sprintf("[RR %s] turn %d", c.tag, g.CurrentTurn), body))
+	row := c.f.inboxStatus(c.f.uid)
+	for _, m := range c.f.outbox() {
+		if m.MessageID == c.f.j.replyID(row.ID) || m.MessageID == c.f.j.noticeID("cmd", row.ID) {
+			x, err := mail.Extract(m.Raw)
+			if err != nil {
+				c.f.t.Fatal(err)
+			}
+			return x.Text
+		}
+	}
+	return fmt.Sprintf("(no reply: inbox %s: %s)", row.Status, row.Note)
+}
+
+func trunc(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func (c *cbc) gm(cmd string) string {
+	_, text := c.f.send("gm@example.test", "[RR cbc] gm", "secret "+c.f.secrets[""]+"\n"+cmd+"\n")
+	return text
+}
+
+func (c *cbc) tick(h int) {
+	c.f.now = c.f.now.Add(time.Duration(h) * time.Hour)
+	if _, err := c.f.j.Tick(context.Background()); err != nil {
+		c.f.t.Fatal(err)
+	}
+}
+
+// REPLACE of a player of a running hosted game failed inside ("course \"\": no shipped
+// course"): the take-over welcome read RoboRally's state. The new player gets the seat's
+// report and a secret, and plays with it.
+func TestHostedReplaceGivesTheSeatToANewPlayer(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	m := c.mover()
+	text := c.gm("REPLACE " + m.Robot + " new@example.test")
+	mustContain(t, "REPLACE", text, m.Robot+" is now played from new@example.test")
+	ws := c.f.mailsTo("new@example.test", "welcome")
+	if len(ws) != 1 {
+		t.Fatalf("%d welcomes to the new player", len(ws))
+	}
+	w := textOf(t, ws[0])
+	mustContain(t, "the take-over welcome", w, "You take over "+m.Robot+" in game cbc: Crash by Crash", "Your secret is: ", "Your cards (", "Your move is due by")
+	sec := regexp.MustCompile(`(?m)^Your secret is: (\S+)$`).FindStringSubmatch(w)
+	if sec == nil {
+		t.Fatalf("no secret in the welcome:\n%s", w)
+	}
+	c.f.secrets[m.Robot] = sec[1]
+	m.Email = "new@example.test"
+	mustContain(t, "the new player's move", c.move(m, c.botText()), "is accepted")
+}
+
+// A withdrawn player's seat held the game up: when its move came due after another
+// player's, the judge waited for the deadline (48 hours a move) instead of letting the
+// autopilot play it at once.
+func TestHostedWithdrawnSeatIsPlayedAtOnce(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob", "Cid", "Dee")
+	c.toPlay()
+	_, ps, _ := c.state()
+	m := c.mover()
+	next := *playerAt(ps, (m.Seat+1)%4)
+	_, text := c.f.send(next.Email, "[RR cbc] bye", "secret "+c.f.secrets[next.Robot]+"\nWITHDRAW\n")
+	mustContain(t, "WITHDRAW", text, "the game's autopilot plays "+next.Robot+"'s moves")
+	g, _, _ := c.state()
+	before := len(c.f.mailsTo(next.Email, "report"))
+	mustContain(t, "the move before the withdrawn seat's", c.move(m, c.botText()), "is accepted")
+	g2, _, _ := c.state()
+	if got := c.mover(); got.Robot == next.Robot || g2.CurrentTurn != g.CurrentTurn+2 {
+		t.Fatalf("after %s's move: turn %d, %s to move; want turn %d, the withdrawn %s's move played by the autopilot",
+			m.Robot, g2.CurrentTurn, got.Robot, g.CurrentTurn+2, next.Robot)
+	}
+	if n := len(c.f.mailsTo(next.Email, "report")); n != before {
+		t.Errorf("the withdrawn player had %d more reports", n-before)
+	}
+}
