@@ -3,8 +3,8 @@ package judge
 import (
 	"context"
 	"fmt"
-	"strings"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
