@@ -44,12 +44,13 @@ func (j *Judge) deny(tx *store.Tx, row store.InboxMessage, msg *mail.Message, fr
 			"this address; if it was not, you need do nothing.\n", d.spoofed.Robot, e.game.Tag, from)
 		return store.InboxRejected, "From is not the registered address", 0, j.enqueue(tx, outMail{
 			kind: "notice", gameID: gameID, turn: e.game.CurrentTurn, to: d.spoofed.Email,
-			subject: subject(e.game.Tag, "a mail for your robot came from another address"), messageID: j.noticeID("spoof", row.ID), text: text})
+			subject:   subject(e.game.Tag, "a mail for your robot came from another address"), // one notice per robot a day, however many forged senders name it (as a sheet's)
+			messageID: j.noticeID("spoof", fmt.Sprintf("%s.%d.%s", e.game.Tag, d.spoofed.ID, j.now().Format("20060102"))), text: text})
 	}
 	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: gameID, Actor: from, Action: "auth-failure", Detail: d.note}); err != nil {
 		return "", "", 0, err
 	}
-	return store.InboxRejected, d.note, 0, j.reject(tx, row, msg, from, "Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
+	return store.InboxRejected, d.note, 0, j.refusedClaim(tx, row, msg, from)
 }
 
 // loadGame finds the named game (JOIN may name it as its first argument).

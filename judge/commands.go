@@ -248,7 +248,7 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		if err != nil {
 			return "", "", 0, err
 		}
-		fmt.Fprintf(&b, "> %s\n%s\n", c.Line, strings.TrimRight(text, "\n")+"\n")
+		fmt.Fprintf(&b, "> %s\n%s\n", echoLine(c.Line), strings.TrimRight(text, "\n")+"\n")
 		names = append(names, strings.TrimPrefix(c.Verb, "?"))
 	}
 	if len(cm.unknown) > 0 {
@@ -274,8 +274,11 @@ func (j *Judge) judgeCommands(tx *store.Tx, row store.InboxMessage, msg *mail.Me
 		id = j.noticeID("cmd", row.ID) // the sheet's own reply takes reply.ID
 	}
 	if b.Len() > 0 {
+		// no secret proved who sent the commands (HELP, LIST, JOIN ...): the reply
+		// quotes nothing of the mail, even to a registered address (reflection.go)
+		unproven := e.player == nil && e.gm == nil
 		if err := j.enqueue(tx, outMail{kind: "command", gameID: gameID, turn: -1, to: from, subject: replySubject(msg.Subject),
-			messageID: id, inReplyTo: msg.MessageID, text: b.String(), slots: e.slots}); err != nil {
+			messageID: id, inReplyTo: msg.MessageID, text: b.String(), slots: e.slots, unproven: unproven}); err != nil {
 			return "", "", 0, err
 		}
 	}
@@ -336,7 +339,7 @@ func (j *Judge) playerGone(e *cmdEnv) (bool, error) {
 func (j *Judge) replyText(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to string, gameID int64, text, id string) error {
 	turn := -1
 	return j.enqueue(tx, outMail{kind: "command", gameID: gameID, turn: turn, to: to, subject: replySubject(msg.Subject),
-		messageID: id, inReplyTo: msg.MessageID, text: text})
+		messageID: id, inReplyTo: msg.MessageID, text: text, unproven: true}) // refused before any secret was checked
 }
 
 // runCommand runs one authorised command and returns the answer.

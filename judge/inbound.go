@@ -337,23 +337,62 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 	return j.judgeSheet(tx, v, row, msg, from, rd, f)
 }
 
-// reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it.
+// reject answers a mail that was not accepted (rejected.txt.tmpl), as a reply to it,
+// when no secret proved who sent it: anyone can write a player's address on a mail, so
+// the reply quotes nothing of it, not its subject nor its lines (reflection.go; issue 21
+// item 5: a forged From of a player mailed the attacker's lines to the player). The
+// errors, which quote lines, are dropped and the sender told where to get them.
 func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string) error {
-	// the errors quote the mail's lines: not for an address nobody registered (reflection.go)
 	if len(errs) > 0 {
-		known, err := tx.KnownAddress(to)
-		if err != nil {
-			return err
-		}
-		if !known {
-			errs = nil
-		}
+		errs = nil
+		hint = strings.TrimSpace(hint + "\n" + unprovenErrorsHint)
 	}
+	return j.rejectAs(tx, row, msg, to, summary, errs, hint, true)
+}
+
+// unprovenErrorsHint says why a reply to a mail without the sender's secret lists no
+// errors.
+const unprovenErrorsHint = "The errors are listed, line by line, only in answer to a mail that holds your secret:\n" +
+	"anyone can write your address on a mail."
+
+// rejectProven answers a mail whose secret matched its sender's (the errors may quote it).
+func (j *Judge) rejectProven(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string) error {
+	return j.rejectAs(tx, row, msg, to, summary, errs, hint, false)
+}
+
+func (j *Judge) rejectAs(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string, unproven bool) error {
 	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
 	if err != nil {
 		return err
 	}
 	return j.enqueue(tx, outMail{kind: "reject", to: to, subject: replySubject(msg.Subject),
+		messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text, unproven: unproven})
+}
+
+// refusedClaim answers a mail refused for its identity (a wrong secret, a withdrawn
+// player's, a sender who plays no robot the mail names). To a registered address it says
+// only that a mail claiming to come from it was refused, at most once in 24 hours: whoever
+// forges a player's From cannot mail the player their text, nor a stream of notices
+// (issue 21 item 5). An unknown address gets the plain refusal, which quotes nothing.
+func (j *Judge) refusedClaim(tx *store.Tx, row store.InboxMessage, msg *mail.Message, from string) error {
+	known, err := tx.KnownAddress(from)
+	if err != nil {
+		return err
+	}
+	if !known {
+		return j.reject(tx, row, msg, from, "Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
+	}
+	told, err := tx.RepliesSince([]string{"claim"}, from, j.now().Add(-24*time.Hour))
+	if err != nil || told > 0 {
+		return err
+	}
+	day := j.now().UTC().Format("2006-01-02")
+	text := fmt.Sprintf("A mail claiming to be from this address reached rallyjudge on %s (UTC) and was\n"+
+		"refused: the game, robot, address and secret did not match, so nothing was done.\n\n"+
+		"If you sent it, check the secret your welcome mail gives and send it again.\n"+
+		"If you did not, someone else wrote your address on it; you need do nothing.\n"+
+		"You are told this at most once a day.\n", day)
+	return j.enqueue(tx, outMail{kind: "claim", to: from, subject: "rallyjudge: a mail claiming to be from you was refused",
 		messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
 }
 
@@ -373,7 +412,11 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		f.outcome = outcomeAutomatic
 		return store.InboxRejected, "From is the judge's own address: not answered", 0, nil
 	}
+	proven := false // a secret matched the sender's: from then on the reply may quote the mail
 	reply := func(summary string, errs []string, hint string) error {
+		if proven {
+			return j.rejectProven(tx, row, msg, from, summary, errs, hint)
+		}
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
 	sheet, sheetErr := rd.Sheet, rd.SheetErr
@@ -440,15 +483,15 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 			return store.InboxRejected, note + " (rate-limited: not answered)", 0, err
 		}
 		// The reply reveals nothing: not which part was wrong, nor the sheet.
-		return store.InboxRejected, note, 0, reply("Your mail was not accepted: the game, robot, address and secret did not match.", nil, "")
+		return store.InboxRejected, note, 0, j.refusedClaim(tx, row, msg, from)
 	}
 	if player == nil && sheet.Robot != "" {
-		// the name the mail gave is told back only to a registered address (reflection.go)
+		// the name the mail gave is never told back: no secret proved who wrote it
+		// (reflection.go); a registered address is told the game's robots near it
 		noRobot, hint := "no robot by that name", ""
 		if known, err := tx.KnownAddress(from); err != nil {
 			return "", "", 0, err
 		} else if known {
-			noRobot = fmt.Sprintf("no robot %q", sheet.Robot)
 			hint = robotHint(players, sheet.Robot)
 		}
 		if sheetErr != nil {
@@ -508,6 +551,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 	}
 
 	// The sender is who they say. From here on, the reply may be specific.
+	proven = true
 	if g.Status == store.GameOver {
 		f.outcome = outcomeRefused
 		return store.InboxRejected, "game over", 0, reply(fmt.Sprintf("Game %s is over; no more orders are taken.", g.Tag), nil, "")

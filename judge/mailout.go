@@ -43,6 +43,10 @@ type outMail struct {
 	// slots are the secrets the mail gives, by owner: text and html hold each one's
 	// placeholder (Judge.hold), filled in at send time (secretslots.go).
 	slots []store.Owner
+	// unproven: a reply to a mail that no secret authenticated. Anyone may have written
+	// its From, so the reply carries nothing of it even to a registered address: a fixed
+	// subject, no quoted lines (reflection.go; issue 21 item 5).
+	unproven bool
 }
 
 // noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's

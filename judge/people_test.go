@@ -84,8 +84,8 @@ func TestGMWhoPlaysSameAddress(t *testing.T) {
 	if strings.Contains(text, "Roster") {
 		t.Errorf("the player's STATUS shows the roster:\n%s", text)
 	}
-	if kind, _ := f.send("twonky@example.test", "[RR spring] me", "secret "+f.secrets["Twonky"]+"\nPROCESS\n"); kind != "reject" {
-		t.Errorf("PROCESS with the player's secret: %s, want reject", kind)
+	if kind, _ := f.send("twonky@example.test", "[RR spring] me", "secret "+f.secrets["Twonky"]+"\nPROCESS\n"); kind != "claim" {
+		t.Errorf("PROCESS with the player's secret: %s, want claim", kind)
 	}
 	// And a sheet with the player's secret is the player's orders.
 	if kind, text := f.send("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")); kind != "ack" {
@@ -99,11 +99,13 @@ func TestKickedSecretCountsForNothing(t *testing.T) {
 	if kind, text := f.send("gm@example.test", "[RR spring] kick", "secret "+f.secrets[""]+"\nKICK Hulk\n"); kind == "reject" {
 		t.Fatalf("KICK refused:\n%s", text)
 	}
-	if kind, _ := f.send("hulk@example.test", "[RR spring] s", "secret "+f.secrets["Hulk"]+"\nSTATUS\n"); kind != "reject" {
-		t.Errorf("a kicked player's STATUS: %s, want reject", kind)
+	if kind, _ := f.send("hulk@example.test", "[RR spring] s", "secret "+f.secrets["Hulk"]+"\nSTATUS\n"); kind != "claim" {
+		t.Errorf("a kicked player's STATUS: %s, want claim", kind)
 	}
-	if kind, _ := f.send("hulk@example.test", "[RR spring] orders", f.sheet("Hulk", "")); kind != "reject" {
-		t.Errorf("a kicked player's sheet: %s, want reject", kind)
+	// refused too, but told once a day only: the day's notice went above
+	f.deliver(rawMail("hulk@example.test", "[RR spring] orders", f.sheet("Hulk", "")))
+	if row := f.inboxStatus(f.uid); row.Status != store.InboxRejected {
+		t.Errorf("a kicked player's sheet: %s (%s), want rejected", row.Status, row.Note)
 	}
 }
 
@@ -328,7 +330,7 @@ func TestChangeOfAddressAndNewSecret(t *testing.T) {
 	if fresh == "" {
 		t.Fatal("no new secret mailed")
 	}
-	if kind, _ := f.send("hulk@example.test", "[RR spring] s", "secret "+f.secrets["Hulk"]+"\nSTATUS\n"); kind != "reject" {
+	if kind, _ := f.send("hulk@example.test", "[RR spring] s", "secret "+f.secrets["Hulk"]+"\nSTATUS\n"); kind != "claim" {
 		t.Error("the old secret still counts")
 	}
 	if kind, _ := f.send("hulk@example.test", "[RR spring] s", "secret "+fresh+"\nSTATUS\n"); kind == "reject" {

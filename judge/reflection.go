@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -40,7 +42,7 @@ func DefaultReplyLimits() ReplyLimits {
 }
 
 // replyKinds are the outbox kinds that answer a mail (as opposed to reports, notices ...).
-var replyKinds = []string{"reject", "command"}
+var replyKinds = []string{"reject", "command", "claim"}
 
 func isReply(kind string) bool {
 	for _, k := range replyKinds {
@@ -80,6 +82,8 @@ func (j *Judge) mayReply(tx *store.Tx, m *outMail) (bool, string, error) {
 	perRecipient := lim.PerKnown
 	if !known {
 		perRecipient = lim.PerStranger
+	}
+	if !known || m.unproven {
 		m.subject = strangerSubject
 		m.text = j.strangerText(m.kind, m.text)
 		m.html = "" // an HTML part is made from the same text; none for strangers
@@ -127,4 +131,21 @@ func (j *Judge) strangerText(kind, text string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// echoLine is a command line as a reply quotes it ("> LINE"): control characters (an
+// escape sequence, a bell), bidirectional overrides and isolates, direction marks and
+// other invisible format characters — anything that changes what is shown rather than
+// shows itself (adjudicator.NameRuneProblem) — are each written as U+FFFD, and a tab as a
+// space (issue 21 item 5: ESC, BEL and U+202E were echoed raw).
+func echoLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return ' '
+		}
+		if adjudicator.NameRuneProblem(r) != "" {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, s)
 }

@@ -44,7 +44,9 @@ func ParseYAML(b []byte) (*Sheet, error) {
 			at.Line, _ = strconv.Atoi(m[1])
 			msg = strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ": ")
 		}
-		return nil, &SyntaxError{Problems: []Problem{{At: at, Msg: "not valid YAML: " + msg}}}
+		// The header lines are read as far as they go, so the reply can say what was
+		// wrong (invalid YAML) rather than that the sheet had no secret (issue 21 item 6).
+		return yamlHeaderLines(b), &SyntaxError{Problems: []Problem{{At: at, Msg: "not valid YAML: " + msg}}}
 	}
 	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
 	if p, bad := checkNode(&doc, 0); bad {
@@ -95,6 +97,37 @@ func ParseYAML(b []byte) (*Sheet, error) {
 		return tp.s, err
 	}
 	return tp.s, nil
+}
+
+// yamlHeaderLines reads the game, robot, turn and secret of a sheet that is not valid
+// YAML from its unindented "key: value" lines (quotes taken off a value), so the judge
+// can tell who sent it and answer with what was wrong. Nothing else is read.
+func yamlHeaderLines(b []byte) *Sheet {
+	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	seen := map[string]bool{}
+	for i, line := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k != strings.TrimSpace(k) {
+			continue
+		}
+		field, ok := yamlKeys[strings.ToLower(k)]
+		if !ok || seen[field] || field == "program" || field == "orders" {
+			continue
+		}
+		val := strings.TrimSpace(v)
+		if len(val) >= 2 && (val[0] == '"' || val[0] == '\'') && val[len(val)-1] == val[0] {
+			val = val[1 : len(val)-1]
+		}
+		if val == "" || strings.ContainsAny(val, "{}[]") {
+			continue
+		}
+		seen[field] = true
+		tp.set(i+1, field, val, len(k)+2)
+	}
+	if len(tp.s.At) == 0 {
+		tp.s.At = nil
+	}
+	return tp.s
 }
 
 var yamlKeys = map[string]string{
