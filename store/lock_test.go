@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,58 @@ func TestSecondDaemonIsRefused(t *testing.T) {
 		t.Fatalf("after release: %v", err)
 	}
 	again.Release()
+}
+
+// TestSecondDaemonIsRefusedWhateverThePath: the lock is the database file's, so a second
+// daemon is refused through a symbolic link, a hard link, a symbolic link to the
+// directory or another spelling of the path, and is told the pid that holds it (issue 21
+// item 4: each of these started beside the first).
+func TestSecondDaemonIsRefusedWhateverThePath(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db", "one.db")
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	sym, hard, dirlink := filepath.Join(dir, "sym.db"), filepath.Join(dir, "hard.db"), filepath.Join(dir, "dirlink")
+	if err := os.Symlink(path, sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(path), dirlink); err != nil {
+		t.Fatal(err)
+	}
+	first, err := LockDaemon(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Release()
+	for _, other := range []string{path, sym, hard, filepath.Join(dirlink, "one.db"), filepath.Join(dir, "db", "..", "db", ".", "one.db")} {
+		second, err := LockDaemon(other)
+		if !errors.Is(err, ErrLocked) {
+			second.Release()
+			t.Errorf("a second daemon through %s: %v, want ErrLocked", other, err)
+			continue
+		}
+		if want := fmt.Sprintf("pid %d", os.Getpid()); !strings.Contains(err.Error(), want) {
+			t.Errorf("through %s the refusal does not name the holder (%s): %v", other, want, err)
+		}
+	}
+	// and the database the lock sits on stays a database SQLite reads and writes
+	st, err = Open(sym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckServing(context.Background(), time.Now(), "test"); err != nil {
+		t.Errorf("the locked database: %v", err)
+	}
+	st.Close()
 }
 
 // holdWriteLock takes SQLite's write lock on path from another connection, as another
