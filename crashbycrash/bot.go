@@ -8,10 +8,12 @@ package crashbycrash
 //
 // Search: every legal first action is played out; the second action is searched in full
 // after the most promising first actions (by the same measure, the best botWidth of
-// them), after every first action that already has the best score difference, and after
-// every blue or yellow card (whose worth is all in the second action). A first action
-// after which the game is over needs no second. This is not a full search of all pairs
-// (about 40 times the work): a pair whose first action looks poor alone can be missed.
+// them), after every first action already as good in score difference, and after every
+// blue or yellow card (whose worth is all in the second action); every other first
+// action is paired with the second actions of the best pairs found and the best single
+// actions of the position. A first action after which the game is over needs no second.
+// This is not a search of every pair (about 40 times the work): a pair whose first
+// action only prepares its second can be missed (docs/crash-by-crash.md has figures).
 
 import "sort"
 
@@ -59,12 +61,15 @@ func BotMove(s *State) Move {
 	bestKey, found := 0, false
 	var best Move
 	bestDiff := firsts[order[0]].after.diff(me)
+	searched := make([]bool, len(firsts))
+	var goodSeconds []ranked // the second actions of the best pairs found
 	for rank, i := range order {
 		f := &firsts[i]
 		binding := f.a.Kind == ActCard && cardColour(f.a.Card) != Grey
 		if rank >= botWidth && f.after.diff(me) < bestDiff && !binding {
 			continue
 		}
+		searched[i] = true
 		if f.after.Phase == PhaseOver {
 			if !found || f.key > bestKey {
 				best, bestKey, found = Move{Actions: []Action{f.a, {Kind: ActPass}}}, f.key, true
@@ -74,7 +79,7 @@ func BotMove(s *State) Move {
 		tc := f.tc
 		tc.idx = 1
 		seconds := f.after.candidates(&tc)
-		seconds = append(seconds, Action{Kind: ActPass})
+		legalSeconds := 0
 		var neutralDone [3]bool
 		for _, b := range seconds {
 			// a second action that moves no car and changes no score (an exchange, Bell
@@ -97,11 +102,59 @@ func BotMove(s *State) Move {
 			if t2.bound != NoCard && cardColour(t2.bound) == Yellow && !t2.yellowDone && n.Phase != PhaseOver {
 				continue
 			}
+			legalSeconds++
 			if kind >= 0 {
 				neutralDone[kind] = true
 			}
-			if k := n.botKey(me); !found || k > bestKey {
+			k := n.botKey(me)
+			goodSeconds = keepBest(goodSeconds, ranked{b, k}, 3)
+			if !found || k > bestKey {
 				best, bestKey, found = Move{Actions: []Action{f.a, b}}, k, true
+			}
+		}
+		if legalSeconds == 0 && neutralDone == [3]bool{} {
+			// no second action at all: a pass (legal only then; a yellow card's
+			// binding makes a pass refused, which action reports)
+			n := f.after
+			t2 := tc
+			t2.evs = scratch[:0]
+			if n.action(&t2, Action{Kind: ActPass}) == nil && !(t2.bound != NoCard && cardColour(t2.bound) == Yellow) {
+				if k := n.botKey(me); !found || k > bestKey {
+					best, bestKey, found = Move{Actions: []Action{f.a, {Kind: ActPass}}}, k, true
+				}
+			}
+		}
+	}
+	// Every other first action is paired with the actions most likely to gain: the
+	// second actions of the best pairs found, and the best single actions of the
+	// position (a gain often does not depend on the first action).
+	promising := goodSeconds
+	byGain := make([]ranked, 0, 3)
+	for _, f := range firsts {
+		byGain = keepBest(byGain, ranked{f.a, f.after.diff(me)}, 3)
+	}
+	promising = append(promising, byGain...)
+	for i := range firsts {
+		f := &firsts[i]
+		if searched[i] {
+			continue
+		}
+		if f.after.Phase == PhaseOver {
+			if !found || f.key > bestKey {
+				best, bestKey, found = Move{Actions: []Action{f.a, {Kind: ActPass}}}, f.key, true
+			}
+			continue
+		}
+		for _, p := range promising {
+			n := f.after
+			t2 := f.tc
+			t2.idx = 1
+			t2.evs = scratch[:0]
+			if p.a.Kind == ActPass || n.action(&t2, p.a) != nil {
+				continue
+			}
+			if k := n.botKey(me); !found || k > bestKey {
+				best, bestKey, found = Move{Actions: []Action{f.a, p.a}}, k, true
 			}
 		}
 	}
@@ -109,6 +162,52 @@ func BotMove(s *State) Move {
 		return s.botFinish(Move{Actions: []Action{{Kind: ActPass}, {Kind: ActPass}}})
 	}
 	return s.botFinish(best)
+}
+
+type ranked struct {
+	a   Action
+	key int
+}
+
+// keepBest keeps the n best-ranked actions (the first of equals), no action twice.
+func keepBest(list []ranked, r ranked, n int) []ranked {
+	worst := 0
+	for i := range list {
+		if list[i].key < list[worst].key {
+			worst = i
+		}
+	}
+	if len(list) == n && r.key <= list[worst].key {
+		return list
+	}
+	for _, x := range list {
+		if sameAction(x.a, r.a) {
+			return list
+		}
+	}
+	if len(list) < n {
+		return append(list, r)
+	}
+	list[worst] = r
+	return list
+}
+
+func sameAction(a, b Action) bool {
+	if a.Kind != b.Kind || a.Cell != b.Cell || a.NoPush != b.NoPush || a.Acc != b.Acc || a.Card != b.Card ||
+		a.Give != b.Give || a.From != b.From || len(a.Push) != len(b.Push) || len(a.Cells) != len(b.Cells) {
+		return false
+	}
+	for i := range a.Push {
+		if a.Push[i] != b.Push[i] {
+			return false
+		}
+	}
+	for i := range a.Cells {
+		if a.Cells[i] != b.Cells[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // neutralKind classes the second actions that cannot change botKey: no car moves (the

@@ -46,7 +46,7 @@ func bestPair(s *State) (int, string) {
 
 // TestBotAgainstExhaustive measures the autopilot's search against a search of every
 // pair of legal actions on 12 mid-game positions: it never does better (a check of the
-// exhaustive search) and finds the best score difference in at least 10 of them (a full
+// exhaustive search) and finds the best score difference in at least 11 of them (a full
 // search is about 40 times the work; docs/crash-by-crash.md gives the figures).
 func TestBotAgainstExhaustive(t *testing.T) {
 	if testing.Short() {
@@ -75,7 +75,7 @@ func TestBotAgainstExhaustive(t *testing.T) {
 			t.Logf("seed %d: the bot makes %d with %q; best %d with %q", seed, n.diff(me), Format(m), ex, pair)
 		}
 	}
-	if found < 10 {
-		t.Fatalf("the bot found the best score difference in %d of 12 positions, want 10", found)
+	if found < 11 {
+		t.Fatalf("the bot found the best score difference in %d of 12 positions, want 11", found)
 	}
 }
