@@ -14,10 +14,10 @@ type Event struct {
 	Magnet bool   `json:"magnet,omitempty"` // the car is the magnetic one
 	From   Cell   `json:"from"`
 	To     Cell   `json:"to"`
-	Dir    Dir    `json:"dir"`
+	Dir    Dir    `json:"dir"`         // push, blocked, operator; otherwise none
 	N      int    `json:"n,omitempty"` // points, accumulators, a count, a chart space
 	Card   Card   `json:"card,omitempty"`
-	Slot   Slot   `json:"slot"`
+	Slot   Slot   `json:"slot"` // removed, op-hole, operator into a hole; otherwise -1
 }
 
 // Event kinds.

@@ -1,6 +1,7 @@
 package crashbycrash
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -99,4 +100,25 @@ func FuzzParseMove(f *testing.F) {
 			t.Fatalf("round trip: %q → %q", Format(m), Format(again))
 		}
 	})
+}
+
+// TestMoveJSON: a Move survives JSON (the judge stores moves that way).
+func TestMoveJSON(t *testing.T) {
+	m, err := ParseMove("play Double Hit\nplace E4 push S SE\ndraw face-up 2, deck keep Tandem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range []Move{m, {Actions: []Action{{Kind: ActExchange, Give: [2]Card{Tandem, Lambada}, From: [2]Source{3, Deck}}, {Kind: ActOperator, Cells: []Cell{mustCell("D2"), mustCell("D3")}}}}} {
+		b, err := json.Marshal(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Move
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, mv) {
+			t.Fatalf("JSON round trip: %s → %+v, want %+v", b, back, mv)
+		}
+	}
 }

@@ -24,6 +24,16 @@ type turn struct {
 
 func (t *turn) ev(e Event) {
 	e.Seat = t.seat
+	switch e.Kind {
+	case EvPush, EvBlocked, EvOperator:
+	default:
+		e.Dir = NoDir // so that JSON says "none", not N
+	}
+	switch e.Kind {
+	case EvRemoved, EvOpHole, EvOperator:
+	default:
+		e.Slot = NoSlot
+	}
 	t.evs = append(t.evs, e)
 }
 
