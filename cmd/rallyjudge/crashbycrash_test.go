@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,9 @@ func TestCrashByCrashFromTheCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
-	if res.Turns != 30 || res.Reports < 60 {
+	// the demo stops after 30 turns, or earlier when the bots end the game (the
+	// autopilot can take a side's last car off the board)
+	if res.Turns < 13 || res.Turns > 30 || (res.Turns < 30 && !res.Over) || res.Reports < 2*res.Turns {
 		t.Fatalf("demo: %+v", res)
 	}
 	rja := filepath.Join(dir, "cbc.rja")
@@ -32,7 +35,7 @@ func TestCrashByCrashFromTheCommandLine(t *testing.T) {
 		t.Fatalf("the export is not a Crash by Crash archive:\n%.300s", b)
 	}
 	code, stdout, errs := runCmd("replay", rja)
-	if code != 0 || !strings.Contains(stdout, "30 turns replay exactly") {
+	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d turns replay exactly", res.Turns)) {
 		t.Fatalf("replay: %d %s %s", code, stdout, errs)
 	}
 	code, stdout, errs = runCmd("replay", rja, "--turn", "12")
@@ -43,8 +46,8 @@ func TestCrashByCrashFromTheCommandLine(t *testing.T) {
 	if code, _, errs := runCmd("replay", rja, "--html", page); code != 0 {
 		t.Fatalf("replay --html: %d %s", code, errs)
 	}
-	if h, _ := os.ReadFile(page); !strings.Contains(string(h), "Crash by Crash: game demo") || strings.Count(string(h), `class="turn"`) != 31 {
-		t.Errorf("the replay page lacks its title or its 31 steps")
+	if h, _ := os.ReadFile(page); !strings.Contains(string(h), "Crash by Crash: game demo") || strings.Count(string(h), `class="turn"`) != res.Turns+1 {
+		t.Errorf("the replay page lacks its title or its %d steps", res.Turns+1)
 	}
 	// a move changed in the archive: replay names the turn
 	bad := strings.Replace(string(b), `"turn":5,`, `"turn":5,"moves":[{"seat":0,"move":{"data":{"Actions":[{"Kind":5}]},"text":"pass"}}],"x":`, 1)
