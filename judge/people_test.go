@@ -478,7 +478,7 @@ func TestReportStillsAndReplayPage(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	mustContain(t, "the report's HTML", qpDecoded(raw), `name=3D"viewport"`, "Register by register", "After register 5", "overflow-x: auto")
+	mustContain(t, "the report's HTML", qpDecoded(raw), `name=3D"viewport"`, "Register by register", "After register 5", "white-space: pre-wrap")
 	_, text := f.send("zoombot@example.test", "[RR spring] replay", "secret "+f.secrets["Zoombot"]+"\nHISTORY REPLAY\n")
 	mustContain(t, "HISTORY REPLAY", text, "The replay page of game spring")
 	ms := f.mailsTo("zoombot@example.test", "replay")

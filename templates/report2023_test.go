@@ -73,7 +73,7 @@ func TestReport2023(t *testing.T) {
 			t.Errorf("the text report lacks %q:\n%s", want, text)
 		}
 	}
-	for _, want := range []string{"Your player mat (private)", "<th>Checkpoints</th><th>Energy</th>"} {
+	for _, want := range []string{"Your player mat (private)", "<br>checkpoints ", ", energy "} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}
@@ -81,7 +81,7 @@ func TestReport2023(t *testing.T) {
 	if m := regexp.MustCompile(`\bP\d+\b`).FindString(text); m != "" {
 		t.Errorf("a 2023 report names a card by priority: %s", m)
 	}
-	if strings.Contains(text, "lives") || strings.Contains(html, "<th>Lives</th>") {
+	if strings.Contains(text, "lives") || strings.Contains(html, "<th>Lives</th>") || strings.Contains(html, "lives ") {
 		t.Error("a 2023 report speaks of lives")
 	}
 	// The sheet in the report, filled in with the hand's cards by kind, is valid.

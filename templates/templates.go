@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 )
 
 //go:embed files/*.tmpl
@@ -50,6 +51,24 @@ func htmlFuncs() map[string]any {
 				}
 			}
 			return htmltemplate.URL("cid:" + id), nil
+		},
+		// bigPicture sizes a picture of w pixels to fill the page's width, up to twice
+		// its size, drawn crisp: small on a phone, large on a desktop (issue 22).
+		"bigPicture": func(w int) htmltemplate.CSS {
+			if w <= 0 {
+				return "max-width: 100%; height: auto;"
+			}
+			return htmltemplate.CSS(fmt.Sprintf("width: 100%%; max-width: %dpx; height: auto; image-rendering: pixelated;", 2*w))
+		},
+		// mapFont is the text map's font size: 13px, or smaller to fit a narrow screen
+		// without scrolling sideways (issue 22: a phone is 390 px wide). A monospace
+		// character is about 0.6 em wide; the page's and the block's padding are 48 px.
+		"mapFont": func(text string) htmltemplate.CSS {
+			n := 1
+			for _, l := range strings.Split(text, "\n") {
+				n = max(n, utf8.RuneCountInString(l))
+			}
+			return htmltemplate.CSS(fmt.Sprintf("font-size: 13px; font-size: min(13px, calc((100vw - 48px) / %.1f));", float64(n)*0.62))
 		},
 	}
 }

@@ -1,0 +1,84 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/rallyjudge/rallyjudge/internal/pagefit"
+)
+
+// A turn report's HTML part fits a phone (390 px) and a desktop (1280 px) with its
+// pictures in place: nothing scrolls sideways (issue 22: the Robots table was cut off
+// after "Flags" and the text map scrolled sideways on a phone).
+// RALLYJUDGE_KEEP_SCREENSHOT=DIR keeps a screenshot at each width to look at.
+func TestReportFitsPhoneAndDesktop(t *testing.T) {
+	if pagefit.Chromium() == "" {
+		t.Skip("no chromium: apt-get install -y chromium (.ci/run installs it)")
+	}
+	f := newFixture(t)
+	f.allSheets()
+	reps := f.mailsTo("hulk@example.test", "report")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	page := reportPage(t, reps[0].Raw)
+	for _, w := range []int{390, 1280} {
+		shot := ""
+		if dir := os.Getenv("RALLYJUDGE_KEEP_SCREENSHOT"); dir != "" {
+			shot = filepath.Join(dir, fmt.Sprintf("report-%d.png", w))
+		}
+		r, err := pagefit.Measure(context.Background(), t.TempDir(), page, w, shot, 0, 1800)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fits() {
+			t.Errorf("the report scrolls sideways %s", r)
+		}
+	}
+}
+
+// reportPage is a report's HTML part with its inline pictures put in as data: URLs, as a
+// mail program shows it.
+func reportPage(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	mr, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var html string
+	pics := map[string]string{}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(p.Body)
+		ct := p.Header.Get("Content-Type")
+		switch {
+		case strings.HasPrefix(ct, "text/html"):
+			html = string(b)
+		case strings.HasPrefix(ct, "image/"):
+			mt, _, _ := strings.Cut(ct, ";")
+			pics[strings.Trim(p.Header.Get("Content-Id"), "<>")] = "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(b)
+		}
+	}
+	if html == "" || len(pics) == 0 {
+		t.Fatalf("the report has no HTML part or no pictures (%d)", len(pics))
+	}
+	for cid, uri := range pics {
+		html = strings.ReplaceAll(html, "cid:"+cid, uri)
+	}
+	return []byte(html)
+}
