@@ -35,6 +35,10 @@ type Config struct {
 	// are: never in the DSN.
 	DatabasePasswordEnv  string `yaml:"database_password_env"`
 	DatabasePasswordFile string `yaml:"database_password_file"`
+	// Lease (PostgreSQL only): how often a judge standing by tries to take over, and how
+	// often the serving judge checks it still serves. With the server noticing a dead
+	// judge's session, it bounds the time a community goes unserved.
+	Lease Duration `yaml:"lease"`
 }
 
 // IMAPConfig is the mailbox orders arrive in.
@@ -101,6 +105,7 @@ func DefaultConfig() Config {
 		Limits:       LimitsConfig{MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
 		LogLevel:     "info",
 		TickInterval: Duration(30 * time.Second),
+		Lease:        Duration(2 * time.Second),
 	}
 }
 
@@ -274,6 +279,9 @@ func (c Config) check() []string {
 	oneOf(c.LogLevel, "log_level", "debug", "info", "warn", "error")
 	if c.IMAP.PasswordEnv == "" && c.IMAP.PasswordFile == "" {
 		errs = append(errs, "imap: set password_env or password_file (passwords are never written in the config)")
+	}
+	if c.Lease.D() <= 0 {
+		errs = append(errs, "lease must be positive")
 	}
 	if c.Limits.MaxMessageBytes <= 0 {
 		errs = append(errs, "limits.max_message_bytes must be positive")

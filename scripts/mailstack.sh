@@ -246,6 +246,9 @@ start_dovecot() {
   # daemons must not inherit our stdout/stderr, or "$0 | tee" / "$($0)" in CI never sees EOF
   dovecot -c "$ETC/dovecot/dovecot.conf" </dev/null >>"$LOG/dovecot-stderr.log" 2>&1 || die "dovecot failed to start; see $LOG/dovecot.log"
   wait_port "$IMAP_PORT" 15 || die "dovecot not listening on $IMAP_PORT; see $LOG/dovecot.log"
+  # on a loaded machine dovecot may listen before it has written its pid file
+  local i
+  for ((i = 0; i < 100; i++)); do [ -s "$RUN/dovecot/master.pid" ] && break; sleep 0.1; done
   pid=$(cat "$RUN/dovecot/master.pid")
   echo "dovecot $pid" >>"$PIDFILE"
 }

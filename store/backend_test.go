@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -196,24 +197,56 @@ func TestRedactDSN(t *testing.T) {
 	}
 }
 
+// TestPostgresOneServingJudge: one serving judge at a time writes to a PostgreSQL
+// database; a second stands by (ErrLocked); a tool that does not serve writes beside
+// them; when the serving judge's session ends the next one takes over, and the first,
+// its session gone, writes nothing more (fenced) until the lock is free again.
 func TestPostgresOneServingJudge(t *testing.T) {
 	where := pgTestSchema(t)
-	a, b := openTestWith(t, where, Options{}), openTestWith(t, where, Options{})
 	ctx := context.Background()
-	lock, err := a.LockServing(ctx)
-	if err != nil {
-		t.Fatal(err)
+	a := openTestWith(t, where, Options{Serving: true})
+	if err := a.StillServing(ctx); err != nil {
+		t.Fatalf("the first judge: %v", err)
 	}
-	if _, err := b.LockServing(ctx); !errors.Is(err, ErrLocked) {
+	if _, err := OpenWith(where, Options{Serving: true, Password: pgTestPassword(t)}); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a second serving judge: %v, want ErrLocked", err)
 	}
-	if err := lock.Release(); err != nil {
+	tool := openTestWith(t, where, Options{})
+	mustTx(t, tool, func(tx *Tx) error { _, err := tx.CreateGame(testGame("by-the-tool")); return err })
+
+	// the first judge's writing session ends (as when its process is killed)
+	var pid int
+	mustTx(t, a, func(tx *Tx) error { return tx.queryRow(`SELECT pg_backend_pid()`).Scan(&pid) })
+	if _, err := pgAdminDB(t).Exec(`SELECT pg_terminate_backend($1)`, pid); err != nil {
 		t.Fatal(err)
 	}
-	// released (as when the first judge's session ends): the second may serve
-	lock2, err := b.LockServing(ctx)
-	if err != nil {
-		t.Fatalf("after release: %v", err)
+	var b *Store
+	for try := 0; ; try++ { // the server drops the lock as it ends the session: soon, not at once
+		var err error
+		if b, err = OpenWith(where, Options{Serving: true, Password: pgTestPassword(t)}); err == nil {
+			break
+		}
+		if !errors.Is(err, ErrLocked) || try == 500 {
+			t.Fatalf("taking over: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	lock2.Release()
+	if err := a.StillServing(ctx); !errors.Is(err, ErrLocked) {
+		t.Errorf("the first judge after the takeover: %v, want ErrLocked", err)
+	}
+	if err := a.Tx(ctx, func(tx *Tx) error { _, err := tx.CreateGame(testGame("fenced")); return err }); err == nil {
+		t.Error("the first judge wrote after the takeover")
+	}
+	mustTx(t, b, func(tx *Tx) error { _, err := tx.CreateGame(testGame("by-the-second")); return err })
+	b.Close()
+	if err := a.StillServing(ctx); err != nil {
+		t.Errorf("the first judge once the lock is free: %v", err)
+	}
+	mustView(t, tool, func(tx *Tx) error {
+		gs, err := tx.Games()
+		if len(gs) != 2 {
+			t.Errorf("%d games, want 2 (the tool's and the second judge's): %+v", len(gs), gs)
+		}
+		return err
+	})
 }

@@ -84,8 +84,10 @@
 // statement that fails ends a PostgreSQL transaction, so a caller that goes on after a
 // refused write runs it in Savepoint (the judge runs each mail in one anyway); and
 // Backup refuses (pg_dump backs PostgreSQL up). One judge serves a database: LockDaemon
-// for a file, Store.LockServing (an advisory lock the server drops with the session)
-// for PostgreSQL. The tests run on both (backend_test.go; RALLYJUDGE_POSTGRES_DSN).
+// for a file; on PostgreSQL Options.Serving, under which every writing session must hold
+// the serving lock (an advisory lock the server drops with the session), so judges beside
+// it stand by (ErrLocked) and one takes over when its session ends (StillServing). The
+// tests run on both (backend_test.go; RALLYJUDGE_POSTGRES_DSN).
 //
 // Files, one concept each: store.go (opening, transactions, backup),
 // migrate.go, games.go, players.go (players and game masters), turns.go,

@@ -82,13 +82,20 @@ func openPostgres(dsn string, o Options) (*Store, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	writer := stdlib.OpenDB(*cfg)
+	var opts []stdlib.OptionOpenDB
+	if o.Serving {
+		opts = append(opts, stdlib.OptionAfterConnect(takeServingLock))
+	}
+	writer := stdlib.OpenDB(*cfg, opts...)
 	// One writing connection, as with SQLite: within one judge transactions follow one
 	// another; judges beside it are kept apart by the database's locks.
 	writer.SetMaxOpenConns(1)
 	writer.SetMaxIdleConns(1)
 	if err := writer.PingContext(ctx); err != nil {
 		writer.Close()
+		if errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("store: %s: %w; standing by", name, ErrLocked)
+		}
 		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
 	if err := pgMigrate(ctx, writer, name, ms); err != nil {
@@ -109,54 +116,49 @@ func openPostgres(dsn string, o Options) (*Store, error) {
 // IsPostgres reports whether s is on PostgreSQL.
 func (s *Store) IsPostgres() bool { return s.pg }
 
-// ServingLock is the lock a serving judge holds on a PostgreSQL database (LockServing).
-type ServingLock struct {
-	db   *sql.DB
-	conn *sql.Conn // the session that holds the lock, out of any pool
-}
-
-// LockServing takes the lock that makes one serving judge per PostgreSQL database, as
-// LockDaemon does per SQLite file: a session advisory lock, held on a connection of its
-// own, which the server lets go when the connection ends however the judge ends (kill -9
-// included: no stale lock). A second judge is refused with ErrLocked.
-func (s *Store) LockServing(ctx context.Context) (*ServingLock, error) {
-	if !s.pg {
-		return nil, fmt.Errorf("store: %s: LockServing is for PostgreSQL; a SQLite file takes LockDaemon", s.path)
-	}
-	db := stdlib.OpenDB(*s.pgcfg)
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store: lock %s: %w", s.path, err)
-	}
+// takeServingLock is run on each new writing connection of a serving store: the
+// connection holds the serving lock for as long as it lives, or is not made.
+func takeServingLock(ctx context.Context, c *pgx.Conn) error {
 	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, 1)`, int32(schemaLock)).Scan(&got); err != nil {
-		conn.Close()
-		db.Close()
-		return nil, fmt.Errorf("store: lock %s: %w", s.path, err)
+	// one lock per schema (tests give each their own): the second key is the schema's hash
+	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext(current_schema()))`, int32(schemaLock)).Scan(&got); err != nil {
+		return fmt.Errorf("serving lock: %w", err)
 	}
 	if !got {
-		var holder string
-		_ = conn.QueryRowContext(ctx, `SELECT coalesce(string_agg(a.client_addr::text || ' pid ' || a.pid, ', '), '?')
-			FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-			WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = 1 AND l.granted`, int64(schemaLock)).Scan(&holder)
-		conn.Close()
-		db.Close()
-		return nil, fmt.Errorf("store: %s: %w (server session %s); stop it first, or give this one another database",
-			s.path, ErrLocked, holder)
+		return ErrLocked
 	}
-	return &ServingLock{db: db, conn: conn}, nil
+	return nil
 }
 
-// Release gives the lock up: unlocked at once, then the session ends.
-func (l *ServingLock) Release() error {
-	if l == nil || l.db == nil {
+// StillServing checks that s's writing session holds the serving lock, making a new
+// session (which must take it) when the last one ended; ErrLocked when another judge
+// has it now. A serving judge asks at every tick and stops when it no longer serves.
+func (s *Store) StillServing(ctx context.Context) error {
+	if !s.pg || !s.opts.Serving {
 		return nil
 	}
-	_, err := l.conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1, 1)`, int32(schemaLock))
-	err = errors.Join(err, l.conn.Close(), l.db.Close())
-	l.db, l.conn = nil, nil
+	err := s.stillServing(ctx)
+	if err != nil && !errors.Is(err, ErrLocked) {
+		// the session found ended (the server's FATAL is the first word of a session it
+		// closed): asked again, on a new session, which must take the lock
+		err = s.stillServing(ctx)
+	}
 	return err
+}
+
+func (s *Store) stillServing(ctx context.Context) error {
+	return s.Tx(ctx, func(tx *Tx) error {
+		var held bool
+		// the session's own two-key advisory lock of this kind: the serving lock
+		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+			AND classid::bigint = ? AND objsubid = 2 AND granted)`, int64(schemaLock)).Scan(&held); err != nil {
+			return fmt.Errorf("store: %s: %w", s.path, err)
+		}
+		if !held {
+			return fmt.Errorf("store: %s: %w", s.path, ErrLocked)
+		}
+		return nil
+	})
 }
 
 // pgMigrate brings the schema up to the last of ms in one transaction, under an

@@ -31,6 +31,13 @@ type Options struct {
 	// Password is the PostgreSQL role's password, when the DSN does not carry it (it
 	// should not: the config names an environment variable or a file). Unused by SQLite.
 	Password string
+	// Serving (PostgreSQL only) opens the store for the judge that serves the database:
+	// every connection that writes first takes the database's serving lock (a session
+	// advisory lock), and refuses to be made without it. Only one judge's writes reach
+	// the database, however many stand by, and a judge whose writing session ended (its
+	// lock with it) writes nothing more unless it gets the lock back first. OpenWith
+	// fails with ErrLocked while another judge serves.
+	Serving bool
 	// Sync is PRAGMA synchronous. The default, SyncFull, puts every commit on
 	// disk before Tx returns (the mail reader relies on it: it flags a message
 	// on the server once its commit is back). SyncNormal is for tests and

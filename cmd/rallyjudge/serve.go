@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,7 +94,7 @@ func checkServe(cfg judge.Config, getenv func(string) string) error {
 	return nil
 }
 
-func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
+func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) {
 	imapPW, err := judge.Secret(cfg.IMAP.PasswordEnv, cfg.IMAP.PasswordFile, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("imap password: %w", err)
@@ -114,17 +115,47 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) error {
 		}
 		defer lock.Release()
 	}
-	st, err := store.OpenWith(cfg.Database, store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}, Password: dbPW})
+	opts := store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}, Password: dbPW}
+	// the same on PostgreSQL by the serving lock its writing session holds: judges beside
+	// this one stand by, and one takes over when the serving judge's session ends
+	opts.Serving = store.IsPostgres(cfg.Database)
+	st, err := store.OpenWith(cfg.Database, opts)
+	for opts.Serving && errors.Is(err, store.ErrLocked) {
+		log.Info("standing by: another judge serves the database", "lease", cfg.Lease.D())
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(cfg.Lease.D()):
+		}
+		st, err = store.OpenWith(cfg.Database, opts)
+	}
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.IsPostgres() { // the same on PostgreSQL, by a lock the server holds for the session
-		lock, err := st.LockServing(ctx)
-		if err != nil {
-			return err
-		}
-		defer lock.Release()
+	if opts.Serving {
+		log.Info("serving the database", "db", cfg.Database)
+		var stop context.CancelCauseFunc
+		ctx, stop = context.WithCancelCause(ctx)
+		defer stop(nil)
+		go func() { // stops serving when another judge does
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(cfg.Lease.D()):
+				}
+				if err := st.StillServing(ctx); err != nil && ctx.Err() == nil {
+					stop(fmt.Errorf("no longer serving: %w", err))
+					return
+				}
+			}
+		}()
+		defer func() {
+			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && err == nil {
+				err = c
+			}
+		}()
 	}
 	// refuse a database with damaged pages or one that cannot be written, before any mail is read
 	if err := st.CheckServing(ctx, time.Now().UTC(), fmt.Sprintf("rallyjudge serve, pid %d", os.Getpid())); err != nil {

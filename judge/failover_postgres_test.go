@@ -1,0 +1,372 @@
+package judge
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to make and drop the test's schema
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// TestFailoverThreeJudges runs three `rallyjudge serve` on one PostgreSQL database and
+// the real mail stack (Postfix in, Dovecot out), plays a game by mail, and kills a judge
+// with SIGKILL every two or three seconds (every other kill the one serving), restarting
+// it, at least 30 times. One judge serves at a time (the serving lock its writing session
+// holds); the others stand by and one takes over when the server's session ends.
+// Afterwards every sheet is stored once, no turn is resolved twice, no report is
+// missing, and no mail arrived more than twice. It logs the takeover times (kill of the
+// serving judge to another serving, its mailbox and SMTP set up; the killed one is
+// restarted after). RALLYJUDGE_POSTGRES=1 and RALLYJUDGE_MAILSTACK=1.
+func TestFailoverThreeJudges(t *testing.T) {
+	if os.Getenv("RALLYJUDGE_POSTGRES") != "1" || os.Getenv("RALLYJUDGE_POSTGRES_DSN") == "" {
+		t.Skip("needs PostgreSQL: RALLYJUDGE_POSTGRES=1 and RALLYJUDGE_POSTGRES_DSN (scripts/postgres.sh; .ci/run sets both)")
+	}
+	if testing.Short() {
+		t.Skip("builds the daemon and kills it 30 times")
+	}
+	imapAddr, smtpAddr := needMailstack(t)
+	pw := map[string]string{"alice": "alicepw", "bob": "bobpw", "carol": "carolpw", "orders": "orderspw"}
+	for u, p := range pw {
+		clearMailbox(t, imapAddr, u, p)
+	}
+	dsn, dbPW := failoverSchema(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "rallyjudge")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rallyjudge/rallyjudge/cmd/rallyjudge").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	st, err := store.OpenWith(dsn, store.Options{Password: dbPW})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	j, err := New(st, "orders@example.test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"alice", "bob", "carol"}
+	spec := GameSpec{Tag: "failover", Course: "sprint", Seed: 9, GMEmail: "carol@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	for _, p := range players {
+		spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(p[:1]) + p[1:], Email: p + "@example.test"})
+	}
+	if _, err := j.CreateGame(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	const lease = 500 * time.Millisecond
+	cfg := filepath.Join(dir, "rallyjudge.yaml")
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, `database: %s
+database_password_env: RJ_DB_PW
+judge_address: orders@example.test
+imap:
+  address: %s
+  tls: plain
+  username: orders
+  password_env: RJ_IMAP_PW
+  poll_interval: 300ms
+  idle_timeout: 1s
+smtp:
+  address: %s
+  tls: none
+tick_interval: 200ms
+lease: %s
+`, dsn, imapAddr, smtpAddr, lease), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// the three judges: each run of each writes a log of its own
+	type judgeProc struct {
+		cmd  *exec.Cmd
+		log  string
+		done chan struct{}
+	}
+	runs := 0
+	start := func() *judgeProc {
+		runs++
+		name := filepath.Join(dir, fmt.Sprintf("judge-%03d.log", runs))
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "serve", "--config", cfg)
+		cmd.Env = append(os.Environ(), "RJ_IMAP_PW=orderspw", "RJ_DB_PW="+dbPW)
+		cmd.Stdout, cmd.Stderr = f, f
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		p := &judgeProc{cmd: cmd, log: name, done: make(chan struct{})}
+		go func() { _ = cmd.Wait(); f.Close(); close(p.done) }()
+		return p
+	}
+	serving := func(p *judgeProc) bool {
+		b, _ := os.ReadFile(p.log)
+		return strings.Contains(string(b), "rallyjudge serving") // the lock taken, mail and SMTP set up
+	}
+	alive := func(p *judgeProc) bool {
+		select {
+		case <-p.done:
+			return false
+		default:
+			return true
+		}
+	}
+	judges := []*judgeProc{start(), start(), start()}
+	defer func() {
+		for _, p := range judges {
+			_ = p.cmd.Process.Signal(syscall.SIGKILL)
+			<-p.done
+		}
+	}()
+	server := func() int {
+		for i, p := range judges {
+			if alive(p) && serving(p) {
+				return i
+			}
+		}
+		return -1
+	}
+	logs := func() string {
+		var b strings.Builder
+		for _, p := range judges {
+			fmt.Fprintf(&b, "%s ", p.log)
+		}
+		return b.String()
+	}
+
+	game := func() (store.Game, *adjudicator.State) {
+		var g store.Game
+		var s *adjudicator.State
+		if err := st.View(ctx, func(tx *store.Tx) error {
+			var err error
+			if g, err = tx.GameByTag("failover"); err != nil {
+				return err
+			}
+			s, _, err = stateOf(tx, g)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return g, s
+	}
+	// each player's secret is the one its welcome gives (the last, if a kill sent two)
+	secrets := map[string]string{}
+	for end := time.Now().Add(2 * time.Minute); len(secrets) < len(players); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("welcomes with a secret arrived for %d of %d players; see %s", len(secrets), len(players), logs())
+		}
+		for _, p := range players {
+			for _, raw := range mailboxMessages(t, imapAddr, p, pw[p]) {
+				if m, err := mail.Extract(raw); err == nil && strings.Contains(m.Subject, "Welcome") {
+					if sec := secretInText.FindStringSubmatch(m.Text); sec != nil {
+						secrets[strings.ToUpper(p[:1])+p[1:]] = sec[1]
+					}
+				}
+			}
+		}
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: smtpAddr, TLS: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendSheets := func(turn int, s *adjudicator.State) {
+		for i, r := range s.Robots {
+			prog := RandomProgram(j.mustSetup(t, "failover"), s, i, 77, turn)
+			var cards []string
+			for _, p := range prog {
+				if p == 0 {
+					cards = append(cards, "locked")
+				} else {
+					cards = append(cards, fmt.Sprintf("P%d", p))
+				}
+			}
+			if r.Power == adjudicator.PowerDown || r.Out {
+				cards = nil
+			}
+			body := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, turn, secrets[r.Name], strings.Join(cards, " "))
+			raw := rawMail(players[i]+"@example.test", fmt.Sprintf("[RR failover] turn %d", turn), body)
+			if err := sender.Send(ctx, players[i]+"@example.test", []string{"orders@example.test"}, raw); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// Play while killing: sheets go in as each turn opens; a judge dies every 2-3 s.
+	rng := rand.New(rand.NewPCG(25, 3))
+	const wantKills, wantTurns = 30, 3
+	kills, sentFor := 0, 0
+	var takeovers []time.Duration
+	began := time.Now()
+	nextKill := time.Now().Add(2 * time.Second)
+	for {
+		g, s := game()
+		if g.CurrentTurn > sentFor {
+			sentFor = g.CurrentTurn
+			sendSheets(sentFor, s)
+		}
+		if kills >= wantKills && g.CurrentTurn > wantTurns {
+			break
+		}
+		if time.Since(began) > 4*time.Minute {
+			t.Fatalf("after %v: %d kills, game at turn %d (want %d kills, turn %d); see %s",
+				time.Since(began).Round(time.Second), kills, g.CurrentTurn, wantKills, wantTurns+1, logs())
+		}
+		for i, p := range judges { // a judge that stopped by itself (it no longer served) is restarted too
+			if !alive(p) {
+				judges[i] = start()
+			}
+		}
+		if time.Now().Before(nextKill) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		victim, srv := rng.IntN(len(judges)), server()
+		if kills%2 == 0 && srv >= 0 {
+			victim = srv
+		}
+		_ = judges[victim].cmd.Process.Signal(syscall.SIGKILL)
+		<-judges[victim].done
+		killed := time.Now()
+		kills++
+		if victim == srv { // how long until one of the two standing by serves
+			for server() < 0 {
+				if time.Since(killed) > 30*time.Second {
+					t.Fatalf("no judge took over within 30 s of kill %d; see %s", kills, logs())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			takeovers = append(takeovers, time.Since(killed))
+		}
+		judges[victim] = start()
+		nextKill = time.Now().Add(2*time.Second + time.Duration(rng.IntN(1000))*time.Millisecond)
+	}
+	// no more kills: the last turn's mail goes out
+	final, _ := game()
+	for end := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		var due []store.OutboxMail
+		if err := st.View(ctx, func(tx *store.Tx) error {
+			var err error
+			due, err = tx.DuePending(time.Now().Add(24*time.Hour), 100)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(due) == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d mails still pending a minute after the last kill; see %s", len(due), logs())
+		}
+	}
+	slices.Sort(takeovers)
+	if len(takeovers) == 0 {
+		t.Fatal("the serving judge was never killed")
+	}
+	t.Logf("%d kills in %v, %d of the serving judge; game at turn %d; takeover median %v, max %v (lease %v)",
+		kills, time.Since(began).Round(time.Second), len(takeovers), final.CurrentTurn,
+		takeovers[len(takeovers)/2].Round(time.Millisecond), takeovers[len(takeovers)-1].Round(time.Millisecond), lease)
+
+	// Every turn once, every sheet once.
+	if err := st.View(ctx, func(tx *store.Tx) error {
+		for n := 0; n < final.CurrentTurn; n++ {
+			if _, err := tx.Turn(final.ID, n); err != nil {
+				return fmt.Errorf("turn %d: %w", n, err)
+			}
+			if v, err := tx.VoidTurns(final.ID, n); err != nil || v != 0 {
+				t.Errorf("turn %d: %d void versions (%v): resolved more than once", n, v, err)
+			}
+			for _, p := range spec.Players {
+				vs, err := tx.OrderVersions(final.ID, n, p.Robot)
+				if err != nil {
+					return err
+				}
+				if n > 0 && len(vs) != 1 {
+					t.Errorf("turn %d, %s: %d sheets stored, want 1", n, p.Robot, len(vs))
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Every report arrived, none more than twice.
+	dups := 0
+	for i, p := range players {
+		seen := map[string]int{}
+		for _, raw := range mailboxMessages(t, imapAddr, p, pw[p]) {
+			if m, err := mail.Extract(raw); err == nil {
+				seen[m.MessageID]++
+			}
+		}
+		for id, n := range seen {
+			if n > 2 {
+				t.Errorf("%s: %s arrived %d times (at most twice)", p, id, n)
+			}
+			dups += n - 1
+		}
+		for n := 0; n < final.CurrentTurn; n++ {
+			id := strings.Trim(j.reportID("failover", n, i), "<>")
+			if seen[id] == 0 {
+				t.Errorf("%s: the report of turn %d is missing", p, n)
+			}
+		}
+	}
+	if dups > kills {
+		t.Errorf("%d mails arrived twice after %d kills", dups, kills)
+	}
+	t.Logf("%d mails arrived twice (same Message-ID) after %d kills", dups, kills)
+}
+
+// failoverSchema makes a schema of the tests' PostgreSQL database for one test, dropped
+// when it ends, and returns a DSN whose search_path is it, and the password.
+func failoverSchema(t *testing.T) (string, string) {
+	t.Helper()
+	dsn := os.Getenv("RALLYJUDGE_POSTGRES_DSN")
+	pw := os.Getenv("PGPASSWORD")
+	if f := os.Getenv("RALLYJUDGE_POSTGRES_PASSWORD_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw = strings.TrimSpace(string(b))
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := *u
+	if pw != "" {
+		admin.User = url.UserPassword(u.User.Username(), pw)
+	}
+	db, err := sql.Open("pgx", admin.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := fmt.Sprintf("failover_%d", time.Now().UnixNano())
+	if _, err := db.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+		db.Close()
+	})
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), pw
+}
