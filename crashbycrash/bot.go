@@ -150,7 +150,7 @@ func BotMove(s *State) Move {
 			t2 := f.tc
 			t2.idx = 1
 			t2.evs = scratch[:0]
-			if p.a.Kind == ActPass || n.action(&t2, p.a) != nil {
+			if p.a.Kind == ActPass || s.blindSecond(s.ToMove, f.a, p.a) != nil || n.action(&t2, p.a) != nil {
 				continue
 			}
 			if k := n.botKey(me); !found || k > bestKey {

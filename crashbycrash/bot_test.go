@@ -64,3 +64,23 @@ func TestBotMoveIsLegal(t *testing.T) {
 		s = n
 	}
 }
+
+// TestBotNeverBlind: the autopilot's second action never names a card an exchange of its
+// first action draws from the deck (ruling "Written before the draw", blind.go), in any
+// move of a few seeded games.
+func TestBotNeverBlind(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		s, _ := NewGame(Settings{Players: 2}, seed)
+		for moves := 0; !s.Over() && moves < 80; moves++ {
+			m := BotMove(s)
+			if err := s.BlindCard(s.ToMove, m); err != nil {
+				t.Fatalf("seed %d turn %d: %v", seed, s.Turn, err)
+			}
+			n, _, err := Apply(s, s.ToMove, m)
+			if err != nil {
+				t.Fatalf("seed %d turn %d: %v", seed, s.Turn, err)
+			}
+			s = n
+		}
+	}
+}
