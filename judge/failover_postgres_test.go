@@ -333,7 +333,7 @@ lease: %s
 
 // failoverSchema makes a schema of the tests' PostgreSQL database for one test, dropped
 // when it ends, and returns a DSN whose search_path is it, and the password.
-func failoverSchema(t *testing.T) (string, string) {
+func failoverSchema(t testing.TB) (string, string) {
 	t.Helper()
 	dsn := os.Getenv("RALLYJUDGE_POSTGRES_DSN")
 	pw := os.Getenv("PGPASSWORD")
