@@ -38,7 +38,11 @@ func renderText(c *Course, robots []Robot, devices []Device) string {
 	if name == "" {
 		name = "board"
 	}
-	fmt.Fprintf(&sb, "%s: %dx%d, %d flags, %d start squares%s\n", name, b.W, b.H, len(c.Flags), len(c.Starts), players)
+	flags := "flags" // a 2023 course counts checkpoints (seed 004)
+	if c.Rules == "2023" || slices.ContainsFunc(robots, func(r Robot) bool { return r.Mat != nil }) {
+		flags = "checkpoints"
+	}
+	fmt.Fprintf(&sb, "%s: %dx%d, %d %s, %d start squares%s\n", name, b.W, b.H, len(c.Flags), flags, len(c.Starts), players)
 	if b.W <= 0 || b.H <= 0 || len(b.Squares) != b.W*b.H {
 		return sb.String()
 	}

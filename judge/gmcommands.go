@@ -816,7 +816,7 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 	hand, locked := templates.HandOf(setup.Deck, r)
 	w := templates.Welcome{
 		Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
-		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderStateLegend(st),
+		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
 		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
 		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
 		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -436,9 +437,15 @@ func (j *Judge) summaryText(tx *store.Tx, g store.Game) (string, error) {
 		fmt.Fprintf(&b, " (%s)", g.Name)
 	}
 	fmt.Fprintf(&b, " on %s is over after %d turn(s).\n", g.Course, len(turns)-1)
-	if st.Winner != "" {
+	own := slices.ContainsFunc(st.Robots, func(r adjudicator.Robot) bool { return r.Mat != nil }) // the 2023 rules' words (seed 004)
+	switch {
+	case st.Winner != "" && own:
+		fmt.Fprintf(&b, "The winner is %s, first to reach the last checkpoint.\n", st.Winner)
+	case st.Winner != "":
 		fmt.Fprintf(&b, "The winner is %s, first to touch the last flag.\n", st.Winner)
-	} else {
+	case own:
+		b.WriteString("No robot reached the last checkpoint.\n")
+	default:
 		b.WriteString("No robot reached the last flag.\n")
 	}
 	b.WriteString("\nStandings\n")
@@ -479,7 +486,13 @@ func standings(st *adjudicator.State, players []store.Player) []string {
 	var out []string
 	for _, i := range idx {
 		r := st.Robots[i]
-		line := fmt.Sprintf("%-12s %d flag(s), %d lives, %d damage", r.Name, r.Flags, r.Lives, r.Damage)
+		line := fmt.Sprintf("%-12s %s, %d lives, %d damage", r.Name, count(r.Flags, "flag", "flags"), r.Lives, r.Damage)
+		if r.Mat != nil { // the 2023 rules: checkpoints, energy and upgrades; no lives, no damage points
+			line = fmt.Sprintf("%-12s %s, energy %d", r.Name, count(r.Flags, "checkpoint", "checkpoints"), r.Mat.Energy)
+			if len(r.Options) > 0 {
+				line += ", upgrades " + strings.Join(r.Options, ", ")
+			}
+		}
 		switch {
 		case r.Name == st.Winner:
 			line += " — winner"
@@ -707,4 +720,12 @@ func courseSeats(c *adjudicator.Course) int {
 		n = len(c.Starts)
 	}
 	return n
+}
+
+// count is "1 flag", "2 flags".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -296,7 +296,10 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		case r.Out:
 			what = "out of the race"
 		case g.Status == store.GameOver:
-			what = fmt.Sprintf("%d flag(s)", r.Flags)
+			what = count(r.Flags, "flag", "flags")
+			if r.Mat != nil {
+				what = count(r.Flags, "checkpoint", "checkpoints")
+			}
 		case !needsProgram(r):
 			what = "powered down: no program needed"
 		case hasOrders(r, valid[r.Name]):

@@ -105,7 +105,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	}
 	base := templates.Report{
 		Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1,
-		Board: adjudicator.RenderState(setup.Course, next), Legend: adjudicator.RenderStateLegend(next),
+		Board: adjudicator.RenderState(setup.Course, next), Legend: adjudicator.RenderReportLegend(setup.Course, next),
 		Sections: sections, Robots: templates.StatusOf(setup.Deck, next), Piles: templates.PileLines(next),
 		Deadline: deadlineText(deadline), Winner: next.Winner, Over: over,
 		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
@@ -264,7 +264,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		return err
 	}
 	board := adjudicator.RenderState(setup.Course, st)
-	legend := adjudicator.RenderStateLegend(st)
+	legend := adjudicator.RenderReportLegend(setup.Course, st)
 	opts, err := j.optionsOf(tx, g)
 	if err != nil {
 		return err

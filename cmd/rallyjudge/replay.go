@@ -210,7 +210,7 @@ func showTurn(w io.Writer, setup *adjudicator.Setup, s *archive.Step) {
 	}
 	fmt.Fprintf(w, " — state sha256 %s\n\n", s.Hash)
 	fmt.Fprintln(w, adjudicator.RenderState(setup.Course, st))
-	fmt.Fprintln(w, adjudicator.RenderStateLegend(st))
+	fmt.Fprintln(w, adjudicator.RenderReportLegend(setup.Course, st))
 	// The legend lists every robot's square, damage, lives and flags (under the 2023
 	// rules: energy, checkpoints, upgrades and damage cards held).
 	if st.Over {
