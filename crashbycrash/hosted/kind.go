@@ -175,7 +175,10 @@ func (p *position) Check(seat int, text string) game.Checked {
 	m, err := crashbycrash.ParseMove(text)
 	if err != nil {
 		var pe *crashbycrash.ParseError
-		if errors.As(err, &pe) {
+		if errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "no action;") {
+			// about the whole mail: its line 1 is the envelope's (game ...), not the move's
+			c.Problems = []game.Problem{{Msg: "no move in the mail: " + strings.TrimPrefix(pe.Msg, "no action; ")}}
+		} else if errors.As(err, &pe) {
 			c.Problems = []game.Problem{{Line: pe.Line, Col: pe.Col, Msg: pe.Msg}}
 		} else {
 			c.Problems = []game.Problem{{Msg: err.Error()}}
