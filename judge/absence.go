@@ -51,6 +51,11 @@ func (j *Judge) cmdWait(e *cmdEnv, c Command) (string, error) {
 	if g.Status != store.GameRunning && g.Status != store.GamePaused {
 		return "", refuse("game %s is %s: there is no turn to wait in.", g.Tag, g.Status)
 	}
+	if g.Kind != "" {
+		// a game behind the seam plays a turn as soon as its due moves are in
+		// (resolveHostedIn): a hold would be promised and not kept
+		return "", refuse("in game %s (%s) a turn is played as soon as the moves it waits for are in; WAIT and NOWAIT are for RoboRally.", g.Tag, j.gameWhat(g))
+	}
 	turn := g.CurrentTurn
 	if c.Verb == "NOWAIT" {
 		turn = 0

@@ -292,11 +292,26 @@ func (j *Judge) hostedFoot(g store.Game, h hosted, p store.Player) string {
 }
 
 // envelopeLines blanks the lines of text the judge read as the sheet's envelope (game,
-// robot or player, turn, secret), keeping every other line where it stands, so the
+// robot or player, turn, secret) and those outside its markers, keeping every other line where it stands, so the
 // game reads only the move and its problems name the lines of the mail.
 func envelopeLines(text string) string {
 	lines := strings.Split(text, "\n")
+	// between markers (#orders ... #end) only the lines inside are the sheet's, as the
+	// envelope was read: a greeting above or thanks below is not a move
+	first, last := orders.Block(text)
+	above := first == 0 // a greeting above a sheet without markers is skipped
 	for i, l := range lines {
+		if i < first || i >= last {
+			lines[i] = ""
+			continue
+		}
+		if above && strings.TrimSpace(l) != "" {
+			if orders.IsGreeting(l) {
+				lines[i] = ""
+				continue
+			}
+			above = false
+		}
 		f := strings.Fields(strings.ToLower(l))
 		if len(f) == 0 {
 			continue

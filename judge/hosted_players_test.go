@@ -190,3 +190,87 @@ func TestHostedWithdrawnSeatIsPlayedAtOnce(t *testing.T) {
 		t.Errorf("the withdrawn player had %d more reports", n-before)
 	}
 }
+
+// A move between markers with a greeting above and thanks below: the greeting was read
+// as the move ("line 1: "Hi": an action starts with ..."). And an envelope above the
+// markers was answered with RoboRally's order grammar ("expected an order (power down,
+// ...), got "place""), which is no help to a Crash by Crash player.
+func TestHostedMoveBetweenMarkers(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	env := "game cbc\nplayer NAME\nsecret SECRET\nturn TURN\n"
+	text := c.raw(p, "Hi judge,\n\nhere is my move.\n#orders\n"+env+c.botText()+"\n#end\n\nThanks, and place A1 for luck\n")
+	mustContain(t, "a move between markers", text, "is accepted")
+	p = c.mover()
+	text = c.raw(p, env+"#orders\n"+c.botText()+"\n#end\n")
+	mustContain(t, "an envelope above the markers", text, "has no secret line", "secret is on line 3, outside them")
+	for _, bad := range []string{"expected an order", "power down", "option card"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the reply speaks RoboRally's grammar (%q):\n%s", bad, text)
+		}
+	}
+}
+
+// 100 KB of moves: the reply said "Your sheet has no secret line" (it had one); it says
+// the sheet is too large and nothing was read or stored.
+func TestHostedHugeMoveSaysItIsTooLarge(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	g, _, before := c.state()
+	text := c.raw(p, "game cbc\nplayer NAME\nsecret SECRET\nturn TURN\n"+strings.Repeat("place A1\n", 12000))
+	mustContain(t, "a 100 KB move", text, "larger than 65536 bytes", "nothing was done")
+	if strings.Contains(text, "no secret line") {
+		t.Errorf("the reply says the sheet has no secret line:\n%s", text)
+	}
+	g2, _, after := c.state()
+	b1, _ := before.pos.Encode()
+	b2, _ := after.pos.Encode()
+	if g2.CurrentTurn != g.CurrentTurn || string(b1) != string(b2) {
+		t.Errorf("the game moved on")
+	}
+}
+
+// A move written as mail is written: "Hi judge," above it, in plain text or in an
+// HTML-only mail (with a signature and a quote below). The greeting was read as the
+// move's first action ("line 1: "Hi": an action starts with ...").
+func TestHostedMoveUnderAGreeting(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	mustContain(t, "a plain-text move under a greeting", c.raw(p, "Hi judge,\n\ngame cbc\nplayer NAME\nsecret SECRET\nturn TURN\n"+c.botText()+"\nThanks, NAME\n"), "is accepted")
+	p = c.mover()
+	g, _, _ := c.state()
+	html := fmt.Sprintf("<html><body><div>Hello,</div><div>game cbc<br>player %s<br>secret %s<br>turn %d<br>%s</div><div>-- <br>%s</div>"+
+		"<blockquote>place A1</blockquote></body></html>", p.Robot, c.f.secrets[p.Robot], g.CurrentTurn,
+		strings.ReplaceAll(strings.TrimSpace(c.botText()), "\n", "<br>"), p.Robot)
+	c.f.deliver([]byte("From: " + p.Email + "\r\nTo: judge@example.test\r\nSubject: [RR cbc] move\r\nMessage-ID: <html-move@client.test>\r\n" +
+		"Date: Sun, 1 Mar 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n"))
+	_, text := c.f.reply(c.f.uid)
+	mustContain(t, "a move in an HTML-only mail", text, "is accepted")
+}
+
+// LIST showed a hosted game with RoboRally's rules ("option cards: crash-burn; rules:
+// postal with hand_size=0 destroy_at=0 ..."), read from the game's own settings; WAIT
+// answered "Turn 9 waits for its deadline, even when every program is in" and the move
+// was played at once all the same.
+func TestHostedListAndWaitSpeakOfTheGame(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	_, text := c.f.send(p.Email, "[RR cbc] list", "LIST\n")
+	mustContain(t, "LIST", text, "Crash by Crash, two players", "the game's autopilot plays the move")
+	for _, bad := range []string{"option cards", "postal", "hand_size"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("LIST of a Crash by Crash game speaks of RoboRally (%q):\n%s", bad, text)
+		}
+	}
+	_, text = c.f.send(p.Email, "[RR cbc] wait", "secret "+c.f.secrets[p.Robot]+"\nWAIT\n")
+	mustContain(t, "WAIT", text, "Not done", "played as soon as the moves it waits for are in")
+	g, _, _ := c.state()
+	mustContain(t, "the move after WAIT", c.move(p, c.botText()), "is accepted")
+	if g2, _, _ := c.state(); g2.CurrentTurn != g.CurrentTurn+1 {
+		t.Errorf("turn %d after the move, want %d", g2.CurrentTurn, g.CurrentTurn+1)
+	}
+}

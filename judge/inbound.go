@@ -419,6 +419,14 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		}
 		return j.reject(tx, row, msg, from, summary, errs, hint)
 	}
+	if len(rd.SheetText) > orders.MaxSize {
+		// said alone: the sheet was not read, so "no secret line" or "no game named"
+		// would be untrue
+		f.outcome = outcomeRefused
+		return store.InboxRejected, "sheet too large", 0, reply(fmt.Sprintf(
+			"Your sheet is larger than %d bytes, the most a sheet may be, so it was not read; nothing was done.", orders.MaxSize), nil,
+			"Orders are a few lines: send the game, player (or robot), secret and turn lines and your orders alone.")
+	}
 	sheet, sheetErr := rd.Sheet, rd.SheetErr
 	syntaxOnly := func(summary, note string) (store.InboxStatus, string, int64, error) {
 		errs, n := problemsOf(rd.SheetText, sheetErr, nil)
@@ -453,6 +461,12 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		return store.InboxRejected, "no such game", 0, reply("There is no game by that name here; nothing was done.", nil, "")
 	} else if err != nil {
 		return "", "", 0, err
+	}
+	if g.Kind != "" {
+		// a game behind the seam reads the move itself (judgeHostedSheet): what RoboRally's
+		// order grammar says of its lines ("expected an order ... got place") is not the
+		// player's to read
+		sheetErr = nil
 	}
 
 	// Identity: the robot, its registered address, its secret.
@@ -531,8 +545,12 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 			return syntaxOnly("Your sheet has no secret line, and it has errors; nothing was done:", "missing secret; sheet unreadable")
 		}
 		f.outcome = outcomeRefused
-		return store.InboxRejected, "missing secret", 0, reply("Your sheet has no secret line, so it was not read; nothing was done.", nil,
-			"Put your secret on a line of its own in the sheet: secret YOURSECRET (your welcome mail has it).")
+		hint := "Put your secret on a line of its own in the sheet: secret YOURSECRET (your welcome mail has it)."
+		if n := secretOutsideBlock(rd.SheetText); n > 0 {
+			hint = fmt.Sprintf("Only the lines between the markers (#orders ... #end) are read, and your secret is on line %d, outside them:\n"+
+				"put the game, player, secret and turn lines between the markers too, or leave the markers out.", n)
+		}
+		return store.InboxRejected, "missing secret", 0, reply("Your sheet has no secret line, so it was not read; nothing was done.", nil, hint)
 	}
 	// A sender already rate-limited pays no slow (bcrypt) check: a flood of wrong secrets
 	// must not eat the time others' sheets need. A keyed hash is always checked (cheap),

@@ -201,6 +201,22 @@ func withMarkerHint(hint string, syntax error) string {
 	return hint
 }
 
+// secretOutsideBlock is the line (from 1) of a secret line that stands outside the lines
+// a sheet's markers (#orders ... #end) give to read; 0 when there is none.
+func secretOutsideBlock(text string) int {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	first, last := orders.Block(text)
+	for i, l := range lines {
+		if i >= first && i < last {
+			continue
+		}
+		if f := strings.Fields(strings.ToLower(l)); len(f) > 1 && strings.TrimSuffix(f[0], ":") == "secret" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // quotedLine is line n (1-based) of src for an error message: tabs as spaces, clipped,
 // a secret's value hidden; "" when there is no such line.
 func quotedLine(src []string, n int) string {

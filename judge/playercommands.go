@@ -12,6 +12,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -77,7 +78,11 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 			}
 		}
 		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, orDefault(g.Course, g.Kind), len(ps), seats, what)
-		fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
+		if k, err := j.hostedKind(g); err == nil && k != nil {
+			fmt.Fprintf(&b, "      %s\n", hostedRulesLine(g, o, k))
+		} else {
+			fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
+		}
 	}
 	return b.String(), nil
 }
@@ -557,6 +562,20 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("The replay page of game %s (%d KB) comes in a mail of its own.\n", g.Tag, (page.Len()+1023)/1024), nil
+}
+
+// hostedRulesLine is gameRulesLine for a game behind the seam: its settings in the
+// game's words (RoboRally's ruleset and option deck are not its).
+func hostedRulesLine(g store.Game, o Options, k game.Kind) string {
+	grace := "no grace"
+	if g.Grace > 0 {
+		grace = "grace " + shortDuration(g.Grace)
+	}
+	what := k.Title()
+	if cfg, err := k.LoadConfig(g.Rules); err == nil {
+		what += ", " + cfg.Text()
+	}
+	return fmt.Sprintf("deadline %s, %s; without orders: %s; %s", deadlineRuleText(g.Deadline), grace, missedText(g, o), what)
 }
 
 // gameRulesLine is a game's deadline rules, missed-orders policy, option deck and

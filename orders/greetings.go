@@ -83,3 +83,8 @@ func hasProse(ps []Problem) bool {
 	}
 	return false
 }
+
+// IsGreeting reports whether a line above a sheet written without markers is a
+// greeting the judge skips ("Hi judge,"): the same test the sheet reader makes, for a
+// game that reads its own moves (judge/hosted.go).
+func IsGreeting(line string) bool { return isGreeting(strings.TrimSpace(line)) }
