@@ -454,7 +454,11 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 			fmt.Sprintf("Game %s goes on. Every program for turn %d is in: the turn is resolved now.\n", g.Tag, g.CurrentTurn)); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Game %s goes on; every program for turn %d is in, so the turn is resolved now. The players are told.\n", g.Tag, g.CurrentTurn), nil
+		what := "every program"
+		if g.Kind != "" {
+			what = "every move"
+		}
+		return fmt.Sprintf("Game %s goes on; %s for turn %d is in, so the turn is resolved now. The players are told.\n", g.Tag, what, g.CurrentTurn), nil
 	}
 	if err := j.tellPlayers(e, "resume", "The game goes on",
 		fmt.Sprintf("Game %s goes on. The deadline of turn %d is %s.\n", g.Tag, g.CurrentTurn, deadlineText(at))); err != nil {

@@ -389,6 +389,9 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	}
 	if _, missing, err := j.missingOrders(tx, g); err != nil {
 		return "", "", 0, err
+	} else if g.Status == store.GamePaused {
+		// nothing is played while the clock stands (resolveIn plays a running game only)
+		b.WriteString("\nThe game is paused: the turn is played when the game master resumes it. Until then you may\nsend a new move; the last valid one counts.\n")
 	} else if len(missing) == 0 {
 		b.WriteString("\nEvery move of this turn is in: the turn is played now, and the report follows.\n")
 	} else {

@@ -274,3 +274,26 @@ func TestHostedListAndWaitSpeakOfTheGame(t *testing.T) {
 		t.Errorf("turn %d after the move, want %d", g2.CurrentTurn, g.CurrentTurn+1)
 	}
 }
+
+// A move sent while the game master has paused the game was answered "Every move of this
+// turn is in: the turn is played now, and the report follows", and nothing was played
+// until RESUME.
+func TestHostedMoveWhilePaused(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	mustContain(t, "PAUSE", c.gm("PAUSE"), "is paused")
+	g, _, _ := c.state()
+	text := c.move(p, c.botText())
+	mustContain(t, "a move while paused", text, "is accepted", "The game is paused: the turn is played when the game master resumes it")
+	if strings.Contains(text, "the turn is played now") {
+		t.Errorf("the reply to a move while paused says it is played now:\n%s", text)
+	}
+	if g2, _, _ := c.state(); g2.CurrentTurn != g.CurrentTurn {
+		t.Fatalf("a move was played while paused")
+	}
+	mustContain(t, "RESUME", c.gm("RESUME"), "every move for turn", "is resolved now")
+	if g3, _, _ := c.state(); g3.CurrentTurn != g.CurrentTurn+1 {
+		t.Errorf("RESUME did not play the move that was in: turn %d", g3.CurrentTurn)
+	}
+}
