@@ -318,7 +318,8 @@ func envelopeLines(text string) string {
 		}
 		// a header is a key and its value ("pass" alone is a move of some games, not a
 		// password)
-		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) && len(f) > 1 || w == "#orders" || w == "#end" {
+		// ("pass   # nothing is legal" is a move with a comment: "#" starts no value)
+		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) && len(f) > 1 && !strings.HasPrefix(f[1], "#") || w == "#orders" || w == "#end" {
 			lines[i] = ""
 		}
 	}

@@ -297,3 +297,13 @@ func TestHostedMoveWhilePaused(t *testing.T) {
 		t.Errorf("RESUME did not play the move that was in: turn %d", g3.CurrentTurn)
 	}
 }
+
+// "pass  # nothing is legal" was blanked as a password line ("pass" is one of the names
+// of the secret), so the move lost an action.
+func TestEnvelopeLinesKeepsAPassWithAComment(t *testing.T) {
+	in := "game demo\nplayer Boris\npass s3cret\nplace C5\npass   # nothing else is legal\n"
+	want := "\n\n\nplace C5\npass   # nothing else is legal\n"
+	if got := envelopeLines(in); got != want {
+		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
+	}
+}
