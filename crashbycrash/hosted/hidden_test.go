@@ -9,7 +9,7 @@ import (
 )
 
 // inPlay is a two-player position past the set-up, played by the autopilot.
-func inPlay(t *testing.T, seed int64) *position {
+func inPlay(t testing.TB, seed int64) *position {
 	t.Helper()
 	k := Kind{}
 	cfg, _ := k.Configure(nil)
