@@ -501,6 +501,19 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			return "", err
 		}
 	}
+	if g.Kind != "" {
+		// a hosted game's reports are each seat's own (a hand of cards is no one else's,
+		// a partner's included): one address holds one seat, as JOIN allows
+		ps, err := e.tx.Players(g.ID)
+		if err != nil {
+			return "", err
+		}
+		for _, o := range ps {
+			if o.ID != p.ID && strings.EqualFold(o.Email, addr) {
+				return "", refuse("%s already plays %s in game %s, and each seat's reports are its player's alone: give %s to another address.", addr, o.Robot, g.Tag, p.Robot)
+			}
+		}
+	}
 	if g.Status != store.GameOpen && g.Kind == "" { // a hosted game's seats never leave it
 		st, _, err := stateOf(e.tx, g)
 		if err != nil {

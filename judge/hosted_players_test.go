@@ -307,3 +307,18 @@ func TestEnvelopeLinesKeepsAPassWithAComment(t *testing.T) {
 		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
 	}
 }
+
+// REPLACE gave a seat of a hosted game to an address that plays another seat of it: in
+// the team game Ann, given her partner Cid's seat, read both hands (JOIN refuses a
+// second seat to one address).
+func TestHostedReplaceRefusesAnAddressThatHasASeat(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob", "Cid", "Dee")
+	before := c.f.player("cbc", "Cid")
+	mustContain(t, "REPLACE to a seated address", c.gm("REPLACE Cid ann@example.test"), "Not done", "ann@example.test already plays Ann")
+	if after := c.f.player("cbc", "Cid"); after.Email != before.Email || after.SecretHash != before.SecretHash {
+		t.Errorf("Cid's seat changed: %s -> %s", before.Email, after.Email)
+	}
+	if n := len(c.f.mailsTo("ann@example.test", "welcome")); n != 1 {
+		t.Errorf("Ann has %d welcomes, want her own only", n)
+	}
+}
