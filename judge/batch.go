@@ -159,13 +159,20 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 			games = append(games, it.game)
 		}
 	}
+	for _, g := range games {
+		j.ready.mark(g) // unmarked once resolved or found not ready (readywatch.go)
+	}
 	if len(games) > 0 && j.stopAt("after-sheet-commit") {
 		return errs
 	}
 	for _, g := range games {
-		if _, err := j.ResolveIfReady(ctx, g); err != nil && !errors.Is(err, context.Canceled) {
-			j.Log.Error("resolving a turn failed", "game", g, "err", err)
+		if _, err := j.ResolveIfReady(ctx, g); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				j.Log.Error("resolving a turn failed", "game", g, "err", err)
+			}
+			continue
 		}
+		j.ready.unmark(g)
 	}
 	return errs
 }

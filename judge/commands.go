@@ -471,6 +471,7 @@ func (j *Judge) RunCommand(ctx context.Context, tag string, c Command) (string, 
 	}
 	if touched != 0 {
 		if _, err := j.ResolveIfReady(ctx, touched); err != nil {
+			j.ready.mark(touched) // the next tick tries again (readywatch.go)
 			return out, err
 		}
 	}

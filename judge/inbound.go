@@ -142,11 +142,14 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 	}
 	j.logFate(row, msg, f, note)
 	if gameID != 0 {
+		j.ready.mark(gameID) // unmarked once resolved or found not ready (readywatch.go)
 		if j.stopAt("after-sheet-commit") {
 			return nil
 		}
 		if _, err := j.ResolveIfReady(ctx, gameID); err != nil {
 			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
+		} else {
+			j.ready.unmark(gameID)
 		}
 	}
 	return nil

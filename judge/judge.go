@@ -76,6 +76,8 @@ type Judge struct {
 	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
 	folds     foldCache
+	ready     readyWatch // the games Tick looks at for a complete turn (readywatch.go)
+	life      lifeWatch  // the games Lifecycle looks at (lifewatch.go)
 	setups    setupCache
 }
 

@@ -257,34 +257,51 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 // Lifecycle runs the clock-driven people's side for every game: reminders and final
 // summaries. Tick calls it; it returns how many mails it enqueued.
 func (j *Judge) Lifecycle(ctx context.Context) (int, error) {
+	// Only the games with something to do are read and asked (lifewatch.go).
+	w := &j.life
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := j.now()
 	n := 0
+	var plan *lifePlan
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
 		n = 0
-		running, err := tx.Games(store.GameRunning)
+		p, visit, err := w.read(tx, now)
 		if err != nil {
 			return err
 		}
-		for _, g := range running {
+		plan = p
+		for _, lg := range visit {
+			g := lg.g
+			if g.Status == store.GameOver {
+				k, err := j.finalSummary(tx, g)
+				if err != nil {
+					return err
+				}
+				n += k
+				p.learnt[g.ID] = lifeGame{final: true}
+				continue
+			}
 			k, err := j.remind(tx, g)
 			if err != nil {
 				return err
 			}
 			n += k
-		}
-		over, err := tx.Games(store.GameOver)
-		if err != nil {
-			return err
-		}
-		for _, g := range over {
-			k, err := j.finalSummary(tx, g)
+			o, err := j.optionsOf(tx, g)
 			if err != nil {
 				return err
 			}
-			n += k
+			next, ok := nextReminder(g, o, now)
+			p.learnt[g.ID] = lifeGame{quiet: next, never: !ok}
 		}
 		return nil
 	})
-	return n, err
+	if err != nil {
+		w.loaded = false // read every game again next time
+		return n, err
+	}
+	w.apply(plan, now)
+	return n, nil
 }
 
 // remind enqueues the reminders due in game g.

@@ -335,16 +335,38 @@ func (j *Judge) intakePast(g store.Game) bool {
 // nothing else would take it up until the deadline (issue 14, liveness). Then it sends
 // the reminders that are due and the final summary of games just over (lifecycle.go).
 func (j *Judge) Tick(ctx context.Context) (int, error) {
+	// The games to look at: those due (one indexed query) and those whose turn may be
+	// complete unresolved (readywatch.go: marked, or every running game now and then).
+	now := j.now()
+	all, marked := j.ready.take(now)
 	var due, running []store.Game
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		if due, err = tx.GamesDue(j.now()); err != nil {
+		if due, err = tx.GamesDue(now); err != nil {
 			return err
 		}
-		running, err = tx.Games(store.GameRunning)
-		return err
+		if all {
+			running, err = tx.Games(store.GameRunning)
+			return err
+		}
+		for _, id := range marked {
+			g, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			if g.Status == store.GameRunning {
+				running = append(running, g)
+			}
+		}
+		return nil
 	}); err != nil {
+		for _, id := range marked {
+			j.ready.mark(id)
+		}
 		return 0, err
+	}
+	if all {
+		j.ready.sweptAt(now)
 	}
 	n := 0
 	isDue := map[int64]bool{}
@@ -369,6 +391,7 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 		ok, err := j.ResolveIfReady(ctx, g.ID)
 		if err != nil {
 			j.Log.Error("resolving a complete turn failed", "game", g.Tag, "err", err)
+			j.ready.mark(g.ID) // the next tick tries again
 			continue
 		}
 		if ok {

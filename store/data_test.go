@@ -108,6 +108,46 @@ func testGamesDue(t *testing.T) {
 		}
 		return nil
 	})
+	// At the edge: deadline plus grace exactly now is due; a microsecond later is not;
+	// a deadline ahead or none is not.
+	d, e, f := newGame(t, st, "d"), newGame(t, st, "e"), newGame(t, st, "f")
+	mustTx(t, st, func(tx *Tx) error {
+		if err := tx.SetDeadline(d, t0.Add(-2*time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.SetDeadline(e, t0.Add(-2*time.Hour+time.Microsecond)); err != nil {
+			return err
+		}
+		return tx.SetDeadline(f, t0.Add(time.Hour))
+	})
+	mustView(t, st, func(tx *Tx) error {
+		due, err := tx.GamesDue(t0)
+		if err != nil {
+			return err
+		}
+		if len(due) != 2 || due[0].ID != a || due[1].ID != d {
+			t.Errorf("due %+v, want games %d and %d", due, a, d)
+		}
+		// The query reads the index (migration 013), not every game.
+		rows, err := tx.query(`EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = ? AND deadline_at IS NOT NULL AND deadline_at <= ?`, "running", fmtTime(t0))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		plan := ""
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				return err
+			}
+			plan += detail + "; "
+		}
+		if !strings.Contains(plan, "games_due") {
+			t.Errorf("GamesDue's query plan %q does not use the games_due index", plan)
+		}
+		return rows.Err()
+	})
 }
 
 func TestDeadlineRuleNext(t *testing.T) {
@@ -955,4 +995,64 @@ func BenchmarkEnqueue(b *testing.B) {
 			}
 		})
 	}
+}
+
+// The feed of game changes (migration 013) lists each game written after a place once,
+// whoever wrote it, and says when it no longer reaches back to a place (pruned).
+func TestGameChangesAfter(t *testing.T) {
+	st := openTest(t)
+	var start int64
+	mustView(t, st, func(tx *Tx) error {
+		var err error
+		start, err = tx.LastGameChange()
+		return err
+	})
+	a := newGame(t, st, "a")
+	b := newGame(t, st, "b")
+	var mid int64
+	mustTx(t, st, func(tx *Tx) error {
+		if err := tx.SetDeadline(a, t0); err != nil {
+			return err
+		}
+		if err := tx.SetDeadline(a, t0.Add(time.Hour)); err != nil {
+			return err
+		}
+		var err error
+		mid, err = tx.LastGameChange()
+		return err
+	})
+	mustTx(t, st, func(tx *Tx) error { return tx.SetGameStatus(b, GamePaused) })
+	mustView(t, st, func(tx *Tx) error {
+		ids, last, ok, err := tx.GameChangesAfter(start)
+		if err != nil {
+			return err
+		}
+		if !ok || len(ids) != 2 || ids[0] != a || ids[1] != b || last <= mid {
+			t.Errorf("after %d: %v, last %d, ok %v; want [%d %d], past %d, ok", start, ids, last, ok, a, b, mid)
+		}
+		ids, _, ok, _ = tx.GameChangesAfter(mid)
+		if !ok || len(ids) != 1 || ids[0] != b {
+			t.Errorf("after %d: %v ok %v, want [%d]", mid, ids, ok, b)
+		}
+		ids, l2, ok, _ := tx.GameChangesAfter(last)
+		if !ok || len(ids) != 0 || l2 != last {
+			t.Errorf("after the last: %v, %d, %v", ids, l2, ok)
+		}
+		return nil
+	})
+	// Pruned past the place: not ok, the reader reads every game.
+	mustTx(t, st, func(tx *Tx) error {
+		p, err := tx.Prune(time.Now().Add(48*time.Hour), DefaultRetention())
+		if p.GameChanges == 0 && err == nil {
+			t.Error("prune removed no game change a day old")
+		}
+		return err
+	})
+	mustTx(t, st, func(tx *Tx) error { return tx.SetGameStatus(b, GameRunning) })
+	mustView(t, st, func(tx *Tx) error {
+		if _, _, ok, err := tx.GameChangesAfter(start); err != nil || ok {
+			t.Errorf("after a pruned place: ok %v, %v; want not ok", ok, err)
+		}
+		return nil
+	})
 }

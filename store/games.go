@@ -154,8 +154,13 @@ func (t *Tx) Games(statuses ...GameStatus) ([]Game, error) {
 
 // GamesDue lists the running games whose deadline plus grace is at or before
 // now: the turns to resolve by deadline.
+//
+// One indexed query (migration 013) reads only the games whose deadline is at or
+// before now (times are stored so that string order is time order); the grace, 0 or
+// more, is applied after.
 func (t *Tx) GamesDue(now time.Time) ([]Game, error) {
-	gs, err := t.Games(GameRunning)
+	gs, err := t.games(`SELECT `+gameColumns+` FROM games WHERE status = ? AND deadline_at IS NOT NULL AND deadline_at <= ? ORDER BY id`,
+		string(GameRunning), fmtTime(now))
 	if err != nil {
 		return nil, err
 	}
@@ -270,4 +275,55 @@ func (t *Tx) SetGameSettings(gameID int64, s GameSettings) error {
 		missed_policy = ?, list_address = ? WHERE id = ?`,
 		s.Name, string(s.Deadline.Kind), s.Deadline.Hours, s.Deadline.Clock, int64(s.Grace/time.Second),
 		string(s.Missed), s.ListAddress, gameID)
+}
+
+// LastGameChange is the number of the last change to any game's row (the feed of
+// migration 013), 0 when there has been none.
+func (t *Tx) LastGameChange() (int64, error) {
+	var last int64
+	if err := t.queryRow(`SELECT coalesce(max(seq), 0) FROM game_changes`).Scan(&last); err != nil {
+		return 0, fmt.Errorf("store: last game change: %w", err)
+	}
+	return last, nil
+}
+
+// GameChangesAfter lists the games whose row changed after change number after, each
+// once, oldest change first, and the number of the last change. ok is false when the
+// feed no longer holds every change after it (pruned): the caller reads every game.
+func (t *Tx) GameChangesAfter(after int64) (ids []int64, last int64, ok bool, err error) {
+	var first int64
+	if err := t.queryRow(`SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM game_changes`).Scan(&first, &last); err != nil {
+		return nil, 0, false, fmt.Errorf("store: game changes: %w", err)
+	}
+	switch {
+	case last == 0: // no change kept: none since after, unless after's were pruned
+		return nil, after, after == 0, nil
+	case last < after: // numbers are never reused: a database restored from a copy
+		return nil, last, false, nil
+	case last == after:
+		return nil, last, true, nil
+	}
+	if first > after+1 {
+		return nil, last, false, nil
+	}
+	rows, err := t.query(`SELECT seq, game_id FROM game_changes WHERE seq > ? AND seq <= ? ORDER BY seq`, after, last)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("store: game changes: %w", err)
+	}
+	defer rows.Close()
+	seen := map[int64]bool{}
+	for rows.Next() {
+		var seq, id int64
+		if err := rows.Scan(&seq, &id); err != nil {
+			return nil, 0, false, fmt.Errorf("store: game changes: %w", err)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, fmt.Errorf("store: game changes: %w", err)
+	}
+	return ids, last, true, nil
 }

@@ -24,6 +24,7 @@ func DefaultRetention() Retention {
 // Pruned counts what Prune removed.
 type Pruned struct {
 	AuthFailures, Rejected, InboxRaw, Outbox int64
+	GameChanges                              int64 // the feed of migration 013, kept a day
 }
 
 // Prune removes what r says is no longer kept, as of now. Inbox rows of mail that was
@@ -45,6 +46,9 @@ func (t *Tx) Prune(now time.Time, r Retention) (Pruned, error) {
 			AND id NOT IN (SELECT inbox_id FROM orders WHERE inbox_id IS NOT NULL)`, r.Rejected, nil},
 		{&p.InboxRaw, `UPDATE inbox SET raw = ? WHERE status = 'processed' AND updated_at < ? AND length(raw) > 0`, r.InboxRaw, []any{[]byte{}}},
 		{&p.Outbox, `DELETE FROM outbox WHERE game_id IS NULL AND status != 'pending' AND created_at < ?`, r.OutboxOther, nil},
+		// A day: the judge reads the feed every tick; one that finds its place gone
+		// reads every game again.
+		{&p.GameChanges, `DELETE FROM game_changes WHERE at < ?`, 24 * time.Hour, nil},
 	}
 	for _, s := range steps {
 		res, err := t.exec(s.q, append(s.args, fmtTime(now.Add(-s.d)))...)

@@ -75,7 +75,7 @@ func testMigrationsFromEmpty(t *testing.T) {
 		}
 		return rows.Err()
 	})
-	want := "address_changes audit auth_failures games gms inbox inbox_proofs mailbox_state observers orders outbox pending_joins players press server_keys standbys turns"
+	want := "address_changes audit auth_failures game_changes games gms inbox inbox_proofs mailbox_state observers orders outbox pending_joins players press server_keys sqlite_sequence standbys turns"
 	if got := strings.Join(tables, " "); got != want {
 		t.Errorf("tables %q, want %q", got, want)
 	}
