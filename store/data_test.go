@@ -128,7 +128,11 @@ func testGamesDue(t *testing.T) {
 		if len(due) != 2 || due[0].ID != a || due[1].ID != d {
 			t.Errorf("due %+v, want games %d and %d", due, a, d)
 		}
-		// The query reads the index (migration 013), not every game.
+		// The query reads the index (migration 013), not every game (SQLite's plan; a
+		// PostgreSQL planner reads a table this small whole whatever the indexes).
+		if onPostgres(t) {
+			return nil
+		}
 		rows, err := tx.query(`EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = ? AND deadline_at IS NOT NULL AND deadline_at <= ?`, "running", fmtTime(t0))
 		if err != nil {
 			return err
@@ -999,7 +1003,9 @@ func BenchmarkEnqueue(b *testing.B) {
 
 // The feed of game changes (migration 013) lists each game written after a place once,
 // whoever wrote it, and says when it no longer reaches back to a place (pruned).
-func TestGameChangesAfter(t *testing.T) {
+func TestGameChangesAfter(t *testing.T) { bothBackends(t, testGameChangesAfter) }
+
+func testGameChangesAfter(t *testing.T) {
 	st := openTest(t)
 	var start int64
 	mustView(t, st, func(tx *Tx) error {
