@@ -303,6 +303,10 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			what = "Upgrades"
 		}
 		fmt.Fprintf(o.Out, "%s used: %s.\n", what, strings.Join(parts, ", "))
+	} else if o.OptionDeck != "none" && o.Rules != "2023" {
+		// Say so when no card was used (the bug: demo --options crash-burn printed what
+		// demo prints, as if the option had done nothing), and what the bots held.
+		fmt.Fprintf(o.Out, "Option cards used: none. %s\n", heldOptions(state))
 	}
 	if res.Winner != "" {
 		fmt.Fprintf(o.Out, "%s wins the race.\n", res.Winner)
@@ -557,4 +561,18 @@ func listOr(xs []string, none string) string {
 		return none
 	}
 	return strings.Join(xs, ", ")
+}
+
+// heldOptions says which option cards the robots hold at the end of a demo.
+func heldOptions(st *adjudicator.State) string {
+	var held []string
+	for _, r := range st.Robots {
+		if len(r.Options) > 0 {
+			held = append(held, r.Name+" "+strings.Join(r.Options, ", "))
+		}
+	}
+	if len(held) == 0 {
+		return "No robot drew one (a postal robot draws one ending a turn on a double wrench)."
+	}
+	return "Held at the end: " + strings.Join(held, "; ") + "."
 }
