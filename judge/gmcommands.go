@@ -650,7 +650,12 @@ func (j *Judge) cmdRollback(e *cmdEnv) (string, error) {
 		return "", err
 	}
 	e.game = &ng
-	e.touched = g.ID
+	// a hosted game's kept move is not played again at once: in a game played in turn it
+	// is the very move the rollback was for; it stands at the deadline unless its player
+	// sends another (the notice below says so)
+	if g.Kind == "" {
+		e.touched = g.ID
+	}
 	j.folds.reset()
 	text := fmt.Sprintf("The game master has rolled back turn %d of game %s: its report is void.\n\n"+
 		"Orders sent for turn %d still count, and you may send new ones; the turn will be\n"+

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +321,42 @@ func TestHostedReplaceRefusesAnAddressThatHasASeat(t *testing.T) {
 	}
 	if n := len(c.f.mailsTo("ann@example.test", "welcome")); n != 1 {
 		t.Errorf("Ann has %d welcomes, want her own only", n)
+	}
+}
+
+// ROLLBACK of a turn whose player had sent a valid move played that same move again at
+// once: the game master could not undo a move, though the players were told "you may
+// send new ones; the turn will be resolved again. The deadline is ...". The turn now
+// waits for a new move, or the deadline, when the kept move stands.
+func TestHostedRollbackLetsThePlayerMoveAgain(t *testing.T) {
+	c := newCBC(t, "Ann", "Bob")
+	c.toPlay()
+	p := c.mover()
+	g, _, before := c.state()
+	mustContain(t, "the move", c.move(p, c.botText()), "is accepted")
+	mustContain(t, "ROLLBACK", c.gm("ROLLBACK"), "Turn "+strconv.Itoa(g.CurrentTurn)+" is rolled back")
+	g2, _, after := c.state()
+	b1, _ := before.pos.Encode()
+	b2, _ := after.pos.Encode()
+	if g2.CurrentTurn != g.CurrentTurn || string(b1) != string(b2) {
+		t.Fatalf("after ROLLBACK: turn %d (want %d, the rolled-back turn waiting for a move)", g2.CurrentTurn, g.CurrentTurn)
+	}
+	// a move sent now is played
+	mustContain(t, "a new move", c.move(p, c.botText()), "is accepted", "the turn is played now")
+	if g3, _, _ := c.state(); g3.CurrentTurn != g.CurrentTurn+1 {
+		t.Fatalf("the new move was not played: turn %d", g3.CurrentTurn)
+	}
+	// and the deadline plays a kept move: roll back again, send nothing
+	mustContain(t, "ROLLBACK", c.gm("ROLLBACK"), "is rolled back")
+	c.f.now = c.f.now.Add(49 * time.Hour)
+	if _, err := c.f.j.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	g4, ps, _ := c.state()
+	if g4.CurrentTurn != g.CurrentTurn+1 {
+		t.Fatalf("the deadline did not play the kept move: turn %d", g4.CurrentTurn)
+	}
+	if pl := playerAt(ps, p.Seat); pl.Missed != 0 {
+		t.Errorf("the kept move counted as missed (%d)", pl.Missed)
 	}
 }
