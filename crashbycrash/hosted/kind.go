@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/crashbycrash"
 	"github.com/rallyjudge/rallyjudge/crashbycrash/render"
@@ -28,14 +29,20 @@ func (Kind) Name() string  { return "crash-by-crash" }
 func (Kind) Title() string { return "Crash by Crash" }
 
 func (Kind) Guide() string {
-	return "Write your two actions, one a line, then where your cards come from (docs/crash-by-crash.md):\n" +
-		"  place C5 push NE 1 accumulator   a car next to another, pushing it (0-2 accumulators)\n" +
-		"  magnet C5                        the magnetic car, pulling the cars two cells away\n" +
-		"  play Lambada C4 C5               a card and the cells it takes\n" +
-		"  operator D2 D3                   the operator, 2 or 4 cells (4 cost 2 points)\n" +
+	// at most 72 columns, as a report (game.Report)
+	return "Write your two actions, one a line, then where your cards come from\n" +
+		"(docs/crash-by-crash.md):\n" +
+		"  place C5 push NE 1 accumulator  a car next to another, pushing it\n" +
+		"                                  (0-2 accumulators)\n" +
+		"  magnet C5                       the magnetic car, pulling the cars\n" +
+		"                                  two cells away\n" +
+		"  play Lambada C4 C5              a card and the cells it takes\n" +
+		"  operator D2 D3                  the operator, 2 or 4 cells (4 cost\n" +
+		"                                  2 points)\n" +
 		"  exchange Tandem Saboteur: face-up 2, deck\n" +
-		"  draw face-up 1, deck             the end-of-turn draw back to three cards\n" +
-		"During the set-up a move is one line: place C5 (four cars each, one to a tile)."
+		"  draw face-up 1, deck            the end-of-turn draw back to three\n" +
+		"During the set-up a move is one line: place C5 (four cars each, one\n" +
+		"to a tile)."
 }
 
 // Config is a game's settings.
@@ -298,7 +305,7 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			if e.Kind == crashbycrash.EvDraw && e.N == 0 && e.Seat == seat && e.Card != 0 {
 				line += fmt.Sprintf(" (%s)", e.Card) // the drawer is told what it drew
 			}
-			b.WriteString("  " + line + "\n")
+			b.WriteString(wrap("  "+line, "  ") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -311,7 +318,11 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		for _, c := range st.Hand(seat) {
 			hand = append(hand, c.String())
 		}
-		fmt.Fprintf(&b, "\nYour cards (%s, side %s): %s\n", p.Names[seat], crashbycrash.SideName(st.SideOf(seat)), strings.Join(hand, ", "))
+		line := fmt.Sprintf("Your cards (%s, side %s): %s", p.Names[seat], crashbycrash.SideName(st.SideOf(seat)), strings.Join(hand, ", "))
+		if utf8.RuneCountInString(line) > phoneWidth {
+			line = fmt.Sprintf("Your cards (%s, side %s):\n  %s", p.Names[seat], crashbycrash.SideName(st.SideOf(seat)), strings.Join(hand, ", "))
+		}
+		b.WriteString("\n" + line + "\n")
 	}
 	subject := ""
 	switch {
@@ -321,10 +332,10 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			names = append(names, p.Names[w])
 		}
 		subject = "game over: " + strings.Join(names, " and ") + " won"
-		fmt.Fprintf(&b, "\nThe game is over. %s won.\n", strings.Join(names, " and "))
+		b.WriteString("\n" + wrap(fmt.Sprintf("The game is over. %s won.", strings.Join(names, " and ")), "") + "\n")
 	case st.Phase == crashbycrash.PhaseSetup:
 		subject = p.Names[st.ToMove] + " places a car"
-		fmt.Fprintf(&b, "\nSet-up: %s places a starting car next (four each, one to a tile).\n", p.Names[st.ToMove])
+		b.WriteString("\n" + wrap(fmt.Sprintf("Set-up: %s places a starting car next (four each, one to a tile).", p.Names[st.ToMove]), "") + "\n")
 	default:
 		subject = fmt.Sprintf("game turn %d, %s to move", st.Turn, p.Names[st.ToMove])
 		fmt.Fprintf(&b, "\nGame turn %d: %s to move.\n", st.Turn, p.Names[st.ToMove])
@@ -344,6 +355,34 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		rep.Picture, rep.PictureName = png, "board.png"
 	}
 	return rep
+}
+
+// phoneWidth is the widest line of a report (game.Report).
+const phoneWidth = 72
+
+// wrap breaks a line of words to phoneWidth: its continuation lines start as it does,
+// then indent.
+func wrap(s, indent string) string {
+	if utf8.RuneCountInString(s) <= phoneWidth {
+		return s
+	}
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+			b.WriteString(lead + w)
+			n = utf8.RuneCountInString(lead + w)
+		case n+1+utf8.RuneCountInString(w) > phoneWidth:
+			b.WriteString("\n" + lead + indent + w)
+			n = utf8.RuneCountInString(lead + indent + w)
+		default:
+			b.WriteString(" " + w)
+			n += 1 + utf8.RuneCountInString(w)
+		}
+	}
+	return b.String()
 }
 
 // sidesText names the players of each side (the board and its status name sides and
