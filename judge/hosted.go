@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -374,9 +375,9 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	if !valid {
 		fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, was NOT accepted:\n\n", player.Robot, g.CurrentTurn, g.Tag)
 		for _, p := range problems {
-			fmt.Fprintf(&b, "  %s\n", p)
+			b.WriteString(wrapLine("  "+p, "  ") + "\n")
 		}
-		b.WriteString("\nCorrect it and send it again; until then your earlier valid move for this turn, if any, stands.\n")
+		b.WriteString("\nCorrect it and send it again; until then your earlier valid move for\nthis turn, if any, stands.\n")
 		if !strings.Contains(strings.Join(problems, " "), "not your move") {
 			b.WriteString("\n" + k.Guide() + "\n")
 		}
@@ -392,11 +393,11 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		return "", "", 0, err
 	} else if g.Status == store.GamePaused {
 		// nothing is played while the clock stands (resolveIn plays a running game only)
-		b.WriteString("\nThe game is paused: the turn is played when the game master resumes it. Until then you may\nsend a new move; the last valid one counts.\n")
+		b.WriteString("\nThe game is paused: the turn is played when the game master resumes it.\nUntil then you may send a new move; the last valid one counts.\n")
 	} else if len(missing) == 0 {
-		b.WriteString("\nEvery move of this turn is in: the turn is played now, and the report follows.\n")
+		b.WriteString("\nEvery move of this turn is in: the turn is played now, and the report\nfollows.\n")
 	} else {
-		fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s; the last valid one counts.\n",
+		fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s;\nthe last valid one counts.\n",
 			deadlineText(g.DeadlineAt), timeLeft(g.DeadlineAt, j.now()))
 	}
 	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
@@ -608,7 +609,7 @@ func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, 
 			if p.Missed {
 				how = " (autopilot)"
 			}
-			fmt.Fprintf(&b, "  Turn %d, %s%s: %s\n", tn.Number, p.Player, how, oneLine(p.Move.Text))
+			b.WriteString(wrapLine(fmt.Sprintf("  Turn %d, %s%s: %s", tn.Number, p.Player, how, oneLine(p.Move.Text)), "    ") + "\n")
 		}
 	}
 	b.WriteString("\nThank you for playing.\n")
@@ -675,7 +676,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 		moves[seat] = h.pos.Autopilot(seat, seed)
 		if p := playerAt(players, seat); p != nil {
 			missedBy[p.Robot] = true
-			notes = append(notes, fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)))
+			notes = append(notes, wrapLine(fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)), "  "))
 		}
 	}
 	res, err := h.pos.Play(moves, seed)
@@ -765,8 +766,9 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 		if !missedBy[p.Robot] || p.Withdrawn {
 			continue
 		}
-		text := fmt.Sprintf("No valid move from %s arrived for turn %d of game %s, so the autopilot played\n%s\nfor you. That is %d missed turn(s) in a row.\n",
-			p.Robot, g.CurrentTurn, g.Tag, moves[p.Seat].Text, p.Missed+1)
+		text := fmt.Sprintf("%s\nso the autopilot played\n\n  %s\n\nfor you. That is %d missed turn(s) in a row.\n",
+			wrapLine(fmt.Sprintf("No valid move from %s arrived for turn %d of game %s,", p.Robot, g.CurrentTurn, g.Tag), ""),
+			strings.ReplaceAll(strings.TrimSpace(moves[p.Seat].Text), "\n", "\n  "), p.Missed+1)
 		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no move from %s", g.CurrentTurn, p.Robot)),
 			messageID: j.noticeID("missed", fmt.Sprintf("%s.%d%s.s%d", g.Tag, g.CurrentTurn, genTag(gen), p.Seat)),
@@ -859,3 +861,29 @@ func (j *Judge) hostedTakeOver(tx *store.Tx, g store.Game, k game.Kind, p store.
 var errNotHosted = errors.New("not available for this game")
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// wrapLine breaks a line of words at 72 columns, for a phone (as game.Report's text is):
+// continuation lines start as s does, then indent.
+func wrapLine(s, indent string) string {
+	const width = 72
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+			b.WriteString(lead + w)
+			n = utf8.RuneCountInString(lead + w)
+		case n+1+utf8.RuneCountInString(w) > width:
+			b.WriteString("\n" + lead + indent + w)
+			n = utf8.RuneCountInString(lead + indent + w)
+		default:
+			b.WriteString(" " + w)
+			n += 1 + utf8.RuneCountInString(w)
+		}
+	}
+	return b.String()
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -358,5 +359,44 @@ func TestHostedRollbackLetsThePlayerMoveAgain(t *testing.T) {
 	}
 	if pl := playerAt(ps, p.Seat); pl.Missed != 0 {
 		t.Errorf("the kept move counted as missed (%d)", pl.Missed)
+	}
+}
+
+// A hosted game's mails are read on a phone, as its reports are (game.Report: at most 72
+// columns): the ack's "Every move of this turn is in: ..." was 78 columns, a refusal's
+// list of cells next to a car 150, the game master's summary a move a line of 120.
+func TestHostedMailsFitAPhone(t *testing.T) {
+	c := newCBC(t, "Bartholomew_Longname", "Maximilianus-Second")
+	c.toPlay()
+	p := c.mover()
+	c.move(p, "place A1\npass\n")
+	c.playBots(2)
+	for i := 0; i < 60; i++ {
+		if g, _, _ := c.state(); g.Status == store.GameOver {
+			break
+		}
+		c.f.now = c.f.now.Add(49 * time.Hour)
+		if _, err := c.f.j.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kinds := map[string]int{}
+	for _, m := range c.f.outbox() {
+		switch m.Kind {
+		case "ack", "reject", "report", "missed", "final", "welcome":
+		default:
+			continue
+		}
+		kinds[m.Kind]++
+		for i, l := range strings.Split(textOf(t, m), "\n") {
+			if n := utf8.RuneCountInString(l); n > 72 {
+				t.Errorf("%s to %s, line %d: %d columns: %q", m.Kind, m.To, i+1, n, l)
+			}
+		}
+	}
+	for _, k := range []string{"ack", "reject", "report", "missed", "final"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s mail was checked (%v)", k, kinds)
+		}
 	}
 }
