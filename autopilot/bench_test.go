@@ -25,6 +25,8 @@ func BenchmarkChoose(b *testing.B) {
 				plan = p.Choose(st, 0)
 			}
 			b.ReportMetric(float64(plan.Tried), "programs/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
+			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
 }
@@ -84,6 +86,8 @@ func BenchmarkChooseArmed(b *testing.B) {
 			}
 			b.ReportMetric(float64(plan.Tried), "programs/op")
 			b.ReportMetric(float64(len(plan.Orders)), "orders/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
+			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
 }
@@ -114,6 +118,8 @@ func BenchmarkChoose2023(b *testing.B) {
 				plan = p.Choose(st, 0)
 			}
 			b.ReportMetric(float64(plan.Tried), "programs/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
+			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
 }
