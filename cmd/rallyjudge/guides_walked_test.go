@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/mail"
 )
 
 // The guides walked by a test (issue 22 item 5): every command line of docs/players.md
@@ -420,4 +424,136 @@ func guideFile(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestGameMasterGuideByMail walks the game master's mails of docs/gamemasters.md on a fresh
+// database, in the guide's order: `game add-gm` (the guide's line) makes you@example.org a
+// server game master, whose secret sends the CREATE the guide shows; the guide's `game
+// create` for spring (its --gm mails the game's game master secret), players JOIN by mail
+// with the CONFIRM their reply asks for, `game start`, then every command of the table's "by
+// mail" column, each a mail from you@example.org with the secret and `[RR spring]` in its
+// subject. Each must be done, not refused ("Not done: ..." or a rejection). Substitutions:
+// BROADCAST's "..." is docs/commands.md's text "The board is wet today."; the config is the
+// test's, as in TestGuidesCommandLinesWalked.
+func TestGameMasterGuideByMail(t *testing.T) {
+	doc := guideFile(t, "gamemasters.md")
+	flat := strings.Join(strings.Fields(doc), " ")
+	addGM := regexp.MustCompile("`(rallyjudge game add-gm [^`]*)`").FindStringSubmatch(flat)
+	create := regexp.MustCompile("`(CREATE autumn23 [^`]*)`").FindStringSubmatch(flat)
+	gmCreate := regexp.MustCompile("(?m)^(rallyjudge game create [^\\n]*--game spring[^\\n]*)$").FindStringSubmatch(strings.ReplaceAll(doc, "\\\n", " "))
+	start := regexp.MustCompile("(?m)^(rallyjudge game start .*)$").FindStringSubmatch(doc)
+	if addGM == nil || create == nil || gmCreate == nil || start == nil {
+		t.Fatalf("docs/gamemasters.md: add-gm %v, CREATE by mail %v, game create spring %v, game start %v",
+			addGM != nil, create != nil, gmCreate != nil, start != nil)
+	}
+	var byMail []string
+	for _, row := range regexp.MustCompile("(?m)^\\|[^|]*\\| `game [^|]*\\| (.*) \\|$").FindAllStringSubmatch(doc, -1) {
+		for _, c := range regexp.MustCompile("`([A-Z][^`]*)`").FindAllStringSubmatch(row[1], -1) {
+			byMail = append(byMail, c[1])
+		}
+	}
+	if len(byMail) < 15 {
+		t.Fatalf("found %d commands in the table's by-mail column", len(byMail))
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rallyjudge.db")
+	cfg := filepath.Join(dir, "judge.yaml")
+	conf := fmt.Sprintf("database: %s\njudge_address: robo@example.org\nimap:\n  address: 127.0.0.1:1\n  username: robo\n"+
+		"  password_env: RJ_GUIDE_PW\nsmtp:\n  address: 127.0.0.1:1\n", db)
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RALLYJUDGE_CONFIG", cfg)
+	const gm = "you@example.org"
+	runLine := func(line string) {
+		t.Helper()
+		args, err := shellWords(strings.ReplaceAll(line, "/etc/rallyjudge/rallyjudge.yaml", cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := run(args[1:], &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", line, code, out.String(), errb.String())
+		}
+	}
+	runLine(addGM[1])
+	server := gmSecret(t, db, gm, "")
+	if reply := mailJudge(t, db, gm, "create", "secret "+server+"\n"+create[1]+"\n"); isRefusal(reply) {
+		t.Errorf("docs/gamemasters.md's %q by mail:\n%s", create[1], reply)
+	}
+	runLine(gmCreate[1])
+	secret := gmSecret(t, db, gm, "spring")
+	joinByMail(t, db, "spring", "Zoombot", "Hulk")
+	standBy(t, db, "spring", "standby@example.org")
+	runLine(start[1])
+	for _, c := range byMail {
+		body := strings.Replace(c, "BROADCAST ...", "BROADCAST The board is wet today.", 1)
+		reply := mailJudge(t, db, gm, "[RR spring] "+strings.Fields(c)[0], "secret "+secret+"\n"+body+"\n")
+		if os.Getenv("GUIDE_PRINT") != "" {
+			t.Logf("=== %s\n%s", c, reply)
+		}
+		if isRefusal(reply) || !strings.Contains(reply, "> "+strings.Fields(c)[0]) {
+			t.Errorf("docs/gamemasters.md's table, by mail %q: refused, or its reply does not answer it:\n%s", c, reply)
+		}
+	}
+	t.Logf("walked %d mails: CREATE and %d of the table", 1+len(byMail), len(byMail))
+}
+
+// isRefusal: a reply that did not do what its mail asked.
+func isRefusal(reply string) bool {
+	return reply == "" || strings.Contains(reply, "Not done") || strings.Contains(reply, "not accepted") ||
+		strings.Contains(reply, "refused")
+}
+
+// mailJudge hands the judge a mail and returns the text of its reply to from (every mail
+// to from it sends, joined).
+func mailJudge(t *testing.T, db, from, subject, body string) string {
+	t.Helper()
+	var text strings.Builder
+	withJudge(t, db, func(j *judge.Judge) {
+		guideUID++
+		if err := j.HandleMessage(context.Background(), 1, guideUID, guideMail(from, subject, body)); err != nil {
+			t.Fatal(err)
+		}
+		s := &captureSender{}
+		if _, err := j.DrainOutbox(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		for i, raw := range s.raws {
+			if x, err := mail.Extract(raw); err == nil && strings.EqualFold(s.to[i], from) {
+				text.WriteString(x.Text)
+			}
+		}
+	})
+	return text.String()
+}
+
+var guideUID uint32 = 1000
+
+var gmSecretRE = regexp.MustCompile(`game master secret is: (\S+)`)
+
+// gmSecret is the game master secret the outbox mails to addr (about game tag, or the
+// server's when tag is ""), as it is sent.
+func gmSecret(t *testing.T, db, addr, tag string) string {
+	t.Helper()
+	secret := ""
+	withJudge(t, db, func(j *judge.Judge) {
+		s := &captureSender{}
+		if _, err := j.DrainOutbox(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		for i, raw := range s.raws {
+			x, err := mail.Extract(raw)
+			if err != nil || !strings.EqualFold(s.to[i], addr) || tag != "" && !strings.Contains(x.Text, tag) {
+				continue
+			}
+			if m := gmSecretRE.FindStringSubmatch(x.Text); m != nil {
+				secret = m[1]
+			}
+		}
+	})
+	if secret == "" {
+		t.Fatalf("no game master secret mailed to %s (game %q)", addr, tag)
+	}
+	return secret
 }
