@@ -80,14 +80,15 @@ func status(s *cbc.State) string {
 	case cbc.PhaseSetup:
 		return fmt.Sprintf("Set-up: %s places a car", seat(s.ToMove))
 	case cbc.PhaseOver:
-		w := "a tie"
+		// the winner's score first: "B wins, 62 to 40" (it read "B wins, 40 to 62")
+		w, hi, lo := "a tie", s.Score[0], s.Score[1]
 		switch {
 		case s.Score[0] > s.Score[1]:
 			w = "A wins"
 		case s.Score[1] > s.Score[0]:
-			w = "B wins"
+			w, hi, lo = "B wins", s.Score[1], s.Score[0]
 		}
-		return fmt.Sprintf("Game over: %s, %d to %d · %s", w, s.Score[0], s.Score[1], ev)
+		return fmt.Sprintf("Game over: %s, %d to %d · %s", w, hi, lo, ev)
 	}
 	return fmt.Sprintf("Turn %d: %s to move · %s", s.Turn, seat(s.ToMove), ev)
 }

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"strings"
 	"testing"
 
 	cbc "github.com/rallyjudge/rallyjudge/crashbycrash"
@@ -172,6 +173,25 @@ func TestLegendFits(t *testing.T) {
 			if left := compassLeft(l, f); beside >= left {
 				t.Errorf("scale %g: %q ends at x %.0f, the compass begins at %.0f", scale, status(st), beside, left)
 			}
+		}
+	}
+}
+
+// The legend of a game B won read "Game over: B wins, 40 to 62": the winner's score
+// comes first.
+func TestStatusGivesTheWinnersScoreFirst(t *testing.T) {
+	s, err := cbc.NewGame(cbc.Settings{Players: 2}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Phase, s.Events = cbc.PhaseOver, 7
+	for _, c := range []struct {
+		score [2]int
+		want  string
+	}{{[2]int{40, 62}, "Game over: B wins, 62 to 40"}, {[2]int{62, 40}, "Game over: A wins, 62 to 40"}, {[2]int{50, 50}, "Game over: a tie, 50 to 50"}} {
+		s.Score = c.score
+		if got := status(s); !strings.HasPrefix(got, c.want) {
+			t.Errorf("scores %v: %q, want %q...", c.score, got, c.want)
 		}
 	}
 }
