@@ -497,6 +497,18 @@ func TestGameMasterGuideByMail(t *testing.T) {
 		}
 	}
 	t.Logf("walked %d mails: CREATE and %d of the table", 1+len(byMail), len(byMail))
+
+	// "LIST names the ruleset and every setting a game changed" with the line the guide
+	// quotes: a game with those settings, made by the guide's game create.
+	quoted := regexp.MustCompile("\\(`(rules: postal with [^`]*)`\\)").FindStringSubmatch(flat)
+	if quoted == nil {
+		t.Fatal("docs/gamemasters.md no longer quotes LIST's rules line")
+	}
+	kv := strings.Fields(strings.TrimPrefix(quoted[1], "rules: postal with "))
+	runLine("rallyjudge game create --config /etc/rallyjudge/rallyjudge.yaml --game quoted --course sprint --rules " + strings.Join(kv, ","))
+	if reply := mailJudge(t, db, "reader@example.org", "list", "LIST\n"); !strings.Contains(reply, quoted[1]) {
+		t.Errorf("LIST does not say what docs/gamemasters.md quotes, %q:\n%s", quoted[1], reply)
+	}
 }
 
 // isRefusal: a reply that did not do what its mail asked.
@@ -556,4 +568,41 @@ func gmSecret(t *testing.T, db, addr, tag string) string {
 		t.Fatalf("no game master secret mailed to %s (game %q)", addr, tag)
 	}
 	return secret
+}
+
+// TestPlayersGuideSheetsCheck: every sheet docs/players.md shows (```sheet blocks: the
+// postal sample, Zoombot's, the locked registers, the 2023 sheet, the standing orders) is
+// read without an error by `rallyjudge check SHEET`, the command the guide gives for it, and
+// its common mistake (```sheet-error) is refused (exit 1) with the line and column. The
+// sheets for the guide's own game are also played in it by the judge package's
+// TestPlayersGuideWalked.
+func TestPlayersGuideSheetsCheck(t *testing.T) {
+	infos, blocks := fenced(t, "players.md")
+	dir := t.TempDir()
+	n := 0
+	for i, info := range infos {
+		if !strings.HasPrefix(info, "sheet") {
+			continue
+		}
+		n++
+		path := filepath.Join(dir, fmt.Sprintf("sheet%d.txt", n))
+		if err := os.WriteFile(path, []byte(blocks[i]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if info == "sheet-error" {
+			want = 1
+		}
+		var out, errb bytes.Buffer
+		code := run([]string{"check", path}, &out, &errb)
+		if code != want {
+			t.Errorf("docs/players.md's ```%s block %d:\n%s\ncheck: exit %d, want %d:\n%s%s", info, n, blocks[i], code, want, out.String(), errb.String())
+		}
+		if want == 1 && !regexp.MustCompile(`:\d+:\d+: error: `).MatchString(errb.String()+out.String()) {
+			t.Errorf("the common mistake's refusal names no line and column:\n%s%s", out.String(), errb.String())
+		}
+	}
+	if n < 7 {
+		t.Errorf("docs/players.md shows %d sheets; want the 6 sheets and the common mistake", n)
+	}
 }
