@@ -82,3 +82,42 @@ func reportPage(t *testing.T, raw []byte) []byte {
 	}
 	return []byte(html)
 }
+
+// Each player's report rings their own robot on the board after the turn: the board
+// pictures of two players' reports differ, and the animation is the same (issue 22).
+func TestReportRingsYourRobot(t *testing.T) {
+	f := newFixture(t)
+	f.allSheets()
+	parts := func(addr string) map[string][]byte {
+		reps := f.mailsTo(addr, "report")
+		if len(reps) != 1 {
+			t.Fatalf("%s: %d reports", addr, len(reps))
+		}
+		mr, err := gomail.CreateReader(bytes.NewReader(reps[0].Raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]byte{}
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(p.Body)
+			if id := p.Header.Get("Content-Id"); id != "" {
+				out[strings.Trim(id, "<>")[:strings.Index(strings.Trim(id, "<>"), ".")]] = b
+			}
+		}
+		return out
+	}
+	hulk, zoom := parts("hulk@example.test"), parts("zoombot@example.test")
+	if len(hulk["board"]) == 0 || bytes.Equal(hulk["board"], zoom["board"]) {
+		t.Errorf("Hulk's and Zoombot's boards are the same picture (%d bytes): no robot ringed", len(hulk["board"]))
+	}
+	if len(hulk["turn"]) == 0 || !bytes.Equal(hulk["turn"], zoom["turn"]) {
+		t.Errorf("the animation differs between players, or is missing")
+	}
+}

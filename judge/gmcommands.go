@@ -58,7 +58,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		return "", refuse("CREATE needs course=NAME.")
 	}
 	if _, err := j.Course(spec.Course); err != nil {
-		return "", refuse("course %q: %v.", spec.Course, err)
+		return "", refuse("course %q: %v.%s", spec.Course, err, courseHint(spec.Course))
 	}
 	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
 	rules := adjudicator.PostalRules()

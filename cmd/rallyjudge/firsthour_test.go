@@ -112,6 +112,7 @@ func TestUnknownNamesListNearMatches(t *testing.T) {
 		{[]string{"export", "crsh"}, `rallyjudge export: there is no game "crsh" here; did you mean crash?`},
 		{[]string{"check", "-", "--game", "crsh"}, `rallyjudge check: there is no game "crsh" here; did you mean crash?`},
 		{[]string{"render", "sprnt"}, `did you mean sprint?`},
+		{[]string{"game", "create", "--game", "x2", "--course", "sprnt"}, `Did you mean sprint?`},
 	} {
 		var code int
 		var e string
