@@ -74,7 +74,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 				var err error
 				if apart {
 					err = tx.Savepoint(func() error { return j.judgeItem(tx, v, uidvalidity, it) })
-				} else if err = j.judgeItem(tx, v, uidvalidity, it); err != nil && !store.IsCorrupt(err) {
+				} else if err = j.judgeItem(tx, v, uidvalidity, it); err != nil && !store.IsBroken(err) {
 					j.Log.Info("a mail of the batch failed; judging the batch again, one savepoint a mail", "uid", it.row.UID, "err", err)
 					return errTakeApart
 				}
@@ -82,7 +82,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 				if err == nil {
 					continue
 				}
-				if store.IsCorrupt(err) {
+				if store.IsBroken(err) { // damaged or unwritable: the whole batch waits (serve.go)
 					return err
 				}
 				rolledBack = true
@@ -104,14 +104,14 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 				// the sheets and audit entries the batch queued (store/later.go), then its
 				// acknowledgements
 				if err := tx.Flush(); err != nil {
-					if store.IsCorrupt(err) {
+					if store.IsBroken(err) {
 						return err
 					}
 					j.Log.Info("a row of the batch could not be stored; judging the batch again, one savepoint a mail", "err", err)
 					return errTakeApart
 				}
 				if err := v.acks.flush(j, tx); err != nil {
-					if store.IsCorrupt(err) {
+					if store.IsBroken(err) {
 						return err
 					}
 					j.Log.Info("an acknowledgement of the batch failed; judging the batch again, one savepoint a mail", "err", err)
@@ -140,11 +140,15 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		v.publish(&j.folds) // the folds the batch made are the committed ones now
 	}
 	if err != nil {
-		if store.IsCorrupt(err) {
-			return j.batchCorrupt(err, errs)
+		if store.IsBroken(err) {
+			// damaged, or not writable (a full disk, a read-only file system, an I/O
+			// error): no mail of the batch is recorded, none is flagged done, and Serve
+			// takes the batch again, in the order the server received it, once the
+			// database can be written (issue 21 item 3)
+			return j.batchBroken(err, errs)
 		}
-		// the batch could not commit (a full disk): store the mails as they came, then
-		// take them one at a time, each recorded on its own
+		// the batch could not commit: store the mails as they came, then take them one at
+		// a time, each recorded on its own
 		j.Log.Warn("a batch of mails could not commit; taking them one at a time", "count", len(items), "err", err)
 		return j.storeThenJudge(ctx, uidvalidity, items, errs)
 	}
@@ -280,8 +284,8 @@ func (j *Judge) storeThenJudge(ctx context.Context, uidvalidity uint32, items []
 		}
 		return nil
 	}); err != nil {
-		if store.IsCorrupt(err) {
-			return j.batchCorrupt(err, errs)
+		if store.IsBroken(err) {
+			return j.batchBroken(err, errs)
 		}
 		for i := range errs {
 			errs[i] = err
@@ -300,9 +304,12 @@ func (j *Judge) storeThenJudge(ctx context.Context, uidvalidity uint32, items []
 	return errs
 }
 
-// batchCorrupt fails every mail of a batch on a damaged database.
-func (j *Judge) batchCorrupt(err error, errs []error) []error {
-	j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+// batchBroken fails every mail of a batch on a damaged database (ErrCorrupt) or one that
+// cannot be written (ErrUnwritable): none is flagged done on the server.
+func (j *Judge) batchBroken(err error, errs []error) []error {
+	if store.IsCorrupt(err) {
+		j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+	}
 	err = j.corrupt(err)
 	for i := range errs {
 		errs[i] = err

@@ -352,7 +352,12 @@ func (j *Judge) runCommand(e *cmdEnv, c Command) (string, error) {
 	case "JOIN":
 		return j.cmdJoin(e, c)
 	case "STATUS":
-		return j.cmdStatus(e)
+		text, err := j.cmdStatus(e)
+		if err != nil || e.gm == nil && !e.cli {
+			return text, err
+		}
+		w, err := j.withheldToday(e)
+		return text + w, err
 	case "RESEND":
 		return j.cmdResend(e, c)
 	case "HISTORY":

@@ -30,6 +30,9 @@ type Config struct {
 	TemplatesDir string       `yaml:"templates_dir"` // overrides for the embedded templates
 	LogLevel     string       `yaml:"log_level"`     // debug, info, warn, error
 	TickInterval Duration     `yaml:"tick_interval"` // how often deadlines and the outbox are checked
+	// OperatorAddress is told, once, when the database cannot be written or is damaged
+	// while the judge serves ("" for nobody).
+	OperatorAddress string `yaml:"operator_address"`
 
 	// The PostgreSQL role's password (database: postgres://…), read as the mail passwords
 	// are: never in the DSN.
@@ -77,6 +80,9 @@ type LimitsConfig struct {
 	AuthFailures int      `yaml:"auth_failures"`
 	AuthWindow   Duration `yaml:"auth_window"`
 	MaxAttempts  int      `yaml:"max_send_attempts"`
+	// UnwritableExit is how long the judge waits, intake stopped, for a database that
+	// cannot be written before it stops (exits non-zero).
+	UnwritableExit Duration `yaml:"unwritable_exit"`
 }
 
 // Duration is a time.Duration written as "90s", "5m", "2h".
@@ -101,8 +107,9 @@ func DefaultConfig() Config {
 		JudgeName: "rallyjudge",
 		IMAP: IMAPConfig{TLS: "imaps", Mailbox: "INBOX", After: "flag", DoneFolder: "rallyjudge-done",
 			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute), Timeout: Duration(2 * time.Minute)},
-		SMTP:         SMTPConfig{TLS: "starttls", Helo: "localhost", Timeout: Duration(2 * time.Minute)},
-		Limits:       LimitsConfig{MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8},
+		SMTP: SMTPConfig{TLS: "starttls", Helo: "localhost", Timeout: Duration(2 * time.Minute)},
+		Limits: LimitsConfig{MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8,
+			UnwritableExit: Duration(DefaultUnwritableExit)},
 		LogLevel:     "info",
 		TickInterval: Duration(30 * time.Second),
 		Lease:        Duration(2 * time.Second),

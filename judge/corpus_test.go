@@ -470,7 +470,7 @@ func TestClientCommandCorpusThroughTheJudge(t *testing.T) {
 				}
 			}},
 		{name: "thunderbird_observe", to: "kibitzer@example.test",
-			want: []string{"> Observe", "You now observe game spring"}, never: []string{"Unknown command"}},
+			want: []string{"> Observe", "to observe game spring", "CONFIRM "}, never: []string{"Unknown command"}}, // subscribed on the CONFIRM
 		{name: "k9_absent", to: "zoombot@example.test",
 			want: []string{"> absent 2026-03-10 2026-03-12", "Noted: you are away from 2026-03-10 to 2026-03-12"}, never: []string{"Not done"}},
 		{name: "outlook_web_list_help", to: "newcomer@example.test",

@@ -143,6 +143,9 @@ func (j *Judge) cmdConfirm(e *cmdEnv, c Command) (string, error) {
 	}
 	for _, pj := range pjs {
 		if j.secretOK(e.proofs, pj.CodeHash, c.Args[0], true) {
+			if pj.Robot == store.ObserveRobot {
+				return j.takeObserve(e, pj) // observers.go
+			}
 			return j.takeJoin(e, pj)
 		}
 	}

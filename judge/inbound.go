@@ -64,10 +64,19 @@ func (j *Judge) HandleMessage(ctx context.Context, uidvalidity, uid uint32, raw 
 // mail would fail the same way and be lost to the players).
 var ErrCorrupt = store.ErrCorrupt
 
-// corrupt passes err on, marked with ErrCorrupt when it says the database is damaged.
+// ErrUnwritable is returned for mail that could not be recorded because the database
+// cannot be written (a full disk, a read-only file system, an I/O error): the mail is
+// left unmarked on the server, and Serve takes no more until it can write (serve.go).
+var ErrUnwritable = store.ErrUnwritable
+
+// corrupt passes err on, marked with ErrCorrupt when it says the database is damaged,
+// or with ErrUnwritable when it says it cannot be written.
 func (j *Judge) corrupt(err error) error {
 	if store.IsCorrupt(err) && !errors.Is(err, store.ErrCorrupt) {
 		return fmt.Errorf("%w: %v", store.ErrCorrupt, err)
+	}
+	if !store.IsCorrupt(err) && store.IsUnwritable(err) && !errors.Is(err, store.ErrUnwritable) {
+		return fmt.Errorf("%w: %v", store.ErrUnwritable, err)
 	}
 	return err
 }
@@ -350,7 +359,7 @@ func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, 
 		errs = nil
 		hint = strings.TrimSpace(hint + "\n" + unprovenErrorsHint)
 	}
-	return j.rejectAs(tx, row, msg, to, summary, errs, hint, true)
+	return j.rejectAs(tx, row, msg, to, 0, summary, errs, hint, true)
 }
 
 // unprovenErrorsHint says why a reply to a mail without the sender's secret lists no
@@ -358,17 +367,14 @@ func (j *Judge) reject(tx *store.Tx, row store.InboxMessage, msg *mail.Message, 
 const unprovenErrorsHint = "The errors are listed, line by line, only in answer to a mail that holds your secret:\n" +
 	"anyone can write your address on a mail."
 
-// rejectProven answers a mail whose secret matched its sender's (the errors may quote it).
-func (j *Judge) rejectProven(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string) error {
-	return j.rejectAs(tx, row, msg, to, summary, errs, hint, false)
-}
-
-func (j *Judge) rejectAs(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to, summary string, errs []string, hint string, unproven bool) error {
+// rejectAs answers a mail that was not accepted, about game gameID (0: none); unproven:
+// no secret matched its sender's, so it quotes nothing of the mail (reject).
+func (j *Judge) rejectAs(tx *store.Tx, row store.InboxMessage, msg *mail.Message, to string, gameID int64, summary string, errs []string, hint string, unproven bool) error {
 	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: errs, Hint: hint})
 	if err != nil {
 		return err
 	}
-	return j.enqueue(tx, outMail{kind: "reject", to: to, subject: replySubject(msg.Subject),
+	return j.enqueue(tx, outMail{kind: "reject", gameID: gameID, turn: -1, to: to, subject: replySubject(msg.Subject),
 		messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text, unproven: unproven})
 }
 
@@ -415,12 +421,13 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		f.outcome = outcomeAutomatic
 		return store.InboxRejected, "From is the judge's own address: not answered", 0, nil
 	}
-	proven := false // a secret matched the sender's: from then on the reply may quote the mail
+	proven := false  // a secret matched the sender's: from then on the reply may quote the mail
+	var gameID int64 // the game the mail is about, once found (a withheld reply is counted for it)
 	reply := func(summary string, errs []string, hint string) error {
-		if proven {
-			return j.rejectProven(tx, row, msg, from, summary, errs, hint)
+		if !proven && len(errs) > 0 {
+			errs, hint = nil, strings.TrimSpace(hint+"\n"+unprovenErrorsHint)
 		}
-		return j.reject(tx, row, msg, from, summary, errs, hint)
+		return j.rejectAs(tx, row, msg, from, gameID, summary, errs, hint, !proven)
 	}
 	if len(rd.SheetText) > orders.MaxSize {
 		// said alone: the sheet was not read, so "no secret line" or "no game named"
@@ -471,6 +478,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		// player's to read
 		sheetErr = nil
 	}
+	gameID = g.ID
 
 	// Identity: the robot, its registered address, its secret.
 	players, err := v.players(tx, g)

@@ -61,6 +61,15 @@ type Judge struct {
 	PokeIntake func()
 	// Replies bound the replies to mail (reflection.go).
 	Replies ReplyLimits
+	// Operator is the address told, once, when the database cannot be written or is
+	// damaged while serving ("" for nobody; unwritable.go).
+	Operator string
+	// UnwritableExit is how long Serve waits for a database that cannot be written to
+	// be writable again before it stops with ErrUnwritable; UnwritableProbe how often it
+	// tries (unwritable.go).
+	UnwritableExit, UnwritableProbe time.Duration
+	operatorMu                      sync.Mutex
+	operatorTold                    map[string]bool
 	// Retention says how long bookkeeping rows are kept (pruned by Tick).
 	Retention store.Retention
 	lastPrune time.Time
@@ -101,6 +110,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		verified: secretCache{key: st.SecretKey()},
 		Store:    st, Templates: set, Log: log, Now: time.Now, NewSeed: RandomSeed, Address: address, Name: "rallyjudge",
 		MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
+		UnwritableExit: DefaultUnwritableExit, UnwritableProbe: 5 * time.Second,
 		Retention: store.DefaultRetention(),
 		Course:    adjudicator.LoadCourse,
 		Games:     games.Hosted(),

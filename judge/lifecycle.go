@@ -68,6 +68,24 @@ type Options struct {
 	Extended   int64 `json:"extended,omitempty"`
 	// GMCopies: "on" sends the game masters a copy of every report, notice and press.
 	GMCopies string `json:"gm_copies,omitempty"`
+	// PressLimit is the most press messages one player may send in one turn; 0:
+	// DefaultPressLimit (issue 21 item 2: 30 PRESS TO ALL in a row reached everyone 30
+	// times).
+	PressLimit int `json:"press_limit,omitempty"`
+}
+
+// DefaultPressLimit and MaxPressLimit bound the press one player sends in a turn
+// (the game setting press-limit).
+const (
+	DefaultPressLimit = 20
+	MaxPressLimit     = 200
+)
+
+func (o Options) pressLimit() int {
+	if o.PressLimit <= 0 {
+		return DefaultPressLimit
+	}
+	return o.PressLimit
 }
 
 func orDefault(v, def string) string {

@@ -510,7 +510,7 @@ func TestReflection(t *testing.T) {
 	})
 	t.Run("per recipient and overall", func(t *testing.T) {
 		j, _, _ := livenessGame(t, nil)
-		j.Replies.Global = 10
+		j.Replies.PerDomain = 10
 		for i := 0; i < 30; i++ {
 			send(t, j, "victim@elsewhere.test", fmt.Sprintf("help %d", i), "HELP\n")
 		}
@@ -524,8 +524,8 @@ func TestReflection(t *testing.T) {
 			n, _, _ := outboxTo(t, j, v)
 			total += n
 		}
-		if total > j.Replies.Global {
-			t.Errorf("30 forged HELPs from 30 addresses: %d replies, want at most %d overall", total, j.Replies.Global)
+		if total > j.Replies.PerDomain {
+			t.Errorf("30 forged HELPs from 30 addresses of one domain: %d replies, want at most %d", total, j.Replies.PerDomain)
 		}
 	})
 	t.Run("loop partner without headers", func(t *testing.T) {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"time"
 
@@ -47,6 +48,8 @@ type outMail struct {
 	// its From, so the reply carries nothing of it even to a registered address: a fixed
 	// subject, no quoted lines (reflection.go; issue 21 item 5).
 	unproven bool
+	// unsubscribe is the List-Unsubscribe URI of a mail to an observer ("" for none).
+	unsubscribe string
 }
 
 // noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's
@@ -62,13 +65,16 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 		return nil
 	}
 	if isReply(m.kind) {
-		ok, why, err := j.mayReply(tx, &m) // reflection.go
+		w, err := j.mayReply(tx, &m) // reflection.go
 		if err != nil {
 			return err
 		}
-		if !ok {
-			j.Log.Info("reply withheld", "kind", m.kind, "message_id", m.messageID, "why", why)
-			return nil
+		if w != nil {
+			j.Log.Warn("reply withheld", "kind", m.kind, "message_id", m.messageID, "to", m.to, "rule", w.rule, "why", w.why,
+				"next_allowed", w.next.UTC().Format(time.RFC3339))
+			_, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: m.gameID, Actor: "judge", Action: "reply-withheld",
+				Detail: fmt.Sprintf("%s: %s; next allowed %s", w.rule, w.why, w.next.UTC().Format(time.RFC3339))})
+			return err
 		}
 	}
 	if noticeKinds[m.kind] && j.Templates != nil {
@@ -81,6 +87,30 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 			return fmt.Errorf("notice %s: %w", m.messageID, err)
 		}
 		m.text = text
+	}
+	// Every mail to an observer of the game says how to stop them, in its text and in a
+	// List-Unsubscribe header (observers.go; issue 21 item 2).
+	if m.gameID != 0 && !isReply(m.kind) {
+		obs, err := tx.Observes(m.gameID, m.to)
+		if err != nil {
+			return err
+		}
+		if obs {
+			g, err := tx.Game(m.gameID)
+			if err != nil {
+				return err
+			}
+			m.text += j.observerFooter(g.Tag)
+			if m.html != "" {
+				p := "<p>" + html.EscapeString(strings.TrimSpace(strings.TrimPrefix(j.observerFooter(g.Tag), "\n-- \n"))) + "</p>\n"
+				if i := strings.LastIndex(m.html, "</body>"); i >= 0 {
+					m.html = m.html[:i] + p + m.html[i:]
+				} else {
+					m.html += p
+				}
+			}
+			m.unsubscribe = j.observerUnsubscribe(g.Tag)
+		}
 	}
 	// No plain secret is ever composed into a stored mail (issue 14 item 8): a secret the
 	// judge gives goes in at send time (slots), and anything else shaped like one (a code
@@ -105,6 +135,7 @@ func (j *Judge) compose(m outMail, now time.Time) ([]byte, error) {
 		From: j.Address, FromName: j.Name, To: []string{m.to}, Subject: m.subject,
 		MessageID: m.messageID, InReplyTo: m.inReplyTo, References: m.refs,
 		Date: now, Version: Version, AutoSubmitted: as, Text: m.text, HTML: m.html, Inline: m.inline, Attachments: m.attach,
+		ListUnsubscribe: m.unsubscribe,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compose %s: %w", m.messageID, err)

@@ -138,7 +138,7 @@ func TestDeadlineInAQuietMailboxResolvesAtTheTick(t *testing.T) {
 // again after SET observers yes (the bug: only new OBSERVEs were refused).
 func TestObserversNoStopsTheObservers(t *testing.T) {
 	f := newFixture(t)
-	if _, text := f.send("kibitzer@example.test", "[RR spring] watch", "OBSERVE\n"); !strings.Contains(text, "You now observe game spring") {
+	if text := f.joinConfirmed("kibitzer@example.test", "[RR spring] watch", "OBSERVE\n"); !strings.Contains(text, "You now observe game spring") {
 		t.Fatalf("OBSERVE: %s", text)
 	}
 	set := func(v string) {

@@ -3,13 +3,15 @@ package judge
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
 
-// Observers: anyone may OBSERVE a game whose setting observers is "yes" (the default)
-// and gets the public part of each turn's report (the board, what happened, every
+// Observers: anyone may OBSERVE a game whose setting observers is "yes" (the default):
+// the address is mailed a code and subscribed by the CONFIRM that carries it, from there
+// (as JOIN). An observer gets the public part of each turn's report (the board, what happened, every
 // robot's status; no hand, no sheet) and the press written to everyone, until
 // UNOBSERVE. A game master with gm-copies on gets the same public report, so a game
 // master who does not play sees every turn (gmview.go has the rest of what they see).
@@ -49,18 +51,85 @@ func (j *Judge) cmdObserve(e *cmdEnv, c Command) (string, error) {
 	if g.Status == store.GameOver {
 		return "", refuse("game %s is over; its archive tells the whole game.", g.Tag)
 	}
-	ok, err := e.tx.AddObserver(g.ID, e.from, j.now())
+	obs, err := e.tx.Observers(g.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, w := range obs {
+		if strings.EqualFold(w.Email, e.from) {
+			return fmt.Sprintf("You observe game %s already.\n", g.Tag), nil
+		}
+	}
+	// Anyone can forge a From address (issue 21 item 2: a forged OBSERVE put a victim on
+	// four games): OBSERVE subscribes nobody by itself. As JOIN, it mails a code to the
+	// address, and the CONFIRM that carries it, from there, subscribes it (takeObserve).
+	code, hash, err := j.newSecret()
+	if err != nil {
+		return "", err
+	}
+	pjID, err := e.tx.AddPendingJoin(store.PendingJoin{GameID: g.ID, Email: e.from, Robot: store.ObserveRobot, CodeHash: hash, Created: j.now()})
+	if err != nil {
+		return "", err
+	}
+	jo := store.Owner{Kind: store.OwnerJoin, ID: pjID}
+	code, e.slots = j.hold(jo, code), append(e.slots, jo) // the code goes in at send time
+	if err := j.audit(e, "observe-asked", e.from); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Someone asked, from this address, to observe game %s (%s): each turn's public\n"+
+		"report by mail. If that was you, reply from this address with this line in the body:\n\n  CONFIRM %s\n\n"+
+		"Nothing is sent to this address until then. The code counts for %d hours. If you did not\n"+
+		"ask, do nothing.\n", g.Tag, j.gameWhat(g), code, int(joinTTL/time.Hour)), nil
+}
+
+// takeObserve subscribes the address of a confirmed OBSERVE, if the game still takes
+// observers.
+func (j *Judge) takeObserve(e *cmdEnv, pj store.PendingJoin) (string, error) {
+	g, err := e.tx.Game(pj.GameID)
+	if err != nil {
+		return "", err
+	}
+	e.game = &g
+	if err := e.tx.FinishPendingJoin(pj.ID, j.now()); err != nil {
+		return "", err
+	}
+	o, err := j.optionsOf(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	if o.observers() != "yes" {
+		return "", refuse("game %s takes no observers.", g.Tag)
+	}
+	if g.Status == store.GameOver {
+		return "", refuse("game %s is over; its archive tells the whole game.", g.Tag)
+	}
+	ok, err := e.tx.AddObserver(g.ID, pj.Email, j.now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
 		return fmt.Sprintf("You observe game %s already.\n", g.Tag), nil
 	}
-	if err := j.audit(e, "observe", e.from); err != nil {
+	if err := j.audit(e, "observe", pj.Email); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("You now observe game %s (course %s): each turn's public report comes to you,\n"+
 		"with the board and what happened, and the press written to everyone. UNOBSERVE %s stops it.\n", g.Tag, g.Course, g.Tag), nil
+}
+
+// observerFooter ends every mail to an observer of game tag: how to stop them, by a
+// mail the judge reads (the List-Unsubscribe header gives the same: observerUnsubscribe).
+func (j *Judge) observerFooter(tag string) string {
+	return fmt.Sprintf("\n-- \nYou get this as an observer of game %s. To stop, mail UNOBSERVE %s to %s\n"+
+		"(your mail program's Unsubscribe button sends that mail).\n", tag, tag, j.Address)
+}
+
+// observerUnsubscribe is the List-Unsubscribe URI of a mail to an observer of game tag
+// (RFC 2369): a mail to the judge whose subject and body are UNOBSERVE TAG. The judge
+// takes unsubscribing by mail only; RFC 8058's one-click POST needs an HTTPS address,
+// which the judge does not serve.
+func (j *Judge) observerUnsubscribe(tag string) string {
+	return "mailto:" + j.Address + "?subject=UNOBSERVE%20" + tag + "&body=UNOBSERVE%20" + tag
 }
 
 // watching is the game's observers who get its public mail: none while the game's

@@ -42,7 +42,12 @@ func TestPeopleThroughRealMail(t *testing.T) {
 	}
 	join, _ := mailWith("carol", "Bob joined")
 	expect("join notice", join, "bob@example.test")
-	expect("observe", send("carol", g+"watch", "OBSERVE\n"), "You now observe game people")
+	watch := send("carol", g+"watch", "OBSERVE\n") // a code to CONFIRM, as a JOIN's
+	if c := confirmCode.FindStringSubmatch(watch); c == nil {
+		t.Fatalf("observe: no code to confirm:\n%s", watch)
+	} else {
+		expect("observe", send("carol", "watch", "CONFIRM "+c[1]+"\n"), "You now observe game people")
+	}
 	expect("start", send("carol", g+"start", "secret "+boss+"\nSTART\n"), "has started with 2 robots")
 	expect("press", send("alice", g+"psst", "secret "+sec["alice"]+"\nPRESS TO Bob ANON\nI will not push you.\nENDPRESS\n"), "went to Bob")
 	press, raw := mailWith("bob", "Press from an anonymous player")

@@ -172,7 +172,7 @@ func TestPress(t *testing.T) {
 
 func TestObserversGetThePublicReport(t *testing.T) {
 	f := newFixture(t)
-	_, text := f.send("kibitzer@example.test", "watch", "OBSERVE spring\n")
+	text := f.joinConfirmed("kibitzer@example.test", "watch", "OBSERVE spring\n") // OBSERVE, then its CONFIRM
 	mustContain(t, "OBSERVE", text, "You now observe game spring")
 	f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nPROCESS\n")
 	reps := f.mailsTo("kibitzer@example.test", "report")
@@ -186,6 +186,7 @@ func TestObserversGetThePublicReport(t *testing.T) {
 	_, text = f.send("kibitzer@example.test", "[RR spring] stop", "UNOBSERVE\n")
 	mustContain(t, "UNOBSERVE", text, "no longer observe")
 	f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nSET observers no\n")
+	f.now = f.now.Add(time.Hour + time.Minute) // kibitzer, a stranger again, had the 3 replies an hour a stranger gets
 	_, text = f.send("kibitzer@example.test", "[RR spring] watch", "OBSERVE\n")
 	mustContain(t, "OBSERVE when observers are off", text, "takes no observers")
 }

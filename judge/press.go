@@ -76,6 +76,15 @@ func (j *Judge) cmdPress(e *cmdEnv, c Command) (string, error) {
 	if err := checkRelayed("PRESS", text, 0); err != nil {
 		return "", err
 	}
+	// A player's press a turn is bounded (the game setting press-limit): each message
+	// goes to the game's players and observers only, at most once each, so one player
+	// makes at most that many mails to each of them a turn.
+	if n, err := e.tx.PressCount(g.ID, g.CurrentTurn, me.Robot); err != nil {
+		return "", err
+	} else if n >= o.pressLimit() {
+		return "", refuse("you have sent %d press messages in turn %d of game %s, the most a player may (the game master can SET press-limit); this one was not sent.",
+			n, g.CurrentTurn, g.Tag)
+	}
 	ps, err := e.tx.Players(g.ID)
 	if err != nil {
 		return "", err

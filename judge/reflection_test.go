@@ -9,12 +9,12 @@ import (
 // TestReplyLimitsEachRule checks each reply rule of reflection.go on its own, the others
 // set out of the way, so that each can be seen to bind (TestReflection checks them
 // together, where one rule can hide another): replies to one stranger, to one player's
-// address, to strangers altogether; and the two loop rules without RFC 3834 headers —
+// address, to the strangers of one domain; and the two loop rules without RFC 3834 headers —
 // the mails from one correspondent whatever their subjects, and the mails with one
 // subject.
 func TestReplyLimitsEachRule(t *testing.T) {
 	const sent = 40
-	open := ReplyLimits{PerStranger: 1000, PerKnown: 1000, Global: 1000, LoopMails: 1000, LoopSubjects: 1000}
+	open := ReplyLimits{PerStranger: 1000, PerKnown: 1000, PerDomain: 1000, LoopMails: 1000, LoopSubjects: 1000}
 	for _, tc := range []struct {
 		name    string
 		set     func(l *ReplyLimits)
@@ -27,7 +27,7 @@ func TestReplyLimitsEachRule(t *testing.T) {
 			func(int) string { return "victim@elsewhere.test" }, func(i int) string { return fmt.Sprintf("help %d", i) }, "victim@elsewhere.test", 3},
 		{"per player's address", func(l *ReplyLimits) { l.PerKnown = 7 },
 			func(int) string { return "alice@example.test" }, func(i int) string { return fmt.Sprintf("help %d", i) }, "alice@example.test", 7},
-		{"strangers altogether", func(l *ReplyLimits) { l.Global = 9 },
+		{"strangers of one domain", func(l *ReplyLimits) { l.PerDomain = 9 },
 			func(i int) string { return fmt.Sprintf("v%d@elsewhere.test", i) }, func(int) string { return "help" }, "", 9},
 		{"mails from one correspondent, every subject new", func(l *ReplyLimits) { l.LoopMails = 11 },
 			func(int) string { return "alice@example.test" }, func(i int) string { return fmt.Sprintf("Re: Re: your mail %d", i) }, "alice@example.test", 11},

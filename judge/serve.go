@@ -90,12 +90,25 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			defer cancel()
 			// the mailbox position goes in the batch's own commit
 			errs := j.handleBatch(hctx, l.Mailbox, v, msgs)
+			if unwritable(errs) {
+				// nothing of the batch is recorded nor flagged done: intake waits for the
+				// database and takes the same batch again, in the server's order
+				// (unwritable.go); past UnwritableExit it stops
+				errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
+					actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+					defer cancel()
+					return j.handleBatch(actx, l.Mailbox, v, msgs)
+				})
+			}
 			j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
 			var last uint32
 			for i, err := range errs {
 				if err == nil {
 					last = max(last, msgs[i].UID)
-				} else if errors.Is(err, ErrCorrupt) {
+				} else if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
+					if errors.Is(err, ErrCorrupt) {
+						j.tellOperator(hctx, l.Sender, "damaged", err)
+					}
 					select { // stop taking mail: Serve returns the error
 					case fetchErr <- err:
 					default:
@@ -123,6 +136,15 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			if _, err := j.Tick(wctx); err != nil {
 				j.Log.Error("deadline check failed", "err", err)
+				if store.IsCorrupt(err) { // damaged pages found by the clock stop the judge too
+					j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+					j.tellOperator(wctx, l.Sender, "damaged", err)
+					select {
+					case fetchErr <- j.corrupt(err):
+					default:
+					}
+					stopAll()
+				}
 			}
 			cancel()
 			poke(sendWake)

@@ -355,6 +355,18 @@ var gameSettings = []gameSetting{
 			o.AbsenceCap = int64(d / time.Second)
 			return nil
 		}},
+	{key: "press-limit", values: fmt.Sprintf("N press messages a player may send a turn, 1 to %d (default %d)", MaxPressLimit, DefaultPressLimit), label: "press limit",
+		set: func(_ *store.GameSettings, o *Options, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > MaxPressLimit {
+				return refuse("press-limit %q: want 1 to %d messages a player a turn.", v, MaxPressLimit)
+			}
+			o.PressLimit = n
+			return nil
+		},
+		show: func(_ store.GameSettings, o Options, _ store.Game) string {
+			return fmt.Sprintf("at most %d press messages a player a turn, each to the game's players and observers only", o.pressLimit())
+		}},
 	{key: "gm-copies", values: "on | off (copies of reports, notices and press to the game masters)", label: "gm copies",
 		set:  choice(func(o *Options) *string { return &o.GMCopies }, "gm-copies", "off", "on"),
 		show: func(_ store.GameSettings, o Options, _ store.Game) string { return o.gmCopies() }},

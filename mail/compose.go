@@ -43,6 +43,9 @@ type Outgoing struct {
 	// Attachments are files that come with a plain text mail (multipart/mixed), e.g. a
 	// game's replay page; not with HTML.
 	Attachments []Inline
+	// ListUnsubscribe is the List-Unsubscribe header's one URI (RFC 2369), e.g.
+	// "mailto:judge@example.org?subject=UNOBSERVE%20spring"; "" for none.
+	ListUnsubscribe string
 }
 
 // Compose builds the raw bytes of an outgoing mail (CRLF line ends, UTF-8, quoted-printable
@@ -100,6 +103,12 @@ func Compose(o Outgoing) ([]byte, error) {
 		auto = "auto-replied"
 	}
 	h.Set("Auto-Submitted", auto)
+	if o.ListUnsubscribe != "" {
+		if strings.ContainsAny(o.ListUnsubscribe, "\r\n<> ") {
+			return nil, errors.New("mail: compose: List-Unsubscribe is not one URI")
+		}
+		h.Set("List-Unsubscribe", "<"+o.ListUnsubscribe+">")
+	}
 	h.Set(HeaderVersion, o.Version)
 	h.Set("MIME-Version", "1.0")
 

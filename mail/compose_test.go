@@ -113,6 +113,9 @@ func TestComposeRejects(t *testing.T) {
 		"no version":       func(o *Outgoing) { o.Version = "" },
 		"inline w/o html":  func(o *Outgoing) { o.Inline = []Inline{{ContentID: "a@b"}} },
 		"header injection": func(o *Outgoing) { o.Subject = "hi\r\nBcc: evil@example.test" },
+		"unsubscribe injection": func(o *Outgoing) {
+			o.ListUnsubscribe = "mailto:j@example.test>\r\nBcc: evil@example.test"
+		},
 	}
 	for name, mod := range tests {
 		o := ok
@@ -120,5 +123,25 @@ func TestComposeRejects(t *testing.T) {
 		if _, err := Compose(o); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestComposeListUnsubscribe: a mail to an observer carries List-Unsubscribe (RFC 2369)
+// with its one URI in angle brackets; others carry none.
+func TestComposeListUnsubscribe(t *testing.T) {
+	o := Outgoing{From: "a@example.test", To: []string{"b@example.test"}, MessageID: "x@y", Version: "1", Text: "t"}
+	raw, err := Compose(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), "List-Unsubscribe") {
+		t.Errorf("a mail without an unsubscribe URI carries the header:\n%s", raw)
+	}
+	o.ListUnsubscribe = "mailto:judge@example.test?subject=UNOBSERVE%20spring&body=UNOBSERVE%20spring"
+	if raw, err = Compose(o); err != nil {
+		t.Fatal(err)
+	}
+	if want := "List-Unsubscribe: <mailto:judge@example.test?subject=UNOBSERVE%20spring&body=UNOBSERVE%20spring>\r\n"; !strings.Contains(string(raw), want) {
+		t.Errorf("the header is not %q:\n%s", want, raw)
 	}
 }

@@ -139,6 +139,11 @@ func (l *DaemonLock) Release() error {
 // A database that fails either is refused with an error that says which; a daemon that
 // started on it would read mail it could not record.
 func (s *Store) CheckServing(ctx context.Context, now time.Time, who string) error {
+	return s.checkWrite(ctx, now, "start", who)
+}
+
+// checkWrite is CheckServing, the audit entry it writes being action and detail.
+func (s *Store) checkWrite(ctx context.Context, now time.Time, action, detail string) error {
 	res, err := []string{"ok"}, error(nil)
 	if !s.pg { // PostgreSQL checks its own pages (and has no quick_check)
 		res, err = s.quickCheck(ctx)
@@ -157,7 +162,7 @@ func (s *Store) CheckServing(ctx context.Context, now time.Time, who string) err
 			s.path, strings.Join(res, "; "), ErrCorrupt)
 	}
 	if err := s.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.Audit(AuditEntry{At: now, Actor: "judge", Action: "start", Detail: who})
+		_, err := tx.Audit(AuditEntry{At: now, Actor: "judge", Action: action, Detail: detail})
 		return err
 	}); err != nil {
 		return fmt.Errorf("store: %s cannot be written (%w); a judge that cannot record what it reads would answer mail twice: free the disk or fix the permissions", s.path, err)

@@ -333,6 +333,10 @@ type PendingJoin struct {
 	Created  time.Time
 }
 
+// ObserveRobot is the robot of a pending join that is an OBSERVE waiting for its CONFIRM
+// (no robot is named so: a robot's name is letters, digits, - and _).
+const ObserveRobot = "*observe*"
+
 // AddPendingJoin stores a JOIN waiting for its confirmation (an earlier pending one from
 // the same address to the same game is dropped: the newest JOIN counts).
 func (t *Tx) AddPendingJoin(p PendingJoin) (int64, error) {
@@ -346,7 +350,13 @@ func (t *Tx) AddPendingJoin(p PendingJoin) (int64, error) {
 	if err := checkHash(p.CodeHash); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
-	if _, err := t.exec(`DELETE FROM pending_joins WHERE game_id = ? AND email = ? COLLATE NOCASE AND done_at IS NULL`, p.GameID, p.Email); err != nil {
+	// an OBSERVE waiting for its CONFIRM and a JOIN waiting for its own do not drop
+	// each other
+	same := `robot <> ?`
+	if p.Robot == ObserveRobot {
+		same = `robot = ?`
+	}
+	if _, err := t.exec(`DELETE FROM pending_joins WHERE game_id = ? AND email = ? COLLATE NOCASE AND done_at IS NULL AND `+same, p.GameID, p.Email, ObserveRobot); err != nil {
 		return 0, fmt.Errorf("store: %s: %w", what, err)
 	}
 	id, err := t.insertID(`INSERT INTO pending_joins (game_id, email, robot, code_hash, created_at) VALUES (?,?,?,?,?)`,

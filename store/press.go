@@ -42,6 +42,15 @@ func (t *Tx) AddPress(p Press) (int64, error) {
 	return id, nil
 }
 
+// PressCount counts the messages one robot sent in one turn of a game.
+func (t *Tx) PressCount(gameID int64, turn int, from string) (int, error) {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM press WHERE game_id = ? AND turn = ? AND from_robot = ?`, gameID, turn, from).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: press of %q in game %d turn %d: %w", from, gameID, turn, err)
+	}
+	return n, nil
+}
+
 // PressOf lists a game's messages in the order they were sent.
 func (t *Tx) PressOf(gameID int64) ([]Press, error) {
 	return queryAll(t, fmt.Sprintf("press of game %d", gameID), func(r scanner) (Press, error) {

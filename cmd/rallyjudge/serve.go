@@ -174,6 +174,10 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 		j.SetCrashHook(hook)
 	}
 	j.MaxMessageBytes = cfg.Limits.MaxMessageBytes
+	j.Operator = cfg.OperatorAddress
+	if cfg.Limits.UnwritableExit > 0 {
+		j.UnwritableExit = cfg.Limits.UnwritableExit.D()
+	}
 	j.AuthFailures = cfg.Limits.AuthFailures
 	j.AuthWindow = cfg.Limits.AuthWindow.D()
 	if cfg.TemplatesDir != "" {
