@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is one game the judge can host. Its methods are safe to call concurrently.
@@ -169,4 +170,32 @@ func TurnSeed(seed int64, turn int) int64 {
 // expectations do not hold (out is set) or the file cannot be read (out is nil).
 type Scenarios interface {
 	RunScenario(text string) (out []byte, err error)
+}
+
+// ReportWidth is the widest line of a report's text (Report.Text), for a phone.
+const ReportWidth = 72
+
+// Wrap breaks a line of words at ReportWidth columns: continuation lines start as s
+// does, then indent. Games and the judge wrap their lines with it.
+func Wrap(s, indent string) string {
+	if utf8.RuneCountInString(s) <= ReportWidth {
+		return s
+	}
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+			b.WriteString(lead + w)
+			n = utf8.RuneCountInString(lead + w)
+		case n+1+utf8.RuneCountInString(w) > ReportWidth:
+			b.WriteString("\n" + lead + indent + w)
+			n = utf8.RuneCountInString(lead + indent + w)
+		default:
+			b.WriteString(" " + w)
+			n += 1 + utf8.RuneCountInString(w)
+		}
+	}
+	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -375,7 +374,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	if !valid {
 		fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, was NOT accepted:\n\n", player.Robot, g.CurrentTurn, g.Tag)
 		for _, p := range problems {
-			b.WriteString(wrapLine("  "+p, "  ") + "\n")
+			b.WriteString(game.Wrap("  "+p, "  ") + "\n")
 		}
 		b.WriteString("\nCorrect it and send it again; until then your earlier valid move for\nthis turn, if any, stands.\n")
 		if !strings.Contains(strings.Join(problems, " "), "not your move") {
@@ -609,7 +608,7 @@ func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, 
 			if p.Missed {
 				how = " (autopilot)"
 			}
-			b.WriteString(wrapLine(fmt.Sprintf("  Turn %d, %s%s: %s", tn.Number, p.Player, how, oneLine(p.Move.Text)), "    ") + "\n")
+			b.WriteString(game.Wrap(fmt.Sprintf("  Turn %d, %s%s: %s", tn.Number, p.Player, how, oneLine(p.Move.Text)), "    ") + "\n")
 		}
 	}
 	b.WriteString("\nThank you for playing.\n")
@@ -676,7 +675,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 		moves[seat] = h.pos.Autopilot(seat, seed)
 		if p := playerAt(players, seat); p != nil {
 			missedBy[p.Robot] = true
-			notes = append(notes, wrapLine(fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)), "  "))
+			notes = append(notes, game.Wrap(fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)), "  "))
 		}
 	}
 	res, err := h.pos.Play(moves, seed)
@@ -767,7 +766,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			continue
 		}
 		text := fmt.Sprintf("%s\nso the autopilot played\n\n  %s\n\nfor you. That is %d missed turn(s) in a row.\n",
-			wrapLine(fmt.Sprintf("No valid move from %s arrived for turn %d of game %s,", p.Robot, g.CurrentTurn, g.Tag), ""),
+			game.Wrap(fmt.Sprintf("No valid move from %s arrived for turn %d of game %s,", p.Robot, g.CurrentTurn, g.Tag), ""),
 			strings.ReplaceAll(strings.TrimSpace(moves[p.Seat].Text), "\n", "\n  "), p.Missed+1)
 		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: no move from %s", g.CurrentTurn, p.Robot)),
@@ -861,29 +860,3 @@ func (j *Judge) hostedTakeOver(tx *store.Tx, g store.Game, k game.Kind, p store.
 var errNotHosted = errors.New("not available for this game")
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// wrapLine breaks a line of words at 72 columns, for a phone (as game.Report's text is):
-// continuation lines start as s does, then indent.
-func wrapLine(s, indent string) string {
-	const width = 72
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
-		switch {
-		case i == 0:
-			b.WriteString(lead + w)
-			n = utf8.RuneCountInString(lead + w)
-		case n+1+utf8.RuneCountInString(w) > width:
-			b.WriteString("\n" + lead + indent + w)
-			n = utf8.RuneCountInString(lead + indent + w)
-		default:
-			b.WriteString(" " + w)
-			n += 1 + utf8.RuneCountInString(w)
-		}
-	}
-	return b.String()
-}

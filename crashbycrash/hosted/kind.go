@@ -305,7 +305,7 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			if e.Kind == crashbycrash.EvDraw && e.N == 0 && e.Seat == seat && e.Card != 0 {
 				line += fmt.Sprintf(" (%s)", e.Card) // the drawer is told what it drew
 			}
-			b.WriteString(wrap("  "+line, "  ") + "\n")
+			b.WriteString(game.Wrap("  "+line, "  ") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -319,7 +319,7 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			hand = append(hand, c.String())
 		}
 		line := fmt.Sprintf("Your cards (%s, side %s): %s", p.Names[seat], crashbycrash.SideName(st.SideOf(seat)), strings.Join(hand, ", "))
-		if utf8.RuneCountInString(line) > phoneWidth {
+		if utf8.RuneCountInString(line) > game.ReportWidth {
 			line = fmt.Sprintf("Your cards (%s, side %s):\n  %s", p.Names[seat], crashbycrash.SideName(st.SideOf(seat)), strings.Join(hand, ", "))
 		}
 		b.WriteString("\n" + line + "\n")
@@ -332,10 +332,10 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			names = append(names, p.Names[w])
 		}
 		subject = "game over: " + strings.Join(names, " and ") + " won"
-		b.WriteString("\n" + wrap(fmt.Sprintf("The game is over. %s won.", strings.Join(names, " and ")), "") + "\n")
+		b.WriteString("\n" + game.Wrap(fmt.Sprintf("The game is over. %s won.", strings.Join(names, " and ")), "") + "\n")
 	case st.Phase == crashbycrash.PhaseSetup:
 		subject = p.Names[st.ToMove] + " places a car"
-		b.WriteString("\n" + wrap(fmt.Sprintf("Set-up: %s places a starting car next (four each, one to a tile).", p.Names[st.ToMove]), "") + "\n")
+		b.WriteString("\n" + game.Wrap(fmt.Sprintf("Set-up: %s places a starting car next (four each, one to a tile).", p.Names[st.ToMove]), "") + "\n")
 	default:
 		subject = fmt.Sprintf("game turn %d, %s to move", st.Turn, p.Names[st.ToMove])
 		fmt.Fprintf(&b, "\nGame turn %d: %s to move.\n", st.Turn, p.Names[st.ToMove])
@@ -355,34 +355,6 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		rep.Picture, rep.PictureName = png, "board.png"
 	}
 	return rep
-}
-
-// phoneWidth is the widest line of a report (game.Report).
-const phoneWidth = 72
-
-// wrap breaks a line of words to phoneWidth: its continuation lines start as it does,
-// then indent.
-func wrap(s, indent string) string {
-	if utf8.RuneCountInString(s) <= phoneWidth {
-		return s
-	}
-	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
-		switch {
-		case i == 0:
-			b.WriteString(lead + w)
-			n = utf8.RuneCountInString(lead + w)
-		case n+1+utf8.RuneCountInString(w) > phoneWidth:
-			b.WriteString("\n" + lead + indent + w)
-			n = utf8.RuneCountInString(lead + indent + w)
-		default:
-			b.WriteString(" " + w)
-			n += 1 + utf8.RuneCountInString(w)
-		}
-	}
-	return b.String()
 }
 
 // sidesText names the players of each side (the board and its status name sides and
