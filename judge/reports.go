@@ -59,7 +59,7 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 			opt.Devices = before.Devices
 			frames, regs := picture.TurnStory(setup.Course, before.Robots, events, opt)
 			p.stills(j, g, turn, regs)
-			p.you = yourPictures(p, setup, next, still) // yourpictures.go
+			p.you = j.yourPictures(p, g, turn, setup, next, still, frames, regs, opt) // yourpictures.go
 			if err := picture.EncodeFrames(&gif, frames, opt); err == nil {
 				p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 				p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",

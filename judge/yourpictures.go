@@ -2,32 +2,61 @@ package judge
 
 import (
 	"bytes"
+	"fmt"
+	"image"
 	"image/png"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/picture"
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
-// yourPictures returns what draws a player's own copy of the turn's pictures: the board
-// after the turn with the reader's robot ringed (issue 22), under the same Content-ID;
-// the animation and the register pictures stay the ones drawn for everyone. The copy is
-// compressed at the encoder's default level: the shared pictures' best compression takes
-// some 20 times as long (210 ms against 10 ms a picture, 7.1 KB against 8.2 KB, sprint,
-// measured on the loaded 2-core machine), too long to pay once a player. A picture
-// that cannot be drawn leaves the shared one.
-func yourPictures(shared *reportPictures, setup *adjudicator.Setup, next *adjudicator.State, still picture.Options) func(string) *reportPictures {
+// yourPictures returns what draws a player's own copy of the turn's pictures (issue 22):
+// the board after the turn, each register's picture and the animation, with the
+// reader's robot ringed, under the same Content-IDs as the shared ones. The register
+// pictures and the GIF's frames are the shared ones with the ring drawn over
+// (picture.Frame.For), not drawn again. The copies are compressed at the PNG encoder's
+// default level: the shared pictures' best compression takes some 20 times as long
+// (210 ms against 10 ms a picture, 7.1 KB against 8.2 KB, sprint, measured on the
+// loaded 2-core machine), too long to pay once a player. A picture that cannot be
+// drawn or encoded leaves the shared one in its place.
+func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, setup *adjudicator.Setup, next *adjudicator.State,
+	still picture.Options, frames []picture.Frame, regs []picture.RegisterFrame, anim picture.Options) func(string) *reportPictures {
 	return func(robot string) *reportPictures {
-		still.You = robot
-		var b bytes.Buffer
-		if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&b, picture.Course(setup.Course, next.Robots, still)); err != nil {
-			return shared
+		encode := func(img image.Image) []byte {
+			var b bytes.Buffer
+			if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&b, img); err != nil {
+				return nil
+			}
+			return b.Bytes()
+		}
+		mine := map[string]func() []byte{
+			shared.refs.BoardCID: func() []byte {
+				o := still
+				o.You = robot
+				return encode(picture.Course(setup.Course, next.Robots, o))
+			},
+		}
+		for _, r := range regs {
+			mine[j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)] = func() []byte { return encode(r.For(robot).Image) }
+		}
+		if shared.refs.TurnCID != "" {
+			mine[shared.refs.TurnCID] = func() []byte {
+				var b bytes.Buffer
+				if err := picture.EncodeFrames(&b, picture.FramesFor(frames, robot), anim); err != nil {
+					return nil
+				}
+				return b.Bytes()
+			}
 		}
 		p := &reportPictures{refs: shared.refs, inline: make([]mail.Inline, len(shared.inline))}
 		copy(p.inline, shared.inline)
 		for i := range p.inline {
-			if p.inline[i].ContentID == shared.refs.BoardCID {
-				p.inline[i].Data = b.Bytes()
+			if draw, ok := mine[p.inline[i].ContentID]; ok {
+				if b := draw(); b != nil {
+					p.inline[i].Data = b
+				}
 			}
 		}
 		return p

@@ -139,6 +139,7 @@ func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *ima
 	p.devices(img, opt.Devices, robots)
 	p.robots(img, robots, nil)
 	p.legend(img, robots)
+	ringYou(img, p.marks, p.you)
 	return img
 }
 
@@ -170,6 +171,8 @@ type painter struct {
 	// and upgrades, a fallen robot reboots (rules2023.go).
 	own bool
 	you string // the reader's robot, ringed (Options.You)
+	// marks are where the picture being drawn would ring each robot (you.go)
+	marks youMarks
 }
 
 func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {

@@ -177,9 +177,7 @@ func (p *painter) robot(cv canvas, cx, cy, s float64, i int, r *adjudicator.Robo
 	if R >= 6 && p.labels[i] != "" {
 		cv.text(int(math.Round(cx-3.5)), int(math.Round(cy-6.5)), p.labels[i], ink, 0)
 	}
-	if p.you != "" && r.Name == p.you {
-		youRing(cv, cx, cy, s)
-	}
+	p.marks.spots = append(p.marks.spots, ringSpot{r.Name, cx, cy, s}) // the reader's ring goes here (you.go)
 }
 
 // burst marks a laser hit: yellow rays around the robot.
@@ -320,8 +318,5 @@ func (p *painter) legendInWords(cv canvas, robots []adjudicator.Robot, colW int)
 	cv.line(float64(x+10), float64(y+2), float64(x+20), float64(y+12), 3, cDestroyed)
 	cv.line(float64(x+20), float64(y+2), float64(x+10), float64(y+12), 3, cDestroyed)
 	x += 24 + cv.text(x+24, y, "destroyed", cInk, 0)
-	if p.you != "" {
-		youRing(cv, float64(x+16), float64(y+7), 13)
-		cv.text(x+26, y, "you", cInk, 0)
-	}
+	p.marks.key = image.Point{X: x, Y: y} // "you" and its ring, in a reader's copy (you.go)
 }

@@ -1,6 +1,8 @@
 package picture
 
 import (
+	"bytes"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -114,4 +116,78 @@ func TestWrapCaption(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrapCaption = %q, want %q", got, want)
 	}
+}
+
+// A reader's copy of a turn (Frame.For) rings their robot in every register picture
+// and every GIF frame where it stands, and is the very picture drawn for that reader
+// (Options.You); the shared frames stay unringed (issue 22: only the board after the
+// turn was ringed).
+func TestTurnFramesForReader(t *testing.T) {
+	c := loadCourse(t, "sprint")
+	d, err := DemoTurn(c, 4, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	you := d.Before[1].Name
+	frames, regs := TurnStory(c, d.Before, d.Events, Options{Turn: d.Turn})
+	drawn, drawnRegs := TurnStory(c, d.Before, d.Events, Options{Turn: d.Turn, You: you})
+	mine := FramesFor(frames, you)
+	if len(mine) != len(drawn) || len(regs) != len(drawnRegs) {
+		t.Fatalf("%d frames for the reader, %d drawn with You", len(mine), len(drawn))
+	}
+	differ := 0
+	for i := range mine {
+		if !bytes.Equal(mine[i].Image.Pix, drawn[i].Image.Pix) {
+			t.Errorf("frame %d: the reader's copy is not the picture drawn for the reader", i)
+		}
+		if !bytes.Equal(mine[i].Image.Pix, frames[i].Image.Pix) {
+			differ++
+		}
+	}
+	if differ != len(frames) {
+		t.Errorf("%d of %d GIF frames ring %s", differ, len(frames), you)
+	}
+	for i, r := range regs {
+		m := r.For(you)
+		if !bytes.Equal(m.Image.Pix, drawnRegs[i].Image.Pix) {
+			t.Errorf("register %d: the reader's copy is not the picture drawn for the reader", r.Register)
+		}
+		if bytes.Equal(m.Image.Pix, r.Image.Pix) {
+			t.Errorf("register %d: %s is not ringed in the reader's copy", r.Register, you)
+		}
+	}
+	// The shared frames were not touched by the copies.
+	again, _ := TurnStory(c, d.Before, d.Events, Options{Turn: d.Turn})
+	for i := range frames {
+		if !bytes.Equal(again[i].Image.Pix, frames[i].Image.Pix) {
+			t.Fatalf("frame %d changed when a reader's copy was made", i)
+		}
+	}
+}
+
+// BenchmarkReaderCopy is what one reader's copy of a turn's pictures costs beyond the
+// shared drawing: the GIF's frames ringed and encoded, and the five register
+// pictures ringed and PNG-encoded at the default level (as judge/yourpictures.go does).
+func BenchmarkReaderCopy(b *testing.B) {
+	c := loadCourse(b, "sprint")
+	d, err := DemoTurn(c, 4, 1, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	frames, regs := TurnStory(c, d.Before, d.Events, Options{Turn: d.Turn})
+	you := d.Before[1].Name
+	var size int
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := EncodeFrames(&buf, FramesFor(frames, you), Options{}); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range regs {
+			if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, r.For(you).Image); err != nil {
+				b.Fatal(err)
+			}
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "bytes")
 }

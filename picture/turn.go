@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/gif"
@@ -230,6 +231,7 @@ func dedupe(xs []string) []string {
 type Frame struct {
 	Image   *image.Paletted
 	Caption string
+	you     youMarks // where a reader's copy rings each robot (Frame.For)
 }
 
 // TurnFrames draws the turn: a first frame of the robots as they stood (before), then
@@ -283,12 +285,14 @@ func TurnStory(c *adjudicator.Course, before []adjudicator.Robot, events []adjud
 	devices := opt.Devices
 	draw := func(caption, note string, m *marks) Frame {
 		img := p.base()
+		p.marks = youMarks{}
 		p.caption(img, caption)
 		p.notes(img, note)
 		p.devices(img, devices, robots)
 		p.robots(img, robots, m)
 		p.legend(img, robots)
-		return Frame{img, caption}
+		ringYou(img, p.marks, p.you)
+		return Frame{Image: img, Caption: caption, you: p.marks}
 	}
 	frames := []Frame{draw(first, "", nil)}
 	var regs []RegisterFrame
@@ -416,15 +420,22 @@ func EncodeFrames(w io.Writer, frames []Frame, opt Options) error {
 func delta(prev, cur *image.Paletted) *image.Paletted {
 	r := cur.Rect
 	minX, minY, maxX, maxY := r.Max.X, r.Max.Y, r.Min.X-1, r.Min.Y-1
+	w := r.Dx()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		a := prev.Pix[(y-r.Min.Y)*prev.Stride:]
-		b := cur.Pix[(y-r.Min.Y)*cur.Stride:]
-		for x := 0; x < r.Dx(); x++ {
-			if a[x] != b[x] {
-				minX, maxX = min(minX, x+r.Min.X), max(maxX, x+r.Min.X)
-				minY, maxY = min(minY, y), max(maxY, y)
-			}
+		a := prev.Pix[(y-r.Min.Y)*prev.Stride:][:w]
+		b := cur.Pix[(y-r.Min.Y)*cur.Stride:][:w]
+		if bytes.Equal(a, b) {
+			continue // most rows: one compare, not a pixel at a time
 		}
+		lo, hi := 0, w-1
+		for a[lo] == b[lo] {
+			lo++
+		}
+		for a[hi] == b[hi] {
+			hi--
+		}
+		minX, maxX = min(minX, lo+r.Min.X), max(maxX, hi+r.Min.X)
+		minY, maxY = min(minY, y), max(maxY, y)
 	}
 	if maxX < minX {
 		minX, minY, maxX, maxY = r.Min.X, r.Min.Y, r.Min.X, r.Min.Y
