@@ -12,6 +12,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -136,7 +137,7 @@ func BenchmarkLastOrderToReports(b *testing.B) {
 			var sheets []mail.Fetched
 			for i, r := range s.Robots {
 				var cards []string
-				for _, p := range RandomProgram(setup, s, i, 77, g.CurrentTurn) {
+				for _, p := range roborally.RandomProgram(setup, s, i, 77, g.CurrentTurn) {
 					if p == 0 {
 						cards = append(cards, "locked")
 					} else {

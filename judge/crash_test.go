@@ -14,6 +14,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -142,7 +143,7 @@ tick_interval: 200ms
 		}
 	}
 	sendSheet := func(turn, i int, r adjudicator.Robot, s *adjudicator.State) {
-		prog := RandomProgram(j.mustSetup(t, "crash"), s, i, 77, turn)
+		prog := roborally.RandomProgram(j.mustSetup(t, "crash"), s, i, 77, turn)
 		var cards []string
 		for _, p := range prog {
 			if p == 0 {

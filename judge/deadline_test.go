@@ -9,6 +9,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -25,7 +26,7 @@ func programSheet(t *testing.T, j *Judge, secrets map[string]string, robot strin
 		if err != nil {
 			return err
 		}
-		p := RandomProgram(j.mustSetup(t, "live"), st, seat, seed, g.CurrentTurn)
+		p := roborally.RandomProgram(j.mustSetup(t, "live"), st, seat, seed, g.CurrentTurn)
 		var cards []string
 		for _, c := range p {
 			cards = append(cards, fmt.Sprintf("P%d", c))

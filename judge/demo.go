@@ -17,6 +17,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -258,7 +259,7 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			if o.Bot != nil {
 				prog, standing = o.Bot(setup, state, i)
 			} else {
-				prog = RandomProgram(setup, state, i, o.Seed+99, turn)
+				prog = roborally.RandomProgram(setup, state, i, o.Seed+99, turn)
 			}
 			raw := botSheet(g.Tag, r, turn, secrets[r.Name], prog, standing)
 			if err := sender.Send(ctx, strings.ToLower(r.Name)+"@example.test", []string{"judge@example.test"}, raw); err != nil {
@@ -442,7 +443,7 @@ func botSheet(tag string, r adjudicator.Robot, turn int, secret string, prog [ad
 	switch {
 	case r.Mat != nil: // the 2023 rules: cards by kind, "-" for a register holding a face-down Haywire
 		if prog != ([adjudicator.Registers]int{}) { // none when the bot shuts down
-			body.WriteString(ownProgramText(prog) + "\n")
+			body.WriteString(roborally.OwnProgramText(prog) + "\n")
 		}
 	case r.Power != adjudicator.PowerDown:
 		for _, p := range prog {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -214,7 +215,7 @@ lease: %s
 	}
 	sendSheets := func(turn int, s *adjudicator.State) {
 		for i, r := range s.Robots {
-			prog := RandomProgram(j.mustSetup(t, "failover"), s, i, 77, turn)
+			prog := roborally.RandomProgram(j.mustSetup(t, "failover"), s, i, 77, turn)
 			var cards []string
 			for _, p := range prog {
 				if p == 0 {

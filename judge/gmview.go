@@ -8,6 +8,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -60,7 +61,7 @@ func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.St
 				n = p.Missed + 1
 			}
 			late = append(late, fmt.Sprintf("%s (%s; %d in a row)", r.Name, what, n))
-		case !needsProgram(r):
+		case !roborally.NeedsProgram(r):
 			in = append(in, r.Name+" (powered down)")
 		default:
 			in = append(in, r.Name)

@@ -17,6 +17,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -170,33 +171,11 @@ func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: course %q: %w", g.Tag, g.Course, err)
 	}
-	rules := adjudicator.PostalRules()
-	if len(g.Rules) > 0 && string(g.Rules) != "{}" {
-		if err := json.Unmarshal(g.Rules, &rules); err != nil {
-			return nil, fmt.Errorf("game %s: rules: %w", g.Tag, err)
-		}
+	rules, err := roborally.ReadRules(g.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.Tag, err)
 	}
-	if rules.Own() {
-		// The 2023 rules have no option deck: a stored "" reads back as "none"
-		// (OptionDeck.UnmarshalText), which would show as a setting the game changed.
-		rules.OptionDeck = ""
-	}
-	if rules.OptionCards == nil { // fixed for the game from its creation on
-		rules.OptionCards = rules.Dealt()
-		if rules.Own() {
-			// The 2023 rules deal upgrades (seed 004; ruling R-UPGRADE-DECK: the twelve,
-			// as many copies as data/upgrades2023.txt says); the lighter game none.
-			rules.OptionCards = []string{}
-			if !rules.Lighter {
-				for _, u := range adjudicator.Upgrades2023() {
-					for range u.Copies {
-						rules.OptionCards = append(rules.OptionCards, u.Name)
-					}
-				}
-			}
-		}
-	}
-	return adjudicator.NewSetup(c, rules, uint64(g.Seed), rules.OptionCards)
+	return roborally.NewSetup(c, rules, g.Seed)
 }
 
 // stateOf is the game's current state: the state after its latest turn.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -37,7 +38,7 @@ import (
 
 // MissedAutopilot is the missed-orders policy that plays autopilot.Choose's program;
 // the games table's CHECK predates it, so it lives in Options.Missed.
-const MissedAutopilot = "autopilot"
+const MissedAutopilot = roborally.MissedAutopilot
 
 // Options are a game's settings beyond the games table's columns (store
 // GameOptions JSON).

@@ -15,6 +15,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/internal/faultnet"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -407,7 +408,7 @@ func TestBatchIntake(t *testing.T) {
 	var msgs []mail.Fetched
 	recv := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, r := range []string{"Alice", "Bob"} {
-		prog := RandomProgram(setup, st0, i, 5, 1)
+		prog := roborally.RandomProgram(setup, st0, i, 5, 1)
 		var cards []string
 		for _, p := range prog {
 			cards = append(cards, fmt.Sprintf("P%d", p))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -44,7 +45,7 @@ func (f *fixture) allSheets(except ...string) {
 		skip[e] = true
 	}
 	for _, r := range st.Robots {
-		if skip[r.Name] || !needsProgram(r) {
+		if skip[r.Name] || !roborally.NeedsProgram(r) {
 			continue
 		}
 		f.deliver(rawMail(strings.ToLower(r.Name)+"@example.test", "[RR spring] orders", f.sheet(r.Name, "")))

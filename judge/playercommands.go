@@ -14,6 +14,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -305,9 +306,9 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 			if r.Mat != nil {
 				what = count(r.Flags, "checkpoint", "checkpoints")
 			}
-		case !needsProgram(r):
+		case !roborally.NeedsProgram(r):
 			what = "powered down: no program needed"
-		case hasOrders(r, valid[r.Name]):
+		case roborally.HasOrders(r, valid[r.Name]):
 			what = "orders in"
 		default:
 			what = "waiting for orders"

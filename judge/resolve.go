@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/autopilot"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -21,19 +19,16 @@ import (
 // new state and every report in one transaction (the outbox pattern): a crash leaves
 // either the old turn with no reports, or the new turn with all of them.
 
-// needsProgram reports whether robot r must send a program this turn.
-func needsProgram(r adjudicator.Robot) bool { return !r.Out && r.Power != adjudicator.PowerDown }
-
 // readiness lists the robots whose program is still missing.
 func readiness(st *adjudicator.State, sheets map[string]*orders.Sheet, players []store.Player) (missing []string) {
 	for i, r := range st.Robots {
-		if !needsProgram(r) {
+		if !roborally.NeedsProgram(r) {
 			continue
 		}
 		if p := playerAt(players, i); p != nil && p.Withdrawn {
 			continue // a withdrawn player's robot plays by the missed-orders policy
 		}
-		if !hasOrders(r, sheets[r.Name]) {
+		if !roborally.HasOrders(r, sheets[r.Name]) {
 			missing = append(missing, r.Name)
 		}
 	}
@@ -233,123 +228,31 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		if err != nil {
 			return err
 		}
-		ords := make([]adjudicator.Orders, len(st.Robots))
-		played := make([]Played, len(st.Robots))
 		// Withdrawn players' robots leave the race (lifecycle.go, removeWithdrawn).
 		notes := removeWithdrawn(st, players)
-		missedBy := map[string]bool{}
-		private := map[string]string{} // robot → what was played for it, told to its player alone
-		own := setup.Rules.Own()
-		for i := range st.Robots {
-			r := &st.Robots[i]
-			sheet := effectiveSheet(standing[r.Name], valid, r.Name)
-			played[i] = Played{Robot: r.Name}
-			if sheet != nil {
-				ords[i] = engineOrders(setup, r, sheet)
-				rulesOnly := *sheet
-				rulesOnly.Program, rulesOnly.Secret = nil, ""
-				played[i].Sheet = &rulesOnly
-				played[i].Shutdown = ords[i].Shutdown
-			}
-			if !needsProgram(*r) || (hasOrders(*r, sheet) && validProgram(setup, st, i, withoutUpgrades(ords[i]))) {
-				continue
-			}
-			missedBy[r.Name] = true
-			policy := opts.policy(g)
+		sheets := make([]*orders.Sheet, len(st.Robots))
+		for i, r := range st.Robots {
+			sheets[i] = effectiveSheet(standing[r.Name], valid, r.Name)
+		}
+		policy := func(i int) string {
 			if p := playerAt(players, i); p != nil && !p.Withdrawn && absentOn(*p, j.now()) {
 				switch opts.absence() { // absence.go: an absent player's robot
 				case "autopilot":
-					policy = MissedAutopilot
+					return MissedAutopilot
 				case "powerdown":
-					policy = string(store.MissedPowerDown)
+					return string(store.MissedPowerDown)
 				}
 			}
-			switch {
-			case policy == MissedAutopilot:
-				plan := autopilot.Choose(setup, st, i)
-				ords[i].Program = plan.Program
-				played[i].Missed = MissedAutopilot
-				// With no orders of its own at all, the robot's decisions follow the
-				// autopilot's suggested standing orders too (kept in the record, so the
-				// turn replays); under the 2023 rules its upgrade phase too, when the
-				// engine takes it.
-				if sheet == nil || len(sheet.Rules) == 0 {
-					if auto := autopilotSheet(plan.Orders); auto != nil {
-						o := ords[i]
-						o.Decider = orders.Compile(auto)
-						if own {
-							o.Upgrade, o.Shutdown = auto.OwnOrders(r).Upgrade, plan.Shutdown
-							if !validProgram(setup, st, i, o) {
-								auto = auto.WithoutUpgradePhase()
-								o.Decider, o.Upgrade = orders.Compile(auto), adjudicator.UpgradeOrders{}
-							}
-						}
-						ords[i] = o
-						played[i].Sheet = auto
-					}
-				}
-				if own && plan.Shutdown { // the autopilot shuts the robot down (autopilot/rules2023.go)
-					ords[i].Shutdown = true
-				}
-				played[i].Shutdown = ords[i].Shutdown
-				notes = append(notes, fmt.Sprintf("%s sent no orders: the autopilot played %s.", r.Name, j.programWords(setup, ords[i].Program)))
-				private[r.Name] = fmt.Sprintf("the autopilot played %s for you.\nWhy: %s", j.programWords(setup, ords[i].Program), plan.Why)
-			case policy == string(store.MissedRandom):
-				ords[i].Program = RandomProgram(setup, st, i, g.Seed, g.CurrentTurn)
-				played[i].Missed = string(store.MissedRandom)
-				what := "a random program was played"
-				if own {
-					what = "Act Fast filled its registers at random from its hand"
-				}
-				notes = append(notes, fmt.Sprintf("%s sent no orders: %s (%s).", r.Name, what, j.programWords(setup, ords[i].Program)))
-				private[r.Name] = fmt.Sprintf("%s for you: %s.", what, j.programWords(setup, ords[i].Program))
-			case own:
-				// Ruling R-MISSED-SHUTDOWN (docs/rules-2023.md): under the 2023 rules a
-				// robot without orders shuts down for the round, with seed 004's
-				// consequences, exactly as if its orders had said "shut down": a
-				// shutdown is declared for the round it is played in, so it gives
-				// nothing an order could not.
-				ords[i].Program, ords[i].Shutdown = [adjudicator.Registers]int{}, true
-				played[i].Missed, played[i].Shutdown = string(store.MissedPowerDown), true
-				notes = append(notes, fmt.Sprintf("%s sent no orders: it is shut down this round.", r.Name))
-				private[r.Name] = "your robot was shut down for the round (no orders): its damage cards in hand were discarded, it played nothing."
-			default:
-				// Ruling (missed orders, power down): the robot sits the turn out powered
-				// down, as if it had announced it; unlike an announced power down it is
-				// not repaired (a missed turn is no free repair).
-				r.Power = adjudicator.PowerDown
-				ords[i].Program = [adjudicator.Registers]int{}
-				played[i].Missed = string(store.MissedPowerDown)
-				notes = append(notes, fmt.Sprintf("%s sent no orders: it is powered down this turn.", r.Name))
-				private[r.Name] = "your robot was powered down for the turn (no program, no repair)."
-			}
+			return opts.policy(g)
 		}
-		if own {
-			for i := range st.Robots {
-				// An upgrade phase the robot cannot pay for as the round begins (two
-				// sheets of the round, each checked alone, or a missed program's
-				// filling) is dropped, and the program played.
-				if !st.Robots[i].Out && !ords[i].Upgrade.Empty() && !validProgram(setup, st, i, ords[i]) {
-					ords[i].Upgrade = adjudicator.UpgradeOrders{}
-					if played[i].Sheet != nil {
-						played[i].Sheet = played[i].Sheet.WithoutUpgradePhase()
-						ords[i].Decider = orders.Compile(played[i].Sheet)
-					}
-					private[st.Robots[i].Name] = strings.TrimSpace(private[st.Robots[i].Name] + "\n" +
-						"your upgrade orders could not be carried out together (each sheet was checked alone, or energy ran short): none was.")
-				}
-				// Never a turn held up by orders the engine refuses: what is left is
-				// played as Act Fast would (logged: it means a check above is missing).
-				if errs := setup.CheckOrders(st, i, ords[i]); !st.Robots[i].Out && len(errs) > 0 {
-					j.Log.Error("2023 orders refused by the engine after the judge's checks; played at random", "game", g.Tag, "robot", st.Robots[i].Name, "err", errs[0].Error())
-					ords[i] = adjudicator.Orders{Program: randomOwnProgram(st, i, g.Seed, g.CurrentTurn)}
-					played[i].Sheet, played[i].Shutdown, played[i].Missed = nil, false, string(store.MissedRandom)
-				}
-			}
+		// what a robot plays, and what is played for one without orders, is
+		// RoboRally's to say (roborally.Prepare)
+		prep := roborally.Prepare(setup, st, sheets, policy, g.Seed, g.CurrentTurn)
+		for _, r := range prep.Refused {
+			j.Log.Error("2023 orders refused by the engine after the judge's checks; played at random", "game", g.Tag, "robot", r.Robot, "err", r.Err.Error())
 		}
-		for i := range played {
-			played[i].Program = ords[i].Program
-		}
+		ords, played, missedBy, private := prep.Orders, prep.Played, prep.Missed, prep.Private
+		notes = append(notes, prep.Notes...)
 		before := st.Clone() // exactly what the engine is given: with played, it reproduces next
 		next, events, err := adjudicator.Resolve(setup, st, ords)
 		if err != nil {
@@ -398,11 +301,8 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		// merged over them, as played (played[i].Sheet holds the rules only).
 		inForce := map[string]*orders.Sheet{}
 		for _, p := range played {
-			if p.Sheet != nil {
-				inForce[p.Robot] = p.Sheet
-				if own { // the upgrade phase and a plain shutdown were this round's only
-					inForce[p.Robot] = p.Sheet.Standing2023()
-				}
+			if p.Sheet != nil { // the upgrade phase and a plain shutdown were this round's only
+				inForce[p.Robot] = roborally.Standing(setup.Rules, p.Sheet)
 			}
 		}
 		if err := j.enqueueReports(tx, g, setup, next, events, players, inForce, deadline, notes); err != nil {
@@ -423,25 +323,6 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 // Played is the record of a robot's orders as the engine played them.
 type Played = orders.Played
 
-// autopilotSheet is the autopilot's suggested standing orders as a sheet; nil when
-// none parse (they always should: autopilot tests parse every line).
-func autopilotSheet(lines []string) *orders.Sheet {
-	s := &orders.Sheet{}
-	for i, l := range lines {
-		if r, err := orders.ParseRule(l, i+1); err == nil {
-			s.Rules = append(s.Rules, r)
-		}
-	}
-	if len(s.Rules) == 0 {
-		return nil
-	}
-	return s
-}
-
-func validProgram(s *adjudicator.Setup, st *adjudicator.State, i int, o adjudicator.Orders) bool {
-	return len(s.CheckOrders(st, i, o)) == 0
-}
-
 // standingOrders is each robot's standing orders in force: the merge, in order, of
 // every valid sheet it sent for earlier turns (orders.Merge documents the rules).
 func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State) (map[string]*orders.Sheet, error) {
@@ -454,65 +335,12 @@ func (j *Judge) standingOrders(tx *store.Tx, g store.Game, st *adjudicator.State
 		}
 		for _, r := range st.Robots {
 			if s := sheets[r.Name]; s != nil {
-				standingOnly := *s
-				standingOnly.Program = nil
-				stands := &standingOnly
-				if rules.Own() { // the upgrade phase and a plain shutdown are the round's own
-					stands = standingOnly.Standing2023()
-				}
-				out[r.Name] = orders.Merge(out[r.Name], stands)
+				// the upgrade phase and a plain shutdown are the round's own
+				out[r.Name] = orders.Merge(out[r.Name], roborally.Standing(rules, s))
 			}
 		}
 	}
 	return out, nil
-}
-
-// RandomProgram is a legal program drawn from the robot's hand, fixed by (seed, turn,
-// robot): the "random" missed-orders policy.
-func RandomProgram(s *adjudicator.Setup, st *adjudicator.State, robot int, seed int64, turn int) [adjudicator.Registers]int {
-	if s.Rules.Own() {
-		return randomOwnProgram(st, robot, seed, turn) // Act Fast: rules2023.go
-	}
-	r := st.Robots[robot]
-	rng := rand.New(rand.NewPCG(uint64(seed), uint64(turn)<<8|uint64(robot)))
-	hand := append([]int(nil), r.Hand...)
-	rng.Shuffle(len(hand), func(a, b int) { hand[a], hand[b] = hand[b], hand[a] })
-	var p [adjudicator.Registers]int
-	k := 0
-	for reg := 1; reg <= adjudicator.Registers; reg++ {
-		if r.IsLocked(reg) || k >= len(hand) {
-			continue
-		}
-		p[reg-1] = hand[k]
-		k++
-	}
-	return p
-}
-
-// programWords is a program in words for the game's ruleset.
-func (j *Judge) programWords(s *adjudicator.Setup, p [adjudicator.Registers]int) string {
-	if s.Rules.Own() {
-		return ownProgramText(p)
-	}
-	return programText(p)
-}
-
-// withoutUpgrades is o without its upgrade phase.
-func withoutUpgrades(o adjudicator.Orders) adjudicator.Orders {
-	o.Upgrade = adjudicator.UpgradeOrders{}
-	return o
-}
-
-func programText(p [adjudicator.Registers]int) string {
-	var parts []string
-	for _, c := range p {
-		if c == 0 {
-			parts = append(parts, "locked")
-		} else {
-			parts = append(parts, fmt.Sprintf("P%d", c))
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 func deadlineText(t time.Time) string {

@@ -3,13 +3,11 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -161,63 +159,4 @@ func missedText(g store.Game, o Options) string {
 		return "random (Act Fast: every register filled at random from the hand)"
 	}
 	return p
-}
-
-// randomOwnProgram is RandomProgram for the 2023 rules (Act Fast, seed 004: "empty
-// registers filled randomly from shuffled hand"): the hand shuffled by (seed, turn,
-// robot), its cards laid in the registers without a face-down Haywire, in order. Every
-// card of a 2023 hand may be programmed (a SPAM is replaced when revealed).
-func randomOwnProgram(st *adjudicator.State, robot int, seed int64, turn int) [adjudicator.Registers]int {
-	r := st.Robots[robot]
-	rng := rand.New(rand.NewPCG(uint64(seed), uint64(turn)<<8|uint64(robot)))
-	hand := slices.Clone(r.Hand)
-	rng.Shuffle(len(hand), func(a, b int) { hand[a], hand[b] = hand[b], hand[a] })
-	var p [adjudicator.Registers]int
-	k := 0
-	for reg := 0; reg < adjudicator.Registers; reg++ {
-		if r.Mat != nil && r.Mat.Haywire[reg] != 0 {
-			continue
-		}
-		for k < len(hand) && adjudicator.CardKind(hand[k]).Haywire() {
-			k++
-		}
-		if k < len(hand) {
-			p[reg] = hand[k]
-			k++
-		}
-	}
-	return p
-}
-
-// hasOrders reports whether a sheet gives its robot orders for the turn: a program, or
-// under the 2023 rules a plain shutdown, which needs none (ruling R-SHUTDOWN-WHEN).
-func hasOrders(r adjudicator.Robot, s *orders.Sheet) bool {
-	if s == nil {
-		return false
-	}
-	return s.HasProgram() || (r.Mat != nil && s.ShutsDown())
-}
-
-// engineOrders are a robot's sheet as the engine takes it: OwnOrders under the 2023
-// rules (cards by kind placed around face-down Haywire cards, a plain shutdown), Orders
-// under the postal rules.
-func engineOrders(setup *adjudicator.Setup, r *adjudicator.Robot, s *orders.Sheet) adjudicator.Orders {
-	if setup.Rules.Own() {
-		return s.OwnOrders(r)
-	}
-	return s.Orders()
-}
-
-// ownProgramText is a 2023 program in words: "Move 1, Again, -, SPAM, U-Turn" ("-" for
-// a register left to a face-down Haywire).
-func ownProgramText(p [adjudicator.Registers]int) string {
-	parts := make([]string, len(p))
-	for i, c := range p {
-		if c == 0 {
-			parts[i] = "-"
-		} else {
-			parts[i] = adjudicator.CardKind(c).Title()
-		}
-	}
-	return strings.Join(parts, ", ")
 }

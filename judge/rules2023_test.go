@@ -15,6 +15,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/autopilot"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -178,7 +179,7 @@ func (f *fixture) sheet2023(robot, extra string) string {
 	r := st.Robots[st.Robot(robot)]
 	var prog [adjudicator.Registers]int
 	copy(prog[:], r.Hand[:5])
-	return fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", robot, st.Turn, f.secrets[robot], ownProgramText(prog), extra)
+	return fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", robot, st.Turn, f.secrets[robot], roborally.OwnProgramText(prog), extra)
 }
 
 // A 2023 sheet with errors gets every error in one reply and changes nothing; a valid

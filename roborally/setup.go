@@ -1,0 +1,46 @@
+package roborally
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+)
+
+// ReadRules is a game's ruleset as stored (the postal rules for a game stored before
+// rules were kept: nothing, or "{}").
+func ReadRules(raw []byte) (adjudicator.Rules, error) {
+	rules := adjudicator.PostalRules()
+	if len(raw) > 0 && string(raw) != "{}" {
+		if err := json.Unmarshal(raw, &rules); err != nil {
+			return rules, fmt.Errorf("rules: %w", err)
+		}
+	}
+	return rules, nil
+}
+
+// NewSetup is a game's engine setup from its course, ruleset and seed: the option (or
+// upgrade) cards are fixed for the game from its creation on.
+func NewSetup(c *adjudicator.Course, rules adjudicator.Rules, seed int64) (*adjudicator.Setup, error) {
+	if rules.Own() {
+		// The 2023 rules have no option deck: a stored "" reads back as "none"
+		// (OptionDeck.UnmarshalText), which would show as a setting the game changed.
+		rules.OptionDeck = ""
+	}
+	if rules.OptionCards == nil { // fixed for the game from its creation on
+		rules.OptionCards = rules.Dealt()
+		if rules.Own() {
+			// The 2023 rules deal upgrades (seed 004; ruling R-UPGRADE-DECK: the twelve,
+			// as many copies as data/upgrades2023.txt says); the lighter game none.
+			rules.OptionCards = []string{}
+			if !rules.Lighter {
+				for _, u := range adjudicator.Upgrades2023() {
+					for range u.Copies {
+						rules.OptionCards = append(rules.OptionCards, u.Name)
+					}
+				}
+			}
+		}
+	}
+	return adjudicator.NewSetup(c, rules, uint64(seed), rules.OptionCards)
+}
