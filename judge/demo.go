@@ -154,7 +154,7 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			if v = strings.TrimSpace(v); v == "" {
 				continue
 			}
-			if v != actFastKey && variantByKey(v) == nil {
+			if v != roborally.ActFastKey && roborally.VariantByKey(v) == nil {
 				return res, fmt.Errorf("demo: %q is not a variant of the 2023 rules (want lighter, less-deadly, less-spammy, dynamic-archive, act-fast)", v)
 			}
 			vs[v] = "yes"

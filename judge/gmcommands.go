@@ -14,6 +14,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/games"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -87,7 +88,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 			// 004's (the 2023 variants, rules2023.go) switched on by name too.
 			var rest []string
 			for _, name := range strings.Split(v, ",") {
-				if name = strings.ToLower(strings.TrimSpace(name)); name == actFastKey || variantByKey(name) != nil {
+				if name = strings.ToLower(strings.TrimSpace(name)); name == roborally.ActFastKey || roborally.VariantByKey(name) != nil {
 					variants[name] = "yes"
 				} else if name != "" {
 					rest = append(rest, name)
@@ -104,7 +105,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 				}
 				rulesMap[kv[0]] = kv[1]
 			}
-		case k == actFastKey || variantByKey(k) != nil:
+		case k == roborally.ActFastKey || roborally.VariantByKey(k) != nil:
 			variants[k] = v // the 2023 variants: rules2023.go, once the ruleset is known
 		case k == "options":
 			// The option deck (adjudicator/optiondeck.go): only cards that work are dealt.
