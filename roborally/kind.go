@@ -1,0 +1,479 @@
+package roborally
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/orders"
+)
+
+// Kind is RoboRally behind the game seam: the postal rules (seed 003) with an option
+// deck (Crash & Burn, Armed and Dangerous, or none) or the 2023 rules (seed 004),
+// played at once: every robot that runs a program this turn is due.
+//
+// Courses are read with Course (nil: adjudicator.LoadCourse, the courses built in).
+type Kind struct {
+	Course func(name string) (*adjudicator.Course, error)
+}
+
+var (
+	_ game.Kind      = Kind{}
+	_ game.Scenarios = Kind{}
+)
+
+// Name is "roborally", the name CREATE game= takes.
+func (Kind) Name() string  { return "roborally" }
+func (Kind) Title() string { return "RoboRally" }
+
+func (Kind) Guide() string {
+	// at most 72 columns, as a report (game.Report); docs/orders.md has it all
+	return "Write your program, one card a register, then your standing orders,\n" +
+		"one a line (docs/orders.md):\n" +
+		"  P490 M2 670 L70 R80 B430      the postal rules: cards by priority\n" +
+		"  Move 1, Again, Left, Move 2, U-Turn   the 2023 rules: cards by kind\n" +
+		"  if damage > 3 power down      a standing order, kept turn to turn\n" +
+		"  power down                    announce a power down (postal)\n" +
+		"  shut down                     shut down for the round (2023)"
+}
+
+func (k Kind) course(name string) (*adjudicator.Course, error) {
+	if k.Course != nil {
+		return k.Course(name)
+	}
+	return adjudicator.LoadCourse(name)
+}
+
+// Config is a game's settings: the course, the ruleset (with its variants and option
+// deck) and the missed-orders policy.
+type Config struct {
+	CourseName string            `json:"course"`
+	Rules      adjudicator.Rules `json:"rules"`
+	// Missed is the missed-orders policy (MissedPowerDown, MissedRandom,
+	// MissedAutopilot); "" is powerdown.
+	Missed string `json:"missed,omitempty"`
+}
+
+// DefaultCourse is the course of a game created without course= (Default2023Course
+// under the 2023 rules, which play no crushers).
+const (
+	DefaultCourse     = "sprint"
+	Default2023Course = "docking-run"
+)
+
+func (c Config) Seats() (int, int) { return 1, adjudicator.MaxRobots }
+
+func (c Config) Text() string {
+	return fmt.Sprintf("course %s, rules %s, missed orders: %s", c.CourseName, c.Rules.Name, c.policy())
+}
+
+func (c Config) Encode() ([]byte, error) { return json.Marshal(c) }
+
+func (c Config) policy() string {
+	if c.Missed == "" {
+		return MissedPowerDown
+	}
+	return c.Missed
+}
+
+// MissedPolicy is the policy for a robot without orders (the autopilot's move).
+func (c Config) MissedPolicy() string { return c.policy() }
+
+// Configure reads course=NAME, rules=postal|2023, missed=powerdown|random|autopilot,
+// the 2023 variants (lighter=yes ...) and any rules setting adjudicator.Rules.Set takes
+// (option-deck=crash-burn, written with dashes or underscores).
+func (k Kind) Configure(kv map[string]string) (game.Config, error) {
+	c := Config{CourseName: DefaultCourse, Rules: adjudicator.PostalRules()}
+	if name, ok := kv["rules"]; ok {
+		r, err := adjudicator.RulesByName(name)
+		if err != nil {
+			return nil, err
+		}
+		c.Rules = r
+		if r.Own() {
+			c.CourseName = Default2023Course
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(kv)) {
+		v := kv[key]
+		switch {
+		case key == "rules":
+		case key == "course":
+			c.CourseName = v
+		case key == "missed":
+			switch v {
+			case MissedPowerDown, MissedRandom, MissedAutopilot:
+				c.Missed = v
+			default:
+				return nil, fmt.Errorf("missed %q: want powerdown, random or autopilot", v)
+			}
+		case key == ActFastKey || VariantByKey(key) != nil:
+		default:
+			if err := c.Rules.Set(strings.ReplaceAll(key, "-", "_"), v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	actFast, err := ApplyVariants(&c.Rules, kv)
+	if err != nil {
+		return nil, err
+	}
+	if actFast {
+		c.Missed = MissedRandom
+	}
+	if err := c.Rules.Check(); err != nil {
+		return nil, err
+	}
+	if _, err := k.setup(c, 0); err != nil { // the course, and whether the rules play it
+		return nil, err
+	}
+	return c, nil
+}
+
+func (Kind) LoadConfig(raw []byte) (game.Config, error) {
+	var c Config
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("roborally: settings unreadable: %v", err)
+	}
+	if c.CourseName == "" {
+		return nil, errors.New("roborally: settings name no course")
+	}
+	if err := c.Rules.Check(); err != nil {
+		return nil, fmt.Errorf("roborally: settings: %w", err)
+	}
+	return c, nil
+}
+
+// position is a game between two turns: the engine's state, the standing orders in
+// force for each seat, and the seed the game's setup was made with.
+type position struct {
+	kind  Kind
+	cfg   Config
+	setup *adjudicator.Setup
+
+	Seed  int64              `json:"seed"`
+	State *adjudicator.State `json:"state"`
+	// Standing is each seat's standing orders in force (nil: none): every sheet
+	// played merged in turn (orders.Merge), without its program nor, under the 2023
+	// rules, its round's own orders (Standing).
+	Standing []*orders.Sheet `json:"standing"`
+}
+
+func (k Kind) setup(c Config, seed int64) (*adjudicator.Setup, error) {
+	course, err := k.course(c.CourseName)
+	if err != nil {
+		return nil, fmt.Errorf("roborally: course %q: %w", c.CourseName, err)
+	}
+	return NewSetup(course, c.Rules, seed)
+}
+
+func (k Kind) Start(c game.Config, seats []string, seed int64) (game.Position, error) {
+	cf, ok := c.(Config)
+	if !ok {
+		return nil, errors.New("roborally: settings of another game")
+	}
+	setup, err := k.setup(cf, seed)
+	if err != nil {
+		return nil, err
+	}
+	st, _, err := adjudicator.NewGame(setup, seats)
+	if err != nil {
+		return nil, err
+	}
+	return &position{kind: k, cfg: cf, setup: setup, Seed: seed, State: st, Standing: make([]*orders.Sheet, len(seats))}, nil
+}
+
+func (k Kind) Load(c game.Config, b []byte) (game.Position, error) {
+	cf, ok := c.(Config)
+	if !ok {
+		return nil, errors.New("roborally: settings of another game")
+	}
+	p := &position{kind: k, cfg: cf}
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, fmt.Errorf("roborally: position unreadable: %v", err)
+	}
+	if p.State == nil || len(p.State.Robots) == 0 {
+		return nil, errors.New("roborally: position without robots")
+	}
+	if len(p.Standing) != len(p.State.Robots) {
+		return nil, fmt.Errorf("roborally: standing orders for %d seats, %d robots", len(p.Standing), len(p.State.Robots))
+	}
+	var err error
+	if p.setup, err = k.setup(cf, p.Seed); err != nil {
+		return nil, err
+	}
+	if err := p.setup.CheckState(p.State); err != nil {
+		return nil, fmt.Errorf("roborally: %w", err)
+	}
+	return p, nil
+}
+
+func (p *position) Encode() ([]byte, error) { return json.Marshal(p) }
+
+func (p *position) Over() bool { return p.State.Over || !inRace(p.State) }
+
+func inRace(st *adjudicator.State) bool {
+	for _, r := range st.Robots {
+		if !r.Out {
+			return true
+		}
+	}
+	return false
+}
+
+// Due is every seat whose robot runs a program this turn (not out, not powered down).
+func (p *position) Due() []int {
+	if p.Over() {
+		return nil
+	}
+	var due []int
+	for i, r := range p.State.Robots {
+		if NeedsProgram(r) {
+			due = append(due, i)
+		}
+	}
+	return due
+}
+
+// Standings rank the robots as the reports do: the winner, then flags, then those
+// still in the race, lives, least damage.
+func (p *position) Standings() []game.Standing {
+	st := p.State
+	seats := make([]int, len(st.Robots))
+	for i := range seats {
+		seats[i] = i
+	}
+	better := func(x, y adjudicator.Robot) int {
+		switch {
+		case (x.Name == st.Winner) != (y.Name == st.Winner):
+			if x.Name == st.Winner {
+				return -1
+			}
+			return 1
+		case x.Flags != y.Flags:
+			return y.Flags - x.Flags
+		case x.Out != y.Out:
+			if !x.Out {
+				return -1
+			}
+			return 1
+		case x.Lives != y.Lives:
+			return y.Lives - x.Lives
+		}
+		return x.Damage - y.Damage
+	}
+	slices.SortStableFunc(seats, func(a, b int) int { return better(st.Robots[a], st.Robots[b]) })
+	out := make([]game.Standing, len(seats))
+	for i, s := range seats {
+		r := st.Robots[s]
+		rank := i + 1
+		if i > 0 && better(st.Robots[seats[i-1]], r) == 0 {
+			rank = out[i-1].Rank
+		}
+		line := fmt.Sprintf("%d flag(s), %d li(ves), damage %d", r.Flags, r.Lives, r.Damage)
+		if r.Out {
+			line += ", out of the race"
+		}
+		if r.Name == st.Winner && st.Winner != "" {
+			line += ", the winner"
+		}
+		out[i] = game.Standing{Seat: s, Rank: rank, Score: r.Flags, Line: line}
+	}
+	return out
+}
+
+// move is a seat's Move.Data: the sheet it sent, or (the autopilot's move) the
+// missed-orders policy to play for it.
+type move struct {
+	Sheet  *orders.Sheet `json:"sheet,omitempty"`
+	Missed string        `json:"missed,omitempty"`
+}
+
+// Check reads one seat's sheet (plain text or YAML, docs/orders.md) and validates it
+// against the position; the forecast is the program's, as the player knows the game.
+func (p *position) Check(seat int, text string) game.Checked {
+	var c game.Checked
+	if seat < 0 || seat >= len(p.State.Robots) {
+		c.Problems = []game.Problem{{Msg: fmt.Sprintf("there is no seat %d", seat+1)}}
+		return c
+	}
+	r := p.State.Robots[seat]
+	sheet, err := orders.Parse([]byte(text))
+	var se *orders.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		for _, pr := range se.Problems {
+			c.Problems = append(c.Problems, problem(pr))
+		}
+	case err != nil:
+		c.Problems = append(c.Problems, game.Problem{Msg: err.Error()})
+	}
+	if sheet == nil {
+		return c
+	}
+	if sheet.Turn == 0 {
+		sheet.Turn = p.State.Turn
+	}
+	rep := orders.Validate(p.setup, p.State, r.Name, sheet)
+	for _, pr := range rep.Errors() {
+		c.Problems = append(c.Problems, problem(pr))
+	}
+	if len(c.Problems) > 0 {
+		return c
+	}
+	clean := *sheet
+	clean.Secret, clean.Game, clean.At = "", "", nil
+	data, err := json.Marshal(move{Sheet: &clean})
+	if err != nil {
+		c.Problems = append(c.Problems, game.Problem{Msg: err.Error()})
+		return c
+	}
+	c.Move = game.Move{Data: data, Text: sheetText(p.setup, &r, sheet)}
+	var fc []string
+	for _, w := range rep.Warnings() {
+		fc = append(fc, "warning: "+w.String())
+	}
+	if sheet.HasProgram() {
+		if f, err := orders.Forecast(p.setup, p.State, r.Name, sheet); err == nil {
+			fc = append(fc, strings.TrimRight(f.String(), "\n"))
+		}
+	}
+	c.Forecast = strings.Join(fc, "\n")
+	return c
+}
+
+func problem(pr orders.Problem) game.Problem {
+	return game.Problem{Line: pr.At.Line, Col: pr.At.Col, Msg: pr.Msg}
+}
+
+// sheetText is a sheet in the game's words: the program, then the orders a line each.
+func sheetText(setup *adjudicator.Setup, r *adjudicator.Robot, s *orders.Sheet) string {
+	var lines []string
+	if s.HasProgram() {
+		lines = append(lines, ProgramWords(setup, EngineOrders(setup, r, s).Program))
+	}
+	for _, rule := range s.Rules {
+		lines = append(lines, rule.String())
+	}
+	if len(lines) == 0 {
+		return "(no orders)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Autopilot is the game's missed-orders policy for the seat (Config.Missed): Play
+// plays it as the judge's RoboRally path does (Prepare).
+func (p *position) Autopilot(seat int, seed int64) game.Move {
+	data, _ := json.Marshal(move{Missed: p.cfg.policy()})
+	return game.Move{Data: data, Text: "(no orders: the missed-orders policy " + p.cfg.policy() + ")"}
+}
+
+// outcome is a turn's events as Play stores them: the engine's events, what was
+// played for each robot, and what the players are told of missed orders.
+type outcome struct {
+	Events  []adjudicator.Event `json:"events"`
+	Played  []orders.Played     `json:"played"`
+	Notes   []string            `json:"notes,omitempty"`
+	Private map[string]string   `json:"private,omitempty"`
+}
+
+// Play plays the turn: each due seat's sheet merged over its standing orders, the
+// missed-orders policy for a seat the judge played the autopilot for, the engine.
+func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error) {
+	st := p.State.Clone()
+	n := len(st.Robots)
+	sent := make([]*orders.Sheet, n)
+	missed := map[int]string{}
+	for seat, m := range moves {
+		if seat < 0 || seat >= n {
+			return game.Result{}, fmt.Errorf("roborally: a move for seat %d of %d", seat+1, n)
+		}
+		var mv move
+		if err := json.Unmarshal(m.Data, &mv); err != nil {
+			return game.Result{}, fmt.Errorf("roborally: seat %d's move unreadable: %v", seat+1, err)
+		}
+		sent[seat] = mv.Sheet
+		if mv.Missed != "" {
+			missed[seat] = mv.Missed
+		}
+	}
+	sheets := make([]*orders.Sheet, n)
+	for i := range sheets {
+		sheets[i] = Effective(p.Standing[i], sent[i])
+	}
+	policy := func(i int) string {
+		if m, ok := missed[i]; ok {
+			return m
+		}
+		return p.cfg.policy()
+	}
+	prep := Prepare(p.setup, st, sheets, policy, p.Seed, st.Turn)
+	next, events, err := adjudicator.Resolve(p.setup, st, prep.Orders)
+	if err != nil {
+		return game.Result{}, fmt.Errorf("roborally: turn %d: %w", st.Turn, err)
+	}
+	np := &position{kind: p.kind, cfg: p.cfg, setup: p.setup, Seed: p.Seed, State: next, Standing: slices.Clone(p.Standing)}
+	for i, s := range sent {
+		if s != nil {
+			np.Standing[i] = orders.Merge(np.Standing[i], Standing(p.cfg.Rules, s))
+		}
+	}
+	ev, err := json.Marshal(outcome{Events: events, Played: prep.Played, Notes: prep.Notes, Private: prep.Private})
+	if err != nil {
+		return game.Result{}, err
+	}
+	return game.Result{Next: np, Events: ev, Story: story(p.setup, prep)}, nil
+}
+
+func story(setup *adjudicator.Setup, t Turn) []string {
+	out := slices.Clone(t.Notes)
+	for _, pl := range t.Played {
+		if pl.Missed == "" && pl.Program != [adjudicator.Registers]int{} {
+			out = append(out, fmt.Sprintf("%s played %s.", pl.Robot, ProgramWords(setup, pl.Program)))
+		}
+	}
+	return out
+}
+
+// Effective is what a robot plays this turn: the program of the sheet it sent for the
+// turn, and its standing orders with this turn's orders merged over them (orders.Merge:
+// the newer answer to a decision wins). Standing orders stay in force from turn to
+// turn until a sheet replaces them.
+func Effective(standing, sent *orders.Sheet) *orders.Sheet {
+	if sent == nil {
+		return standing
+	}
+	rulesOnly := *sent
+	rulesOnly.Program = nil
+	merged := orders.Merge(standing, &rulesOnly)
+	eff := *sent
+	eff.Rules = merged.Rules
+	return &eff
+}
+
+// RunScenario plays a RoboRally scenario file (docs/scenarios.md), as `rallyjudge
+// resolve` does.
+func (Kind) RunScenario(text string) ([]byte, error) {
+	s, err := scenario.Parse("scenario", text)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Run()
+	if err != nil {
+		return nil, err
+	}
+	out, err := res.JSON()
+	if err != nil {
+		return nil, err
+	}
+	if diffs := s.Check(res); len(diffs) > 0 {
+		return out, fmt.Errorf("%d of %d expectations do not hold:\n%s", len(diffs), s.Expectations(), strings.Join(diffs, "\n"))
+	}
+	return out, nil
+}
