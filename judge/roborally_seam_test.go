@@ -1,0 +1,146 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// RoboRally behind the game seam (roborally.Kind), played by mail through the judge's
+// generic path (hosted.go), is the same game as on the judge's own RoboRally path: two
+// games of the same course, seed and players get the same sheets by mail, one robot
+// missing every third turn, and after every turn their states are the same bytes.
+func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		course string
+		rules  *adjudicator.Rules
+		kv     map[string]string
+	}{
+		{"postal", "sprint", nil, map[string]string{"course": "sprint"}},
+		{"2023", "docking-run", ptr(adjudicator.Rules2023()), map[string]string{"course": "docking-run", "rules": "2023"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newJudgeFixture(t)
+			k := roborally.Kind{Course: f.j.Course}
+			f.j.Games = append(game.Catalog{k}, f.j.Games...)
+			players := []string{"Twonky", "Zoombot", "Hulk"}
+			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
+			f.createGame(GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}, players...)
+			own := f.secrets
+			cfg, err := k.Configure(tc.kv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := cfg.Encode()
+			f.createGame(GameSpec{Tag: "seam", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}, players...)
+			seam := f.secrets
+
+			seamState := func() (store.Game, []byte) {
+				var g store.Game
+				var b []byte
+				err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+					var err error
+					if g, err = tx.GameByTag("seam"); err != nil {
+						return err
+					}
+					hk, err := f.j.hostedKind(g)
+					if err != nil || hk == nil {
+						return fmt.Errorf("game seam is not hosted: %v", err)
+					}
+					h, err := f.j.hostedState(tx, g, hk)
+					if err != nil {
+						return err
+					}
+					pb, err := h.pos.Encode()
+					if err != nil {
+						return err
+					}
+					var p struct {
+						State *adjudicator.State `json:"state"`
+					}
+					if err := json.Unmarshal(pb, &p); err != nil {
+						return err
+					}
+					b, err = json.Marshal(p.State)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return g, b
+			}
+			turns := 0
+			for turn := 1; turn <= 8; turn++ {
+				g, st := f.state()
+				if g.Status != store.GameRunning {
+					break
+				}
+				want, _ := json.Marshal(st)
+				if sg, got := seamState(); sg.CurrentTurn != g.CurrentTurn || !bytes.Equal(got, want) {
+					t.Fatalf("before turn %d: the seam's game (turn %d) is not the judge's (turn %d)", turn, sg.CurrentTurn, g.CurrentTurn)
+				}
+				for _, r := range st.Robots {
+					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && turn%3 == 0 {
+						continue
+					}
+					extra := ""
+					if turn == 1 && r.Name == "Twonky" {
+						extra = "if damage > 2 power down\n"
+					}
+					f.secrets = own // the sheet helpers write the judge's game's secret
+					sheet := f.sheet(r.Name, extra)
+					if st.Robots[0].Mat != nil { // the 2023 rules: cards by kind, "-" for a face-down Haywire
+						prog := roborally.RandomProgram(f.j.mustSetup(t, "spring"), st, st.Robot(r.Name), 5, turn)
+						sheet = fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", r.Name, st.Turn, own[r.Name], roborally.OwnProgramText(prog), extra)
+					}
+					addr := strings.ToLower(r.Name) + "@example.test"
+					if _, text := f.send(addr, "[RR spring] orders", sheet); !strings.Contains(text, "accepted") || strings.Contains(text, "NOT accepted") {
+						t.Fatalf("turn %d, %s's sheet on the judge's path:\n%s", turn, r.Name, text)
+					}
+					seamSheet := "game seam\n" + strings.Replace(sheet, "secret "+own[r.Name], "secret "+seam[r.Name], 1)
+					if _, text := f.send(addr, "[RR seam] orders", seamSheet); !strings.Contains(text, "is accepted") {
+						t.Fatalf("turn %d, %s's sheet through the seam:\n%s\n%s", turn, r.Name, seamSheet, text)
+					}
+				}
+				if turn%3 == 0 { // Hulk's missing program: the deadline plays both
+					f.now = f.now.Add(25 * time.Hour)
+					if _, err := f.j.Tick(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				turns++
+			}
+			g, st := f.state()
+			want, _ := json.Marshal(st)
+			if sg, got := seamState(); sg.CurrentTurn != g.CurrentTurn || !bytes.Equal(got, want) {
+				t.Fatalf("after %d turns: the seam's game (turn %d) is not the judge's (turn %d)", turns, sg.CurrentTurn, g.CurrentTurn)
+			}
+			if turns < 3 {
+				t.Fatalf("only %d turns played", turns)
+			}
+			reps := f.mailsTo("twonky@example.test", "report")
+			seamReports := 0
+			for _, m := range reps {
+				if strings.Contains(m.Subject, "[RR seam]") {
+					seamReports++
+					mustContain(t, "a report through the seam", textOf(t, m), "The robots", "Your hand for turn")
+				}
+			}
+			if seamReports == 0 {
+				t.Fatal("no report of the seam's game")
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
