@@ -172,6 +172,19 @@ type Scenarios interface {
 	RunScenario(text string) (out []byte, err error)
 }
 
+// Folder is a Position whose seats may send one turn's orders in several mails, each
+// adding to the ones before (RoboRally: a mail of standing orders alone merges over the
+// program sent earlier). The judge folds a seat's valid moves of the turn in the order
+// the mail server received them, and takes the seat's orders as in only when the fold
+// is Complete. A Position that is not a Folder counts a seat's last valid move.
+//
+// At the deadline the judge folds the Autopilot's move over an incomplete fold (Fold
+// of the fold and the autopilot's move), so what the seat did send still counts.
+type Folder interface {
+	Fold(seat int, earlier, later Move) Move
+	Complete(seat int, m Move) bool
+}
+
 // ReportWidth is the widest line of a report's text (Report.Text), for a phone.
 const ReportWidth = 72
 

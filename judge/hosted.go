@@ -424,10 +424,13 @@ func (j *Judge) dueText(tx *store.Tx, g store.Game, h hosted) string {
 	return strings.Join(names, " and ") + "'s to move"
 }
 
-// hostedMoves are the due seats' latest valid moves for the turn being collected.
-func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []store.Player) (map[int]game.Move, []int, error) {
-	moves := map[int]game.Move{}
-	var missing []int
+// hostedMoves are the due seats' moves for the turn being collected: the latest valid
+// move of each, or, when the game folds a seat's mails (game.Folder), its valid moves
+// folded in the order they were received. missing are the due seats whose move is not
+// in; partial holds a missing seat's incomplete fold, for the autopilot to complete.
+func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []store.Player) (moves map[int]game.Move, missing []int, partial map[int]game.Move, err error) {
+	moves, partial = map[int]game.Move{}, map[int]game.Move{}
+	folder, folds := h.pos.(game.Folder)
 	for _, seat := range h.pos.Due() {
 		p := playerAt(players, seat)
 		if p == nil || p.Withdrawn {
@@ -436,21 +439,32 @@ func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []stor
 		}
 		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		// the version the mail server received last counts (a backlog read out of order)
 		sort.SliceStable(vs, func(a, b int) bool { return vs[a].Received.Before(vs[b].Received) })
-		found := false
-		for i := len(vs) - 1; i >= 0 && !found; i-- {
-			if m, err := hostedMove(vs[i]); err == nil && len(m.Data) > 0 {
-				moves[seat], found = m, true
+		var got *game.Move
+		for _, v := range vs {
+			m, err := hostedMove(v)
+			if err != nil || len(m.Data) == 0 {
+				continue
 			}
+			if got != nil && folds {
+				m = folder.Fold(seat, *got, m)
+			}
+			got = &m
 		}
-		if !found {
+		switch {
+		case got == nil:
 			missing = append(missing, seat)
+		case folds && !folder.Complete(seat, *got):
+			missing = append(missing, seat)
+			partial[seat] = *got
+		default:
+			moves[seat] = *got
 		}
 	}
-	return moves, missing, nil
+	return moves, missing, partial, nil
 }
 
 // missingOrders are g's players and, by name, those whose orders for the turn being
@@ -470,7 +484,7 @@ func (j *Judge) missingOrders(tx *store.Tx, g store.Game) ([]store.Player, map[s
 		if err != nil {
 			return nil, nil, err
 		}
-		_, seats, err := j.hostedMoves(tx, g, h, players)
+		_, seats, _, err := j.hostedMoves(tx, g, h, players)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -656,7 +670,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	if err != nil {
 		return false, err
 	}
-	moves, missing, err := j.hostedMoves(tx, g, h, players)
+	moves, missing, partial, err := j.hostedMoves(tx, g, h, players)
 	if err != nil {
 		return false, err
 	}
@@ -673,6 +687,9 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	var notes []string
 	for _, seat := range missing {
 		moves[seat] = h.pos.Autopilot(seat, seed)
+		if m, ok := partial[seat]; ok { // what the seat did send counts (game.Folder)
+			moves[seat] = h.pos.(game.Folder).Fold(seat, m, moves[seat])
+		}
 		if p := playerAt(players, seat); p != nil {
 			missedBy[p.Robot] = true
 			notes = append(notes, game.Wrap(fmt.Sprintf("%s sent no move in time: the autopilot played %s.", p.Robot, oneLine(moves[seat].Text)), "  "))

@@ -18,16 +18,19 @@ import (
 // RoboRally behind the game seam (roborally.Kind), played by mail through the judge's
 // generic path (hosted.go), is the same game as on the judge's own RoboRally path: two
 // games of the same course, seed and players get the same sheets by mail, one robot
-// missing every third turn, and after every turn their states are the same bytes.
+// missing every third turn, another sending its orders over two mails (a program, then
+// standing orders alone: game.Folder) or standing orders alone, and after every turn
+// their states are the same bytes.
 func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		course string
-		rules  *adjudicator.Rules
-		kv     map[string]string
+		name     string
+		course   string
+		rules    *adjudicator.Rules
+		kv       map[string]string
+		standing string
 	}{
-		{"postal", "sprint", nil, map[string]string{"course": "sprint"}},
-		{"2023", "docking-run", ptr(adjudicator.Rules2023()), map[string]string{"course": "docking-run", "rules": "2023"}},
+		{"postal", "sprint", nil, map[string]string{"course": "sprint"}, "if damage > 1 power down"},
+		{"2023", "docking-run", ptr(adjudicator.Rules2023()), map[string]string{"course": "docking-run", "rules": "2023"}, "if damage > 1 shut down"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newJudgeFixture(t)
@@ -89,8 +92,24 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 				if sg, got := seamState(); sg.CurrentTurn != g.CurrentTurn || !bytes.Equal(got, want) {
 					t.Fatalf("before turn %d: the seam's game (turn %d) is not the judge's (turn %d)", turn, sg.CurrentTurn, g.CurrentTurn)
 				}
+				both := func(r adjudicator.Robot, sheet string) {
+					t.Helper()
+					addr := strings.ToLower(r.Name) + "@example.test"
+					if _, text := f.send(addr, "[RR spring] orders", sheet); !strings.Contains(text, "accepted") || strings.Contains(text, "NOT accepted") {
+						t.Fatalf("turn %d, %s's sheet on the judge's path:\n%s", turn, r.Name, text)
+					}
+					seamSheet := "game seam\n" + strings.Replace(sheet, "secret "+own[r.Name], "secret "+seam[r.Name], 1)
+					if _, text := f.send(addr, "[RR seam] orders", seamSheet); !strings.Contains(text, "is accepted") {
+						t.Fatalf("turn %d, %s's sheet through the seam:\n%s\n%s", turn, r.Name, seamSheet, text)
+					}
+				}
 				for _, r := range st.Robots {
 					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && turn%3 == 0 {
+						continue
+					}
+					standingOnly := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, st.Turn, own[r.Name], tc.standing)
+					if r.Name == "Zoombot" && turn == 3 { // standing orders and no program: missed, the orders kept
+						both(r, standingOnly)
 						continue
 					}
 					extra := ""
@@ -103,14 +122,15 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 						prog := roborally.RandomProgram(f.j.mustSetup(t, "spring"), st, st.Robot(r.Name), 5, turn)
 						sheet = fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", r.Name, st.Turn, own[r.Name], roborally.OwnProgramText(prog), extra)
 					}
-					addr := strings.ToLower(r.Name) + "@example.test"
-					if _, text := f.send(addr, "[RR spring] orders", sheet); !strings.Contains(text, "accepted") || strings.Contains(text, "NOT accepted") {
-						t.Fatalf("turn %d, %s's sheet on the judge's path:\n%s", turn, r.Name, text)
+					if r.Name == "Zoombot" && turn == 2 { // the program, then standing orders alone
+						both(r, sheet)
+						both(r, standingOnly)
+						continue
 					}
-					seamSheet := "game seam\n" + strings.Replace(sheet, "secret "+own[r.Name], "secret "+seam[r.Name], 1)
-					if _, text := f.send(addr, "[RR seam] orders", seamSheet); !strings.Contains(text, "is accepted") {
-						t.Fatalf("turn %d, %s's sheet through the seam:\n%s\n%s", turn, r.Name, seamSheet, text)
+					if r.Name == "Zoombot" && turn == 4 { // standing orders alone, then the program
+						both(r, standingOnly)
 					}
+					both(r, sheet)
 				}
 				if turn%3 == 0 { // Hulk's missing program: the deadline plays both
 					f.now = f.now.Add(25 * time.Hour)

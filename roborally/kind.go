@@ -26,6 +26,7 @@ type Kind struct {
 var (
 	_ game.Kind      = Kind{}
 	_ game.Scenarios = Kind{}
+	_ game.Folder    = (*position)(nil)
 )
 
 // Name is "roborally", the name CREATE game= takes.
@@ -372,6 +373,46 @@ func sheetText(setup *adjudicator.Setup, r *adjudicator.Robot, s *orders.Sheet) 
 func (p *position) Autopilot(seat int, seed int64) game.Move {
 	data, _ := json.Marshal(move{Missed: p.cfg.policy()})
 	return game.Move{Data: data, Text: "(no orders: the missed-orders policy " + p.cfg.policy() + ")"}
+}
+
+// Fold is a seat's orders sent over several mails of one turn, as the judge's own path
+// folds them (orders.Merge: a sheet with a program replaces what came before, one of
+// standing orders alone merges over it); the autopilot's move keeps what was sent and
+// plays the missed-orders policy for the program.
+func (p *position) Fold(seat int, earlier, later game.Move) game.Move {
+	var e, l move
+	if json.Unmarshal(earlier.Data, &e) != nil {
+		return later
+	}
+	if json.Unmarshal(later.Data, &l) != nil {
+		return earlier
+	}
+	out := move{Sheet: e.Sheet, Missed: l.Missed}
+	if l.Sheet != nil {
+		out.Sheet = orders.Merge(e.Sheet, l.Sheet)
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return later
+	}
+	text := later.Text
+	if out.Sheet != nil && seat >= 0 && seat < len(p.State.Robots) {
+		text = sheetText(p.setup, &p.State.Robots[seat], out.Sheet)
+		if out.Missed != "" {
+			text += "\n" + later.Text
+		}
+	}
+	return game.Move{Data: data, Text: text}
+}
+
+// Complete says whether a seat's orders are in: a program, or under the 2023 rules a
+// plain shutdown (HasOrders); standing orders alone wait for the program.
+func (p *position) Complete(seat int, m game.Move) bool {
+	var mv move
+	if json.Unmarshal(m.Data, &mv) != nil || seat < 0 || seat >= len(p.State.Robots) {
+		return false
+	}
+	return mv.Missed != "" || HasOrders(p.State.Robots[seat], mv.Sheet)
 }
 
 // outcome is a turn's events as Play stores them: the engine's events, what was
