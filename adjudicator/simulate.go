@@ -87,6 +87,17 @@ func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, err
 	return sim.run(robot, Orders{Program: prog, Decider: d}), nil
 }
 
+// Ended is the register in which the last Run's forecast ended the game (the robot
+// touched the last flag and won), 0 when it did not: of two winning programs, the one
+// ending the race in an earlier register wins it against a robot finishing later in
+// the same round.
+func (sim *Simulator) Ended() int {
+	if sim.base == nil || sim.base.Over || !sim.st.Over {
+		return 0
+	}
+	return sim.t.register
+}
+
 // WithUpgradePhase is st with robot's upgrade phase u played (2023 rules, upgrades.go),
 // as the round's activation starts from it: the state a forecast search of the round's
 // programs runs on, so that the phase is played once and not in every forecast. st is

@@ -209,7 +209,7 @@ func (s *search) leaf() {
 	s.tried++
 	var o outcome
 	if s.own {
-		o = s.p.evaluate2023(&s.before, &end)
+		o = s.value2023(&end)
 	} else {
 		o = s.p.evaluate(&s.before, &end)
 	}

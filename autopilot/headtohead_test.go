@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/autopilot"
 )
 
 // greedyPolicy is the one-turn greedy player of issue 24 item 6: of every program its
@@ -101,7 +102,7 @@ func TestAutopilotBeatsGreedy(t *testing.T) {
 	} else if !*long {
 		t.Skip("-long plays 100 games a course (or set RALLYJUDGE_H2H_GAMES)")
 	}
-	for _, course := range []string{"sprint", "long-haul", "stampede", "grand-prix", "high-water", "docking-run"} {
+	for _, course := range adjudicator.Courses() { // every shipped course
 		t.Run(course, func(t *testing.T) {
 			wins, losses := 0, 0
 			for g := range games {
@@ -118,7 +119,7 @@ func TestAutopilotBeatsGreedy(t *testing.T) {
 					s, st = newGame(t, course, seed, 2)
 				}
 				ap := g % 2 // the autopilot's seat: swapped each game
-				auto, greedy := autopilotPolicy(s), greedyPolicy(s)
+				auto, greedy := headToHeadPolicy(s), greedyPolicy(s)
 				pol := func(st *adjudicator.State, i int) adjudicator.Orders {
 					if i == ap {
 						return auto(st, i)
@@ -138,6 +139,20 @@ func TestAutopilotBeatsGreedy(t *testing.T) {
 				t.Errorf("%s: %d wins of %d, want at least 80%%", course, wins, games)
 			}
 		})
+	}
+}
+
+// headToHeadPolicy is the autopilot as the judge plays it for a missed turn: under the
+// 2023 rules the whole plan (Plan.Orders2023: the upgrade phase, shutdown, the reboot
+// facing and the upgrade uses its program was searched with), else the program with
+// the bot's Decider.
+func headToHeadPolicy(s *adjudicator.Setup) policy {
+	if !s.Rules.Own() {
+		return autopilotPolicy(s)
+	}
+	p := autopilot.New(s)
+	return func(st *adjudicator.State, i int) adjudicator.Orders {
+		return p.Choose(st, i).Orders2023()
 	}
 }
 

@@ -369,7 +369,7 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 		d.uses = append(d.uses, u)
 		end, err := s.sim.Run(s.robot, s.bestProg, d)
 		if err == nil {
-			if o := p.evaluate2023(&s.before, &end); o.Score >= s.best.Score+worth {
+			if o := s.value2023(&end); o.Score >= s.best.Score+worth {
 				s.best, s.bestEnd = o, end
 				return true
 			}
@@ -414,7 +414,7 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 				if err != nil || slices.Contains(end.Options, name) {
 					continue // not used after all (a Boink into a wall is kept)
 				}
-				if o := p.evaluate2023(&s.before, &end); !found || o.Score > bestO.Score {
+				if o := s.value2023(&end); !found || o.Score > bestO.Score {
 					bestUse, bestO, bestEnd, found = u, o, end, true
 				}
 			}
@@ -431,7 +431,7 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 		if energy >= deflectFreely {
 			d.uses = append(d.uses, Use{Upgrade: "Deflector Shield"})
 			if end, err := s.sim.Run(s.robot, s.bestProg, d); err == nil {
-				s.best, s.bestEnd = p.evaluate2023(&s.before, &end), end
+				s.best, s.bestEnd = s.value2023(&end), end
 			}
 		} else {
 			for reg := 1; reg <= adjudicator.Registers; reg++ {
@@ -488,6 +488,19 @@ func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 	sc -= o.Dist * stepValue
 	sc -= g.Turns(next, pos, facing) * turnValue
 	o.Score = sc
+	return o
+}
+
+// value2023 is evaluate2023 of the forecast s.sim ran last, a win valued by its
+// register: the race goes to the first robot ending a register on the last checkpoint
+// (seed 004, Winning the Game), so a win in register 2 beats one in register 5 against
+// a rival who gets there in between.
+func (s *search) value2023(end *adjudicator.Robot) outcome {
+	o := s.p.evaluate2023(&s.before, end)
+	if o.Won {
+		o.Register = s.sim.Ended()
+		o.Score -= o.Register * earlyWinValue
+	}
 	return o
 }
 

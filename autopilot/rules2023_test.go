@@ -50,3 +50,36 @@ func TestChoose2023(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Of programs that all reach the last checkpoint, the autopilot plays one reaching it in
+// the earliest register: the race goes to the first robot to end a register there
+// (seed 004, Winning the Game), so a win in register 5 loses to a rival arriving in
+// register 3. It chose a win in the last register before (the lowest program of the
+// tied ones).
+func TestChoose2023WinsInTheEarliestRegister(t *testing.T) {
+	c, err := adjudicator.LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(s, []string{"A", "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &st.Robots[0]
+	last := c.Flags[len(c.Flags)-1]
+	r.Flags, r.Pos, r.Facing = len(c.Flags)-1, adjudicator.Pos{X: last.X, Y: last.Y + 3}, adjudicator.North
+	r.Hand = []int{int(adjudicator.CardUTurn), int(adjudicator.CardLeft), int(adjudicator.CardRight), int(adjudicator.CardMove1),
+		int(adjudicator.CardMove1), int(adjudicator.CardMove1), int(adjudicator.CardMove3), int(adjudicator.CardPowerUp), int(adjudicator.CardAgain)}
+	plan := Choose(s, st, 0)
+	sim := adjudicator.NewSimulator(s, st)
+	if _, err := sim.Run(0, plan.Program, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := sim.Ended(); got != 1 {
+		t.Errorf("program %s wins in register %d, want 1 (Move 3 first)", ProgramLine(plan.Program), got)
+	}
+}
