@@ -123,6 +123,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	t.Logf("delivered %d mails to %s in %v", n, mailbox, time.Since(t0).Round(time.Millisecond))
 
 	// A bare IMAP client fetching every body.
+	bareCPU0 := cpuTime()
 	t1 := time.Now()
 	c := imapLogin(t, imapAddr, "orders", "orderspw")
 	if _, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
@@ -136,6 +137,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 		t.Fatal(err)
 	}
 	bare := time.Since(t1)
+	bareCPU := cpuTime() - bareCPU0
 	if len(msgs) != n {
 		t.Fatalf("the bare fetch read %d messages, want %d", len(msgs), n)
 	}
@@ -196,10 +198,14 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	stop()
 	<-done
 	load, _ := os.ReadFile("/proc/loadavg")
-	t.Logf("bare IMAP fetch: %d messages in %v = %.0f mails/s", len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds())
-	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s (%.0f%% of the bare fetch rate); process CPU %.2f ms per mail (the IMAP server's too when in-process); load %s",
-		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), 100*bare.Seconds()/ingest.Seconds(),
-		float64(cpu.Microseconds())/1000/float64(n), bytes.TrimSpace(load))
+	t.Logf("bare IMAP fetch: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail",
+		len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds(), float64(bareCPU.Microseconds())/1000/float64(n))
+	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail (the IMAP server's too when in-process); load %s",
+		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), float64(cpu.Microseconds())/1000/float64(n), bytes.TrimSpace(load))
+	// issue 24 item 7: intake at 40 % of the bare fetch rate or more, from the same
+	// server in the same run
+	t.Logf("intake / bare fetch: %.0f%% of the rate (goal %d%%); %.0f%% of the CPU time a mail",
+		100*bare.Seconds()/ingest.Seconds(), intakeGoalPercent, 100*float64(bareCPU)/float64(cpu))
 
 	var acks int
 	_ = st.View(ctx, func(tx *store.Tx) error {
@@ -215,6 +221,11 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 		t.Errorf("%d acknowledgements for %d sheets", acks, n)
 	}
 }
+
+// intakeGoalPercent is issue 24 item 7's goal: intake at this share of the bare IMAP
+// fetch rate or more. TestThroughput reports it beside the measured share; it does not
+// assert it (a timed test on a loaded machine).
+const intakeGoalPercent = 40
 
 // cpuTime is the CPU time (user and system) this process has used.
 func cpuTime() time.Duration {
