@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 )
 
@@ -258,7 +259,7 @@ func clip(s string) string {
 }
 
 // checkName refuses empty, long or odd names (robots, boards, options, tags): control
-// characters, bidirectional overrides and the rest adjudicator.NameProblem names.
+// characters, bidirectional overrides and the rest game.NameProblem names.
 func checkName(s string) string {
 	if s == "" {
 		return "empty"
@@ -269,7 +270,7 @@ func checkName(s string) string {
 	if !utf8.ValidString(s) {
 		return "invalid UTF-8"
 	}
-	if p := adjudicator.NameProblem(s); p != "" {
+	if p := game.NameProblem(s); p != "" {
 		return p + ", which is not allowed in names" // issue 14 item 9: shown to players and terminals
 	}
 	return ""
@@ -288,7 +289,7 @@ func checkHeader(a *Archive) string {
 		if !utf8.ValidString(a.Name) {
 			return "name: invalid UTF-8"
 		}
-		if p := adjudicator.NameProblem(a.Name); p != "" {
+		if p := game.NameProblem(a.Name); p != "" {
 			return "name: " + p + ", which is not allowed in names"
 		}
 	}

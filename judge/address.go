@@ -4,7 +4,7 @@ import (
 	"net/mail"
 	"strings"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	rjmail "github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -22,7 +22,7 @@ func CheckAddress(what, a string) error {
 	if len(a) > 254 {
 		return refuse("%s: the address has %d bytes (at most 254).", what, len(a))
 	}
-	if p := adjudicator.NameProblem(a); p != "" {
+	if p := game.NameProblem(a); p != "" {
 		return refuse("%s: in the address, %s.", what, p)
 	}
 	addr, err := mail.ParseAddress(a)

@@ -3,7 +3,7 @@ package judge
 import (
 	"unicode/utf8"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 )
 
 // checkName refuses a name (a game's name: the free-text one; tags and robot names are
@@ -27,4 +27,4 @@ func checkName(what, name string) error {
 	return nil
 }
 
-func badRune(r rune) string { return adjudicator.NameRuneProblem(r) }
+func badRune(r rune) string { return game.NameRuneProblem(r) }

@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -194,14 +194,14 @@ func (j *Judge) strangerText(kind, text string) string {
 // echoLine is a command line as a reply quotes it ("> LINE"): control characters (an
 // escape sequence, a bell), bidirectional overrides and isolates, direction marks and
 // other invisible format characters — anything that changes what is shown rather than
-// shows itself (adjudicator.NameRuneProblem) — are each written as U+FFFD, and a tab as a
+// shows itself (game.NameRuneProblem) — are each written as U+FFFD, and a tab as a
 // space (issue 21 item 5: ESC, BEL and U+202E were echoed raw).
 func echoLine(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return ' '
 		}
-		if adjudicator.NameRuneProblem(r) != "" {
+		if game.NameRuneProblem(r) != "" {
 			return unicode.ReplacementChar
 		}
 		return r
