@@ -35,7 +35,7 @@ func benchStores(b *testing.B, fn func(b *testing.B, st *store.Store)) {
 			b.Skip("no PostgreSQL: RALLYJUDGE_POSTGRES_DSN (scripts/postgres.sh)")
 		}
 		dsn, pw := failoverSchema(b)
-		st, err := store.OpenWith(dsn, store.Options{Password: pw, Serving: true})
+		st, err := store.OpenWith(dsn, store.Options{Password: pw, Lease: 2 * time.Second})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -169,9 +169,12 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 	if len(games) > 0 && j.stopAt("after-sheet-commit") {
 		return errs
 	}
+	if j.resolveOnClock { // several judges: the marked games go to the clock (shared.go)
+		return errs
+	}
 	for _, g := range games {
 		if _, err := j.ResolveIfReady(ctx, g); err != nil {
-			if !errors.Is(err, context.Canceled) {
+			if !errors.Is(err, context.Canceled) && !errors.Is(err, errGameBusy) {
 				j.Log.Error("resolving a turn failed", "game", g, "err", err)
 			}
 			continue

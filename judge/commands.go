@@ -477,6 +477,9 @@ func (j *Judge) RunCommand(ctx context.Context, tag string, c Command) (string, 
 	if touched != 0 {
 		if _, err := j.ResolveIfReady(ctx, touched); err != nil {
 			j.ready.mark(touched) // the next tick tries again (readywatch.go)
+			if errors.Is(err, errGameBusy) {
+				return out, nil // another judge has the game: its turn is its
+			}
 			return out, err
 		}
 	}

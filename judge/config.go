@@ -38,9 +38,10 @@ type Config struct {
 	// are: never in the DSN.
 	DatabasePasswordEnv  string `yaml:"database_password_env"`
 	DatabasePasswordFile string `yaml:"database_password_file"`
-	// Lease (PostgreSQL only): how often a judge standing by tries to take over, and how
-	// often the serving judge checks it still serves. With the server noticing a dead
-	// judge's session, it bounds the time a community goes unserved.
+	// Lease (PostgreSQL only, several judges on one database: shared.go): how soon a
+	// judge that is gone loses its claims (the server's keepalives on its sessions), how
+	// often the others ask for the intake claim (a quarter of it) and the one reading the
+	// mailbox checks it still holds it (half of it).
 	Lease Duration `yaml:"lease"`
 }
 

@@ -156,7 +156,9 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 			return nil
 		}
 		if _, err := j.ResolveIfReady(ctx, gameID); err != nil {
-			j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
+			if !errors.Is(err, errGameBusy) {
+				j.Log.Error("resolving a turn failed", "game", gameID, "err", err)
+			}
 		} else {
 			j.ready.unmark(gameID)
 		}

@@ -60,6 +60,10 @@ type Judge struct {
 	// Serve sets it): a deadline that waits for intake asks for it, rather than waiting
 	// for the next new mail or the end of an IDLE (imap.idle_timeout, 5 minutes).
 	PokeIntake func()
+	// resolveOnClock leaves the turns that a batch of mail completes to the clock (Tick),
+	// which Serve wakes after each batch, rather than resolving them on intake's
+	// goroutine: several judges on one database (shared.go).
+	resolveOnClock bool
 	// Replies bound the replies to mail (reflection.go).
 	Replies ReplyLimits
 	// Operator is the address told, once, when the database cannot be written or is

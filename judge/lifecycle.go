@@ -284,7 +284,12 @@ func (j *Judge) Lifecycle(ctx context.Context) (int, error) {
 	n := 0
 	var plan *lifePlan
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		n = 0
+		n, plan = 0, nil
+		// one judge at a time sends reminders and final summaries (store/claims.go):
+		// another doing it now does it for all, and this one looks again next tick
+		if ok, err := tx.TryLock(store.ClaimLifecycle, 0); err != nil || !ok {
+			return err
+		}
 		p, visit, err := w.read(tx, now)
 		if err != nil {
 			return err
@@ -319,7 +324,9 @@ func (j *Judge) Lifecycle(ctx context.Context) (int, error) {
 		w.loaded = false // read every game again next time
 		return n, err
 	}
-	w.apply(plan, now)
+	if plan != nil {
+		w.apply(plan, now)
+	}
 	return n, nil
 }
 

@@ -43,6 +43,20 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 		return 0, err
 	}
 	sent := 0
+	// Each mail is sent under its claim (store/claims.go): a sender beside this one, in
+	// another judge on the same database, leaves it alone until this one is done with it
+	// or dies. The row is read again as it is marked (MarkSending: pending only), so a
+	// mail another sender finished meanwhile is not sent again.
+	var held int64
+	release := func() {
+		if held != 0 {
+			if err := j.Store.Unclaim(context.WithoutCancel(ctx), store.ClaimOutbox, held); err != nil {
+				j.Log.Warn("giving an outbox claim back failed (it ends with the claims session)", "outbox", held, "err", err)
+			}
+			held = 0
+		}
+	}
+	defer release()
 	for {
 		due, err := j.Store.DuePending(ctx, j.now(), 50)
 		if err != nil {
@@ -53,9 +67,18 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 		}
 		progress := false
 		for _, m := range due {
+			release()
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
+			ok, err := j.Store.Claim(ctx, store.ClaimOutbox, m.ID)
+			if err != nil {
+				return sent, err
+			}
+			if !ok {
+				continue // another judge is sending it
+			}
+			held = m.ID
 			if m.Inflight >= 2 {
 				note := fmt.Sprintf("not sent again: %d attempts were cut off mid-send and may have arrived", m.Inflight)
 				j.Log.Warn("mail recorded as sent after two attempts cut off mid-send", "outbox", m.ID, "kind", m.Kind)
@@ -375,7 +398,10 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 		if !j.intakePast(g) {
 			continue
 		}
-		ok, err := j.ResolveNow(ctx, g.ID)
+		ok, err := j.resolveDue(ctx, g.ID)
+		if errors.Is(err, errGameBusy) {
+			continue // another judge has it (its next tick, or this one's, finishes it)
+		}
 		if err != nil {
 			j.Log.Error("deadline resolution failed", "game", g.Tag, "err", err)
 			continue
@@ -389,6 +415,10 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 			continue
 		}
 		ok, err := j.ResolveIfReady(ctx, g.ID)
+		if errors.Is(err, errGameBusy) {
+			j.ready.mark(g.ID)
+			continue
+		}
 		if err != nil {
 			j.Log.Error("resolving a complete turn failed", "game", g.Tag, "err", err)
 			j.ready.mark(g.ID) // the next tick tries again

@@ -145,19 +145,43 @@ func (c *foldCache) reset() {
 
 // ResolveIfReady resolves the game's current turn when every program is in.
 func (j *Judge) ResolveIfReady(ctx context.Context, gameID int64) (bool, error) {
-	return j.resolve(ctx, gameID, false)
+	return j.resolve(ctx, gameID, false, false)
 }
 
 // ResolveNow resolves the game's current turn whatever is missing (the deadline passed,
 // or a game master said so): missing programs follow the missed-orders policy.
 func (j *Judge) ResolveNow(ctx context.Context, gameID int64) (bool, error) {
-	return j.resolve(ctx, gameID, true)
+	return j.resolve(ctx, gameID, true, false)
 }
 
-func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, error) {
+// resolveDue is ResolveNow for the clock: only when the game's deadline (plus grace)
+// has passed as the game stands under its lock. Another judge may have resolved the
+// turn since the clock read it, opening the next one, whose deadline has not.
+func (j *Judge) resolveDue(ctx context.Context, gameID int64) (bool, error) {
+	return j.resolve(ctx, gameID, true, true)
+}
+
+func (j *Judge) resolve(ctx context.Context, gameID int64, force, due bool) (bool, error) {
 	resolved := false
 	var tag string
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		// One judge resolves a game at a time (store/claims.go): another judge holding
+		// the game's lock is resolving it, or judging its mail, and this one leaves it.
+		if ok, err := tx.LockGame(gameID); err != nil || !ok {
+			if err == nil {
+				err = errGameBusy
+			}
+			return err
+		}
+		if due {
+			g, err := tx.Game(gameID)
+			if err != nil {
+				return err
+			}
+			if g.Status != store.GameRunning || g.DeadlineAt.IsZero() || g.DeadlineAt.Add(g.Grace).After(j.now()) {
+				return nil
+			}
+		}
 		if force { // the deadline: an absent player may move it (absence.go)
 			if deferred, err := j.deferForAbsence(tx, gameID); err != nil || deferred {
 				return err
@@ -167,7 +191,7 @@ func (j *Judge) resolve(ctx context.Context, gameID int64, force bool) (bool, er
 		resolved, tag, err = j.resolveIn(tx, gameID, force)
 		return err
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errGameBusy) {
 		j.folds.reset()
 	}
 	if err == nil && resolved {
@@ -351,3 +375,7 @@ func deadlineText(t time.Time) string {
 }
 
 var errNoGame = errors.New("no such game")
+
+// errGameBusy: another judge holds the game's lock (it resolves the game, or judges a
+// mail about it); the game is left to it, and looked at again at the next tick.
+var errGameBusy = errors.New("another judge holds the game")

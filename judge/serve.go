@@ -20,6 +20,13 @@ type Loops struct {
 	// Tick is how often deadlines and the outbox are checked when nothing else wakes
 	// them (a handled message wakes both at once).
 	Tick time.Duration
+	// NewFetcher, when set, makes several judges on one PostgreSQL database share the
+	// work (shared.go): this judge reads the mailbox only while it holds the intake
+	// claim, each time with a new fetcher from the position recorded; Fetcher is unused.
+	NewFetcher func(since mail.Position, onCaughtUp func(time.Time)) (*mail.Fetcher, error)
+	// Lease is how often a judge without the intake claim asks for it (a quarter of it)
+	// and one holding it checks it still does (half of it). Default 2s.
+	Lease time.Duration
 }
 
 // LoadPosition is where the fetcher got to in the mailbox last time (zero when never).
@@ -50,8 +57,25 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	if l.Tick <= 0 {
 		l.Tick = 30 * time.Second
 	}
-	// mail stored but not judged before a crash; finished even if a stop comes meanwhile
-	if err := j.Recover(context.WithoutCancel(ctx)); err != nil {
+	if l.Lease <= 0 {
+		l.Lease = 2 * time.Second
+	}
+	clockWake, sendWake := make(chan struct{}, 1), make(chan struct{}, 1)
+	poke := func(ch chan struct{}) {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	var shared *sharedIntake
+	if l.NewFetcher != nil {
+		// the clocks resolve complete turns: intake goes on reading meanwhile, and keeps
+		// the moment it caught up, which deadlines wait for, fresh for every judge
+		shared = &sharedIntake{wake: func() { poke(clockWake) }}
+		j.sharedIntakeHooks(shared, l.Mailbox)
+		j.resolveOnClock = true
+	} else if err := j.Recover(context.WithoutCancel(ctx)); err != nil {
+		// mail stored but not judged before a crash; finished even if a stop comes meanwhile
 		if store.IsCorrupt(err) {
 			j.Log.Error("THE DATABASE IS DAMAGED: no mail is taken; restore the last backup", "err", err)
 			return j.corrupt(err)
@@ -71,60 +95,63 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	if l.Fetcher != nil && j.PokeIntake == nil {
 		j.PokeIntake = l.Fetcher.Poke
 	}
-	clockWake, sendWake := make(chan struct{}, 1), make(chan struct{}, 1)
-	poke := func(ch chan struct{}) {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
-	}
 	var wg sync.WaitGroup
 	fetchErr := make(chan error, 1)
 	ctx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
 	wg.Add(3)
+	batch := func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+		defer cancel()
+		// the mailbox position goes in the batch's own commit
+		errs := j.handleBatch(hctx, l.Mailbox, v, msgs)
+		if unwritable(errs) {
+			// nothing of the batch is recorded nor flagged done: intake waits for the
+			// database and takes the same batch again, in the server's order
+			// (unwritable.go); past UnwritableExit it stops
+			errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
+				actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+				defer cancel()
+				return j.handleBatch(actx, l.Mailbox, v, msgs)
+			})
+		}
+		j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
+		var last uint32
+		for i, err := range errs {
+			if err == nil {
+				last = max(last, msgs[i].UID)
+			} else if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
+				if errors.Is(err, ErrCorrupt) {
+					j.tellOperator(hctx, l.Sender, "damaged", err)
+				}
+				select { // stop taking mail: Serve returns the error
+				case fetchErr <- err:
+				default:
+				}
+				stopAll()
+			}
+		}
+		if last != 0 { // (nothing to write, unless the batch could not commit whole)
+			j.savePosition(hctx, l.Mailbox, v, last)
+		}
+		poke(clockWake)
+		poke(sendWake)
+		return errs
+	}
 	go func() {
 		defer wg.Done()
-		err := l.Fetcher.RunBatch(ctx, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
-			hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-			defer cancel()
-			// the mailbox position goes in the batch's own commit
-			errs := j.handleBatch(hctx, l.Mailbox, v, msgs)
-			if unwritable(errs) {
-				// nothing of the batch is recorded nor flagged done: intake waits for the
-				// database and takes the same batch again, in the server's order
-				// (unwritable.go); past UnwritableExit it stops
-				errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
-					actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-					defer cancel()
-					return j.handleBatch(actx, l.Mailbox, v, msgs)
-				})
-			}
-			j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
-			var last uint32
-			for i, err := range errs {
-				if err == nil {
-					last = max(last, msgs[i].UID)
-				} else if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
-					if errors.Is(err, ErrCorrupt) {
-						j.tellOperator(hctx, l.Sender, "damaged", err)
-					}
-					select { // stop taking mail: Serve returns the error
-					case fetchErr <- err:
-					default:
-					}
-					stopAll()
-				}
-			}
-			if last != 0 { // (nothing to write, unless the batch could not commit whole)
-				j.savePosition(hctx, l.Mailbox, v, last)
-			}
-			poke(clockWake)
-			poke(sendWake)
-			return errs
-		})
+		var err error
+		if shared != nil {
+			err = j.sharedIntake(ctx, l, shared, batch)
+		} else {
+			err = l.Fetcher.RunBatch(ctx, batch)
+		}
 		if err != nil && ctx.Err() == nil {
-			fetchErr <- err
+			select {
+			case fetchErr <- err:
+			default:
+			}
+			stopAll()
 		}
 	}()
 	// the clock: deadlines, turns whose programs are all in, reminders

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -197,56 +198,116 @@ func TestRedactDSN(t *testing.T) {
 	}
 }
 
-// TestPostgresOneServingJudge: one serving judge at a time writes to a PostgreSQL
-// database; a second stands by (ErrLocked); a tool that does not serve writes beside
-// them; when the serving judge's session ends the next one takes over, and the first,
-// its session gone, writes nothing more (fenced) until the lock is free again.
-func TestPostgresOneServingJudge(t *testing.T) {
-	where := pgTestSchema(t)
-	ctx := context.Background()
-	a := openTestWith(t, where, Options{Serving: true})
-	if err := a.StillServing(ctx); err != nil {
-		t.Fatalf("the first judge: %v", err)
-	}
-	if _, err := OpenWith(where, Options{Serving: true, Password: pgTestPassword(t)}); !errors.Is(err, ErrLocked) {
-		t.Fatalf("a second serving judge: %v, want ErrLocked", err)
-	}
-	tool := openTestWith(t, where, Options{})
-	mustTx(t, tool, func(tx *Tx) error { _, err := tx.CreateGame(testGame("by-the-tool")); return err })
+// TestClaims: on PostgreSQL a claim is one judge's at a time and ends with its claims
+// session; a game's lock is one transaction's, and a writing transaction that reads the
+// game waits for it; on SQLite (one daemon) everything is granted.
+func TestClaims(t *testing.T) {
+	bothBackends(t, func(t *testing.T) {
+		ctx := context.Background()
+		where := testDB(t)
+		a := openTestWith(t, where, Options{Lease: 2 * time.Second})
+		if !a.IsPostgres() {
+			if ok, err := a.Claim(ctx, ClaimIntake, 0); !ok || err != nil {
+				t.Fatalf("SQLite: claim: %v %v", ok, err)
+			}
+			mustTx(t, a, func(tx *Tx) error {
+				ok, err := tx.LockGame(1)
+				if !ok {
+					t.Error("SQLite: LockGame refused")
+				}
+				return err
+			})
+			return
+		}
+		b := openTestWith(t, where, Options{Lease: 2 * time.Second})
+		claim := func(s *Store, kind ClaimKind, id int64) bool {
+			t.Helper()
+			ok, err := s.Claim(ctx, kind, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if !claim(a, ClaimIntake, 0) || claim(b, ClaimIntake, 0) {
+			t.Fatal("intake: want a's, refused to b")
+		}
+		if !claim(b, ClaimOutbox, 7) || claim(a, ClaimOutbox, 7) || !claim(a, ClaimOutbox, 8) {
+			t.Fatal("outbox rows: want 7 b's, 8 a's")
+		}
+		if err := a.ClaimHeld(ctx, ClaimIntake, 0); err != nil {
+			t.Fatalf("a's intake: %v", err)
+		}
+		if err := b.ClaimHeld(ctx, ClaimIntake, 0); !errors.Is(err, ErrClaimLost) {
+			t.Fatalf("b's intake it never had: %v", err)
+		}
+		if err := b.Unclaim(ctx, ClaimOutbox, 7); err != nil || !claim(a, ClaimOutbox, 7) {
+			t.Fatalf("outbox 7 given back by b, taken by a: %v", err)
+		}
 
-	// the first judge's writing session ends (as when its process is killed)
-	var pid int
-	mustTx(t, a, func(tx *Tx) error { return tx.queryRow(`SELECT pg_backend_pid()`).Scan(&pid) })
-	if _, err := pgAdminDB(t).Exec(`SELECT pg_terminate_backend($1)`, pid); err != nil {
-		t.Fatal(err)
-	}
-	var b *Store
-	for try := 0; ; try++ { // the server drops the lock as it ends the session: soon, not at once
-		var err error
-		if b, err = OpenWith(where, Options{Serving: true, Password: pgTestPassword(t)}); err == nil {
-			break
+		// a's claims session ends (as when its process is killed): its claims go with it
+		var pid int
+		a.claims.mu.Lock()
+		err := a.claims.conn.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
+		a.claims.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !errors.Is(err, ErrLocked) || try == 500 {
-			t.Fatalf("taking over: %v", err)
+		if _, err := pgAdminDB(t).Exec(`SELECT pg_terminate_backend($1, 10000)`, pid); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := a.StillServing(ctx); !errors.Is(err, ErrLocked) {
-		t.Errorf("the first judge after the takeover: %v, want ErrLocked", err)
-	}
-	if err := a.Tx(ctx, func(tx *Tx) error { _, err := tx.CreateGame(testGame("fenced")); return err }); err == nil {
-		t.Error("the first judge wrote after the takeover")
-	}
-	mustTx(t, b, func(tx *Tx) error { _, err := tx.CreateGame(testGame("by-the-second")); return err })
-	b.Close()
-	if err := a.StillServing(ctx); err != nil {
-		t.Errorf("the first judge once the lock is free: %v", err)
-	}
-	mustView(t, tool, func(tx *Tx) error {
-		gs, err := tx.Games()
-		if len(gs) != 2 {
-			t.Errorf("%d games, want 2 (the tool's and the second judge's): %+v", len(gs), gs)
+		if !claim(b, ClaimIntake, 0) { // pg_terminate_backend with a timeout waits for the end
+			t.Fatal("b could not take intake once a's session ended")
 		}
-		return err
+		if err := a.ClaimHeld(ctx, ClaimIntake, 0); !errors.Is(err, ErrClaimLost) {
+			t.Errorf("a's intake after its session ended: %v, want ErrClaimLost", err)
+		}
+		if claim(a, ClaimIntake, 0) {
+			t.Error("a took intake back from b")
+		}
+
+		// a game's lock: b skips it while a holds it, and b's read of the game for
+		// writing waits for a's commit and sees what a wrote
+		var id int64
+		mustTx(t, a, func(tx *Tx) error {
+			var err error
+			id, err = tx.CreateGame(testGame("locked"))
+			return err
+		})
+		locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			done <- a.Tx(ctx, func(tx *Tx) error {
+				if ok, err := tx.LockGame(id); !ok || err != nil {
+					return fmt.Errorf("a: LockGame %v %v", ok, err)
+				}
+				if ok, err := tx.TryLock(ClaimLifecycle, 0); !ok || err != nil {
+					return fmt.Errorf("a: TryLock %v %v", ok, err)
+				}
+				close(locked)
+				<-release
+				return tx.SetGameStatus(id, GameOver)
+			})
+		}()
+		<-locked
+		mustTx(t, b, func(tx *Tx) error {
+			ok, err := tx.LockGame(id)
+			if ok {
+				t.Error("b locked the game a holds")
+			}
+			if got, _ := tx.TryLock(ClaimLifecycle, 0); got {
+				t.Error("b took the lifecycle lock a holds")
+			}
+			return err
+		})
+		close(release)
+		mustTx(t, b, func(tx *Tx) error {
+			g, err := tx.Game(id) // waits for a's commit
+			if err == nil && g.Status != GameOver {
+				t.Errorf("b read status %s, want a's %s", g.Status, GameOver)
+			}
+			return err
+		})
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	})
 }

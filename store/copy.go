@@ -32,8 +32,10 @@ type CopyReport struct {
 
 // notCopied are tables that hold no data of their own: game_changes is a feed of the
 // game rows written (migration 013), which the copy's own inserts fill; a judge that
-// starts on the copy reads every game anyway.
-var notCopied = []string{"game_changes"}
+// starts on the copy reads every game anyway. rallyjudge_intake (PostgreSQL's only,
+// claims.go) says when intake last caught up: a judge that starts on the copy reads its
+// mailbox anew.
+var notCopied = []string{"game_changes", "rallyjudge_intake"}
 
 // tables lists the store's tables, in copyOrder.
 func (s *Store) tables(ctx context.Context) ([]string, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -1036,13 +1037,19 @@ func testGameChangesAfter(t *testing.T) {
 		if !ok || len(ids) != 2 || ids[0] != a || ids[1] != b || last <= mid {
 			t.Errorf("after %d: %v, last %d, ok %v; want [%d %d], past %d, ok", start, ids, last, ok, a, b, mid)
 		}
+		// on PostgreSQL the changes of the last minute come again, whatever the place
+		// (a number below it may have committed after it: several judges write)
+		wantMid, wantLast := []int64{b}, []int64(nil)
+		if st.IsPostgres() {
+			wantMid, wantLast = []int64{a, b}, []int64{a, b}
+		}
 		ids, _, ok, _ = tx.GameChangesAfter(mid)
-		if !ok || len(ids) != 1 || ids[0] != b {
-			t.Errorf("after %d: %v ok %v, want [%d]", mid, ids, ok, b)
+		if !ok || !slices.Equal(ids, wantMid) {
+			t.Errorf("after %d: %v ok %v, want %v", mid, ids, ok, wantMid)
 		}
 		ids, l2, ok, _ := tx.GameChangesAfter(last)
-		if !ok || len(ids) != 0 || l2 != last {
-			t.Errorf("after the last: %v, %d, %v", ids, l2, ok)
+		if !ok || !slices.Equal(ids, wantLast) || l2 != last {
+			t.Errorf("after the last: %v, %d, %v; want %v", ids, l2, ok, wantLast)
 		}
 		return nil
 	})

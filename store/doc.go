@@ -83,10 +83,11 @@
 // or a text of its own in migrations/postgres/. Two differences a caller sees: a
 // statement that fails ends a PostgreSQL transaction, so a caller that goes on after a
 // refused write runs it in Savepoint (the judge runs each mail in one anyway); and
-// Backup refuses (pg_dump backs PostgreSQL up). One judge serves a database: LockDaemon
-// for a file; on PostgreSQL Options.Serving, under which every writing session must hold
-// the serving lock (an advisory lock the server drops with the session), so judges beside
-// it stand by (ErrLocked) and one takes over when its session ends (StillServing). The
+// Backup refuses (pg_dump backs PostgreSQL up). One judge serves a SQLite file
+// (LockDaemon); several share a PostgreSQL database, each piece of work taken by one of
+// them at a time: claims held by a session of the store's own (the mailbox's intake, an
+// outbox row being sent) and the lock of a game's row while a transaction reads or
+// resolves it (claims.go). The
 // tests run on both (backend_test.go; RALLYJUDGE_POSTGRES_DSN).
 //
 // Files, one concept each: store.go (opening, transactions, backup),

@@ -259,10 +259,13 @@ func (t *Tx) MarkSent(id int64, now time.Time) error {
 
 // MarkSending records, before a mail is handed to SMTP, that an attempt is under way;
 // the outcome (MarkSent, MarkRetry, MarkFailed) takes it back. Committed before the
-// attempt, it lets the next start know that a crash may have delivered the mail.
+// attempt, it lets the next start know that a crash may have delivered the mail. A
+// mail no longer pending, or with two attempts cut off already, is not marked
+// (ErrNotFound): another judge's sender may have read it in that state since the caller
+// read it, and a third attempt could make a third copy.
 func (t *Tx) MarkSending(id int64) error {
 	return t.updateOne(fmt.Sprintf("outbox %d: mark sending", id),
-		`UPDATE outbox SET inflight = inflight + 1 WHERE id = ? AND status = 'pending'`, id)
+		`UPDATE outbox SET inflight = inflight + 1 WHERE id = ? AND status = 'pending' AND inflight < 2`, id)
 }
 
 // MarkSentUncertain records as sent a mail whose earlier attempts were cut off mid-send

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -81,21 +80,23 @@ func openPostgres(dsn string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
-	var opts []stdlib.OptionOpenDB
-	if o.Serving {
-		opts = append(opts, stdlib.OptionAfterConnect(takeServingLock))
+	if o.Lease > 0 {
+		// a judge that is gone (its machine, the network) loses its sessions, and their
+		// claims and locks, within the lease (claims.go)
+		secs := max(1, int(o.Lease.Round(time.Second)/time.Second))
+		cfg.RuntimeParams["tcp_keepalives_idle"] = fmt.Sprint(max(1, secs/2))
+		cfg.RuntimeParams["tcp_keepalives_interval"] = "1"
+		cfg.RuntimeParams["tcp_keepalives_count"] = fmt.Sprint(max(1, secs-max(1, secs/2)))
+		cfg.RuntimeParams["tcp_user_timeout"] = fmt.Sprint(o.Lease.Milliseconds())
 	}
-	writer := stdlib.OpenDB(*cfg, opts...)
+	ctx := context.Background()
+	writer := stdlib.OpenDB(*cfg)
 	// One writing connection, as with SQLite: within one judge transactions follow one
-	// another; judges beside it are kept apart by the database's locks.
+	// another; judges beside it are kept apart by the database's locks (claims.go).
 	writer.SetMaxOpenConns(1)
 	writer.SetMaxIdleConns(1)
 	if err := writer.PingContext(ctx); err != nil {
 		writer.Close()
-		if errors.Is(err, ErrLocked) {
-			return nil, fmt.Errorf("store: %s: %w; standing by", name, ErrLocked)
-		}
 		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
 	if err := pgMigrate(ctx, writer, name, ms); err != nil {
@@ -110,56 +111,14 @@ func openPostgres(dsn string, o Options) (*Store, error) {
 	reader := stdlib.OpenDB(*cfg)
 	reader.SetMaxOpenConns(o.Readers)
 	reader.SetMaxIdleConns(o.Readers)
-	return &Store{path: name, pg: true, pgcfg: cfg, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key}, nil
+	cl := stdlib.OpenDB(*cfg)
+	cl.SetMaxOpenConns(1)
+	return &Store{path: name, pg: true, pgcfg: cfg, writer: writer, reader: reader, claims: &claims{db: cl},
+		retry: o.Retry.withDefaults(), opts: o, key: key}, nil
 }
 
 // IsPostgres reports whether s is on PostgreSQL.
 func (s *Store) IsPostgres() bool { return s.pg }
-
-// takeServingLock is run on each new writing connection of a serving store: the
-// connection holds the serving lock for as long as it lives, or is not made.
-func takeServingLock(ctx context.Context, c *pgx.Conn) error {
-	var got bool
-	// one lock per schema (tests give each their own): the second key is the schema's hash
-	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext(current_schema()))`, int32(schemaLock)).Scan(&got); err != nil {
-		return fmt.Errorf("serving lock: %w", err)
-	}
-	if !got {
-		return ErrLocked
-	}
-	return nil
-}
-
-// StillServing checks that s's writing session holds the serving lock, making a new
-// session (which must take it) when the last one ended; ErrLocked when another judge
-// has it now. A serving judge asks at every tick and stops when it no longer serves.
-func (s *Store) StillServing(ctx context.Context) error {
-	if !s.pg || !s.opts.Serving {
-		return nil
-	}
-	err := s.stillServing(ctx)
-	if err != nil && !errors.Is(err, ErrLocked) {
-		// the session found ended (the server's FATAL is the first word of a session it
-		// closed): asked again, on a new session, which must take the lock
-		err = s.stillServing(ctx)
-	}
-	return err
-}
-
-func (s *Store) stillServing(ctx context.Context) error {
-	return s.Tx(ctx, func(tx *Tx) error {
-		var held bool
-		// the session's own two-key advisory lock of this kind: the serving lock
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-			AND classid::bigint = ? AND objsubid = 2 AND granted)`, int64(schemaLock)).Scan(&held); err != nil {
-			return fmt.Errorf("store: %s: %w", s.path, err)
-		}
-		if !held {
-			return fmt.Errorf("store: %s: %w", s.path, ErrLocked)
-		}
-		return nil
-	})
-}
 
 // pgMigrate brings the schema up to the last of ms in one transaction, under an
 // advisory lock: a second judge starting at the same time waits, then finds it done.
@@ -196,6 +155,9 @@ func pgMigrate(ctx context.Context, db *sql.DB, name string, ms []migration) err
 	if current > len(ms) {
 		return fmt.Errorf("store: database schema version %d is newer than this rallyjudge knows (%d); upgrade rallyjudge (%s): %w",
 			current, len(ms), name, ErrSchemaTooNew)
+	}
+	if _, err := tx.ExecContext(ctx, pgIntakeTable); err != nil {
+		return fmt.Errorf("store: %s: %w", name, err)
 	}
 	for _, m := range ms[current:] {
 		text, err := pgMigrationText(m)

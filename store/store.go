@@ -31,13 +31,12 @@ type Options struct {
 	// Password is the PostgreSQL role's password, when the DSN does not carry it (it
 	// should not: the config names an environment variable or a file). Unused by SQLite.
 	Password string
-	// Serving (PostgreSQL only) opens the store for the judge that serves the database:
-	// every connection that writes first takes the database's serving lock (a session
-	// advisory lock), and refuses to be made without it. Only one judge's writes reach
-	// the database, however many stand by, and a judge whose writing session ended (its
-	// lock with it) writes nothing more unless it gets the lock back first. OpenWith
-	// fails with ErrLocked while another judge serves.
-	Serving bool
+	// Lease (PostgreSQL only) is how soon the server ends the sessions of a judge that
+	// is gone (its machine, or the network to it), and with them its claims and locks
+	// (claims.go): TCP keepalives and tcp_user_timeout on every session. Zero: the
+	// server's defaults (hours). A judge killed on a machine that stays loses them at
+	// once: its sockets close.
+	Lease time.Duration
 	// Sync is PRAGMA synchronous. The default, SyncFull, puts every commit on
 	// disk before Tx returns (the mail reader relies on it: it flags a message
 	// on the server once its commit is back). SyncNormal is for tests and
@@ -64,6 +63,7 @@ type Store struct {
 	pgcfg  *pgx.ConnConfig
 	writer *sql.DB
 	reader *sql.DB
+	claims *claims // PostgreSQL: the claims session (claims.go)
 	retry  RetryPolicy
 	opts   Options
 	key    []byte // the server key of keyed secret hashes (secret.go)
@@ -219,7 +219,7 @@ func (s *Store) Close() error {
 	}
 	s.scrubMu.Unlock()
 	if s.pg {
-		return errors.Join(s.reader.Close(), s.writer.Close())
+		return errors.Join(s.claims.close(), s.reader.Close(), s.writer.Close())
 	}
 	return errors.Join(s.rstmts.close(), s.wstmts.close(), s.reader.Close(), s.writer.Close(), scrub)
 }
@@ -279,7 +279,7 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts, pg: s.pg}
+	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts, pg: s.pg, write: opts == nil || !opts.ReadOnly}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
@@ -343,6 +343,7 @@ type Tx struct {
 	ctx, caller context.Context
 	tx          *sql.Tx
 	pg          bool // PostgreSQL: queries rebound (dialect.go)
+	write       bool // a writing transaction (Tx, not View)
 	retry       RetryPolicy
 	// prepared statements (stmtcache.go): the pool's, those bound to this transaction,
 	// and the rows last opened on each bound one

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -116,47 +115,18 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 		defer lock.Release()
 	}
 	opts := store.Options{Retry: store.RetryPolicy{MaxAttempts: cfg.Limits.MaxAttempts}, Password: dbPW}
-	// the same on PostgreSQL by the serving lock its writing session holds: judges beside
-	// this one stand by, and one takes over when the serving judge's session ends
-	opts.Serving = store.IsPostgres(cfg.Database)
-	st, err := store.OpenWith(cfg.Database, opts)
-	for opts.Serving && errors.Is(err, store.ErrLocked) {
-		log.Info("standing by: another judge serves the database", "lease", cfg.Lease.D())
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(cfg.Lease.D()):
-		}
-		st, err = store.OpenWith(cfg.Database, opts)
+	// On PostgreSQL several judges may serve the database together, sharing the work by
+	// its claims and locks (judge/shared.go); a judge that is gone loses them within the
+	// lease.
+	shared := store.IsPostgres(cfg.Database)
+	if shared {
+		opts.Lease = cfg.Lease.D()
 	}
+	st, err := store.OpenWith(cfg.Database, opts)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if opts.Serving {
-		log.Info("serving the database", "db", cfg.Database)
-		var stop context.CancelCauseFunc
-		ctx, stop = context.WithCancelCause(ctx)
-		defer stop(nil)
-		go func() { // stops serving when another judge does
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(cfg.Lease.D()):
-				}
-				if err := st.StillServing(ctx); err != nil && ctx.Err() == nil {
-					stop(fmt.Errorf("no longer serving: %w", err))
-					return
-				}
-			}
-		}()
-		defer func() {
-			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && err == nil {
-				err = c
-			}
-		}()
-	}
 	// refuse a database with damaged pages or one that cannot be written, before any mail is read
 	if err := st.CheckServing(ctx, time.Now().UTC(), fmt.Sprintf("rallyjudge serve, pid %d", os.Getpid())); err != nil {
 		return err
@@ -185,19 +155,28 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 			return err
 		}
 	}
-	since, err := j.LoadPosition(ctx, cfg.IMAP.Mailbox)
-	if err != nil {
-		return err
+	newFetcher := func(since mail.Position, onCaughtUp func(time.Time)) (*mail.Fetcher, error) {
+		return mail.NewFetcher(mail.FetcherConfig{
+			Addr: cfg.IMAP.Address, TLS: cfg.IMAP.TLS, InsecureSkipVerify: cfg.IMAP.InsecureSkipVerify,
+			Username: cfg.IMAP.Username, Password: imapPW, Mailbox: cfg.IMAP.Mailbox,
+			After: cfg.IMAP.After, MoveTo: cfg.IMAP.DoneFolder, Since: since,
+			IdleTimeout: cfg.IMAP.IdleTimeout.D(), PollInterval: cfg.IMAP.PollInterval.D(), OpTimeout: cfg.IMAP.Timeout.D(),
+			MaxFetchSize: int64(cfg.Limits.MaxMessageBytes) + 1, Logger: log, OnCaughtUp: onCaughtUp,
+		})
 	}
-	fetcher, err := mail.NewFetcher(mail.FetcherConfig{
-		Addr: cfg.IMAP.Address, TLS: cfg.IMAP.TLS, InsecureSkipVerify: cfg.IMAP.InsecureSkipVerify,
-		Username: cfg.IMAP.Username, Password: imapPW, Mailbox: cfg.IMAP.Mailbox,
-		After: cfg.IMAP.After, MoveTo: cfg.IMAP.DoneFolder, Since: since,
-		IdleTimeout: cfg.IMAP.IdleTimeout.D(), PollInterval: cfg.IMAP.PollInterval.D(), OpTimeout: cfg.IMAP.Timeout.D(),
-		MaxFetchSize: int64(cfg.Limits.MaxMessageBytes) + 1, Logger: log,
-	})
-	if err != nil {
-		return err
+	loops := judge.Loops{Mailbox: cfg.IMAP.Mailbox, Tick: cfg.TickInterval.D(), Lease: cfg.Lease.D()}
+	if shared {
+		// the mailbox is read by the judge holding the intake claim, from the position
+		// recorded when it takes it
+		loops.NewFetcher = newFetcher
+	} else {
+		since, err := j.LoadPosition(ctx, cfg.IMAP.Mailbox)
+		if err != nil {
+			return err
+		}
+		if loops.Fetcher, err = newFetcher(since, nil); err != nil {
+			return err
+		}
 	}
 	sender, err := mail.NewSender(mail.SenderConfig{
 		Addr: cfg.SMTP.Address, TLS: cfg.SMTP.TLS, InsecureSkipVerify: cfg.SMTP.InsecureSkipVerify,
@@ -207,5 +186,6 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 		return err
 	}
 	log.Info("rallyjudge serving", "imap", cfg.IMAP.Address, "mailbox", cfg.IMAP.Mailbox, "smtp", cfg.SMTP.Address, "db", cfg.Database)
-	return j.Serve(ctx, judge.Loops{Fetcher: fetcher, Mailbox: cfg.IMAP.Mailbox, Sender: sender, Tick: cfg.TickInterval.D()})
+	loops.Sender = sender
+	return j.Serve(ctx, loops)
 }
