@@ -17,6 +17,8 @@ type Resolver struct {
 	alt    *stateMem // the second state, made on the second turn
 	last   *stateMem // the state returned last
 	events []Event
+	// cleared: t is zero but for fireExtra and fireFor (resolvePooled cleared it).
+	cleared bool
 }
 
 // turnMem is the storage a turn uses instead of allocating: event positions and facings,
@@ -52,38 +54,42 @@ func (rv *Resolver) Resolve(s *Setup, st *State, orders []Orders) (*State, []Eve
 
 // ResolveUntil is ResolveUntil played in the Resolver's memory.
 func (rv *Resolver) ResolveUntil(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
-	return rv.resolveUntil(s, st, orders, stopAfter, false)
+	return rv.resolveUntil(s, st, orders, stopAfter, 0)
 }
 
-// resolveUntil is ResolveUntil; with handOver the state, the log and the positions and
-// facings the log points at are made new for the turn, the caller's to keep (Resolve:
-// resolvepool.go), and only the Resolver's scratch memory is reused.
-func (rv *Resolver) resolveUntil(s *Setup, st *State, orders []Orders, stopAfter int, handOver bool) (*State, []Event, error) {
+// resolveUntil is ResolveUntil; with logCap > 0 the log (made with that capacity) and
+// the positions and facings it points at are made new for the turn, the caller's to
+// keep (Resolve: resolvepool.go).
+func (rv *Resolver) resolveUntil(s *Setup, st *State, orders []Orders, stopAfter, logCap int) (*State, []Event, error) {
 	if err := checkResolve(s, st, orders); err != nil {
 		return nil, nil, err
 	}
+	handOver := logCap > 0
 	events := rv.events[:0]
-	if events == nil || handOver {
-		// A postal turn logs about 14 events a robot (BenchmarkTurn8Robots: 114 for 8);
-		// the log grows past 16+16 a robot if it must.
-		events = make([]Event, 0, 16+16*len(st.Robots))
+	if handOver {
+		events = make([]Event, 0, logCap)
+	} else if events == nil {
+		events = make([]Event, 0, logSize(s, len(st.Robots)))
 	}
-	// Every field of the turn starts at zero each turn; only the memory is kept.
-	rv.t = turn{setup: s, orders: orders, single: -1, mem: &rv.mem, events: events, walls: s.walls, wallsW: s.wallsW,
-		fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor, handOver: handOver}
+	// Every field of the turn starts at zero each turn; only the memory is kept. A
+	// pooled Resolver comes back with its turn cleared already (resolvePooled): the turn
+	// is some kB with pointers, and clearing it costs a write barrier a word while the
+	// collector marks.
+	if !rv.cleared {
+		rv.t = turn{fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor}
+	}
+	rv.cleared = false
 	t := &rv.t
+	t.setup, t.orders, t.single, t.mem, t.events, t.walls, t.wallsW = s, orders, -1, &rv.mem, events, s.walls, s.wallsW
 	if s.Rules.Own() {
 		t.st = st.Clone()
 	} else {
-		if handOver {
-			t.sm = new(stateMem)
-		} else {
-			t.sm = rv.stateFor(st)
-		}
+		t.sm = rv.stateFor(st)
 		t.sm.nOpts = 0
 		t.st = st.cloneForTurn(&t.sm.st, t.sm.robots[:0])
 	}
 	t.posBuf, t.dirBuf, t.hits = rv.mem.pos[:0], rv.mem.dir[:0], rv.mem.hits[:0]
+	t.handOver = handOver
 	if handOver {
 		// About 12 positions a robot in a postal turn (BenchmarkTurn8Robots); more
 		// come 64 at a time (morePos).
@@ -97,6 +103,16 @@ func (rv *Resolver) resolveUntil(s *Setup, st *State, orders []Orders, stopAfter
 		rv.events = t.events
 	}
 	return t.st, t.events, nil
+}
+
+// logSize is the capacity a turn's log starts with. A postal turn logs 6 to 15 events a
+// robot (BenchmarkTurn8Robots: 114 for 8), a 2023 round 12 to 28 with upgrades
+// (BenchmarkFastPath's games); the log grows past this if it must.
+func logSize(s *Setup, robots int) int {
+	if s.Rules.Own() {
+		return 16 + 20*robots
+	}
+	return 16 + 14*robots
 }
 
 // stateFor is the state memory the next postal state is written in: never st's own,

@@ -76,7 +76,7 @@ type turn struct {
 	// for one use (NewGame, Simulate), which allocate what they need. sm is where a
 	// postal turn's new state lives: its robots and the deck its hands are dealt from.
 	mem *turnMem
-	// handOver: the state, the log and what it points at are the caller's, not in mem
+	// handOver: the log and the positions it points at are the caller's, not in mem
 	// (Resolver.resolveUntil).
 	handOver bool
 	// blast is the blast distances worked out this register (blastcache.go).
