@@ -185,6 +185,16 @@ type Folder interface {
 	Complete(seat int, m Move) bool
 }
 
+// Leaver is a Position in which a seat whose player withdrew leaves the game
+// (RoboRally: the robot leaves the race) rather than being played by the autopilot.
+// Before each turn the judge asks Leave for every withdrawn seat, due or not; ok false
+// means the seat has left already. Leave's move is played and recorded as the seat's
+// move, so an archive replays it. A Position that is not a Leaver has a withdrawn
+// seat's moves played by its Autopilot.
+type Leaver interface {
+	Leave(seat int) (m Move, ok bool)
+}
+
 // ReportWidth is the widest line of a report's text (Report.Text), for a phone.
 const ReportWidth = 72
 

@@ -685,7 +685,21 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	seed := game.TurnSeed(g.Seed, g.CurrentTurn)
 	missedBy := map[string]bool{}
 	var notes []string
+	left := map[int]bool{}
+	if l, ok := h.pos.(game.Leaver); ok { // a withdrawn player's seat leaves the game
+		for _, p := range players {
+			if !p.Withdrawn {
+				continue
+			}
+			if m, ok := l.Leave(p.Seat); ok {
+				moves[p.Seat], left[p.Seat] = m, true
+			}
+		}
+	}
 	for _, seat := range missing {
+		if left[seat] {
+			continue
+		}
 		moves[seat] = h.pos.Autopilot(seat, seed)
 		if m, ok := partial[seat]; ok { // what the seat did send counts (game.Folder)
 			moves[seat] = h.pos.(game.Folder).Fold(seat, m, moves[seat])

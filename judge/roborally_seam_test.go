@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -18,9 +19,10 @@ import (
 // RoboRally behind the game seam (roborally.Kind), played by mail through the judge's
 // generic path (hosted.go), is the same game as on the judge's own RoboRally path: two
 // games of the same course, seed and players get the same sheets by mail, one robot
-// missing every third turn, another sending its orders over two mails (a program, then
-// standing orders alone: game.Folder) or standing orders alone, and after every turn
-// their states are the same bytes.
+// missing every third turn and taken out by the game master at turn 5 (game.Leaver),
+// another sending its orders over two mails (a program, then standing orders alone:
+// game.Folder) or standing orders alone, and after every turn their states are the
+// same bytes.
 func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -103,8 +105,15 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 						t.Fatalf("turn %d, %s's sheet through the seam:\n%s\n%s", turn, r.Name, seamSheet, text)
 					}
 				}
+				if turn == 5 { // Hulk's player is taken out: the robot leaves the race (game.Leaver)
+					for tag, sec := range map[string]string{"spring": own[""], "seam": seam[""]} {
+						if _, text := f.send("gm@example.test", "[RR "+tag+"] kick", "secret "+sec+"\nKICK Hulk\n"); !strings.Contains(text, "Hulk was removed") {
+							t.Fatalf("KICK in game %s:\n%s", tag, text)
+						}
+					}
+				}
 				for _, r := range st.Robots {
-					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && turn%3 == 0 {
+					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && (turn%3 == 0 || turn >= 5) {
 						continue
 					}
 					standingOnly := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, st.Turn, own[r.Name], tc.standing)
@@ -147,6 +156,22 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 			}
 			if turns < 3 {
 				t.Fatalf("only %d turns played", turns)
+			}
+			// the seam's game replays bit for bit from its archive (the folds, the missed
+			// turns and Hulk's leaving are its recorded moves)
+			var h archive.Hosted
+			if err := f.j.Store.View(context.Background(), func(tx *store.Tx) (err error) {
+				sg, err := tx.GameByTag("seam")
+				if err != nil {
+					return err
+				}
+				h, err = archive.HostedFromStore(tx, sg.ID)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := archive.ReplayHosted(&h, f.j.Games, nil); err != nil {
+				t.Fatalf("the seam's game does not replay from its archive: %v", err)
 			}
 			reps := f.mailsTo("twonky@example.test", "report")
 			seamReports := 0

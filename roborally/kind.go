@@ -27,6 +27,7 @@ var (
 	_ game.Kind      = Kind{}
 	_ game.Scenarios = Kind{}
 	_ game.Folder    = (*position)(nil)
+	_ game.Leaver    = (*position)(nil)
 )
 
 // Name is "roborally", the name CREATE game= takes.
@@ -294,6 +295,18 @@ func (p *position) Standings() []game.Standing {
 type move struct {
 	Sheet  *orders.Sheet `json:"sheet,omitempty"`
 	Missed string        `json:"missed,omitempty"`
+	// Left: the seat's player withdrew and its robot leaves the race (Leave).
+	Left bool `json:"left,omitempty"`
+}
+
+// Leave is the move of a seat whose player withdrew: the robot leaves the race as the
+// turn begins, as on the judge's own path (a withdrawn player's robot is out).
+func (p *position) Leave(seat int) (game.Move, bool) {
+	if seat < 0 || seat >= len(p.State.Robots) || p.State.Robots[seat].Out {
+		return game.Move{}, false
+	}
+	data, _ := json.Marshal(move{Left: true})
+	return game.Move{Data: data, Text: "(the player withdrew: the robot leaves the race)"}, true
 }
 
 // Check reads one seat's sheet (plain text or YAML, docs/orders.md) and validates it
@@ -431,6 +444,7 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	n := len(st.Robots)
 	sent := make([]*orders.Sheet, n)
 	missed := map[int]string{}
+	var leaving []int
 	for seat, m := range moves {
 		if seat < 0 || seat >= n {
 			return game.Result{}, fmt.Errorf("roborally: a move for seat %d of %d", seat+1, n)
@@ -443,6 +457,19 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 		if mv.Missed != "" {
 			missed[seat] = mv.Missed
 		}
+		if mv.Left {
+			leaving = append(leaving, seat)
+		}
+	}
+	// a withdrawn player's robot leaves the race before the turn is played
+	slices.Sort(leaving)
+	var notes []string
+	for _, seat := range leaving {
+		if r := &st.Robots[seat]; !r.Out {
+			r.Out, r.Virtual = true, false
+			notes = append(notes, fmt.Sprintf("%s has left the race (its player withdrew).", r.Name))
+		}
+		sent[seat] = nil
 	}
 	sheets := make([]*orders.Sheet, n)
 	for i := range sheets {
@@ -455,6 +482,7 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 		return p.cfg.policy()
 	}
 	prep := Prepare(p.setup, st, sheets, policy, p.Seed, st.Turn)
+	prep.Notes = append(notes, prep.Notes...)
 	next, events, err := adjudicator.Resolve(p.setup, st, prep.Orders)
 	if err != nil {
 		return game.Result{}, fmt.Errorf("roborally: turn %d: %w", st.Turn, err)
