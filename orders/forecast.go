@@ -261,6 +261,11 @@ func blockedMsg(e adjudicator.Event, reg int) string {
 	switch {
 	case e.Cause == "robot" && e.Other != "":
 		by = "robot " + e.Other
+	case e.Other != "" && e.Cause != "goo" && e.Cause != "":
+		// The robot ahead cannot be pushed: a wall (door, ledge, repulsor) behind it
+		// stops the chain. The robot is what the mover meets (issue 22: "blocked by a
+		// wall" when a robot stood in front).
+		by = fmt.Sprintf("robot %s, which a %s behind it keeps from being pushed,", e.Other, e.Cause)
 	case e.Cause == "goo" && e.Other != "":
 		by = "goo around " + e.Other
 	case e.Cause != "":

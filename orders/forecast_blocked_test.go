@@ -9,7 +9,8 @@ import (
 
 // A register that is blocked is worth a warning (issue 22: a forecast that showed three
 // registers blocked by a wall ended "No warnings."). Fred faces north with a wall on his
-// square's north edge, or Twonky (powered down, its back to a wall) in front of him.
+// square's north edge, or Twonky (powered down, its back to a wall) in front of him:
+// the robot is named, not the wall behind it; or his first move ends on a pit.
 func TestForecastWarnsWhenBlocked(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -25,7 +26,10 @@ func TestForecastWarnsWhenBlocked(t *testing.T) {
 			b.NormalizeWalls()
 			tw := &st.Robots[st.Robot("Twonky")]
 			tw.Pos, tw.Archive = adjudicator.Pos{X: 2, Y: 4}, adjudicator.Pos{X: 2, Y: 4}
-		}, "at 2,5 in register 1: it does not move as far"},
+		}, "is blocked by robot Twonky, which a wall behind it keeps from being pushed, at 2,5 in register 1"},
+		{"pit", func(b *adjudicator.Board, st *adjudicator.State) {
+			b.At(adjudicator.Pos{X: 2, Y: 4}).Floor = adjudicator.FloorPit
+		}, "falls into a pit at 2,4 in register 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setup, st := testGame(t)
