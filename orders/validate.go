@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/near"
 )
 
 // Report is everything Validate found: errors (the sheet is refused) and warnings
@@ -81,7 +82,16 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	}
 	idx := robotIndex(st, robotName)
 	if idx < 0 {
-		rep.err(Pos{}, "there is no robot %q in this game", robotName)
+		names := make([]string, len(st.Robots))
+		for i := range st.Robots {
+			names[i] = st.Robots[i].Name
+		}
+		// issue 22: the near names, as for cards ("did you mean Twonky?").
+		hint := near.Hint(robotName, names, "robots are")
+		if hint != "" {
+			hint = "; " + hint
+		}
+		rep.err(Pos{}, "there is no robot %q in this game%s", robotName, hint)
 		return rep
 	}
 	r := &st.Robots[idx]
@@ -434,8 +444,21 @@ func robotIndex(st *adjudicator.State, name string) int {
 			return i
 		}
 	}
+	// A name written with other accents is the robot, when one robot alone is that
+	// name folded (internal/near: Zoë is Zoe).
+	names := make([]string, len(st.Robots))
+	for i := range st.Robots {
+		names[i] = st.Robots[i].Name
+	}
+	if m, ok := near.Match(name, names); ok {
+		return st.Robot(m)
+	}
 	return -1
 }
+
+// RobotIndex is the robot a player's name for it means: the name itself, else the one
+// written in other case or accents (Zoë is Zoe); -1 for none.
+func RobotIndex(st *adjudicator.State, name string) int { return robotIndex(st, name) }
 
 // checkPickOrder warns about "keep NAME" and "give NAME" orders this game never asks
 // (seed 001's option variants, adjudicator/variants.go), and about a "use" of a Deluxe

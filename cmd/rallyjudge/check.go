@@ -125,6 +125,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		sheet, err = orders.Parse(b)
 	}
 	syntaxErr := err
+	var setup *adjudicator.Setup
+	var st *adjudicator.State
+	if cfg.checking() && sheet != nil {
+		// The game first: a game that is not there is the one thing said, not after the
+		// sheet's JSON (issue 22: "{}" and then the error).
+		if setup, st, _, err = cfg.against(sheet.Game); err != nil {
+			fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
+			return 2
+		}
+	}
 	if syntaxErr != nil {
 		printProblems(stdout, name, syntaxErr)
 		if !cfg.checking() || sheet == nil {
@@ -136,11 +146,6 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		if !cfg.checking() {
 			return 0
 		}
-	}
-	setup, st, _, err := cfg.against(sheet.Game)
-	if err != nil {
-		fmt.Fprintf(stderr, "rallyjudge check: %v\n", err)
-		return 2
 	}
 	robot := cfg.robot
 	if robot == "" {
@@ -158,12 +163,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout, "valid")
-	idx := st.Robot(robot)
-	for i := range st.Robots {
-		if idx < 0 && strings.EqualFold(st.Robots[i].Name, robot) {
-			idx = i
-		}
-	}
+	idx := orders.RobotIndex(st, robot)
 	if sheet.HasProgram() && idx >= 0 && st.Robots[idx].Power != adjudicator.PowerDown {
 		f, err := orders.Forecast(setup, st, robot, sheet)
 		if err != nil {
