@@ -608,25 +608,19 @@ func robotLine2023(i int, r *Robot) string {
 	return line + "\n"
 }
 
-// RenderCourseLegend is RenderLegend for course c: for a course of the 2023 rules, or
-// one with batteries or reboot tokens, the 2023 glyphs even without robots, and where
-// the docking bay lies.
+// RenderCourseLegend is the legend of course c (and the robots on it): one legend,
+// naming only the elements the course has (RenderReportLegend), in the 2023 rules'
+// words for a course of the 2023 rules or one with batteries or reboot tokens, even
+// without robots, and where the docking bay lies (issue 22: a 2023 course printed the
+// postal legend and then the 2023 one).
 func RenderCourseLegend(c *Course, robots ...Robot) string {
-	out := RenderLegend(robots...)
 	own := c.Rules == "2023" || slices.ContainsFunc(robots, func(r Robot) bool { return r.Mat != nil })
 	if c.Board != nil && !own {
 		own = slices.ContainsFunc(c.Board.Squares, func(s Square) bool { return s.Battery || s.Reboot.On })
 	}
+	out := courseLegend(c, &State{Robots: robots}, own)
 	if !own {
 		return out
-	}
-	if !strings.Contains(out, legend2023) {
-		// Before the robots, after the symbols.
-		if k := strings.Index(out, "Robots:\n"); k >= 0 {
-			out = out[:k] + legend2023 + out[k:]
-		} else {
-			out += legend2023
-		}
 	}
 	for k, part := range c.Parts {
 		if part.Board != "docking-bay" || c.Board == nil {

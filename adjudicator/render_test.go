@@ -153,7 +153,18 @@ func TestRenderLegend2023(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if RenderCourseLegend(sprint) != RenderLegend() {
-		t.Error("a postal course's legend changed")
+	// One legend, of only what the course has (issue 22: the postal legend, then the
+	// 2023 one): sprint has no crushers or reboot tokens; docking-run no wrenches.
+	if l := RenderCourseLegend(sprint); strings.Contains(l, "2023") || strings.Contains(l, "reboot") || !strings.Contains(l, "flag 1") || strings.Count(l, "Legend") != 1 {
+		t.Errorf("sprint's legend:\n%s", l)
+	}
+	l := RenderCourseLegend(c)
+	for _, not := range []string{"wrench", "falling off destroys", "flag 1", "2023 rules (seed 004):"} {
+		if strings.Contains(l, not) {
+			t.Errorf("docking-run's legend says %q:\n%s", not, l)
+		}
+	}
+	if strings.Count(l, "Legend") != 1 || strings.Count(l, "open board edge") != 1 {
+		t.Errorf("docking-run's legend is not one legend:\n%s", l)
 	}
 }

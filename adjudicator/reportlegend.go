@@ -12,6 +12,12 @@ import (
 // a fall that destroys. The robots and devices follow, as RenderStateLegend lists them.
 func RenderReportLegend(c *Course, st *State) string {
 	own := c.Rules == "2023" || slices.ContainsFunc(st.Robots, func(r Robot) bool { return r.Mat != nil })
+	return courseLegend(c, st, own)
+}
+
+// courseLegend is the one legend of course c with the robots and devices of st, in the
+// words of the 2023 rules when own, else the postal ones.
+func courseLegend(c *Course, st *State, own bool) string {
 	has := func(f func(s *Square) bool) bool {
 		if c.Board == nil {
 			return false
