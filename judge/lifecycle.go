@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -162,21 +160,7 @@ func policyText(g store.Game, p string) string {
 	if g.Kind != "" { // a hosted game (hosted.go)
 		return "the game's autopilot plays a move for you"
 	}
-	own := false
-	if r := gameRules(g); r.Own() {
-		own = true // the 2023 rules: judge/rules2023.go
-	}
-	switch {
-	case p == MissedAutopilot:
-		return "the autopilot chooses a program for your robot"
-	case p == string(store.MissedRandom) && own:
-		return "Act Fast: your registers are filled at random from your hand"
-	case p == string(store.MissedRandom):
-		return "a random program from your hand is played"
-	case own:
-		return "your robot shuts down for the round (ruling R-MISSED-SHUTDOWN)"
-	}
-	return "your robot is powered down for the turn (and not repaired)"
+	return roborally.PolicyText(gameRules(g), p)
 }
 
 // removeWithdrawn takes withdrawn players' robots out of the race in st (the state
@@ -480,17 +464,7 @@ func (j *Judge) summaryText(tx *store.Tx, g store.Game) (string, error) {
 		fmt.Fprintf(&b, " (%s)", g.Name)
 	}
 	fmt.Fprintf(&b, " on %s is over after %d turn(s).\n", g.Course, len(turns)-1)
-	own := slices.ContainsFunc(st.Robots, func(r adjudicator.Robot) bool { return r.Mat != nil }) // the 2023 rules' words (seed 004)
-	switch {
-	case st.Winner != "" && own:
-		fmt.Fprintf(&b, "The winner is %s, first to reach the last checkpoint.\n", st.Winner)
-	case st.Winner != "":
-		fmt.Fprintf(&b, "The winner is %s, first to touch the last flag.\n", st.Winner)
-	case own:
-		b.WriteString("No robot reached the last checkpoint.\n")
-	default:
-		b.WriteString("No robot reached the last flag.\n")
-	}
+	b.WriteString(roborally.WinnerLine(&st) + "\n")
 	b.WriteString("\nStandings\n")
 	for i, line := range standings(&st, players) {
 		fmt.Fprintf(&b, "  %d. %s\n", i+1, line)
@@ -506,42 +480,9 @@ func (j *Judge) summaryText(tx *store.Tx, g store.Game) (string, error) {
 // standings orders the robots: the winner, then by flags touched, robots still in the
 // race before those out, then lives, then less damage.
 func standings(st *adjudicator.State, players []store.Player) []string {
-	idx := make([]int, len(st.Robots))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ra, rb := st.Robots[idx[a]], st.Robots[idx[b]]
-		if (ra.Name == st.Winner) != (rb.Name == st.Winner) {
-			return ra.Name == st.Winner
-		}
-		if ra.Flags != rb.Flags {
-			return ra.Flags > rb.Flags
-		}
-		if ra.Out != rb.Out {
-			return !ra.Out
-		}
-		if ra.Lives != rb.Lives {
-			return ra.Lives > rb.Lives
-		}
-		return ra.Damage < rb.Damage
-	})
 	var out []string
-	for _, i := range idx {
-		r := st.Robots[i]
-		line := fmt.Sprintf("%-12s %s, %d lives, %d damage", r.Name, count(r.Flags, "flag", "flags"), r.Lives, r.Damage)
-		if r.Mat != nil { // the 2023 rules: checkpoints, energy and upgrades; no lives, no damage points
-			line = fmt.Sprintf("%-12s %s, energy %d", r.Name, count(r.Flags, "checkpoint", "checkpoints"), r.Mat.Energy)
-			if len(r.Options) > 0 {
-				line += ", upgrades " + strings.Join(r.Options, ", ")
-			}
-		}
-		switch {
-		case r.Name == st.Winner:
-			line += " — winner"
-		case r.Out:
-			line += " — out of the race"
-		}
+	for _, i := range roborally.Ranking(st) {
+		line := roborally.StandingLine(st, st.Robots[i])
 		if p := playerAt(players, i); p != nil && p.Withdrawn {
 			line += " (withdrew)"
 		}
@@ -552,32 +493,7 @@ func standings(st *adjudicator.State, players []store.Player) []string {
 
 // turnSummary is one line about a resolved turn: flags, losses, missed orders.
 func turnSummary(tn store.Turn) string {
-	var events []adjudicator.Event
-	_ = json.Unmarshal(tn.Events, &events)
-	var parts []string
-	for _, e := range events {
-		switch e.Kind {
-		case adjudicator.EvFlag:
-			parts = append(parts, fmt.Sprintf("%s touched flag %d", e.Robot, e.Amount))
-		case adjudicator.EvDestroyed:
-			parts = append(parts, fmt.Sprintf("%s was destroyed (%s)", e.Robot, e.Cause))
-		case adjudicator.EvOut:
-			parts = append(parts, fmt.Sprintf("%s is out of the race", e.Robot))
-		case adjudicator.EvWin:
-			parts = append(parts, fmt.Sprintf("%s wins", e.Robot))
-		}
-	}
-	var played []Played
-	_ = json.Unmarshal(tn.Orders, &played)
-	for _, p := range played {
-		if p.Missed != "" {
-			parts = append(parts, fmt.Sprintf("%s sent no orders (%s)", p.Robot, p.Missed))
-		}
-	}
-	if len(parts) == 0 {
-		return "the robots raced on; no flags, no losses."
-	}
-	return strings.Join(parts, "; ") + "."
+	return roborally.TurnLine(tn.Events, tn.Orders)
 }
 
 // createGameIn inserts a game that is open (taking players) with the spec's players

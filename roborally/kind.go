@@ -243,48 +243,18 @@ func (p *position) Due() []int {
 	return due
 }
 
-// Standings rank the robots as the reports do: the winner, then flags, then those
-// still in the race, lives, least damage.
+// Standings rank the robots as the game-over mail does (Ranking, StandingLine).
 func (p *position) Standings() []game.Standing {
 	st := p.State
-	seats := make([]int, len(st.Robots))
-	for i := range seats {
-		seats[i] = i
-	}
-	better := func(x, y adjudicator.Robot) int {
-		switch {
-		case (x.Name == st.Winner) != (y.Name == st.Winner):
-			if x.Name == st.Winner {
-				return -1
-			}
-			return 1
-		case x.Flags != y.Flags:
-			return y.Flags - x.Flags
-		case x.Out != y.Out:
-			if !x.Out {
-				return -1
-			}
-			return 1
-		case x.Lives != y.Lives:
-			return y.Lives - x.Lives
-		}
-		return x.Damage - y.Damage
-	}
-	slices.SortStableFunc(seats, func(a, b int) int { return better(st.Robots[a], st.Robots[b]) })
+	seats := Ranking(st)
 	out := make([]game.Standing, len(seats))
 	for i, s := range seats {
 		r := st.Robots[s]
 		rank := i + 1
-		if i > 0 && better(st.Robots[seats[i-1]], r) == 0 {
+		if i > 0 && compareRobots(st, st.Robots[seats[i-1]], r) == 0 {
 			rank = out[i-1].Rank
 		}
-		line := fmt.Sprintf("%d flag(s), %d li(ves), damage %d", r.Flags, r.Lives, r.Damage)
-		if r.Out {
-			line += ", out of the race"
-		}
-		if r.Name == st.Winner && st.Winner != "" {
-			line += ", the winner"
-		}
+		line := strings.TrimSpace(strings.TrimPrefix(StandingLine(st, r), r.Name))
 		out[i] = game.Standing{Seat: s, Rank: rank, Score: r.Flags, Line: line}
 	}
 	return out
