@@ -198,9 +198,10 @@ tick_interval: 200ms
 	}
 	// Turn 1 dies at every named point in turn: each sheet is stored and acknowledged and
 	// the daemon dies right after the commit (the last sheet completes the turn, which
-	// nothing has resolved); the next start must resolve it and dies after that commit;
-	// the next dies with a report due and not handed to SMTP; the next right after SMTP
-	// took a mail and before it was recorded as sent.
+	// nothing has resolved); the next start must resolve it and dies after that commit,
+	// before the reports' pictures are drawn; the next dies with the pictures drawn and
+	// not stored; the next with a report due and not handed to SMTP; the next right after
+	// SMTP took a mail and before it was recorded as sent.
 	{
 		_, s := game()
 		for i, r := range s.Robots {
@@ -211,6 +212,7 @@ tick_interval: 200ms
 		if g, _ := game(); g.CurrentTurn != 2 {
 			t.Fatalf("after the after-turn-commit crash the game is at turn %d, want 2", g.CurrentTurn)
 		}
+		dieAt("pictures-drawn")
 		dieAt("after-outbox-row")
 		dieAt("mid-send")
 	}
@@ -319,6 +321,11 @@ tick_interval: 200ms
 				t.Fatal(err)
 			}
 			seen[m.MessageID]++
+			// a turn's report (turn 0's is the welcome) comes with its pictures
+			if strings.HasPrefix(m.MessageID, "report.crash.") && !strings.HasPrefix(m.MessageID, "report.crash.0.") &&
+				!strings.Contains(string(raw), "image/gif") {
+				t.Errorf("%s: %s arrived without its pictures", p, m.MessageID)
+			}
 		}
 		for id, n := range seen {
 			if n > 2 {

@@ -81,6 +81,10 @@ type Judge struct {
 	// Course loads a course by name (adjudicator.LoadCourse by default).
 	Course func(name string) (*adjudicator.Course, error)
 
+	// picturesInTx draws a turn's pictures inside its transaction at best compression,
+	// as before issue 24 item 3: BenchmarkLastOrderToSMTP's "before" (tests only).
+	picturesInTx bool
+
 	// crashAt, when set (tests only), is asked at each named point that follows a
 	// commit; true stops the work there, as if the process had died (see stopAt).
 	crashAt func(point string) bool
@@ -354,10 +358,12 @@ func (j *Judge) newSecret() (plain, hash string, err error) {
 // finishes what was left.
 //
 //	after-sheet-commit  a sheet is stored and acknowledged; the turn it completed is not resolved
-//	after-turn-commit   a turn is resolved and its reports are in the outbox, none sent
+//	after-turn-commit   a turn is resolved and its reports are in the outbox, none sent,
+//	                    those with pictures awaiting them (reportpictures.go)
+//	pictures-drawn      a turn's pictures are drawn and its reports finished, not yet stored
 //	after-outbox-row    an outbox mail is due and about to be handed to SMTP
 //	mid-send            the SMTP server accepted a mail; the judge has not recorded it as sent
-var CrashPoints = []string{"after-sheet-commit", "after-turn-commit", "after-outbox-row", "mid-send"}
+var CrashPoints = []string{"after-sheet-commit", "after-turn-commit", "pictures-drawn", "after-outbox-row", "mid-send"}
 
 // SetCrashHook installs a test hook asked at each of CrashPoints. It is for tests only
 // (the binary installs it from RALLYJUDGE_TEST_CRASH_AT, see cmd/rallyjudge/crashhook.go);

@@ -142,10 +142,14 @@ func (f *fixture) deliver(raw []byte) {
 	}
 }
 
-// outbox is the pending mail as the sender would send it now: a mail that gives a
-// secret has it filled in (armSecrets), as it never is in the stored row.
+// outbox is the pending mail as the sender would send it now: the reports' pictures
+// drawn, and a mail that gives a secret has it filled in (armSecrets), as it never is
+// in the stored row.
 func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
+	if _, err := f.j.completePictures(context.Background()); err != nil { // reportpictures.go
+		f.t.Fatal(err)
+	}
 	var ms []store.OutboxMail
 	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
 		var err error

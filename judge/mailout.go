@@ -50,6 +50,11 @@ type outMail struct {
 	unproven bool
 	// unsubscribe is the List-Unsubscribe URI of a mail to an observer ("" for none).
 	unsubscribe string
+	// observer: enqueue added the observer footer to text and html.
+	observer bool
+	// later, when set, says the mail's pictures are drawn after the commit: it is
+	// stored without them and marked to await them (reportpictures.go).
+	later *pictureJob
 }
 
 // noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's
@@ -102,14 +107,9 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 			}
 			m.text += j.observerFooter(g.Tag)
 			if m.html != "" {
-				p := "<p>" + html.EscapeString(strings.TrimSpace(strings.TrimPrefix(j.observerFooter(g.Tag), "\n-- \n"))) + "</p>\n"
-				if i := strings.LastIndex(m.html, "</body>"); i >= 0 {
-					m.html = m.html[:i] + p + m.html[i:]
-				} else {
-					m.html += p
-				}
+				m.html = withObserverHTML(m.html, j.observerFooter(g.Tag))
 			}
-			m.unsubscribe = j.observerUnsubscribe(g.Tag)
+			m.unsubscribe, m.observer = j.observerUnsubscribe(g.Tag), true
 		}
 	}
 	// No plain secret is ever composed into a stored mail (issue 14 item 8): a secret the
@@ -122,6 +122,15 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 		return err
 	}
 	return j.storeOut(tx, m, raw, now)
+}
+
+// withObserverHTML is html with the observer footer as its last paragraph.
+func withObserverHTML(h, footer string) string {
+	p := "<p>" + html.EscapeString(strings.TrimSpace(strings.TrimPrefix(footer, "\n-- \n"))) + "</p>\n"
+	if i := strings.LastIndex(h, "</body>"); i >= 0 {
+		return h[:i] + p + h[i:]
+	}
+	return h + p
 }
 
 // compose builds the raw bytes of m, dated now. It reads nothing of the judge's state
@@ -145,8 +154,15 @@ func (j *Judge) compose(m outMail, now time.Time) ([]byte, error) {
 
 // storeOut puts m, composed as raw at now, in the outbox.
 func (j *Judge) storeOut(tx *store.Tx, m outMail, raw []byte, now time.Time) error {
-	_, _, err := tx.Enqueue(j.outboxRow(m, raw, now))
-	return err
+	row, dup, err := tx.Enqueue(j.outboxRow(m, raw, now))
+	if err != nil || dup || m.later == nil {
+		return err
+	}
+	job, err := m.awaitJob()
+	if err != nil {
+		return err
+	}
+	return tx.AwaitPictures(row.ID, job)
 }
 
 // outboxRow is the outbox row of m, composed as raw at now.

@@ -58,12 +58,18 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 	}
 	defer release()
 	for {
-		due, err := j.Store.DuePending(ctx, j.now(), 50)
+		due, err := j.Store.DueToSend(ctx, j.now(), 50)
 		if err != nil {
 			return sent, err
 		}
 		if len(due) == 0 {
-			return sent, nil
+			// nothing else is due: the reports awaiting their pictures get them
+			// (reportpictures.go), and go next
+			n, err := j.completePictures(ctx)
+			if err != nil || n == 0 {
+				return sent, err
+			}
+			continue
 		}
 		progress := false
 		for _, m := range due {

@@ -2,9 +2,9 @@ package judge
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -31,20 +31,44 @@ type reportPictures struct {
 	refs   *templates.Pictures
 	// you draws a player's own copy, their robot ringed (nil: none can be drawn)
 	you func(robot string) *reportPictures
+	// later, when set, stands for pictures drawn after the turn's commit
+	// (reportpictures.go): a report given it is stored without them, marked to await
+	// them.
+	later *pictureJob
 }
 
 // turnPictures draws the floor at the end of the turn and the turn's GIF (from the
-// robots as the turn began, replayed from the event log). A picture that cannot be
-// drawn is left out and logged: a report is never held up by its pictures.
-func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setup, next *adjudicator.State,
+// robots as the turn began, before, replayed from the event log; nil before: no GIF).
+// A picture that cannot be drawn is left out and logged: a report is never held up by
+// its pictures. It runs after the turn's commit (reportpictures.go), so it reads
+// nothing of the store.
+func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, next *adjudicator.State,
 	events []adjudicator.Event, turn int) *reportPictures {
 	opt := picture.Options{Cell: 28, Deck: setup.Deck, Turn: turn}
 	still := opt
 	still.Caption = fmt.Sprintf("%s (%s) after turn %d", g.Tag, g.Course, turn)
 	still.Devices = next.Devices
+	var frames []picture.Frame
+	var regs []picture.RegisterFrame
+	var gif bytes.Buffer
+	var gifErr error
+	// The turn's animation and stills are drawn beside the board (two cores at work):
+	// the GIF is the largest part of the work.
+	var wg sync.WaitGroup
+	if before != nil {
+		opt.Devices = before.Devices
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			frames, regs = picture.TurnStory(setup.Course, before.Robots, events, opt)
+			gifErr = picture.EncodeFrames(&gif, frames, opt)
+		}()
+	}
 	board := picture.Course(setup.Course, next.Robots, still)
 	var png bytes.Buffer
-	if err := picture.PNG(&png, board); err != nil {
+	err := j.encodePNG(&png, board)
+	wg.Wait()
+	if err != nil {
 		j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "err", err)
 		return nil
 	}
@@ -52,21 +76,15 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 		Width: board.Rect.Dx(), Height: board.Rect.Dy()}}
 	p.inline = append(p.inline, mail.Inline{ContentID: p.refs.BoardCID, ContentType: "image/png",
 		Filename: fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), Data: png.Bytes()})
-	if tn, err := tx.LatestTurn(g.ID); err == nil && tn.Number == turn && len(tn.Before) > 0 {
-		var before adjudicator.State
-		if err := json.Unmarshal(tn.Before, &before); err == nil {
-			var gif bytes.Buffer
-			opt.Devices = before.Devices
-			frames, regs := picture.TurnStory(setup.Course, before.Robots, events, opt)
-			p.stills(j, g, turn, regs)
-			p.you = j.yourPictures(p, g, turn, setup, next, still, frames, regs, opt) // yourpictures.go
-			if err := picture.EncodeFrames(&gif, frames, opt); err == nil {
-				p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
-				p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
-					Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: gif.Bytes()})
-			} else {
-				j.Log.Warn("report animation", "game", g.Tag, "turn", turn, "err", err)
-			}
+	if before != nil {
+		p.stills(j, g, turn, regs)
+		p.you = j.yourPictures(p, g, turn, setup, next, still, frames, regs, opt) // yourpictures.go
+		if gifErr == nil {
+			p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
+			p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
+				Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: gif.Bytes()})
+		} else {
+			j.Log.Warn("report animation", "game", g.Tag, "turn", turn, "err", gifErr)
 		}
 	}
 	return p
@@ -76,9 +94,12 @@ func (j *Judge) turnPictures(tx *store.Tx, g store.Game, setup *adjudicator.Setu
 // trails, beams and falls (picture.TurnStory), beside the animation.
 func (p *reportPictures) stills(j *Judge, g store.Game, turn int, regs []picture.RegisterFrame) {
 	p.refs.Stills = nil
-	for _, r := range regs {
-		var png bytes.Buffer
-		if err := picture.PNG(&png, r.Image); err != nil {
+	pngs := make([]bytes.Buffer, len(regs))
+	errs := make([]error, len(regs))
+	parallel(len(regs), func(i int) { errs[i] = j.encodePNG(&pngs[i], regs[i].Image) })
+	for i, r := range regs {
+		png := pngs[i]
+		if err := errs[i]; err != nil {
 			j.Log.Warn("report still", "game", g.Tag, "turn", turn, "register", r.Register, "err", err)
 			continue
 		}
@@ -121,7 +142,14 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	if err != nil {
 		return err
 	}
-	pics := j.turnPictures(tx, g, setup, next, events, turn)
+	pics := j.laterPictures(g, turn) // drawn after the commit (reportpictures.go)
+	if j.picturesInTx {              // as before issue 24 item 3, for BenchmarkLastOrderToSMTP's comparison
+		before, err := turnBefore(tx, g.ID, turn)
+		if err != nil {
+			return err
+		}
+		pics = j.turnPictures(g, setup, before, next, events, turn)
+	}
 	picturesOff, err := tx.PicturesOff(g.ID)
 	if err != nil {
 		return err
@@ -208,7 +236,11 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 // not nil.
 func (j *Judge) reportMail(rep templates.Report, pics *reportPictures) (outMail, error) {
 	var m outMail
-	if pics != nil {
+	if pics != nil && pics.later != nil {
+		job := *pics.later
+		job.Report = rep
+		m.later = &job
+	} else if pics != nil {
 		rep.Pictures = pics.refs
 		m.inline = pics.inline
 	}

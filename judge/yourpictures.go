@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -16,17 +15,15 @@ import (
 // the board after the turn, each register's picture and the animation, with the
 // reader's robot ringed, under the same Content-IDs as the shared ones. The register
 // pictures and the GIF's frames are the shared ones with the ring drawn over
-// (picture.Frame.For), not drawn again. The copies are compressed at the PNG encoder's
-// default level: the shared pictures' best compression takes some 20 times as long
-// (210 ms against 10 ms a picture, 7.1 KB against 8.2 KB, sprint, measured on the
-// loaded 2-core machine), too long to pay once a player. A picture that cannot be
-// drawn or encoded leaves the shared one in its place.
+// (picture.Frame.For), not drawn again. They are compressed as the shared ones are
+// (Judge.encodePNG: for speed). A picture that cannot be drawn or encoded leaves the
+// shared one in its place.
 func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, setup *adjudicator.Setup, next *adjudicator.State,
 	still picture.Options, frames []picture.Frame, regs []picture.RegisterFrame, anim picture.Options) func(string) *reportPictures {
 	return func(robot string) *reportPictures {
 		encode := func(img image.Image) []byte {
 			var b bytes.Buffer
-			if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&b, img); err != nil {
+			if err := j.encodePNG(&b, img); err != nil {
 				return nil
 			}
 			return b.Bytes()

@@ -215,6 +215,15 @@ func (t *Tx) DuePending(now time.Time, limit int) ([]OutboxMail, error) {
 		WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`, fmtTime(now), limit)
 }
 
+// DueToSend is DuePending without the mails awaiting their pictures (AwaitPictures):
+// what the sender may hand to SMTP now.
+func (t *Tx) DueToSend(now time.Time, limit int) ([]OutboxMail, error) {
+	return t.outbox(`SELECT `+outboxColumns+` FROM outbox
+		WHERE status = 'pending' AND next_attempt_at <= ?
+		AND NOT EXISTS (SELECT 1 FROM outbox_pictures p WHERE p.outbox_id = outbox.id)
+		ORDER BY next_attempt_at, id LIMIT ?`, fmtTime(now), limit)
+}
+
 // NextDue is when the earliest pending mail is due (zero when none is pending),
 // so a sender can sleep until then.
 func (t *Tx) NextDue() (time.Time, error) {
@@ -378,6 +387,12 @@ func scanOutbox(r scanner) (OutboxMail, error) {
 // DuePending is Tx.DuePending in a read-only snapshot.
 func (s *Store) DuePending(ctx context.Context, now time.Time, limit int) (ms []OutboxMail, err error) {
 	err = s.View(ctx, func(tx *Tx) error { ms, err = tx.DuePending(now, limit); return err })
+	return ms, err
+}
+
+// DueToSend is Tx.DueToSend in a read-only snapshot.
+func (s *Store) DueToSend(ctx context.Context, now time.Time, limit int) (ms []OutboxMail, err error) {
+	err = s.View(ctx, func(tx *Tx) error { ms, err = tx.DueToSend(now, limit); return err })
 	return ms, err
 }
 

@@ -75,7 +75,7 @@ func testMigrationsFromEmpty(t *testing.T) {
 		}
 		return rows.Err()
 	})
-	want := "address_changes audit auth_failures game_changes games gms inbox inbox_proofs mailbox_state observers orders outbox pending_joins players press server_keys sqlite_sequence standbys turns"
+	want := "address_changes audit auth_failures game_changes games gms inbox inbox_proofs mailbox_state observers orders outbox outbox_pictures pending_joins players press server_keys sqlite_sequence standbys turns"
 	if onPostgres(t) {
 		want = strings.Replace(want, " sqlite_sequence", "", 1) // AUTOINCREMENT's counters: SQLite's own table
 		// when intake caught up, for the judges sharing the database (claims.go)

@@ -1,0 +1,310 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/png"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
+)
+
+// Pictures after the commit (issue 24 item 3). A turn's state and its reports commit
+// together, each report composed without its pictures and marked as awaiting them
+// (store.Tx.AwaitPictures, with a pictureJob that says what to draw and how the mail
+// was addressed). The sender (DrainOutbox) passes marked mails by; when nothing else is
+// due it draws the pictures of every marked report (completePictures) — the turn's
+// shared pictures once, the readers' own copies side by side — and puts each finished
+// mail in its outbox row, removing the mark, in one transaction per turn. Then the
+// reports go out like any mail.
+//
+// Crash guarantees are today's: a kill before the turn's commit leaves the old turn and
+// no report; after it, the reports are in the outbox, and the next drain (after a
+// restart too) draws what is still marked. Drawing again is harmless: a mark removed
+// once is not removed twice (CompletePictures), and a mail is never changed once an
+// attempt to send it began, so no report goes out twice beyond the sender's own
+// at-most-twice. A report whose pictures cannot be drawn (a turn record that does not
+// read) goes without them, as a report never waits for its pictures for good.
+
+// pictureJob is what a report awaiting its pictures needs to be finished: the turn, the
+// reader whose robot is ringed ("" for the shared pictures: a mailing list, an
+// observer), the report as rendered, and the mail as enqueue left it.
+type pictureJob struct {
+	Game   int64            `json:"game"`
+	Turn   int              `json:"turn"`
+	You    string           `json:"you,omitempty"`
+	Report templates.Report `json:"report"`
+	// The mail as stored: its text (unchanged by pictures), whether enqueue added the
+	// observer footer, and its headers.
+	Kind        string   `json:"kind"`
+	To          string   `json:"to"`
+	Subject     string   `json:"subject"`
+	MessageID   string   `json:"message_id"`
+	InReplyTo   string   `json:"in_reply_to,omitempty"`
+	Refs        []string `json:"refs,omitempty"`
+	Text        string   `json:"text"`
+	Observer    bool     `json:"observer,omitempty"`
+	Unsubscribe string   `json:"unsubscribe,omitempty"`
+}
+
+// laterPictures stands for the pictures of the game's turn, drawn after the commit.
+func (j *Judge) laterPictures(g store.Game, turn int) *reportPictures {
+	p := &reportPictures{later: &pictureJob{Game: g.ID, Turn: turn}}
+	p.you = func(robot string) *reportPictures {
+		return &reportPictures{later: &pictureJob{Game: g.ID, Turn: turn, You: robot}}
+	}
+	return p
+}
+
+// awaitJob completes m's picture job with the mail as enqueue leaves it.
+func (m *outMail) awaitJob() ([]byte, error) {
+	job := *m.later
+	job.Kind, job.To, job.Subject, job.MessageID, job.InReplyTo, job.Refs = m.kind, m.to, m.subject, m.messageID, m.inReplyTo, m.refs
+	job.Text, job.Observer, job.Unsubscribe = m.text, m.observer, m.unsubscribe
+	return json.Marshal(job)
+}
+
+// encodePNG writes a report picture as a PNG at the compression chosen for speed: the
+// pictures of a turn are the largest part of the time from the last order to the
+// reports (BenchmarkLastOrderToSMTP gives the time and the bytes a report).
+func (j *Judge) encodePNG(w io.Writer, img image.Image) error {
+	level := png.BestSpeed
+	if j.picturesInTx {
+		level = png.BestCompression // as before issue 24 item 3
+	}
+	return (&png.Encoder{CompressionLevel: level}).Encode(w, img)
+}
+
+// turnBefore is the state the game's turn began from (nil when there is none to read:
+// the turn's animation is left out).
+func turnBefore(tx *store.Tx, gameID int64, turn int) (*adjudicator.State, error) {
+	tn, err := tx.Turn(gameID, turn)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil || len(tn.Before) == 0 {
+		return nil, err
+	}
+	var before adjudicator.State
+	if err := json.Unmarshal(tn.Before, &before); err != nil {
+		return nil, nil
+	}
+	return &before, nil
+}
+
+// awaiting is one report awaiting its pictures.
+type awaiting struct {
+	id  int64
+	job pictureJob
+	raw []byte // the finished mail; nil: it goes as stored, without pictures
+}
+
+// completePictures finishes the reports awaiting their pictures, a turn at a time, and
+// returns how many it finished.
+func (j *Judge) completePictures(ctx context.Context) (int, error) {
+	var rows []store.PictureJob
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		rows, err = tx.PictureJobs(500)
+		return err
+	}); err != nil || len(rows) == 0 {
+		return 0, err
+	}
+	type turnKey struct {
+		game int64
+		turn int
+	}
+	var order []turnKey
+	turns := map[turnKey][]*awaiting{}
+	var broken []*awaiting
+	for _, r := range rows {
+		a := &awaiting{id: r.OutboxID}
+		if err := json.Unmarshal(r.Job, &a.job); err != nil {
+			j.Log.Error("a report's picture job does not read: the report goes without pictures", "outbox", r.OutboxID, "err", err)
+			broken = append(broken, a)
+			continue
+		}
+		k := turnKey{a.job.Game, a.job.Turn}
+		if turns[k] == nil {
+			order = append(order, k)
+		}
+		turns[k] = append(turns[k], a)
+	}
+	done := 0
+	if len(broken) > 0 {
+		n, err := j.finishPictures(ctx, broken)
+		if err != nil {
+			return done, err
+		}
+		done += n
+	}
+	for _, k := range order {
+		if ctx.Err() != nil {
+			return done, ctx.Err()
+		}
+		n, err := j.turnReportPictures(ctx, k.game, k.turn, turns[k])
+		done += n
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+// turnReportPictures draws one turn's pictures and finishes its reports awaiting them.
+func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, jobs []*awaiting) (int, error) {
+	start := time.Now()
+	var g store.Game
+	var setup *adjudicator.Setup
+	var before, next *adjudicator.State
+	var events []adjudicator.Event
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.Game(gameID); err != nil {
+			return err
+		}
+		tn, err := tx.Turn(gameID, turn)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // rolled back meanwhile: its reports are void
+		} else if err != nil {
+			return err
+		}
+		var after adjudicator.State
+		if json.Unmarshal(tn.After, &after) != nil || json.Unmarshal(tn.Events, &events) != nil {
+			j.Log.Error("a turn's record does not read: its reports go without pictures", "game", g.Tag, "turn", turn)
+			return nil
+		}
+		next = &after
+		if before, err = turnBefore(tx, gameID, turn); err != nil {
+			return err
+		}
+		if setup, err = j.setupFor(g); err != nil {
+			j.Log.Error("a turn's course does not load: its reports go without pictures", "game", g.Tag, "turn", turn, "err", err)
+			setup = nil
+		}
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	var shared *reportPictures
+	if setup != nil && next != nil {
+		shared = j.turnPictures(g, setup, before, next, events, turn)
+	}
+	if shared != nil {
+		// each reader's own copy, side by side
+		var readers []string
+		for _, a := range jobs {
+			if a.job.You != "" && !slices.Contains(readers, a.job.You) {
+				readers = append(readers, a.job.You)
+			}
+		}
+		own := make([]*reportPictures, len(readers))
+		if shared.you != nil {
+			parallel(len(readers), func(i int) { own[i] = shared.you(readers[i]) })
+		}
+		picsOf := func(you string) *reportPictures {
+			for i, r := range readers {
+				if r == you && own[i] != nil {
+					return own[i]
+				}
+			}
+			return shared
+		}
+		parallel(len(jobs), func(i int) {
+			a := jobs[i]
+			raw, err := j.finishedReport(a.job, picsOf(a.job.You))
+			if err != nil {
+				j.Log.Error("a report with its pictures could not be composed: it goes without them", "outbox", a.id, "err", err)
+				return
+			}
+			a.raw = raw
+		})
+	}
+	if j.stopAt("pictures-drawn") {
+		return 0, nil
+	}
+	n, err := j.finishPictures(ctx, jobs)
+	if err == nil {
+		bytes := 0
+		for _, a := range jobs {
+			bytes += len(a.raw)
+		}
+		j.Log.Info("report pictures drawn", "game", g.Tag, "turn", turn, "reports", n,
+			"ms", time.Since(start).Milliseconds(), "bytes", bytes)
+	}
+	return n, err
+}
+
+// finishedReport is the report of job with its pictures, composed as enqueue would.
+func (j *Judge) finishedReport(job pictureJob, pics *reportPictures) ([]byte, error) {
+	m, err := j.reportMail(job.Report, pics)
+	if err != nil {
+		return nil, err
+	}
+	m.kind, m.gameID, m.turn, m.to, m.subject = job.Kind, job.Game, job.Turn, job.To, job.Subject
+	m.messageID, m.inReplyTo, m.refs, m.unsubscribe = job.MessageID, job.InReplyTo, job.Refs, job.Unsubscribe
+	m.text = job.Text
+	if job.Observer {
+		m.html = withObserverHTML(m.html, j.observerFooter(job.Report.Game))
+	}
+	m.html = redactText(m.html)
+	return j.compose(m, j.now())
+}
+
+// finishPictures puts the finished mails in their outbox rows and removes their marks,
+// in one transaction.
+func (j *Judge) finishPictures(ctx context.Context, jobs []*awaiting) (int, error) {
+	n := 0
+	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
+		n = 0
+		for _, a := range jobs {
+			ok, err := tx.CompletePictures(a.id, a.raw)
+			if err != nil {
+				return err
+			}
+			if ok {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// parallel runs f(0) … f(n-1), as many at once as there are processors.
+func parallel(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
