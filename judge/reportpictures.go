@@ -83,6 +83,14 @@ func (j *Judge) encodePNG(w io.Writer, img image.Image) error {
 	return (&png.Encoder{CompressionLevel: level}).Encode(w, img)
 }
 
+// encodeOwnPNG is encodePNG for a reader's own copy (yourpictures.go).
+func (j *Judge) encodeOwnPNG(w io.Writer, img image.Image) error {
+	if j.picturesInTx {
+		return (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, img) // as before
+	}
+	return j.encodePNG(w, img)
+}
+
 // turnBefore is the state the game's turn began from (nil when there is none to read:
 // the turn's animation is left out).
 func turnBefore(tx *store.Tx, gameID int64, turn int) (*adjudicator.State, error) {

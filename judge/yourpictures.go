@@ -23,7 +23,7 @@ func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, set
 	return func(robot string) *reportPictures {
 		encode := func(img image.Image) []byte {
 			var b bytes.Buffer
-			if err := j.encodePNG(&b, img); err != nil {
+			if err := j.encodeOwnPNG(&b, img); err != nil {
 				return nil
 			}
 			return b.Bytes()
