@@ -65,8 +65,7 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 		if len(due) == 0 {
 			// nothing else is due: the reports awaiting their pictures get them
 			// (reportpictures.go), and go next
-			n, err := j.completePictures(ctx)
-			if err != nil || n == 0 {
+			if n, err := j.completePictures(ctx); err != nil || n == 0 {
 				return sent, err
 			}
 			continue
@@ -171,8 +170,11 @@ func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
 				}
 			}
 		}
-		if !progress {
-			return sent, nil
+		if !progress { // (what is due is another judge's to send, or waits)
+			release()
+			if n, err := j.completePictures(ctx); err != nil || n == 0 {
+				return sent, err
+			}
 		}
 	}
 }

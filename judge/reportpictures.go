@@ -167,9 +167,31 @@ func (j *Judge) completePictures(ctx context.Context) (int, error) {
 	return done, nil
 }
 
-// turnReportPictures draws one turn's pictures and finishes its reports awaiting them.
-func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, jobs []*awaiting) (int, error) {
+// turnReportPictures draws one turn's pictures and finishes its reports awaiting them,
+// those whose outbox claim it gets: a judge beside this one on the same database
+// (store/claims.go) draws the others.
+func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, all []*awaiting) (int, error) {
 	start := time.Now()
+	var jobs []*awaiting
+	defer func() {
+		for _, a := range jobs {
+			if err := j.Store.Unclaim(context.WithoutCancel(ctx), store.ClaimOutbox, a.id); err != nil {
+				j.Log.Warn("giving an outbox claim back failed (it ends with the claims session)", "outbox", a.id, "err", err)
+			}
+		}
+	}()
+	for _, a := range all {
+		ok, err := j.Store.Claim(ctx, store.ClaimOutbox, a.id)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			jobs = append(jobs, a)
+		}
+	}
+	if len(jobs) == 0 {
+		return 0, nil
+	}
 	var g store.Game
 	var setup *adjudicator.Setup
 	var before, next *adjudicator.State
