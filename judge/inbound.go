@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"regexp"
 	"sort"
 	"strings"
@@ -757,34 +757,8 @@ func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Playe
 	if err != nil {
 		return ack, err
 	}
-	o := sheet.Orders()
-	seat := st.Robot(player.Robot)
-	own := setup.Rules.Own() && seat >= 0
-	if own { // the 2023 rules: cards by kind around face-down Haywire cards
-		r := st.Robots[seat]
-		o = sheet.OwnOrders(&r)
-		ack.Shutdown = o.Shutdown
-		ack.Mat = templates.MatOf(st, r, setup.Rules.Lighter)
-	}
-	for i, p := range o.Program {
-		if p == 0 && seat >= 0 && !own {
-			p = st.Robots[seat].Registers[i]
-		}
-		if p != 0 {
-			ack.Program = append(ack.Program, templates.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title(), Own: own})
-		} else if own && sheet.HasProgram() && !o.Shutdown && st.Robots[seat].Mat != nil {
-			ack.Program = append(ack.Program, templates.Card{Register: i + 1, Title: "- (its face-down " + adjudicator.CardKind(st.Robots[seat].Mat.Haywire[i]).Title() + " is played)", Own: true})
-		}
-	}
-	ack.Standing = standingLines(sheet)
-	for _, w := range rep.Warnings() {
-		ack.Warnings = append(ack.Warnings, w.String())
-	}
-	if sheet.HasProgram() {
-		if f, err := orders.Forecast(setup, st, player.Robot, sheet); err == nil {
-			ack.Forecast = f.String()
-		}
-	}
+	// what the orders are in the game's words: RoboRally's (roborally.Acknowledge)
+	roborally.Acknowledge(&ack, setup, st, player.Robot, sheet, rep)
 	valid, err := v.sheets(j, tx, g.ID, g.CurrentTurn, st)
 	if err != nil {
 		return ack, err
