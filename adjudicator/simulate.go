@@ -37,6 +37,23 @@ type Simulator struct {
 	// mats are the forecast's player mats (2023 rules), copied from the base state's
 	// into these buffers for each run instead of allocated.
 	mats []Mat
+	// ran: t holds a run's turn (clearTurn).
+	ran bool
+}
+
+// clearTurn zeroes the turn but for its buffers, unless no run has written it since it
+// was last cleared. The turn is some kB with pointers: a composite literal assigned to
+// it is built aside and copied, a write barrier a pointer while the collector marks,
+// and a forecast of a sheet (orders.Validate) cleared it three times (Reset, run,
+// Reset(nil, nil)); now it is cleared once and written field by field.
+func (sim *Simulator) clearTurn() {
+	if !sim.ran {
+		return
+	}
+	hits, occ, blast := sim.t.hits[:0], sim.t.occ, sim.t.blast
+	sim.t = turn{}
+	sim.t.hits, sim.t.occ, sim.t.blast = hits, occ, blast
+	sim.ran = false
 }
 
 // NewSimulator prepares forecasts of st, which must not change while the Simulator is
@@ -57,7 +74,7 @@ func (sim *Simulator) Reset(s *Setup, st *State) {
 	robots, orders, mats := sim.st.Robots, sim.orders, sim.mats
 	sim.setup, sim.base = s, st
 	sim.st = State{}
-	sim.t = turn{hits: sim.t.hits[:0], occ: sim.t.occ, blast: sim.t.blast}
+	sim.clearTurn()
 	if sim.t.blast != nil {
 		sim.t.blast.forget()
 	}
@@ -148,10 +165,12 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
 	clear(sim.orders)
 	sim.orders[robot] = o
-	hits, occ, blast := sim.t.hits, sim.t.occ, sim.t.blast
-	sim.t = turn{setup: sim.setup, st: &sim.st, orders: sim.orders, single: robot, quiet: true, hits: hits[:0], occ: occ,
-		blast: blast, walls: sim.setup.walls, wallsW: sim.setup.wallsW}
-	sim.t.playSingle()
+	sim.clearTurn()
+	sim.ran = true
+	t := &sim.t
+	t.setup, t.st, t.orders, t.single, t.quiet = sim.setup, &sim.st, sim.orders, robot, true
+	t.walls, t.wallsW = sim.setup.walls, sim.setup.wallsW
+	t.playSingle()
 	out := sim.st.Robots[robot]
 	if out.Mat != nil {
 		// The robot returned keeps its mat when the next run reuses the buffers.

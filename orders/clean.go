@@ -40,6 +40,10 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 	for i := 0; i < len(in); i++ {
 		r := in[i]
 		col := i + 1
+		if r >= ' ' && r < 0x7f && r != '&' && r != '<' {
+			out, cols = append(out, r), append(cols, col) // printable ASCII, most of a sheet
+			continue
+		}
 		switch {
 		case r == '&':
 			if rep, n := entity(in[i:]); n > 0 {

@@ -1,8 +1,10 @@
 package orders
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A greeting above a plain-text sheet written without markers (docs/orders.md, "Lines
@@ -38,6 +40,10 @@ var (
 func isGreeting(t string) bool {
 	if len(t) > 60 {
 		return false
+	}
+	var buf [16]byte
+	if w := firstASCIIWord(t, &buf); w != nil && string(w) != "good" && !slices.ContainsFunc(greetingWords, func(g string) bool { return string(w) == g }) {
+		return false // most lines: no greeting, told without the copies below
 	}
 	fields := strings.Fields(strings.ToLower(strings.Map(func(r rune) rune {
 		if unicode.IsPunct(r) && r != '\'' {
@@ -82,6 +88,27 @@ func hasProse(ps []Problem) bool {
 		}
 	}
 	return false
+}
+
+// firstASCIIWord is the first of t's fields as isGreeting reads them (lower case, split
+// at spaces and punctuation but the apostrophe), written into buf, when t starts with
+// ASCII letters that end there; nil when telling needs the full reading.
+func firstASCIIWord(t string, buf *[16]byte) []byte {
+	k := 0
+	for k < len(t) && k < len(buf) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= 'A' && t[k] <= 'Z') {
+		buf[k] = t[k] | 0x20
+		k++
+	}
+	if k == 0 || k == len(buf) {
+		return nil
+	}
+	if k < len(t) {
+		c := t[k]
+		if c >= utf8.RuneSelf || c == '\'' || !(c == ' ' || c == '\t' || unicode.IsPunct(rune(c))) {
+			return nil
+		}
+	}
+	return buf[:k]
 }
 
 // IsGreeting reports whether a line above a sheet written without markers is a

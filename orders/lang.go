@@ -47,9 +47,15 @@ type langParser struct {
 }
 
 func newLangParser(toks []token, line int) *langParser {
-	p := &langParser{toks: toks, line: line, v: theVocab()}
-	p.words = p.wbuf[:0]
+	p := new(langParser)
+	p.reset(toks, line)
 	return p
+}
+
+// reset makes p a new parser of toks.
+func (p *langParser) reset(toks []token, line int) {
+	*p = langParser{toks: toks, line: line, v: theVocab()}
+	p.words = p.wbuf[:0]
 }
 
 func (p *langParser) end() bool { return p.i >= len(p.toks) }
@@ -63,9 +69,12 @@ func (p *langParser) peek(k int) token {
 
 // is reports whether the next tokens are words...; "" matches any token.
 func (p *langParser) is(words ...string) bool {
+	if p.i+len(words) > len(p.toks) {
+		return false // peek's token past the end matches nothing
+	}
 	for k, w := range words {
-		t := p.peek(k)
-		if t.text == "" || (w != "" && t.text != w) {
+		// a token's text is never "" (lex)
+		if w != "" && p.toks[p.i+k].text != w {
 			return false
 		}
 	}
@@ -83,7 +92,10 @@ func (p *langParser) accept(words ...string) bool {
 
 // acceptAny consumes one token that is one of words and reports which.
 func (p *langParser) acceptAny(words ...string) (string, bool) {
-	t := p.peek(0)
+	if p.i >= len(p.toks) {
+		return "", false
+	}
+	t := &p.toks[p.i]
 	for _, w := range words {
 		if t.text == w && t.text != "" {
 			p.i++
@@ -249,11 +261,17 @@ func (p *langParser) parseRule() (Rule, bool) {
 // preference ("discard Brakes before Shield to prevent damage": Brakes's order, then
 // Shield's) and one a register ("use Brakes in registers 2 and 4").
 func (p *langParser) parseRules() ([]Rule, bool) {
+	return p.appendRules(nil)
+}
+
+// appendRules is parseRules appending the rules to dst.
+func (p *langParser) appendRules(dst []Rule) ([]Rule, bool) {
 	r, ok := p.parseRule()
 	if !ok {
 		return nil, false
 	}
-	out := []Rule{r}
+	start := len(dst)
+	out := append(dst, r)
 	if p.fallback != nil {
 		out = append(out, Rule{At: r.At, Then: *p.fallback})
 	}
@@ -272,7 +290,7 @@ func (p *langParser) parseRules() ([]Rule, bool) {
 	if len(p.regs) > 0 {
 		n := len(out)
 		for _, reg := range p.regs {
-			for _, x := range out[:n] {
+			for _, x := range out[start:n] {
 				x.Then.Register = reg
 				if x.Else != nil && x.Else.Register != 0 {
 					e := *x.Else
@@ -1109,7 +1127,15 @@ func (p *langParser) wordsAhead() []string {
 // how many words it takes.
 func (p *langParser) matchOption(words []string) (string, int, bool) {
 	var buf [128]byte
-	for n := len(words); n > 0; n-- {
+	// Runs longer than the longest whose squash begins a name name nothing.
+	m, b := 0, buf[:0]
+	for m < len(words) {
+		if b = appendSquashed(b, words[m]); !p.v.prefixes[string(b)] {
+			break
+		}
+		m++
+	}
+	for n := m; n > 0; n-- {
 		if name, ok := p.v.options[string(appendSquashed(buf[:0], words[:n]...))]; ok {
 			return name, n, true
 		}

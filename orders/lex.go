@@ -23,11 +23,15 @@ func lex(line []rune, cols []int) []token {
 
 // lexString is lex with string(line) already made.
 func lexString(str string, line []rune, cols []int) []token {
-	toks := make([]token, 0, len(line)/4+2)
+	return appendTokens(make([]token, 0, len(line)/4+2), str, "", line, cols)
+}
+
+// appendTokens is lexString appending to toks; lower is strings.ToLower(str) when the
+// caller has it (an ASCII line), or "".
+func appendTokens(toks []token, str, lower string, line []rune, cols []int) []token {
 	// One lower-cased copy of an ASCII line serves every word; other lines lower-case
 	// word by word (a rune's lower case may not be as long as it).
-	lower := ""
-	if isASCII(str) {
+	if lower == "" && isASCII(str) {
 		lower = strings.ToLower(str) // one copy, only when there are capitals
 	}
 	isWord := func(r rune) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -71,20 +72,22 @@ func ParseText(b []byte) (*Sheet, error) {
 	if len(b) > MaxSize {
 		return nil, &SyntaxError{Problems: []Problem{{Msg: fmt.Sprintf("the sheet is larger than %d bytes, the most a sheet may be", MaxSize)}}}
 	}
-	text := string(b)
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
+	sc := textScratches.Get().(*textScratch)
+	defer sc.put()
+	text := sc.normalize(b)
+	lines, offs := sc.split(text)
+	// One lower-cased copy of an ASCII sheet serves every line the cleaning leaves as
+	// written (appendTokens); it is the sheet itself when there are no capitals.
+	lower := ""
+	if isASCII(text) {
+		lower = strings.ToLower(text)
 	}
-	text = strings.TrimPrefix(text, "\ufeff")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	lines := strings.Split(text, "\n")
 
 	first, last := markedBlock(lines)
 	marked := first > 0            // a start marker: every line after it is meant as orders
 	read := false                  // a line of the sheet has been read: no greeting below it
 	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
-	var c cleaner
+	c := &sc.c
 	for i := first; i < last; i++ {
 		n := i + 1
 		raw := lines[i]
@@ -99,8 +102,15 @@ func ParseText(b []byte) (*Sheet, error) {
 		if i := commentAt(runes); i >= 0 {
 			runes, cols = runes[:i], cols[:i]
 		}
-		str := raw // a line that cleaning did not change is its own string
-		if len(runes) != len(raw) || !sameASCII(runes, raw) {
+		// A line that cleaning did not change (but for a comment cut off) is a piece of
+		// the sheet's string, and of its lower-cased copy.
+		str, low := raw, ""
+		if len(runes) <= len(raw) && sameASCII(runes, raw) {
+			str = raw[:len(runes)]
+			if lower != "" {
+				low = lower[offs[i] : offs[i]+len(runes)]
+			}
+		} else {
 			str = string(runes)
 		}
 		trimmed := strings.TrimSpace(str)
@@ -113,7 +123,7 @@ func ParseText(b []byte) (*Sheet, error) {
 		if !marked && !read && isGreeting(trimmed) {
 			continue // a greeting above an unmarked sheet (greetings.go)
 		}
-		tp.line(n, runes, cols, str)
+		tp.line(n, runes, cols, str, low, sc)
 		read = true
 	}
 	if len(tp.s.At) == 0 {
@@ -128,8 +138,80 @@ func ParseText(b []byte) (*Sheet, error) {
 	return tp.s, nil
 }
 
-// sameASCII reports whether runes spell s, an ASCII string byte for byte.
+// textScratch is the memory ParseText works in, kept from sheet to sheet: the cleaned
+// line, the lines, the tokens, the order parser. Nothing of it is handed to the sheet
+// (its strings are pieces of the sheet's own copy of the text). A sync.Pool: a judge
+// reads a mail's sheets in a burst, and memory left between bursts is better given back.
+type textScratch struct {
+	c     cleaner
+	norm  []byte
+	lines []string
+	offs  []int
+	toks  []token
+	lp    langParser
+}
+
+var textScratches = sync.Pool{New: func() any { return new(textScratch) }}
+
+// put clears what points into the last sheet and gives the scratch back.
+func (sc *textScratch) put() {
+	clear(sc.lines)
+	clear(sc.toks[:cap(sc.toks)])
+	sc.lp = langParser{}
+	textScratches.Put(sc)
+}
+
+// normalize is b as a string, made valid UTF-8 (U+FFFD for what is not), without a
+// byte order mark, with every line ending a "\n": one copy of b.
+func (sc *textScratch) normalize(b []byte) string {
+	if !utf8.Valid(b) {
+		text := strings.ToValidUTF8(string(b), "\uFFFD")
+		text = strings.TrimPrefix(text, "\ufeff")
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		return strings.ReplaceAll(text, "\r", "\n")
+	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if bytes.IndexByte(b, '\r') < 0 {
+		return string(b)
+	}
+	out := sc.norm[:0]
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] != '\r':
+			out = append(out, b[i])
+		case i+1 < len(b) && b[i+1] == '\n':
+			// "\r\n": the "\n" is written next
+		default:
+			out = append(out, '\n')
+		}
+	}
+	sc.norm = out
+	return string(out)
+}
+
+// split is strings.Split(text, "\n") in the scratch's memory, and each line's offset in
+// text.
+func (sc *textScratch) split(text string) ([]string, []int) {
+	lines, offs := sc.lines[:0], sc.offs[:0]
+	off := 0
+	for {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			lines, offs = append(lines, text[off:]), append(offs, off)
+			break
+		}
+		lines, offs = append(lines, text[off:off+i]), append(offs, off)
+		off += i + 1
+	}
+	sc.lines, sc.offs = lines, offs
+	return lines, offs
+}
+
+// sameASCII reports whether runes spell the start of s, ASCII byte for byte.
 func sameASCII(runes []rune, s string) bool {
+	if len(runes) > len(s) {
+		return false
+	}
 	for i, r := range runes {
 		if r != rune(s[i]) || s[i] >= utf8.RuneSelf {
 			return false
@@ -223,6 +305,11 @@ func markedBlock(lines []string) (first, last int) {
 // 2 for an end marker ("#end", "--- end ---", "end of orders"), 0 otherwise.
 func markerKind(l string) int {
 	t := strings.TrimSpace(l)
+	if t == "" || strings.IndexByte("-#=*[]<>_:obsemOBSEM", t[0]) < 0 {
+		// Neither trimming below nor cutting a comment changes the first character
+		// unless it is one of these, and every marker word starts with o, b, s, e or m.
+		return 0
+	}
 	if strings.LastIndexByte(t, '#') > 0 {
 		t = cutComment(t) // "#end   # that's all"
 	}
@@ -260,14 +347,16 @@ var headerKeys = map[string]string{
 func IsHeaderKey(word string) bool { _, ok := headerKeys[word]; return ok }
 
 // line reads one line that is not blank, quoted or a comment.
-// str is string(runes).
-func (tp *textParser) line(n int, runes []rune, cols []int, str string) {
+// str is string(runes), lower strings.ToLower(str) or "" (appendTokens); the tokens
+// and the order parser are sc's.
+func (tp *textParser) line(n int, runes []rune, cols []int, str, lower string, sc *textScratch) {
 	// "Key: value" headers.
 	if key, val, vcol, ok := splitHeader(runes, cols); ok {
 		tp.header(n, key, val, vcol)
 		return
 	}
-	toks := lexString(str, runes, cols)
+	toks := appendTokens(sc.toks[:0], str, lower, runes, cols)
+	sc.toks = toks[:0]
 	if len(toks) == 0 {
 		return
 	}
@@ -305,22 +394,23 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str string) {
 		tp.cards(n, toks)
 		return
 	}
-	p := newLangParser(toks, n)
+	p := &sc.lp
+	p.reset(toks, n)
 	for !p.end() {
 		if len(tp.s.Rules) >= MaxRules {
 			tp.ps.add(Pos{n, 0}, "more than %d orders on one sheet", MaxRules)
 			return
 		}
-		rs, ok := p.parseRules()
+		rs, ok := p.appendRules(tp.s.Rules)
 		if !ok {
 			tp.ps.list = append(tp.ps.list, *p.err)
 			return
 		}
-		if len(tp.s.Rules)+len(rs) > MaxRules {
+		if len(rs) > MaxRules {
 			tp.ps.add(Pos{n, 0}, "more than %d orders on one sheet", MaxRules)
 			return
 		}
-		tp.s.Rules = append(tp.s.Rules, rs...)
+		tp.s.Rules = rs
 	}
 }
 

@@ -19,6 +19,10 @@ type vocab struct {
 	// short are the squashed short names players write for a card ("tractor", "gyro"),
 	// whose misspelt whole names ("tractor bean") must not read as the short name.
 	short map[string]bool
+	// prefixes are the beginnings of the keys of options, the keys too: a run of words
+	// whose squash is none names no card, and neither does any longer run
+	// (langParser.matchOption, asked at every order).
+	prefixes map[string]bool
 }
 
 // nearestName is the card whose whole name is nearest to w, and how near (squashed).
@@ -107,6 +111,12 @@ var theVocab = sync.OnceValue(func() *vocab {
 			if w := len(strings.Fields(n)); w > v.maxWords {
 				v.maxWords = w
 			}
+		}
+	}
+	v.prefixes = map[string]bool{}
+	for k := range v.options {
+		for i := 1; i <= len(k); i++ {
+			v.prefixes[k[:i]] = true
 		}
 	}
 	return v
