@@ -124,10 +124,20 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 	var f fate
 	var status store.InboxStatus
 	var note string
+	judgedElsewhere := false
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
-		gameID, f = 0, fate{}
+		gameID, f, judgedElsewhere = 0, fate{}, false
+		// Still as read? Another judge (several on one database, shared.go) may have
+		// judged it since: one whose intake claim went while it was in the middle.
+		now, err := tx.InboxStatusNow(row.ID)
+		if err != nil {
+			return err
+		}
+		if now != row.Status {
+			judgedElsewhere = true
+			return nil
+		}
 		var gid int64
-		var err error
 		status, note, gid, err = j.judgeMessage(tx, &views{}, row, msg, perr, nil, &f)
 		if err != nil {
 			return err
@@ -147,6 +157,10 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		}); store.IsCorrupt(ferr) {
 			return j.corrupt(ferr)
 		}
+		return nil
+	}
+	if judgedElsewhere {
+		j.Log.Info("a stored mail was judged meanwhile by another judge; left alone", "inbox", row.ID)
 		return nil
 	}
 	j.logFate(row, msg, f, note)

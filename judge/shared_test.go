@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,4 +193,56 @@ func (s *overlapSender) Send(ctx context.Context, _ string, _ []string, raw []by
 	}
 	s.sent = append(s.sent, raw)
 	return nil
+}
+
+// TestStoredMailJudgedOnce: a mail stored and not judged is judged by one judge (its
+// Recover, on taking intake); another that read it before, still new, and comes to it
+// after must leave it (it judged it again: a second version of the sheet stored, a
+// second acknowledgement).
+func TestStoredMailJudgedOnce(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			a, b := twoJudges(t, backend)
+			ctx := context.Background()
+			spec := GameSpec{Tag: "once", Course: "sprint", Seed: 5,
+				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+			for _, r := range []string{"Alice", "Bob"} {
+				spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: strings.ToLower(r) + "@example.test"})
+			}
+			secrets, err := a.CreateGame(ctx, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := rawMail("alice@example.test", "[RR once] standing orders",
+				fmt.Sprintf("robot Alice\nsecret %s\nif damage > 4 then power down\n", secrets["Alice"]))
+			var row store.InboxMessage
+			if err := a.Store.Tx(ctx, func(tx *store.Tx) error {
+				var err error
+				row, _, err = tx.InboxInsert(store.InboxMessage{UIDValidity: 1, UID: 1, Raw: raw, Received: time.Now()})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Recover(ctx); err != nil { // a judges it
+				t.Fatal(err)
+			}
+			msg, perr := b.extract(row.Raw)
+			if err := b.processStored(ctx, row, msg, perr); err != nil { // b, with the row as it read it
+				t.Fatal(err)
+			}
+			if err := a.Store.View(ctx, func(tx *store.Tx) error {
+				g, err := tx.GameByTag("once")
+				if err != nil {
+					return err
+				}
+				vs, err := tx.OrderVersions(g.ID, g.CurrentTurn, "Alice")
+				if err == nil && len(vs) != 1 {
+					t.Errorf("%d versions of Alice's sheet stored, want 1", len(vs))
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }

@@ -122,6 +122,25 @@ func (t *Tx) InboxByStatus(s InboxStatus, limit int) ([]InboxMessage, error) {
 		`SELECT `+inboxColumns+` FROM inbox WHERE status = ? ORDER BY id LIMIT ?`, string(s), limit)
 }
 
+// InboxStatusNow is the stored message's status as the transaction may act on it: in a
+// writing transaction on PostgreSQL the row is locked for the rest of it (another
+// judge judging the same stored mail waits, then reads what that one left). A judge
+// about to judge a stored mail checks it is still as it read it (judge.processStored).
+func (t *Tx) InboxStatusNow(id int64) (InboxStatus, error) {
+	lock := ``
+	if t.pg && t.write {
+		lock = ` FOR UPDATE`
+	}
+	var s string
+	if err := t.queryRow(`SELECT status FROM inbox WHERE id = ?`+lock, id).Scan(&s); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("store: inbox %d: %w", id, ErrNotFound)
+		}
+		return "", fmt.Errorf("store: inbox %d: %w", id, err)
+	}
+	return InboxStatus(s), nil
+}
+
 // InboxMaxUID is the highest UID stored under uidvalidity (0 when none).
 func (t *Tx) InboxMaxUID(uidvalidity uint32) (uint32, error) {
 	var n sql.NullInt64
