@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -176,6 +177,14 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		kvs, err := adjudicator.VariantSettings(o.Variants)
 		if err != nil {
 			return res, fmt.Errorf("demo: %v", err)
+		}
+		if o.OptionDeck != "" && o.OptionDeck != "none" && !slices.ContainsFunc(kvs, func(kv [2]string) bool { return kv[0] == "option_package" }) {
+			// A robot draws an option card only ending a turn on a double wrench, which
+			// the bots' short races seldom do: with --options alone they held no card
+			// and used none (issue 22). The demo deals each robot one card before the
+			// game (seed 001's Standard Option Package), so the cards are played.
+			kvs = append(kvs, [2]string{"option_package", "standard"})
+			fmt.Fprintf(o.Out, "Each robot starts with one option card (the standard-package variant; --variants deluxe-package offers three to choose from).\n")
 		}
 		for _, kv := range kvs {
 			if err := rules.Set(kv[0], kv[1]); err != nil {

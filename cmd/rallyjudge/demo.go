@@ -25,7 +25,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", "", "keep the game's database in this file (default: temporary)")
 	saveMail := fs.String("save-mail", "", "write every mail rallyjudge sent to this directory as .eml")
 	verbose := fs.Bool("v", false, "log what the judge does")
-	options := fs.String("options", "", "the option deck: none, crash-burn (the default), armed-dangerous (armed) or both")
+	options := fs.String("options", "", "the option deck: none, crash-burn (the default), armed-dangerous (armed) or both; given, each robot starts with one card (unless --variants picks a package) and the demo lists the cards used")
 	variants := fs.String("variants", "", "variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
 	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
