@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -62,9 +61,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		return "", refuse("course %q: %v.%s", spec.Course, err, courseHint(spec.Course))
 	}
 	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
-	rules := adjudicator.PostalRules()
-	rulesMap := map[string]any{}
-	variants := map[string]string{}
+	rs := roborally.NewSettingsReader() // the ruleset and its variants are RoboRally's to read
 	for _, k := range slices.Sorted(maps.Keys(kv)) {
 		v := kv[k]
 		if done, err := j.createKey(&spec, k, v); done || err != nil {
@@ -75,68 +72,25 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		}
 		switch {
 		case k == "course":
-		case k == "rules":
-			r, err := adjudicator.RulesByName(v)
-			if err != nil {
+		case rs.Takes(k):
+			if err := rs.Read(k, v); err != nil {
 				return "", refuse("%v.", err)
 			}
-			rules = r
-		case strings.HasPrefix(k, "rules."):
-			rulesMap[strings.TrimPrefix(k, "rules.")] = v
-		case k == "variants":
-			// seed 001's option variants by name (adjudicator/variants.go), and seed
-			// 004's (the 2023 variants, rules2023.go) switched on by name too.
-			var rest []string
-			for _, name := range strings.Split(v, ",") {
-				if name = strings.ToLower(strings.TrimSpace(name)); name == roborally.ActFastKey || roborally.VariantByKey(name) != nil {
-					variants[name] = "yes"
-				} else if name != "" {
-					rest = append(rest, name)
-				}
-			}
-			v = strings.Join(rest, ",")
-			kvs, err := adjudicator.VariantSettings(v)
-			if err != nil {
-				return "", refuse("%v.", err)
-			}
-			for _, kv := range kvs {
-				if old, ok := rulesMap[kv[0]]; ok && old != kv[1] {
-					return "", refuse("variants=%s sets %s=%s, but rules.%s=%v is given too.", v, kv[0], kv[1], kv[0], old)
-				}
-				rulesMap[kv[0]] = kv[1]
-			}
-		case k == roborally.ActFastKey || roborally.VariantByKey(k) != nil:
-			variants[k] = v // the 2023 variants: rules2023.go, once the ruleset is known
-		case k == "options":
-			// The option deck (adjudicator/optiondeck.go): only cards that work are dealt.
-			d, ok := adjudicator.ParseOptionDeck(v)
-			if !ok {
-				return "", refuse("options %q: want none, crash-burn, armed-dangerous or both.", v)
-			}
-			rulesMap["option_deck"] = string(d)
 		default:
 			if err := applySetting(&set, &spec.Options, k, v); err != nil {
 				return "", err
 			}
 		}
 	}
-	if rules.Own() && kv["options"] != "" {
-		return "", refuse("options=%s: the 2023 rules have upgrades (seed 004), not option cards; leave options out.", kv["options"])
-	}
-	actFast, err := applyVariants(&rules, variants)
+	rules, actFast, err := rs.Finish()
 	if err != nil {
-		return "", err
+		return "", refuse("%v.", err)
 	}
 	if actFast {
 		if m := strings.ToLower(kv["missed"]); m != "" && m != string(store.MissedRandom) {
 			return "", refuse("act-fast=yes fills missing registers at random (missed=random); it cannot go with missed=%s.", m)
 		}
 		set.Missed, spec.Options.Missed = store.MissedRandom, ""
-	}
-	if len(rulesMap) > 0 {
-		if err := setRules(&rules, rulesMap); err != nil {
-			return "", err
-		}
 	}
 	spec.Rules = &rules
 	if err := j.notJudge("list", set.ListAddress); err != nil {
@@ -238,26 +192,6 @@ func missedIn(g store.Game, tn store.Turn) []string {
 		}
 	}
 	return out
-}
-
-// setRules sets rules options by their JSON names (adjudicator.Rules.Set: a switch, a
-// number, a word, or a list joined by commas), in the order of their names so that the
-// first error is always the same one.
-func setRules(r *adjudicator.Rules, kv map[string]any) error {
-	keys := make([]string, 0, len(kv))
-	for k := range kv {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if k == "name" {
-			return refuse("rules.name cannot be set: write rules=postal or rules=2023.")
-		}
-		if err := r.Set(k, fmt.Sprint(kv[k])); err != nil {
-			return refuse("rules: %v.", err)
-		}
-	}
-	return nil
 }
 
 // rulesText shows a game's rules settings, one a line, those the game changed marked

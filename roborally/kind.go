@@ -87,25 +87,15 @@ func (c Config) policy() string {
 // MissedPolicy is the policy for a robot without orders (the autopilot's move).
 func (c Config) MissedPolicy() string { return c.policy() }
 
-// Configure reads course=NAME, rules=postal|2023, missed=powerdown|random|autopilot,
-// the 2023 variants (lighter=yes ...) and any rules setting adjudicator.Rules.Set takes
-// (option-deck=crash-burn, written with dashes or underscores).
+// Configure reads course=NAME, missed=powerdown|random|autopilot and the settings of
+// the ruleset as the judge's CREATE reads them (SettingsReader: rules=postal|2023,
+// rules.KEY=VALUE, variants=..., options=..., the 2023 variants, act-fast=yes).
 func (k Kind) Configure(kv map[string]string) (game.Config, error) {
-	c := Config{CourseName: DefaultCourse, Rules: adjudicator.PostalRules()}
-	if name, ok := kv["rules"]; ok {
-		r, err := adjudicator.RulesByName(name)
-		if err != nil {
-			return nil, err
-		}
-		c.Rules = r
-		if r.Own() {
-			c.CourseName = Default2023Course
-		}
-	}
+	c := Config{}
+	rs := NewSettingsReader()
 	for _, key := range slices.Sorted(maps.Keys(kv)) {
 		v := kv[key]
 		switch {
-		case key == "rules":
 		case key == "course":
 			c.CourseName = v
 		case key == "missed":
@@ -115,19 +105,30 @@ func (k Kind) Configure(kv map[string]string) (game.Config, error) {
 			default:
 				return nil, fmt.Errorf("missed %q: want powerdown, random or autopilot", v)
 			}
-		case key == ActFastKey || VariantByKey(key) != nil:
-		default:
-			if err := c.Rules.Set(strings.ReplaceAll(key, "-", "_"), v); err != nil {
+		case rs.Takes(key):
+			if err := rs.Read(key, v); err != nil {
 				return nil, err
 			}
+		default:
+			return nil, fmt.Errorf("there is no setting %q (RoboRally takes course, missed, rules, rules.KEY, variants, options and the 2023 variants)", key)
 		}
 	}
-	actFast, err := ApplyVariants(&c.Rules, kv)
+	rules, actFast, err := rs.Finish()
 	if err != nil {
 		return nil, err
 	}
+	c.Rules = rules
 	if actFast {
+		if c.Missed != "" && c.Missed != MissedRandom {
+			return nil, fmt.Errorf("act-fast=yes fills missing registers at random (missed=random); it cannot go with missed=%s", c.Missed)
+		}
 		c.Missed = MissedRandom
+	}
+	if c.CourseName == "" {
+		c.CourseName = DefaultCourse
+		if rules.Own() {
+			c.CourseName = Default2023Course
+		}
 	}
 	if err := c.Rules.Check(); err != nil {
 		return nil, err

@@ -41,8 +41,8 @@ func TestWholeGameThroughTheSeam(t *testing.T) {
 		kv   map[string]string
 	}{
 		{"postal", map[string]string{}},
-		{"crash and burn", map[string]string{"option-deck": "crash-burn"}},
-		{"armed and dangerous", map[string]string{"option-deck": "armed-dangerous"}},
+		{"crash and burn", map[string]string{"options": "crash-burn"}},
+		{"armed and dangerous", map[string]string{"options": "armed-dangerous", "rules.max_options": "3"}},
 		{"2023", map[string]string{"rules": "2023"}},
 		{"2023 act fast", map[string]string{"rules": "2023", ActFastKey: "yes", "less-deadly": "yes"}},
 		{"postal autopilot", map[string]string{"missed": MissedAutopilot}},
@@ -233,6 +233,9 @@ func TestConfigure(t *testing.T) {
 		{"lighter": "yes"},
 		{"rules": "2023", "lighter": "perhaps"},
 		{"colour": "blue"},
+		{"rules": "2023", "options": "crash-burn"},
+		{"rules.name": "mine"},
+		{ActFastKey: "yes", "rules": "2023", "missed": "autopilot"},
 	} {
 		if _, err := k.Configure(kv); err == nil {
 			t.Errorf("%v accepted", kv)
