@@ -2,7 +2,6 @@ package judge
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -582,35 +580,11 @@ func hostedRulesLine(g store.Game, o Options, k game.Kind) string {
 // gameRulesLine is a game's deadline rules, missed-orders policy, option deck and
 // ruleset in one line, for LIST.
 func gameRulesLine(g store.Game, o Options) string {
-	var r adjudicator.Rules
-	rules, deck := "postal", "crash-burn"
-	var changed []string
-	if err := json.Unmarshal(g.Rules, &r); err == nil {
-		if r.Name != "" {
-			rules = r.Name
-		}
-		if r.OptionDeck != "" {
-			deck = string(r.OptionDeck)
-		}
-		// Every setting the game changed from its ruleset (adjudicator/rulestext.go);
-		// the option deck is said apart.
-		for _, s := range r.Settings() {
-			if s.Changed && s.Key != "option_deck" {
-				changed = append(changed, s.String())
-			}
-		}
-	}
-	if len(changed) > 0 {
-		rules += " with " + strings.Join(changed, " ")
-	}
 	grace := "no grace"
 	if g.Grace > 0 {
 		grace = "grace " + shortDuration(g.Grace)
 	}
-	if r.Own() { // the 2023 rules: upgrades, not option cards; the variants by name
-		return fmt.Sprintf("deadline %s, %s; without orders: %s; rules: %s",
-			deadlineRuleText(g.Deadline), grace, missedText(g, o), variantsText(r, g, o))
-	}
-	return fmt.Sprintf("deadline %s, %s; without orders: %s; option cards: %s; rules: %s",
-		deadlineRuleText(g.Deadline), grace, missedText(g, o), deck, rules)
+	// the ruleset in words is RoboRally's (roborally.ListText)
+	return fmt.Sprintf("deadline %s, %s; without orders: %s; %s",
+		deadlineRuleText(g.Deadline), grace, missedText(g, o), roborally.ListText(g.Rules, o.policy(g)))
 }

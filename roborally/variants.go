@@ -1,6 +1,7 @@
 package roborally
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -138,4 +139,35 @@ func MissedText(r adjudicator.Rules, policy string) string {
 		return "random (Act Fast: every register filled at random from the hand)"
 	}
 	return policy
+}
+
+// ListText is a game's ruleset in LIST's words: the 2023 rules with their variants
+// (RulesText), or the postal rules' option deck and every setting the game changed
+// (adjudicator/rulestext.go), the option deck said apart. rawRules is the game's rules
+// as stored (unreadable: the postal rules with the Crash & Burn deck, as a game stored
+// before rules were kept).
+func ListText(rawRules []byte, policy string) string {
+	var r adjudicator.Rules
+	rules, deck := "postal", "crash-burn"
+	var changed []string
+	if err := json.Unmarshal(rawRules, &r); err == nil {
+		if r.Name != "" {
+			rules = r.Name
+		}
+		if r.OptionDeck != "" {
+			deck = string(r.OptionDeck)
+		}
+		for _, s := range r.Settings() {
+			if s.Changed && s.Key != "option_deck" {
+				changed = append(changed, s.String())
+			}
+		}
+	}
+	if r.Own() { // the 2023 rules: upgrades, not option cards; the variants by name
+		return "rules: " + RulesText(r, policy)
+	}
+	if len(changed) > 0 {
+		rules += " with " + strings.Join(changed, " ")
+	}
+	return fmt.Sprintf("option cards: %s; rules: %s", deck, rules)
 }
