@@ -33,11 +33,12 @@ func Chromium() string {
 type Result struct {
 	Width      int      // the viewport's width
 	PageWidth  int      // the page's scroll width: more than Width scrolls sideways
-	Overflows  []string // blocks that scroll sideways inside: "PRE(585>374) Legend (nor…"
+	Overflows  []string // blocks that scroll sideways inside, cut off, or past the edge: "PRE(585>374) Legend (nor…"
 	Screenshot string   // the screenshot's path, when one was asked for
 }
 
-// Fits reports whether nothing scrolls sideways.
+// Fits reports whether nothing scrolls sideways, is cut off at the side, or lies past
+// the viewport's edge.
 func (r Result) Fits() bool { return r.PageWidth <= r.Width && len(r.Overflows) == 0 }
 
 func (r Result) String() string {
@@ -50,11 +51,15 @@ const frame = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body sty
 <div style="width:%[1]dpx;height:%[2]dpx;overflow:hidden"><iframe id="f" src="page.html" style="border:0;width:%[1]dpx;height:%[3]dpx;margin-top:-%[4]dpx"></iframe></div>
 <script>
 document.getElementById("f").onload = function () {
-  var d = this.contentDocument, bad = [];
+  var d = this.contentDocument, bad = [], w = this.contentWindow.innerWidth;
   d.querySelectorAll("*").forEach(function (e) {
-    var s = getComputedStyle(e);
+    var s = getComputedStyle(e), r = e.getBoundingClientRect(), what = (e.textContent || e.getAttribute("alt") || "").trim().slice(0, 30);
     if (e.scrollWidth > e.clientWidth + 1 && (s.overflowX == "auto" || s.overflowX == "scroll"))
-      bad.push(e.tagName + "(" + e.scrollWidth + ">" + e.clientWidth + ") " + (e.textContent || "").trim().slice(0, 30));
+      bad.push(e.tagName + "(" + e.scrollWidth + ">" + e.clientWidth + ") " + what);
+    else if (e.scrollWidth > e.clientWidth + 1 && s.overflowX == "hidden" && e.tagName != "HTML" && e.tagName != "BODY")
+      bad.push(e.tagName + "(cut " + e.scrollWidth + ">" + e.clientWidth + ") " + what);
+    else if (r.width > 0 && r.height > 0 && s.visibility != "hidden" && (r.right > w + 1 || r.left < -1))
+      bad.push(e.tagName + "(past the edge " + Math.round(r.left) + ".." + Math.round(r.right) + " of " + w + ") " + what);
   });
   document.title = "W=" + d.documentElement.scrollWidth + " BAD=" + bad.join(" | ");
 };
