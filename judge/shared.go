@@ -155,7 +155,12 @@ func (j *Judge) intakeStint(ctx context.Context, l Loops, s *sharedIntake, batch
 				return
 			case <-t.C:
 			}
-			if err := j.Store.ClaimHeld(sctx, store.ClaimIntake, 0); err != nil && sctx.Err() == nil {
+			// asked within half a lease: a database that does not answer (the network to
+			// it gone) is a claim lost, as the server will soon count it
+			cctx, ccancel := context.WithTimeout(sctx, l.Lease/2)
+			err := j.Store.ClaimHeld(cctx, store.ClaimIntake, 0)
+			ccancel()
+			if err != nil && sctx.Err() == nil {
 				j.Log.Warn("the intake claim was lost: another judge may read the mailbox now", "err", err)
 				cancel(err)
 				return
@@ -165,7 +170,10 @@ func (j *Judge) intakeStint(ctx context.Context, l Loops, s *sharedIntake, batch
 	err = f.RunBatch(sctx, func(bctx context.Context, v uint32, msgs []mail.Fetched) []error {
 		// a batch is taken only under the claim: one that came after the claim went is
 		// left unstored and unflagged, for the judge that holds it now
-		if err := j.Store.ClaimHeld(bctx, store.ClaimIntake, 0); err != nil {
+		cctx, ccancel := context.WithTimeout(bctx, l.Lease/2)
+		err := j.Store.ClaimHeld(cctx, store.ClaimIntake, 0)
+		ccancel()
+		if err != nil {
 			cancel(err)
 			errs := make([]error, len(msgs))
 			for i := range errs {
