@@ -31,6 +31,18 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		k := max(n, 96) // most lines of a sheet fit the first buffers
 		c.in, c.out, c.cols = make([]rune, 0, k), make([]rune, 0, k), make([]int, 0, k)
 	}
+	if printableASCII(s) {
+		// Most lines: nothing to undo; a rune and a column a byte.
+		if cap(c.out) < n || cap(c.cols) < n {
+			c.out, c.cols = make([]rune, 0, n), make([]int, 0, n)
+		}
+		out, cols = c.out[:n], c.cols[:n]
+		for i := 0; i < len(s); i++ {
+			out[i], cols[i] = rune(s[i]), i+1
+		}
+		c.out, c.cols = out, cols
+		return out, cols, false
+	}
 	in := c.in[:0]
 	for _, r := range s {
 		in = append(in, r)
@@ -82,6 +94,17 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		out, cols = append(out, r), append(cols, col)
 	}
 	return out, cols, false
+}
+
+// printableASCII reports whether s is printable ASCII without the "&" and "<" an HTML
+// entity or tag starts with: a line clean already.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= 0x7f || c == '&' || c == '<' {
+			return false
+		}
+	}
+	return true
 }
 
 var entities = map[string]rune{

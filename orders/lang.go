@@ -73,8 +73,9 @@ func (p *langParser) is(words ...string) bool {
 		return false // peek's token past the end matches nothing
 	}
 	for k, w := range words {
-		// a token's text is never "" (lex)
-		if w != "" && p.toks[p.i+k].text != w {
+		// a token's text is never "" (lex); the first bytes told apart before the
+		// whole texts, as most words asked for are not the one there
+		if t := p.toks[p.i+k].text; w != "" && (len(t) != len(w) || t[0] != w[0] || t != w) {
 			return false
 		}
 	}

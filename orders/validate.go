@@ -126,9 +126,8 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	// full forecast run, for the register and the cause.
 	if rep.OK() && s.HasProgram() && r.Power != adjudicator.PowerDown {
 		// As the forecast: the game as the player knows it (R-FORECAST-HIDDEN).
-		bs, bst := setup.Blind(st, idx)
 		sim := simulators.Get().(*adjudicator.Simulator)
-		sim.Reset(bs, bst)
+		sim.ResetBlind(setup, st, idx)
 		final, err := sim.Run(idx, programOf(s, r), Compile(s))
 		sim.Reset(nil, nil)
 		simulators.Put(sim)
