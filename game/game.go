@@ -195,6 +195,15 @@ type Leaver interface {
 	Leave(seat int) (m Move, ok bool)
 }
 
+// Policies is a Position whose missed moves may be played by more than one policy
+// (RoboRally: powerdown, random, autopilot). When the game's absence setting names a
+// policy for an absent player's missing move ("autopilot", "powerdown"), the judge
+// plays AutopilotAs's move instead of Autopilot's; ok false: the game has no such
+// policy, and Autopilot plays.
+type Policies interface {
+	AutopilotAs(seat int, seed int64, policy string) (m Move, ok bool)
+}
+
 // ReportWidth is the widest line of a report's text (Report.Text), for a phone.
 const ReportWidth = 72
 

@@ -696,11 +696,24 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			}
 		}
 	}
+	opts, err := j.optionsOf(tx, g)
+	if err != nil {
+		return false, err
+	}
 	for _, seat := range missing {
 		if left[seat] {
 			continue
 		}
 		moves[seat] = h.pos.Autopilot(seat, seed)
+		// an absent player's move, played by the policy the game's absence setting
+		// names (absence.go), when the game has it
+		if pol, ok := h.pos.(game.Policies); ok && opts.absence() != "extend" {
+			if p := playerAt(players, seat); p != nil && !p.Withdrawn && absentOn(*p, j.now()) {
+				if m, ok := pol.AutopilotAs(seat, seed, opts.absence()); ok {
+					moves[seat] = m
+				}
+			}
+		}
 		if m, ok := partial[seat]; ok { // what the seat did send counts (game.Folder)
 			moves[seat] = h.pos.(game.Folder).Fold(seat, m, moves[seat])
 		}

@@ -19,7 +19,8 @@ import (
 // RoboRally behind the game seam (roborally.Kind), played by mail through the judge's
 // generic path (hosted.go), is the same game as on the judge's own RoboRally path: two
 // games of the same course, seed and players get the same sheets by mail, one robot
-// missing every third turn and taken out by the game master at turn 5 (game.Leaver),
+// away and missing every third turn (the game's absence setting: the autopilot,
+// game.Policies) and taken out by the game master at turn 5 (game.Leaver),
 // another sending its orders over two mails (a program, then standing orders alone:
 // game.Folder) or standing orders alone, and after every turn their states are the
 // same bytes.
@@ -49,6 +50,16 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 			raw, _ := cfg.Encode()
 			f.createGame(GameSpec{Tag: "seam", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}, players...)
 			seam := f.secrets
+			// Hulk is away throughout, and both games play an absent player's missed
+			// program by the autopilot (game.Policies)
+			for tag, sec := range map[string][2]string{"spring": {own[""], own["Hulk"]}, "seam": {seam[""], seam["Hulk"]}} {
+				if _, text := f.send("gm@example.test", "[RR "+tag+"] s", "secret "+sec[0]+"\nSET absence autopilot\n"); !strings.Contains(text, "absence") {
+					t.Fatalf("SET absence in game %s:\n%s", tag, text)
+				}
+				if _, text := f.send("hulk@example.test", "[RR "+tag+"] away", "secret "+sec[1]+"\nABSENT 2026-03-01 2026-03-31\n"); !strings.Contains(text, "Noted") {
+					t.Fatalf("ABSENT in game %s:\n%s", tag, text)
+				}
+			}
 
 			seamState := func() (store.Game, []byte) {
 				var g store.Game

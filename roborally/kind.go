@@ -28,6 +28,7 @@ var (
 	_ game.Scenarios = Kind{}
 	_ game.Folder    = (*position)(nil)
 	_ game.Leaver    = (*position)(nil)
+	_ game.Policies  = (*position)(nil)
 )
 
 // Name is "roborally", the name CREATE game= takes.
@@ -397,6 +398,18 @@ func (p *position) Complete(seat int, m game.Move) bool {
 		return false
 	}
 	return mv.Missed != "" || HasOrders(p.State.Robots[seat], mv.Sheet)
+}
+
+// AutopilotAs is the move of a missed-orders policy other than the game's (an absent
+// player's robot: the game's absence setting), played as Autopilot's is.
+func (p *position) AutopilotAs(seat int, seed int64, policy string) (game.Move, bool) {
+	switch policy {
+	case MissedPowerDown, MissedRandom, MissedAutopilot:
+	default:
+		return game.Move{}, false
+	}
+	data, _ := json.Marshal(move{Missed: policy})
+	return game.Move{Data: data, Text: "(no orders: the missed-orders policy " + policy + ")"}, true
 }
 
 // outcome is a turn's events as Play stores them: the engine's events, what was
