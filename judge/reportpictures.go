@@ -226,7 +226,8 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	}
 	var shared *reportPictures
 	if setup != nil && next != nil {
-		shared = j.turnPictures(g, setup, before, next, events, turn)
+		everyone := slices.ContainsFunc(jobs, func(a *awaiting) bool { return a.job.You == "" })
+		shared = j.turnPictures(g, setup, before, next, events, turn, everyone)
 	}
 	if shared != nil {
 		// each reader's own copy, side by side
@@ -246,7 +247,7 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 					return own[i]
 				}
 			}
-			return shared
+			return shared.complete()
 		}
 		parallel(len(jobs), func(i int) {
 			a := jobs[i]

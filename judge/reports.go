@@ -3,6 +3,8 @@ package judge
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -35,23 +37,61 @@ type reportPictures struct {
 	// (reportpictures.go): a report given it is stored without them, marked to await
 	// them.
 	later *pictureJob
+	// lazy encodes, by the index in inline, a shared picture not encoded yet: when every
+	// report is a reader's own copy the shared PNGs are not needed (turnPictures).
+	lazy map[int]*lazyPicture
+}
+
+// lazyPicture is a picture encoded when first needed.
+type lazyPicture struct {
+	once   sync.Once
+	data   []byte
+	encode func() []byte
+}
+
+func (l *lazyPicture) get() []byte {
+	l.once.Do(func() { l.data = l.encode() })
+	return l.data
+}
+
+// complete is p with every picture encoded (the same p when nothing was left to encode).
+func (p *reportPictures) complete() *reportPictures {
+	if len(p.lazy) == 0 {
+		return p
+	}
+	c := *p
+	c.inline = slices.Clone(p.inline)
+	c.lazy = nil
+	var keep []mail.Inline
+	for i := range c.inline {
+		if l := p.lazy[i]; l != nil {
+			c.inline[i].Data = l.get()
+		}
+		if c.inline[i].Data != nil {
+			keep = append(keep, c.inline[i])
+		}
+	}
+	c.inline = keep
+	return &c
 }
 
 // turnPictures draws the floor at the end of the turn and the turn's GIF (from the
 // robots as the turn began, before, replayed from the event log; nil before: no GIF).
 // A picture that cannot be drawn is left out and logged: a report is never held up by
 // its pictures. It runs after the turn's commit (reportpictures.go), so it reads
-// nothing of the store.
+// nothing of the store. Without shared, no report takes the pictures drawn for
+// everyone, only readers' own copies (yourpictures.go): the shared PNGs are encoded
+// only if a copy needs one (complete).
 func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, next *adjudicator.State,
-	events []adjudicator.Event, turn int) *reportPictures {
+	events []adjudicator.Event, turn int, shared bool) *reportPictures {
 	opt := picture.Options{Cell: 28, Deck: setup.Deck, Turn: turn}
 	still := opt
 	still.Caption = fmt.Sprintf("%s (%s) after turn %d", g.Tag, g.Course, turn)
 	still.Devices = next.Devices
 	var frames []picture.Frame
 	var regs []picture.RegisterFrame
-	var gif bytes.Buffer
-	var gifErr error
+	var anim *picture.Animation
+	var animErr error
 	// The turn's animation and stills are drawn beside the board (two cores at work):
 	// the GIF is the largest part of the work.
 	var wg sync.WaitGroup
@@ -61,57 +101,57 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 		go func() {
 			defer wg.Done()
 			frames, regs = picture.TurnStory(setup.Course, before.Robots, events, opt)
-			gifErr = picture.EncodeFrames(&gif, frames, opt)
+			anim, animErr = picture.EncodeAnimation(frames, opt) // readers' copies reuse its frames
 		}()
 	}
 	board := picture.Course(setup.Course, next.Robots, still)
-	var png bytes.Buffer
-	err := j.encodePNG(&png, board)
-	wg.Wait()
-	if err != nil {
-		j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "err", err)
-		return nil
-	}
 	p := &reportPictures{refs: &templates.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
-		Width: board.Rect.Dx(), Height: board.Rect.Dy()}}
-	p.inline = append(p.inline, mail.Inline{ContentID: p.refs.BoardCID, ContentType: "image/png",
-		Filename: fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), Data: png.Bytes()})
+		Width: board.Rect.Dx(), Height: board.Rect.Dy()}, lazy: map[int]*lazyPicture{}}
+	// add adds a PNG of img, encoded now, or when first needed (without shared)
+	add := func(cid, name string, img image.Image) {
+		l := &lazyPicture{encode: func() []byte {
+			var b bytes.Buffer
+			if err := j.encodePNG(&b, img); err != nil {
+				j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "picture", name, "err", err)
+				return nil
+			}
+			return b.Bytes()
+		}}
+		p.lazy[len(p.inline)] = l
+		p.inline = append(p.inline, mail.Inline{ContentID: cid, ContentType: "image/png", Filename: name})
+	}
+	add(p.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), board)
+	wg.Wait()
 	if before != nil {
-		p.stills(j, g, turn, regs)
-		p.you = j.yourPictures(p, g, turn, setup, next, still, frames, regs, opt) // yourpictures.go
-		if gifErr == nil {
+		p.refs.Stills = nil
+		for _, r := range regs {
+			cid := j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)
+			caption := fmt.Sprintf("After register %d", r.Register) // and the cards played, in order
+			if _, cards, ok := strings.Cut(r.Caption, " — "); ok {
+				caption += ": " + cards
+			}
+			p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
+			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), r.Image)
+		}
+		p.you = j.yourPictures(p, g, turn, setup, next, still, regs, anim) // yourpictures.go
+		if animErr == nil {
 			p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 			p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",
-				Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: gif.Bytes()})
+				Filename: fmt.Sprintf("%s-turn-%d.gif", g.Tag, turn), Data: anim.Bytes()})
 		} else {
-			j.Log.Warn("report animation", "game", g.Tag, "turn", turn, "err", gifErr)
+			j.Log.Warn("report animation", "game", g.Tag, "turn", turn, "err", animErr)
 		}
+	}
+	if shared {
+		lazy := p.lazy
+		parallel(len(p.inline), func(i int) {
+			if l := lazy[i]; l != nil {
+				l.get()
+			}
+		})
+		p = p.complete()
 	}
 	return p
-}
-
-// stills adds a still PNG of the floor as each register left it, with the register's
-// trails, beams and falls (picture.TurnStory), beside the animation.
-func (p *reportPictures) stills(j *Judge, g store.Game, turn int, regs []picture.RegisterFrame) {
-	p.refs.Stills = nil
-	pngs := make([]bytes.Buffer, len(regs))
-	errs := make([]error, len(regs))
-	parallel(len(regs), func(i int) { errs[i] = j.encodePNG(&pngs[i], regs[i].Image) })
-	for i, r := range regs {
-		png := pngs[i]
-		if err := errs[i]; err != nil {
-			j.Log.Warn("report still", "game", g.Tag, "turn", turn, "register", r.Register, "err", err)
-			continue
-		}
-		cid := j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)
-		caption := fmt.Sprintf("After register %d", r.Register) // and the cards played, in order
-		if _, cards, ok := strings.Cut(r.Caption, " — "); ok {
-			caption += ": " + cards
-		}
-		p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
-		p.inline = append(p.inline, mail.Inline{ContentID: cid, ContentType: "image/png",
-			Filename: fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), Data: png.Bytes()})
-	}
 }
 
 // enqueueReports writes every player's report of the turn just resolved (and, in a
@@ -148,7 +188,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		if err != nil {
 			return err
 		}
-		pics = j.turnPictures(g, setup, before, next, events, turn)
+		pics = j.turnPictures(g, setup, before, next, events, turn, true)
 	}
 	picturesOff, err := tx.PicturesOff(g.ID)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // (Judge.encodePNG: for speed). A picture that cannot be drawn or encoded leaves the
 // shared one in its place.
 func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, setup *adjudicator.Setup, next *adjudicator.State,
-	still picture.Options, frames []picture.Frame, regs []picture.RegisterFrame, anim picture.Options) func(string) *reportPictures {
+	still picture.Options, regs []picture.RegisterFrame, anim *picture.Animation) func(string) *reportPictures {
 	return func(robot string) *reportPictures {
 		encode := func(img image.Image) []byte {
 			var b bytes.Buffer
@@ -40,22 +40,26 @@ func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, set
 		}
 		if shared.refs.TurnCID != "" {
 			mine[shared.refs.TurnCID] = func() []byte {
-				var b bytes.Buffer
-				if err := picture.EncodeFrames(&b, picture.FramesFor(frames, robot), anim); err != nil {
+				b, err := anim.For(robot) // the frames that come out the same are the shared ones
+				if err != nil {
 					return nil
 				}
-				return b.Bytes()
+				return b
 			}
 		}
-		p := &reportPictures{refs: shared.refs, inline: make([]mail.Inline, len(shared.inline))}
+		p := &reportPictures{refs: shared.refs, inline: make([]mail.Inline, len(shared.inline)), lazy: map[int]*lazyPicture{}}
 		copy(p.inline, shared.inline)
 		for i := range p.inline {
 			if draw, ok := mine[p.inline[i].ContentID]; ok {
 				if b := draw(); b != nil {
 					p.inline[i].Data = b
+					continue
 				}
 			}
+			if l := shared.lazy[i]; l != nil && p.inline[i].Data == nil {
+				p.lazy[i] = l // the shared picture, encoded if not yet
+			}
 		}
-		return p
+		return p.complete()
 	}
 }
