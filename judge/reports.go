@@ -104,7 +104,8 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 			anim, animErr = picture.EncodeAnimation(frames, opt) // readers' copies reuse its frames
 		}()
 	}
-	board := picture.Course(setup.Course, next.Robots, still)
+	boardFrame := picture.CourseFrame(setup.Course, next.Robots, still)
+	board := boardFrame.Image
 	p := &reportPictures{refs: &templates.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
 		Width: board.Rect.Dx(), Height: board.Rect.Dy()}, lazy: map[int]*lazyPicture{}}
 	// add adds a PNG of img, encoded now, or when first needed (without shared)
@@ -133,7 +134,7 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 			p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
 			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), r.Image)
 		}
-		p.you = j.yourPictures(p, g, turn, setup, next, still, regs, anim) // yourpictures.go
+		p.you = j.yourPictures(p, g, turn, boardFrame, regs, anim) // yourpictures.go
 		if animErr == nil {
 			p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 			p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",

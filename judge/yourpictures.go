@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/picture"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -13,13 +12,14 @@ import (
 
 // yourPictures returns what draws a player's own copy of the turn's pictures (issue 22):
 // the board after the turn, each register's picture and the animation, with the
-// reader's robot ringed, under the same Content-IDs as the shared ones. The register
-// pictures and the GIF's frames are the shared ones with the ring drawn over
-// (picture.Frame.For), not drawn again. They are compressed as the shared ones are
+// reader's robot ringed, under the same Content-IDs as the shared ones. The board, the
+// register pictures and the GIF's frames are the shared ones with the ring drawn over
+// (picture.Frame.For), not drawn again; the GIF's frames that come out the same are
+// the shared ones, not encoded again (picture.Animation). They are compressed as the shared ones are
 // (Judge.encodePNG: for speed). A picture that cannot be drawn or encoded leaves the
 // shared one in its place.
-func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, setup *adjudicator.Setup, next *adjudicator.State,
-	still picture.Options, regs []picture.RegisterFrame, anim *picture.Animation) func(string) *reportPictures {
+func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, board picture.Frame,
+	regs []picture.RegisterFrame, anim *picture.Animation) func(string) *reportPictures {
 	return func(robot string) *reportPictures {
 		encode := func(img image.Image) []byte {
 			var b bytes.Buffer
@@ -29,11 +29,7 @@ func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, set
 			return b.Bytes()
 		}
 		mine := map[string]func() []byte{
-			shared.refs.BoardCID: func() []byte {
-				o := still
-				o.You = robot
-				return encode(picture.Course(setup.Course, next.Robots, o))
-			},
+			shared.refs.BoardCID: func() []byte { return encode(board.For(robot).Image) },
 		}
 		for _, r := range regs {
 			mine[j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)] = func() []byte { return encode(r.For(robot).Image) }

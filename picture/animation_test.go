@@ -85,3 +85,25 @@ func BenchmarkReadersGIF(b *testing.B) {
 		}
 	})
 }
+
+// TestCourseFrameFor: a reader's copy of the course (CourseFrame, Frame.For) is the
+// picture Course draws for them (Options.You).
+func TestCourseFrameFor(t *testing.T) {
+	course, err := adjudicator.LoadCourse("sprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DemoTurn(course, 4, 7, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Cell: 28, Caption: "after turn 2", Devices: d.After.Devices}
+	f := CourseFrame(course, d.After.Robots, opt)
+	for _, r := range d.After.Robots {
+		o := opt
+		o.You = r.Name
+		if !bytes.Equal(f.For(r.Name).Image.Pix, Course(course, d.After.Robots, o).Pix) {
+			t.Errorf("%s's copy of the course is not the course drawn for %s", r.Name, r.Name)
+		}
+	}
+}

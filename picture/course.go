@@ -129,6 +129,12 @@ func unit(d adjudicator.Dir) (float64, float64) {
 // Course draws the course with the robots on it (robot i in seat colour i; robots
 // destroyed or out of the race are not drawn) and a legend of the robots below.
 func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *image.Paletted {
+	return CourseFrame(c, robots, opt).Image
+}
+
+// CourseFrame is Course as a Frame: a reader's copy of it (Frame.For) rings their robot
+// without drawing the course again, and is the picture Course draws with Options.You.
+func CourseFrame(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) Frame {
 	p := newPainter(c, robots, opt)
 	caption := opt.Caption
 	if caption == "" {
@@ -140,7 +146,7 @@ func Course(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *ima
 	p.robots(img, robots, nil)
 	p.legend(img, robots)
 	ringYou(img, p.marks, p.you)
-	return img
+	return Frame{Image: img, Caption: caption, you: p.marks}
 }
 
 func courseCaption(c *adjudicator.Course, own bool) string {
