@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -198,7 +199,9 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	var events []adjudicator.Event
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		if g, err = tx.Game(gameID); err != nil {
+		if g, err = tx.Game(gameID); errors.Is(err, store.ErrNotFound) {
+			return nil // no such game: its reports go without pictures
+		} else if err != nil {
 			return err
 		}
 		tn, err := tx.Turn(gameID, turn)
@@ -224,11 +227,39 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	}); err != nil {
 		return 0, err
 	}
-	var shared *reportPictures
 	if setup != nil && next != nil {
-		everyone := slices.ContainsFunc(jobs, func(a *awaiting) bool { return a.job.You == "" })
-		shared = j.turnPictures(g, setup, before, next, events, turn, everyone)
+		j.drawReports(g, setup, before, next, events, turn, jobs)
 	}
+	if j.stopAt("pictures-drawn") {
+		return 0, nil
+	}
+	n, err := j.finishPictures(ctx, jobs)
+	if err == nil {
+		bytes := 0
+		for _, a := range jobs {
+			bytes += len(a.raw)
+		}
+		j.Log.Info("report pictures drawn", "game", g.Tag, "turn", turn, "reports", n,
+			"ms", time.Since(start).Milliseconds(), "bytes", bytes)
+	}
+	return n, err
+}
+
+// drawReports draws the turn's pictures and composes each report of jobs with them
+// (its raw). A picture that panics leaves every report of the turn without pictures
+// (logged): a drawing that fails for good must not stop the outbox at every start.
+func (j *Judge) drawReports(g store.Game, setup *adjudicator.Setup, before, next *adjudicator.State,
+	events []adjudicator.Event, turn int, jobs []*awaiting) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.Log.Error("drawing a turn's pictures failed: its reports go without them", "game", g.Tag, "turn", turn, "panic", fmt.Sprint(r))
+			for _, a := range jobs {
+				a.raw = nil
+			}
+		}
+	}()
+	everyone := slices.ContainsFunc(jobs, func(a *awaiting) bool { return a.job.You == "" })
+	shared := j.turnPictures(g, setup, before, next, events, turn, everyone)
 	if shared != nil {
 		// each reader's own copy, side by side
 		var readers []string
@@ -259,19 +290,6 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 			a.raw = raw
 		})
 	}
-	if j.stopAt("pictures-drawn") {
-		return 0, nil
-	}
-	n, err := j.finishPictures(ctx, jobs)
-	if err == nil {
-		bytes := 0
-		for _, a := range jobs {
-			bytes += len(a.raw)
-		}
-		j.Log.Info("report pictures drawn", "game", g.Tag, "turn", turn, "reports", n,
-			"ms", time.Since(start).Milliseconds(), "bytes", bytes)
-	}
-	return n, err
 }
 
 // finishedReport is the report of job with its pictures, composed as enqueue would.
@@ -313,21 +331,29 @@ func (j *Judge) finishPictures(ctx context.Context, jobs []*awaiting) (int, erro
 	return n, nil
 }
 
-// parallel runs f(0) … f(n-1), as many at once as there are processors.
+// parallel runs f(0) … f(n-1), as many at once as there are processors. A panic in f
+// is raised again in the caller, once the others are done.
 func parallel(n int, f func(i int)) {
 	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var panicked any
 	next := make(chan int)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if panicked == nil {
+						panicked = r
+					}
+					mu.Unlock()
+					for range next { // the others take the rest
+					}
+				}
+			}()
 			for i := range next {
 				f(i)
 			}
@@ -338,4 +364,7 @@ func parallel(n int, f func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }

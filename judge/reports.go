@@ -95,11 +95,13 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 	// The turn's animation and stills are drawn beside the board (two cores at work):
 	// the GIF is the largest part of the work.
 	var wg sync.WaitGroup
+	var panicked any
 	if before != nil {
 		opt.Devices = before.Devices
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { panicked = recover() }() // raised again below, in the caller
 			frames, regs = picture.TurnStory(setup.Course, before.Robots, events, opt)
 			anim, animErr = picture.EncodeAnimation(frames, opt) // readers' copies reuse its frames
 		}()
@@ -123,6 +125,9 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 	}
 	add(p.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), board)
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 	if before != nil {
 		p.refs.Stills = nil
 		for _, r := range regs {

@@ -145,15 +145,29 @@ func frameDelay(k, n int, opt Options) int {
 	return d
 }
 
-// parallel runs f(0) … f(n-1), as many at once as there are processors.
+// parallel runs f(0) … f(n-1), as many at once as there are processors. A panic in f
+// is raised again in the caller, once the others are done.
 func parallel(n int, f func(i int)) {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var panicked any
 	next := make(chan int)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if panicked == nil {
+						panicked = r
+					}
+					mu.Unlock()
+					for range next { // the others take the rest
+					}
+				}
+			}()
 			for i := range next {
 				f(i)
 			}
@@ -164,4 +178,7 @@ func parallel(n int, f func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
