@@ -37,27 +37,34 @@ var attachable = map[string]bool{
 // to it (0 if none).
 func kindAt(toks []token, i int) (kind string, used, prio int) {
 	t := toks[i].text
-	next := func(k int) token {
-		if i+k < len(toks) {
-			return toks[i+k]
+	// Two-word names: a switch on the first word, as most words start none.
+	if i+1 < len(toks) {
+		n1, n1kind := toks[i+1].text, toks[i+1].kind
+		switch t {
+		case "move", "mv", "mov", "m", "forward", "fwd", "f":
+			if n1kind == 'n' && len(n1) == 1 && n1 >= "1" && n1 <= "3" {
+				return [...]string{"move1", "move2", "move3"}[n1[0]-'1'], 2, 0
+			}
+			if (t == "move" || t == "mv" || t == "mov") && (n1 == "back" || n1 == "backward" || n1 == "backwards") {
+				return "backup", 2, 0 // the 2023 card's printed name (seed 004: Move Back)
+			}
+		case "back":
+			if n1 == "up" {
+				return "backup", 2, 0
+			}
+		case "u":
+			if n1 == "turn" {
+				return "uturn", 2, 0
+			}
+		case "power":
+			if n1 == "up" {
+				return "powerup", 2, 0 // the 2023 card; a line "power up" alone is the order (cardStart)
+			}
+		case "rotate", "turn", "rot":
+			if n1 == "left" || n1 == "right" {
+				return n1, 2, 0
+			}
 		}
-		return token{}
-	}
-	// Two-word names.
-	switch {
-	case inList(t, "move", "mv", "mov", "m", "forward", "fwd", "f") && next(1).kind == 'n' && len(next(1).text) == 1 &&
-		next(1).text >= "1" && next(1).text <= "3":
-		return "move" + next(1).text, 2, 0
-	case t == "back" && next(1).text == "up":
-		return "backup", 2, 0
-	case inList(t, "move", "mv", "mov") && inList(next(1).text, "back", "backward", "backwards"):
-		return "backup", 2, 0 // the 2023 card's printed name (seed 004: Move Back)
-	case t == "u" && next(1).text == "turn":
-		return "uturn", 2, 0
-	case t == "power" && next(1).text == "up":
-		return "powerup", 2, 0 // the 2023 card; a line "power up" alone is the order (cardStart)
-	case inList(t, "rotate", "turn", "rot") && inList(next(1).text, "left", "right"):
-		return next(1).text, 2, 0
 	}
 	// "M1-490": name, hyphen, priority in one word.
 	// (a priority has at most 4 digits: a longer number is no card, never a saturated one)

@@ -929,6 +929,18 @@ var squareKinds = map[string]string{
 	"chopshop": "chop-shop", "chop": "chop-shop", "oil": "oil", "oilslick": "oil", "slick": "oil",
 }
 
+// squarePrefixes are the beginnings of squareKinds' keys, the keys too, and "" (the
+// key of "square" alone: "square repair" is "repair").
+var squarePrefixes = func() map[string]bool {
+	m := map[string]bool{"": true}
+	for k := range squareKinds {
+		for i := 1; i <= len(k); i++ {
+			m[k[:i]] = true
+		}
+	}
+	return m
+}()
+
 // squareKind finds the longest run of the next words naming a square kind.
 // It runs for most words of an order, so the words and the key it builds stay on the
 // stack (the map lookup with string(key) does not copy).
@@ -942,30 +954,38 @@ func (p *langParser) squareKind() (string, int) {
 		}
 		words = append(words, t.text)
 	}
+	// The key of words[:n] is key[:ends[n-1]]; a run whose key begins no square's
+	// names none, and neither does a longer run (squarePrefixes).
 	var buf [80]byte
-	for n := len(words); n > 0; n-- {
-		key := buf[:0]
-		for _, w := range words[:n] {
-			switch w {
-			case "two", "double", "dual":
-				w = "2"
-			case "one", "single":
-				w = "1"
-			case "site", "square", "space", "tile", "sites", "squares", "spaces":
-				continue
-			}
-			if strings.Contains(w, "-") {
-				w = strings.ReplaceAll(w, "-", "")
-			}
-			if strings.Contains(w, "wrench") {
-				w = strings.ReplaceAll(strings.ReplaceAll(w, "wrenches", "spanner"), "wrench", "spanner")
-			}
-			if w != "express" {
-				w = strings.TrimSuffix(w, "s")
-			}
-			key = append(key, w...)
+	var ends [len(arr)]int
+	key, m := buf[:0], 0
+	for _, w := range words {
+		switch w {
+		case "two", "double", "dual":
+			w = "2"
+		case "one", "single":
+			w = "1"
+		case "site", "square", "space", "tile", "sites", "squares", "spaces":
+			w = ""
 		}
-		if kind, ok := squareKinds[string(key)]; ok {
+		if strings.Contains(w, "-") {
+			w = strings.ReplaceAll(w, "-", "")
+		}
+		if strings.Contains(w, "wrench") {
+			w = strings.ReplaceAll(strings.ReplaceAll(w, "wrenches", "spanner"), "wrench", "spanner")
+		}
+		if w != "express" {
+			w = strings.TrimSuffix(w, "s")
+		}
+		key = append(key, w...)
+		if !squarePrefixes[string(key)] {
+			break
+		}
+		ends[m] = len(key)
+		m++
+	}
+	for n := m; n > 0; n-- {
+		if kind, ok := squareKinds[string(key[:ends[n-1]])]; ok {
 			return kind, n
 		}
 	}

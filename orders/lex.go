@@ -35,9 +35,15 @@ func appendTokens(toks []token, str, lower string, line []rune, cols []int) []to
 		lower = strings.ToLower(str) // one copy, only when there are capitals
 	}
 	isWord := func(r rune) bool {
-		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '-'
+		if r < utf8.RuneSelf {
+			return wordASCII[r]
+		}
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
 	}
 	size := func(r rune) int {
+		if r < utf8.RuneSelf {
+			return 1
+		}
 		if n := utf8.RuneLen(r); n > 0 {
 			return n
 		}
@@ -103,6 +109,15 @@ func appendTokens(toks []token, str, lower string, line []rune, cols []int) []to
 	}
 	return toks
 }
+
+// wordASCII are the ASCII characters of a word: letters, digits, underscore, apostrophe
+// and hyphen.
+var wordASCII = func() (w [utf8.RuneSelf]bool) {
+	for c := range w {
+		w[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '\'' || c == '-'
+	}
+	return w
+}()
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -351,7 +351,7 @@ func IsHeaderKey(word string) bool { _, ok := headerKeys[word]; return ok }
 // and the order parser are sc's.
 func (tp *textParser) line(n int, runes []rune, cols []int, str, lower string, sc *textScratch) {
 	// "Key: value" headers.
-	if key, val, vcol, ok := splitHeader(runes, cols); ok {
+	if key, val, vcol, ok := splitHeader(runes, cols, str); ok {
 		tp.header(n, key, val, vcol)
 		return
 	}
@@ -414,8 +414,9 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str, lower string, s
 	}
 }
 
-// splitHeader recognises "Key: value" / "Key value" for the header keys.
-func splitHeader(runes []rune, cols []int) (key, val string, vcol int, ok bool) {
+// splitHeader recognises "Key: value" / "Key value" for the header keys. str is
+// string(runes).
+func splitHeader(runes []rune, cols []int, str string) (key, val string, vcol int, ok bool) {
 	i := 0
 	for i < len(runes) && runes[i] == ' ' {
 		i++
@@ -454,7 +455,11 @@ func splitHeader(runes []rune, cols []int) (key, val string, vcol int, ok bool) 
 	if k == len(runes) {
 		return "", "", 0, false
 	}
-	val = strings.TrimSpace(string(runes[k:]))
+	if len(str) == len(runes) {
+		val = strings.TrimSpace(str[k:]) // a rune a byte: a piece of the line, no copy
+	} else {
+		val = strings.TrimSpace(string(runes[k:]))
+	}
 	if field == "turn" {
 		val = strings.TrimRight(val, ".!")
 	}
@@ -531,7 +536,8 @@ func postalHeader(toks []token) (name, turn string, ok bool) {
 	if inList(toks[0].text, actionWords...) || inList(toks[0].text, "if", "when", "unless") {
 		return "", "", false
 	}
-	var parts []string
+	var buf [4]string
+	parts := buf[:0]
 	for _, t := range toks[:k-2] {
 		if t.text == "," || t.text == "-" || t.text == ":" {
 			continue
