@@ -17,6 +17,7 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/near"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -107,6 +108,11 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		if o.Rules == "2023" {
 			o.Course = "docking-run"
 		}
+	}
+	if _, err := adjudicator.LoadCourse(o.Course); err != nil && !strings.ContainsAny(o.Course, "/.") {
+		// The near courses, and not the game's own words (issue 22: "game demo: course
+		// \"sprnt\": no shipped course ...").
+		return res, fmt.Errorf("demo: there is no shipped course %q; %s", o.Course, near.Hint(o.Course, adjudicator.Courses(), "courses are"))
 	}
 	if o.Turns <= 0 {
 		o.Turns = 20

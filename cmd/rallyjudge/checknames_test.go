@@ -37,6 +37,7 @@ func TestCheckNamesNearMatches(t *testing.T) {
 		{"unknown robot", []string{"check", prog, "--db", db, "--game", "cli", "--robot", "Twinky"}, 1, `did you mean Twonky?`, true},
 		{"unknown card", []string{"check", card, "--db", db, "--game", "cli"}, 1, `did you mean Brakes?`, true},
 		{"unknown course", []string{"board", "show", "sprnt"}, 2, `did you mean sprint?`, false},
+		{"unknown course, demo", []string{"demo", "--course", "Sprnt"}, 1, `there is no shipped course "Sprnt"; did you mean sprint?`, false},
 		{"unknown course, game create", []string{"game", "create", "--db", filepath.Join(dir, "new.db"), "--address", "j@example.test", "--game", "g", "--course", "SPRÍNT"}, 1, `did you mean sprint?`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,7 +52,7 @@ func TestCheckNamesNearMatches(t *testing.T) {
 			if tc.code == 2 && tc.args[0] == "check" && out != "" {
 				t.Errorf("printed before the error:\n%s", out)
 			}
-			for _, prefix := range []string{"store:", "forecast:", "adjudicator:", "judge:", "sql"} {
+			for _, prefix := range []string{"store:", "forecast:", "adjudicator:", "judge:", "sql", "game demo:"} {
 				if strings.Contains(out+errs, prefix) {
 					t.Errorf("an internal prefix %q:\n%s%s", prefix, out, errs)
 				}
