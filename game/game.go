@@ -204,6 +204,15 @@ type Policies interface {
 	AutopilotAs(seat int, seed int64, policy string) (m Move, ok bool)
 }
 
+// Holder is a Position whose turn may wait for its deadline though every due move is
+// in (RoboRally: a powered-down robot's player has not said whether it stays down).
+// Holds says why the seat holds the turn ("" when it does not; sent: the seat sent a
+// valid move for the turn) and whether the seat is still in the game. The players of
+// a Holder may also WAIT: hold a turn to its deadline at their word.
+type Holder interface {
+	Holds(seat int, sent bool) (why string, in bool)
+}
+
 // ReportWidth is the widest line of a report's text (Report.Text), for a phone.
 const ReportWidth = 72
 

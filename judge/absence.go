@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -27,6 +28,24 @@ import (
 //     absence-cap (72h) in one turn, and then the missed-orders policy applies;
 //     "autopilot" plays the autopilot for the robot; "powerdown" powers it down. A game
 //     master's PROCESS resolves at once whatever the absences.
+
+// canHold says whether g's turns may be held to their deadline (WAIT): RoboRally's on the
+// judge's own path, a hosted game's when its position is a game.Holder.
+func (j *Judge) canHold(tx *store.Tx, g store.Game) bool {
+	k, err := j.hostedKind(g)
+	if err != nil {
+		return false
+	}
+	if k == nil {
+		return true
+	}
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return false
+	}
+	_, ok := h.pos.(game.Holder)
+	return ok
+}
 
 // holds lists why a turn whose programs are all in still waits for its deadline.
 func holds(g store.Game, st *adjudicator.State, sheets map[string]*orders.Sheet, players []store.Player) []string {
@@ -51,9 +70,9 @@ func (j *Judge) cmdWait(e *cmdEnv, c Command) (string, error) {
 	if g.Status != store.GameRunning && g.Status != store.GamePaused {
 		return "", refuse("game %s is %s: there is no turn to wait in.", g.Tag, g.Status)
 	}
-	if g.Kind != "" {
-		// a game behind the seam plays a turn as soon as its due moves are in
-		// (resolveHostedIn): a hold would be promised and not kept
+	if !j.canHold(e.tx, g) {
+		// a game behind the seam that is no game.Holder plays a turn as soon as its
+		// due moves are in (resolveHostedIn): a hold would be promised and not kept
 		return "", refuse("in game %s (%s) a turn is played as soon as the moves it waits for are in; WAIT and NOWAIT are for RoboRally.", g.Tag, j.gameWhat(g))
 	}
 	turn := g.CurrentTurn

@@ -388,11 +388,15 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	if checked.Forecast != "" {
 		fmt.Fprintf(&b, "\nForecast:\n\n%s\n", strings.TrimRight(checked.Forecast, "\n"))
 	}
-	if _, missing, err := j.missingOrders(tx, g); err != nil {
+	if players, missing, err := j.missingOrders(tx, g); err != nil {
 		return "", "", 0, err
 	} else if g.Status == store.GamePaused {
 		// nothing is played while the clock stands (resolveIn plays a running game only)
 		b.WriteString("\nThe game is paused: the turn is played when the game master resumes it.\nUntil then you may send a new move; the last valid one counts.\n")
+	} else if hs, err := j.hostedHolds(tx, g, h, players); err != nil {
+		return "", "", 0, err
+	} else if len(missing) == 0 && len(hs) > 0 {
+		b.WriteString(game.Wrap("\nEvery move of this turn is in, but the turn waits for its deadline: "+strings.Join(hs, "; ")+".", "") + "\n")
 	} else if len(missing) == 0 {
 		b.WriteString("\nEvery move of this turn is in: the turn is played now, and the report\nfollows.\n")
 	} else {
@@ -467,6 +471,37 @@ func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []stor
 	return moves, missing, partial, nil
 }
 
+// hostedHolds are why a hosted game's turn waits for its deadline though every due
+// move is in (game.Holder): a player's WAIT, and what the game says; nil for a game
+// that is not a Holder.
+func (j *Judge) hostedHolds(tx *store.Tx, g store.Game, h hosted, players []store.Player) ([]string, error) {
+	hd, ok := h.pos.(game.Holder)
+	if !ok {
+		return nil, nil
+	}
+	var out []string
+	for _, p := range players {
+		if p.Withdrawn {
+			continue
+		}
+		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		if err != nil {
+			return nil, err
+		}
+		why, in := hd.Holds(p.Seat, len(vs) > 0)
+		if !in {
+			continue
+		}
+		if p.WaitTurn == g.CurrentTurn && g.CurrentTurn > 0 {
+			out = append(out, fmt.Sprintf("%s asked to WAIT", p.Robot))
+		}
+		if why != "" {
+			out = append(out, why)
+		}
+	}
+	return out, nil
+}
+
 // missingOrders are g's players and, by name, those whose orders for the turn being
 // collected are due and not in.
 func (j *Judge) missingOrders(tx *store.Tx, g store.Game) ([]store.Player, map[string]bool, error) {
@@ -523,9 +558,20 @@ func (j *Judge) gameWhat(g store.Game) string {
 
 // allOrdersIn says whether every order the game's turn waits for is in.
 func (j *Judge) allOrdersIn(tx *store.Tx, g store.Game) (bool, error) {
-	if g.Kind != "" {
-		_, missing, err := j.missingOrders(tx, g)
-		return len(missing) == 0, err
+	if k, err := j.hostedKind(g); err != nil || k != nil {
+		if err != nil {
+			return false, err
+		}
+		players, missing, err := j.missingOrders(tx, g)
+		if err != nil || len(missing) > 0 {
+			return false, err
+		}
+		h, err := j.hostedState(tx, g, k)
+		if err != nil {
+			return false, err
+		}
+		hs, err := j.hostedHolds(tx, g, h, players)
+		return len(hs) == 0, err
 	}
 	st, _, err := stateOf(tx, g)
 	if err != nil {
@@ -578,6 +624,13 @@ func (j *Judge) hostedStatus(e *cmdEnv, g store.Game, k game.Kind, ps []store.Pl
 			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
 		}
 		fmt.Fprintf(b, "  %-12s %s\n", p.Robot, what)
+	}
+	if g.Status == store.GameRunning || g.Status == store.GamePaused {
+		if hs, err := j.hostedHolds(e.tx, g, h, ps); err != nil {
+			return "", err
+		} else if len(hs) > 0 {
+			fmt.Fprintf(b, "The turn waits for its deadline: %s.\n", strings.Join(hs, "; "))
+		}
 	}
 	b.WriteString("\nStandings\n")
 	for _, line := range hostedStandings(h, ps) {
@@ -680,6 +733,11 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			if p := playerAt(players, seat); p == nil || !p.Withdrawn {
 				return false, nil
 			}
+		}
+	}
+	if !force { // a turn held to its deadline (game.Holder)
+		if hs, err := j.hostedHolds(tx, g, h, players); err != nil || len(hs) > 0 {
+			return false, err
 		}
 	}
 	seed := game.TurnSeed(g.Seed, g.CurrentTurn)

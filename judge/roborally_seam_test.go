@@ -22,8 +22,8 @@ import (
 // away and missing every third turn (the game's absence setting: the autopilot,
 // game.Policies) and taken out by the game master at turn 5 (game.Leaver),
 // another sending its orders over two mails (a program, then standing orders alone:
-// game.Folder) or standing orders alone, and after every turn their states are the
-// same bytes.
+// game.Folder) or standing orders alone, then asking to WAIT (game.Holder), and after
+// every turn their states are the same bytes.
 func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -123,6 +123,13 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 						}
 					}
 				}
+				if turn == 7 { // Zoombot holds the turn to its deadline (game.Holder)
+					for tag, sec := range map[string]string{"spring": own["Zoombot"], "seam": seam["Zoombot"]} {
+						if _, text := f.send("zoombot@example.test", "[RR "+tag+"] wait", "secret "+sec+"\nWAIT\n"); !strings.Contains(text, "waits for its deadline") {
+							t.Fatalf("WAIT in game %s:\n%s", tag, text)
+						}
+					}
+				}
 				for _, r := range st.Robots {
 					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && (turn%3 == 0 || turn >= 5) {
 						continue
@@ -152,7 +159,11 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 					}
 					both(r, sheet)
 				}
-				if turn%3 == 0 { // Hulk's missing program: the deadline plays both
+				if sg, _ := seamState(); turn == 7 && sg.CurrentTurn != g.CurrentTurn {
+					lg, _ := f.state()
+					t.Fatalf("turn 7 was played though Zoombot asked to WAIT: seam at %d, the judge's at %d", sg.CurrentTurn, lg.CurrentTurn)
+				}
+				if turn%3 == 0 || turn == 7 { // a missing program, a WAIT: the deadline plays both
 					f.now = f.now.Add(25 * time.Hour)
 					if _, err := f.j.Tick(context.Background()); err != nil {
 						t.Fatal(err)

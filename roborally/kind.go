@@ -29,6 +29,7 @@ var (
 	_ game.Folder    = (*position)(nil)
 	_ game.Leaver    = (*position)(nil)
 	_ game.Policies  = (*position)(nil)
+	_ game.Holder    = (*position)(nil)
 )
 
 // Name is "roborally", the name CREATE game= takes.
@@ -410,6 +411,19 @@ func (p *position) AutopilotAs(seat int, seed int64, policy string) (game.Move, 
 	}
 	data, _ := json.Marshal(move{Missed: policy})
 	return game.Move{Data: data, Text: "(no orders: the missed-orders policy " + policy + ")"}, true
+}
+
+// Holds holds a turn to its deadline for a powered-down robot whose player has sent
+// nothing this turn: its orders may say whether it stays down (the judge's own path,
+// absence.go). A robot out of the race is no longer in the game.
+func (p *position) Holds(seat int, sent bool) (string, bool) {
+	if seat < 0 || seat >= len(p.State.Robots) || p.State.Robots[seat].Out {
+		return "", false
+	}
+	if r := p.State.Robots[seat]; r.Power == adjudicator.PowerDown && !sent {
+		return fmt.Sprintf("%s is powered down and has not said whether it stays down", r.Name), true
+	}
+	return "", true
 }
 
 // outcome is a turn's events as Play stores them: the engine's events, what was
