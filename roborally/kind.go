@@ -12,6 +12,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Kind is RoboRally behind the game seam: the postal rules (seed 003) with an option
@@ -322,17 +323,40 @@ func (p *position) Check(seat int, text string) game.Checked {
 		return c
 	}
 	c.Move = game.Move{Data: data, Text: sheetText(p.setup, &r, sheet)}
-	var fc []string
-	for _, w := range rep.Warnings() {
-		fc = append(fc, "warning: "+w.String())
-	}
-	if sheet.HasProgram() {
-		if f, err := orders.Forecast(p.setup, p.State, r.Name, sheet); err == nil {
-			fc = append(fc, strings.TrimRight(f.String(), "\n"))
+	c.Forecast = p.ackText(seat, sheet, &rep)
+	return c
+}
+
+// ackText is what an accepted sheet's acknowledgement says of the orders, as on the
+// judge's own path (Acknowledge): the program register by register, a shutdown, the
+// standing orders in force with this sheet's merged over them, the warnings, the
+// forecast.
+func (p *position) ackText(seat int, sheet *orders.Sheet, rep *orders.Report) string {
+	var ack templates.Ack
+	Acknowledge(&ack, p.setup, p.State, p.State.Robots[seat].Name, sheet, rep)
+	var b strings.Builder
+	if len(ack.Program) > 0 {
+		b.WriteString("Program:\n")
+		for _, c := range ack.Program {
+			fmt.Fprintf(&b, "  register %d: %s\n", c.Register, c.Name())
 		}
 	}
-	c.Forecast = strings.Join(fc, "\n")
-	return c
+	if ack.Shutdown {
+		b.WriteString("The robot shuts down for the round.\n")
+	}
+	if eff := Effective(p.Standing[seat], sheet); eff != nil && len(eff.Rules) > 0 {
+		b.WriteString("Standing orders in force:\n")
+		for _, r := range eff.Rules {
+			b.WriteString(game.Wrap("  "+r.String(), "  ") + "\n")
+		}
+	}
+	for _, w := range ack.Warnings {
+		b.WriteString(game.Wrap("Warning: "+w, "  ") + "\n")
+	}
+	if ack.Forecast != "" {
+		b.WriteString(strings.TrimRight(ack.Forecast, "\n") + "\n")
+	}
+	return b.String()
 }
 
 func problem(pr orders.Problem) game.Problem {

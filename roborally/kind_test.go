@@ -77,7 +77,7 @@ func TestWholeGameThroughTheSeam(t *testing.T) {
 						continue
 					}
 					checked++
-					if ch.Move.Text == "" || !strings.Contains(ch.Forecast, "register") && !p.cfg.Rules.Own() {
+					if ch.Move.Text == "" || !strings.Contains(ch.Forecast, "Program:\n  register 1: ") {
 						t.Errorf("turn %d seat %d: move %q, forecast %q", turn, seat, ch.Move.Text, ch.Forecast)
 					}
 					moves[seat] = ch.Move
@@ -193,6 +193,9 @@ func TestStandingOrdersStayInThePosition(t *testing.T) {
 	np := res.Next.(*position)
 	if s := np.Standing[0]; s == nil || len(s.Rules) != 1 || s.HasProgram() {
 		t.Fatalf("standing after turn 1: %+v", s)
+	}
+	if ch := res.Next.Check(0, programLine(np.setup, np.State, 0, 2)); !strings.Contains(ch.Forecast, "Standing orders in force:\n  if damage > 3 then power down") {
+		t.Fatalf("the acknowledgement does not show the standing orders in force:\n%s", ch.Forecast)
 	}
 	if !strings.Contains(res.Next.Report(0, res.Events).Text, "Your standing orders") {
 		t.Fatal("the report does not show the standing orders")
