@@ -29,6 +29,9 @@ func (t *turn) touchFlags() {
 		}
 		if r.Flags < len(flags) && (flags[r.Flags] == r.Pos || t.reaches(i, flags[r.Flags])) {
 			r.Flags++
+			if i == t.single {
+				t.flagAt = t.register
+			}
 			e := Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(flags[r.Flags-1])}
 			if flags[r.Flags-1] != r.Pos {
 				e.Option = "Mechanical Arm"
@@ -104,6 +107,9 @@ func (t *turn) passFlag(i int) {
 		return
 	}
 	r.Flags++
+	if i == t.single {
+		t.flagAt = t.register
+	}
 	t.emit(Event{Kind: EvFlag, Robot: r.Name, Amount: r.Flags, To: t.pos(r.Pos)})
 	t.scavenge(i, r.Flags) // seed 001, Scavenger Hunt (variants.go)
 	t.moveArchive(i, true)

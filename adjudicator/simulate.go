@@ -129,6 +129,10 @@ func (sim *Simulator) Ended() int {
 	return sim.t.register
 }
 
+// FlagRegister is the register in which the last Run's robot last touched a flag (a
+// checkpoint under the 2023 rules), 0 when it touched none.
+func (sim *Simulator) FlagRegister() int { return sim.t.flagAt }
+
 // WithUpgradePhase is st with robot's upgrade phase u played (2023 rules, upgrades.go),
 // as the round's activation starts from it: the state a forecast search of the round's
 // programs runs on, so that the phase is played once and not in every forecast. st is

@@ -25,6 +25,9 @@ type turn struct {
 	order []int
 	// single: only this robot is simulated (forecasts, autopilot); -1 for a full turn.
 	single int
+	// flagAt: in a forecast (single), the register in which the robot last touched a
+	// flag or checkpoint, 0 for none (Simulator.FlagRegister).
+	flagAt int
 	// quiet: record no events (the autopilot's inner loop, Simulator).
 	quiet   bool
 	scratch Event // what event hands out in a quiet turn

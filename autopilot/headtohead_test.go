@@ -105,6 +105,7 @@ func TestAutopilotBeatsGreedy(t *testing.T) {
 	for _, course := range adjudicator.Courses() { // every shipped course
 		t.Run(course, func(t *testing.T) {
 			wins, losses := 0, 0
+			var seatWins [2]int // by the autopilot's seat: the seats start on different squares
 			for g := range games {
 				seed := uint64(2400 + g)
 				var s *adjudicator.Setup
@@ -130,11 +131,13 @@ func TestAutopilotBeatsGreedy(t *testing.T) {
 				switch w := winnerOf(s, end); w {
 				case ap:
 					wins++
+					seatWins[ap]++
 				case 1 - ap:
 					losses++
 				}
 			}
-			t.Logf("%s: the autopilot won %d of %d games against the greedy player (lost %d; goal %d)", course, wins, games, losses, (games*80+99)/100)
+			t.Logf("%s: the autopilot won %d of %d games against the greedy player (lost %d; goal %d); in the first seat %d of %d, in the second %d of %d",
+				course, wins, games, losses, (games*80+99)/100, seatWins[0], (games+1)/2, seatWins[1], games/2)
 			if wins*100 < games*80 {
 				t.Errorf("%s: %d wins of %d, want at least 80%%", course, wins, games)
 			}

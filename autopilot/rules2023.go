@@ -31,11 +31,28 @@ import (
 // Like the postal autopilot it never depends on the order of the robot's deck (ruling
 // R-FORECAST-HIDDEN) and uses no chance.
 
-// 2023 values, in the units of score.go.
+// 2023 values, in the units of score.go. A 2023 race is short (docking-run: 4 to 6
+// rounds between two robots), so what helps a later round counts for less than in a
+// postal race, and a register spent turning for more. Measured against the one-turn
+// greedy player (TestAutopilotBeatsGreedy, docking-run, 100 games): energy 40 and damage
+// cards 120, a quarter turn 25 won 68; with energy 10, damage cards 40, a quarter turn 60
+// and checkpoints valued by their register, 71 (each alone 1 to 2 more).
 const (
-	energyValue     = 40   // a point of energy at the end of the round
-	damageCardValue = 120  // a damage card more in the robot's cards (SPAM, Haywire)
+	energyValue     = 10   // a point of energy at the end of the round
+	damageCardValue = 40   // a damage card more in the robot's cards (SPAM, Haywire)
 	rebootValue     = 3000 // a reboot, besides the re-entry square and its 2 damage cards
+	// turn2023Value is a quarter turn still needed to face the way to go (turnValue
+	// under the postal rules).
+	turn2023Value = 60
+	// earlyWinValue is taken from a win for each register it waits: the first robot to
+	// end a register on the last checkpoint wins (seed 004, Winning the Game), so a
+	// rival arriving in an earlier register of the round wins instead.
+	earlyWinValue = 1_000
+	// earlyFlagValue is taken from a checkpoint reached for each register it waits: on
+	// it later, the more time a rival has to push the robot off it first or stand on
+	// it (the robot moving later in a register pushes the other off, and only the
+	// robot on it at the register's end reaches it).
+	earlyFlagValue = 300
 	// useWorth is how much a forecast must gain for the plan to spend a single-use
 	// upgrade (Zoop, Boink) on it.
 	useWorth = 150
@@ -486,20 +503,23 @@ func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 	}
 	o.Dist = g.Dist(next, pos)
 	sc -= o.Dist * stepValue
-	sc -= g.Turns(next, pos, facing) * turnValue
+	sc -= g.Turns(next, pos, facing) * turn2023Value
 	o.Score = sc
 	return o
 }
 
-// value2023 is evaluate2023 of the forecast s.sim ran last, a win valued by its
-// register: the race goes to the first robot ending a register on the last checkpoint
-// (seed 004, Winning the Game), so a win in register 2 beats one in register 5 against
-// a rival who gets there in between.
+// value2023 is evaluate2023 of the forecast s.sim ran last, a checkpoint valued by the
+// register it is reached in: the race goes to the first robot ending a register on the
+// last checkpoint (seed 004, Winning the Game), so a win in register 2 beats one in
+// register 5 against a rival who gets there in between; and a checkpoint reached early
+// leaves a rival less time to take the square first.
 func (s *search) value2023(end *adjudicator.Robot) outcome {
 	o := s.p.evaluate2023(&s.before, end)
 	if o.Won {
 		o.Register = s.sim.Ended()
 		o.Score -= o.Register * earlyWinValue
+	} else if o.Flags > 0 {
+		o.Score -= s.sim.FlagRegister() * earlyFlagValue
 	}
 	return o
 }

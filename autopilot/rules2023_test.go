@@ -83,3 +83,44 @@ func TestChoose2023WinsInTheEarliestRegister(t *testing.T) {
 		t.Errorf("program %s wins in register %d, want 1 (Move 3 first)", ProgramLine(plan.Program), got)
 	}
 }
+
+// A checkpoint reached in an earlier register is worth more than the same checkpoint
+// reached later with the same end: a rival has fewer registers to take the square
+// first. Both programs end on checkpoint 1 facing north with 2 energy more; they were
+// valued alike before.
+func TestValue2023ReachesACheckpointEarly(t *testing.T) {
+	c, err := adjudicator.LoadCourse("docking-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := adjudicator.NewGame(s, []string{"A", "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &st.Robots[0]
+	r.Pos, r.Facing = adjudicator.Pos{X: c.Flags[0].X, Y: c.Flags[0].Y + 1}, adjudicator.North
+	m1, left, right, up := int(adjudicator.CardMove1), int(adjudicator.CardLeft), int(adjudicator.CardRight), int(adjudicator.CardPowerUp)
+	r.Hand = []int{m1, left, right, up, up, int(adjudicator.CardUTurn), int(adjudicator.CardAgain), int(adjudicator.CardMove2), int(adjudicator.CardBackUp)}
+	slices.Sort(r.Hand)
+	se := &search{p: New(s), sim: adjudicator.NewSimulator(s, st), robot: 0, before: *r}
+	value := func(prog [adjudicator.Registers]int) (outcome, adjudicator.Robot, int) {
+		end, err := se.sim.Run(0, prog, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return se.value2023(&end), end, se.sim.FlagRegister()
+	}
+	early, eEnd, eReg := value([adjudicator.Registers]int{m1, left, right, up, up})
+	late, lEnd, lReg := value([adjudicator.Registers]int{left, right, m1, up, up})
+	if eEnd.Pos != lEnd.Pos || eEnd.Facing != lEnd.Facing || eEnd.Flags != 1 || lEnd.Flags != 1 || eReg != 1 || lReg != 3 {
+		t.Fatalf("the programs end at %v %v (checkpoint %d, register %d) and %v %v (checkpoint %d, register %d): want the same end, checkpoint 1 in registers 1 and 3",
+			eEnd.Pos, eEnd.Facing, eEnd.Flags, eReg, lEnd.Pos, lEnd.Facing, lEnd.Flags, lReg)
+	}
+	if early.Score <= late.Score {
+		t.Errorf("checkpoint 1 in register 1 is valued %d, in register 3 %d: want more for the earlier", early.Score, late.Score)
+	}
+}

@@ -16,9 +16,6 @@ const (
 	outValue     = 1_000_000   // the last life lost: out of the race
 	laserValue   = 60          // per beam reaching the final square (it fires again)
 	optionValue  = 400         // an option card drawn at a double wrench
-	// earlyWinValue is taken from a win for each register it waits: a rival reaching
-	// the last flag in an earlier register of the same turn wins instead.
-	earlyWinValue = 1_000
 )
 
 // outcome is where a program leaves the robot, as the end of turn will see it.
@@ -26,7 +23,7 @@ type outcome struct {
 	Score     int
 	Flags     int // flags touched this turn
 	Won       bool
-	Register  int // the register in which the race is won (Won)
+	Register  int // the register in which the race is won (Won; 2023 rules)
 	Destroyed bool
 	Out       bool
 	Dist      int // path distance to the next flag from where the robot will stand
