@@ -441,14 +441,17 @@ func delta(prev, cur *image.Paletted) *image.Paletted {
 		minX, minY, maxX, maxY = r.Min.X, r.Min.Y, r.Min.X, r.Min.Y
 	}
 	out := image.NewPaletted(image.Rect(minX, minY, maxX+1, maxY+1), cur.Palette)
+	n := maxX - minX + 1
 	for y := minY; y <= maxY; y++ {
-		for x := minX; x <= maxX; x++ {
-			o := (y-r.Min.Y)*cur.Stride + (x - r.Min.X)
-			c := cur.Pix[o]
-			if c == prev.Pix[o] {
-				c = cClear
+		o := (y-r.Min.Y)*cur.Stride + (minX - r.Min.X)
+		c, p := cur.Pix[o:o+n], prev.Pix[o:o+n] // a row at a time: no bounds checks per pixel
+		dst := out.Pix[(y-minY)*out.Stride:][:n]
+		for i := range dst {
+			if c[i] == p[i] {
+				dst[i] = cClear
+			} else {
+				dst[i] = c[i]
 			}
-			out.Pix[(y-minY)*out.Stride+(x-minX)] = c
 		}
 	}
 	return out
