@@ -116,8 +116,10 @@ type awaiting struct {
 	raw []byte // the finished mail; nil: it goes as stored, without pictures
 }
 
-// completePictures finishes the reports awaiting their pictures, a turn at a time, and
-// returns how many it finished.
+// completePictures finishes the reports of one turn awaiting their pictures (the oldest
+// this judge may take) and returns how many it finished: the sender calls it again once
+// it has sent what came due meanwhile, so an acknowledgement waits for one turn's
+// pictures at most.
 func (j *Judge) completePictures(ctx context.Context) (int, error) {
 	var rows []store.PictureJob
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
@@ -161,7 +163,7 @@ func (j *Judge) completePictures(ctx context.Context) (int, error) {
 		}
 		n, err := j.turnReportPictures(ctx, k.game, k.turn, turns[k])
 		done += n
-		if err != nil {
+		if err != nil || n > 0 {
 			return done, err
 		}
 	}

@@ -248,3 +248,36 @@ func TestParallelRaisesAPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestReportPicturesOfTwoTurns: two turns resolved before the sender ran; one drain
+// draws both turns' pictures, a turn at a time, and sends all six reports with them.
+func TestReportPicturesOfTwoTurns(t *testing.T) {
+	f := newFixture(t)
+	f.resolveTurn1()
+	for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
+		f.deliver(rawMail(strings.ToLower(p)+"@example.test", "[RR spring] orders", f.sheet(p, "")))
+	}
+	if g, _ := f.state(); g.CurrentTurn != 3 {
+		t.Fatalf("turn 2 was not resolved: the game is at turn %d", g.CurrentTurn)
+	}
+	if jobs := f.pictureJobs(); len(jobs) != 6 {
+		t.Fatalf("%d reports await their pictures, want 6", len(jobs))
+	}
+	s := &fakeSender{}
+	if _, err := f.j.DrainOutbox(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, raw := range s.sent {
+		if r := string(raw); strings.Contains(r, "Turn 1 report") || strings.Contains(r, "Turn 2 report") {
+			p := parseReport(t, "report", raw)
+			n++
+			if len(p.inline) < 7 {
+				t.Errorf("%s went with %d pictures, want 7 or more", p.messageID, len(p.inline))
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d reports sent, want 6", n)
+	}
+}
