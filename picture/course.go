@@ -184,7 +184,7 @@ type painter struct {
 func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {
 	p := &painter{c: c, b: c.Board, you: opt.You}
 	p.own = ownRules(c, robots, opt)
-	p.l = newLayout(c.Board, len(robots), opt.cell(), opt.CaptionLines, !p.own)
+	p.l = newLayout(c.Board, len(robots), opt.cell(), opt.CaptionLines, true)
 	p.labels = labels(robots)
 	return p
 }

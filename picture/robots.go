@@ -1,7 +1,6 @@
 package picture
 
 import (
-	"fmt"
 	"image"
 	"math"
 	"strings"
@@ -233,9 +232,10 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot, only map[adju
 	}
 }
 
-// legend lists the robots under the board: each in its colour with its name, damage,
-// lives and flags; under the 2023 rules its energy, checkpoints, upgrades and damage
-// cards held (legend2023).
+// legend lists the robots under the board in words (legendInWords): each in its colour,
+// facing where it faces, with its damage, lives and flags, or under the 2023 rules its
+// energy (a bar and a number), checkpoints, upgrades and damage cards held
+// (legendWords2023; issue 22: the 2023 legend read "Twonky E5 CP0 U1").
 func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 	if p.l.legendRows == 0 {
 		return
@@ -243,45 +243,7 @@ func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 	cv := canvas{img}
 	cv.rect(0, p.l.legendY-2, p.l.width, p.l.total, cLegend)
 	colW := (p.l.width - 8) / p.l.legendPer
-	if !p.own {
-		p.legendInWords(cv, robots, colW)
-		return
-	}
-	for i := range robots {
-		r := &robots[i]
-		x := 4 + (i%p.l.legendPer)*colW
-		y := p.l.legendY + (i/p.l.legendPer)*p.l.entryH
-		shown := *r
-		shown.Facing = adjudicator.East
-		p.robot(cv, float64(x)+8, float64(y)+8, 17, i, &shown, nil)
-		if p.own {
-			line, energy := legend2023(r)
-			tx := x + 19
-			if energy >= 0 {
-				tx += p.energyBar(cv, tx, y+4, energy)
-			}
-			cv.text(tx, y+2, line, cInk, colW-(tx-x)-3)
-			continue
-		}
-		var notes []string
-		switch {
-		case r.Out:
-			notes = append(notes, "out")
-		case r.Destroyed:
-			notes = append(notes, "destroyed")
-		}
-		if r.Virtual {
-			notes = append(notes, "virtual")
-		}
-		if r.Power == adjudicator.PowerDown {
-			notes = append(notes, "down")
-		}
-		s := fmt.Sprintf("%s d%d L%d F%d", r.Name, r.Damage, r.Lives, r.Flags)
-		if len(notes) > 0 {
-			s += " " + strings.Join(notes, ",")
-		}
-		cv.text(x+19, y+2, s, cInk, colW-22)
-	}
+	p.legendInWords(cv, robots, colW)
 }
 
 func sign(v int) int {
@@ -303,6 +265,16 @@ func (p *painter) legendInWords(cv canvas, robots []adjudicator.Robot, colW int)
 		x := 4 + (i%p.l.legendPer)*colW
 		y := p.l.legendY + (i/p.l.legendPer)*p.l.entryH
 		p.robot(cv, float64(x)+8, float64(y)+9, 17, i, r, nil)
+		if p.own {
+			first, second, energy := legendWords2023(r, len(p.c.Flags))
+			tx := x + 20
+			if energy >= 0 {
+				tx += p.energyBar(cv, tx, y+4, energy)
+			}
+			cv.text(tx, y+2, first, cInk, colW-(tx-x)-3)
+			cv.text(x+20, y+16, second, cInk, colW-23)
+			continue
+		}
 		first, second := legendWords(r, len(p.c.Flags))
 		cv.text(x+20, y+2, first, cInk, colW-23)
 		cv.text(x+20, y+16, second, cInk, colW-23)
@@ -317,6 +289,10 @@ func (p *painter) legendInWords(cv canvas, robots []adjudicator.Robot, colW int)
 	x += 34 + cv.text(x+34, y, "pushed/carried", cInk, 0)
 	cv.line(float64(x+10), float64(y+2), float64(x+20), float64(y+12), 3, cDestroyed)
 	cv.line(float64(x+20), float64(y+2), float64(x+10), float64(y+12), 3, cDestroyed)
-	x += 24 + cv.text(x+24, y, "destroyed", cInk, 0)
+	fell := "destroyed"
+	if p.own {
+		fell = "rebooted" // seed 004: a robot that falls reboots
+	}
+	x += 24 + cv.text(x+24, y, fell, cInk, 0)
 	p.marks.key = image.Point{X: x, Y: y} // "you" and its ring, in a reader's copy (you.go)
 }

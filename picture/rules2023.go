@@ -95,26 +95,41 @@ func damageHeld(r *adjudicator.Robot) int {
 	return n
 }
 
-// legend2023 is a robot's legend line under the 2023 rules, and its energy (-1 when it
-// has no mat).
-func legend2023(r *adjudicator.Robot) (string, int) {
+// legendWords2023 is a robot's legend entry under the 2023 rules (seed 004) in words:
+// the first line its energy and checkpoints (after the energy bar), the second where it
+// faces, its state, its upgrades and the damage cards it holds; and its energy (-1 when
+// it has no mat: no bar).
+func legendWords2023(r *adjudicator.Robot, checkpoints int) (string, string, int) {
 	energy := -1
 	if r.Mat != nil {
 		energy = r.Mat.Energy
 	}
-	s := fmt.Sprintf("%s E%d CP%d U%d", r.Name, max(energy, 0), r.Flags, len(r.Options))
-	if d := damageHeld(r); d > 0 {
-		s += fmt.Sprintf(" D%d", d)
-	}
+	first := fmt.Sprintf("%s: energy %d, %d of %d checkpoints", r.Name, max(energy, 0), r.Flags, checkpoints)
+	var more []string
 	switch {
 	case r.Out:
-		s += " out"
+		more = append(more, "out of the race")
 	case r.Destroyed:
-		s += " rebooting"
-	case r.Power == adjudicator.PowerDown:
-		s += " shut down"
+		more = append(more, "rebooting")
+	default:
+		more = append(more, "faces "+facingWord(r.Facing))
+		if r.Power == adjudicator.PowerDown {
+			more = append(more, "shut down")
+		}
 	}
-	return s, energy
+	if len(r.Options) > 0 {
+		more = append(more, "upgrades: "+strings.Join(r.Options, ", "))
+	} else {
+		more = append(more, "no upgrades")
+	}
+	switch d := damageHeld(r); d {
+	case 0:
+	case 1:
+		more = append(more, "1 damage card")
+	default:
+		more = append(more, fmt.Sprintf("%d damage cards", d))
+	}
+	return first, strings.Join(more, "; "), energy
 }
 
 // energyBar draws energy (0-10) as ten small cells, filled up to the energy, at x, y.

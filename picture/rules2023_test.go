@@ -107,7 +107,7 @@ func TestCourse2023Golden(t *testing.T) {
 		t.Errorf("postal look: %d green belt pixels", got)
 	}
 	// The legend: an energy bar per robot, filled as far as its energy.
-	l := newLayout(c.Board, n, Options{}.cell(), 0, false)
+	l := newLayout(c.Board, n, Options{}.cell(), 0, true)
 	energy := 0
 	for y := l.legendY; y < l.total; y++ {
 		for x := 0; x < l.width; x++ {
@@ -226,5 +226,27 @@ func TestSteps2023(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("captions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The 2023 legend says in words what a robot's state is (issue 22: it read
+// "Twonky E5 CP0 U1 D1"): energy, checkpoints, facing, upgrades, damage cards held.
+func TestLegendWords2023(t *testing.T) {
+	for _, tc := range []struct {
+		r             adjudicator.Robot
+		first, second string
+	}{
+		{adjudicator.Robot{Name: "Twonky", Facing: adjudicator.North, Mat: &adjudicator.Mat{Energy: 5}},
+			"Twonky: energy 5, 0 of 3 checkpoints", "faces north; no upgrades"},
+		{adjudicator.Robot{Name: "Hulk", Flags: 2, Facing: adjudicator.West, Power: adjudicator.PowerDown, Options: []string{"Boink", "Brakes"},
+			Hand: []int{int(adjudicator.CardSpam), int(adjudicator.CardSpam)}, Mat: &adjudicator.Mat{Energy: 0}},
+			"Hulk: energy 0, 2 of 3 checkpoints", "faces west; shut down; upgrades: Boink, Brakes; 2 damage cards"},
+		{adjudicator.Robot{Name: "Zoe", Destroyed: true, Mat: &adjudicator.Mat{Energy: 1}},
+			"Zoe: energy 1, 0 of 3 checkpoints", "rebooting; no upgrades"},
+	} {
+		first, second, _ := legendWords2023(&tc.r, 3)
+		if first != tc.first || second != tc.second {
+			t.Errorf("legend of %s: %q / %q, want %q / %q", tc.r.Name, first, second, tc.first, tc.second)
+		}
 	}
 }
