@@ -213,6 +213,14 @@ type Holder interface {
 	Holds(seat int, sent bool) (why string, in bool)
 }
 
+// Parts is a Position whose report splits in a game with a mailing list: the list has
+// the public report (Report with seat -1), and each player is mailed PrivateReport
+// alone — what is theirs only (a hand, their orders) — not the whole report again. A
+// Position that is not a Parts mails each player its whole Report.
+type Parts interface {
+	PrivateReport(seat int, events []byte) Report
+}
+
 // ReportWidth is the widest line of a report's text (Report.Text), for a phone.
 const ReportWidth = 72
 

@@ -848,6 +848,9 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 			continue
 		}
 		rep := res.Next.Report(p.Seat, events)
+		if pt, ok := res.Next.(game.Parts); ok && g.ListAddress != "" {
+			rep = pt.PrivateReport(p.Seat, events) // the list has the public report
+		}
 		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
 			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("s%d", p.Seat)), refs: []string{j.gameRoot(g.Tag)},

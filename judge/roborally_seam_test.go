@@ -211,3 +211,36 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// In a game with a mailing list, RoboRally through the seam mails the public report to
+// the list and each player its own part alone (game.Parts), as its own path does.
+func TestRoboRallyThroughTheSeamWithAList(t *testing.T) {
+	f := newJudgeFixture(t)
+	k := roborally.Kind{Course: f.j.Course}
+	f.j.Games = append(game.Catalog{k}, f.j.Games...)
+	cfg, err := k.Configure(map[string]string{"course": "sprint"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := cfg.Encode()
+	f.createGame(GameSpec{Tag: "seam", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test", List: "list@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}, "Twonky", "Zoombot")
+	f.now = f.now.Add(25 * time.Hour) // the deadline: every robot's program missed
+	if _, err := f.j.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	list := f.mailsTo("list@example.test", "report")
+	if len(list) != 1 {
+		t.Fatalf("the list has %d reports, want 1", len(list))
+	}
+	mustContain(t, "the list's report", textOf(t, list[0]), "The robots", "Twonky sent no orders")
+	mine := f.mailsTo("twonky@example.test", "report")
+	if len(mine) != 1 {
+		t.Fatalf("Twonky has %d reports, want 1", len(mine))
+	}
+	text := textOf(t, mine[0])
+	mustContain(t, "Twonky's part", text, "For you: your robot was powered down", "Your hand for turn 2")
+	if strings.Contains(text, "The robots") || strings.Contains(text, "Zoombot sent no orders") {
+		t.Errorf("Twonky's part repeats the list's report:\n%s", text)
+	}
+}

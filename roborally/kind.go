@@ -31,6 +31,7 @@ var (
 	_ game.Leaver    = (*position)(nil)
 	_ game.Policies  = (*position)(nil)
 	_ game.Holder    = (*position)(nil)
+	_ game.Parts     = (*position)(nil)
 )
 
 // Name is "roborally", the name CREATE game= takes.

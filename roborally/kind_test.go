@@ -200,6 +200,10 @@ func TestStandingOrdersStayInThePosition(t *testing.T) {
 	if !strings.Contains(res.Next.Report(0, res.Events).Text, "Your standing orders") {
 		t.Fatal("the report does not show the standing orders")
 	}
+	if priv := res.Next.(game.Parts).PrivateReport(0, res.Events).Text; !strings.Contains(priv, "Your hand for turn 2") ||
+		!strings.Contains(priv, "Your standing orders") || strings.Contains(priv, "The robots") {
+		t.Fatalf("the private part:\n%s", priv)
+	}
 	if np.Standing[1] != nil {
 		t.Fatalf("a missed turn left standing orders: %+v", np.Standing[1])
 	}

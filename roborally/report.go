@@ -89,6 +89,42 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			line(fmt.Sprintf("  %d. %s: %s", s.Rank, st.Robots[s.Seat].Name, s.Line))
 		}
 	}
+	p.private(&b, seat)
+	rep := game.Report{Subject: subject, Text: b.String()}
+	opt := picture.Options{Cell: 28, Deck: p.setup.Deck, Turn: played, Devices: st.Devices,
+		Caption: fmt.Sprintf("%s after turn %d", p.cfg.CourseName, played)}
+	var png bytes.Buffer
+	if err := picture.PNG(&png, picture.Course(p.setup.Course, st.Robots, opt)); err == nil {
+		rep.Picture, rep.PictureName = png.Bytes(), fmt.Sprintf("turn-%d.png", played)
+	}
+	return rep
+}
+
+// PrivateReport is a seat's own part of the report in a mailing-list game, whose
+// list has the public report (Report(-1, ...)): what was played for the seat, its hand
+// and its standing orders (game.Parts).
+func (p *position) PrivateReport(seat int, events []byte) game.Report {
+	var oc outcome
+	if len(events) > 0 && string(events) != "null" {
+		_ = json.Unmarshal(events, &oc)
+	}
+	var b strings.Builder
+	if seat >= 0 && seat < len(p.State.Robots) {
+		if s := oc.Private[p.State.Robots[seat].Name]; s != "" {
+			b.WriteString(game.Wrap("For you: "+strings.ReplaceAll(s, "\n", " "), "  ") + "\n")
+		}
+	}
+	p.private(&b, seat)
+	if b.Len() == 0 {
+		b.WriteString("Nothing of this turn is yours alone: the list has the report.\n")
+	}
+	return game.Report{Subject: fmt.Sprintf("turn %d to play (your part)", p.State.Turn), Text: strings.TrimLeft(b.String(), "\n")}
+}
+
+// private writes a seat's hand and standing orders.
+func (p *position) private(b *strings.Builder, seat int) {
+	st := p.State
+	line := func(s string) { b.WriteString(game.Wrap(s, "  ") + "\n") }
 	if seat >= 0 && seat < len(st.Robots) && !st.Robots[seat].Out && !p.Over() {
 		r := st.Robots[seat]
 		hand, locked := templates.HandOf(p.setup.Deck, r)
@@ -96,7 +132,7 @@ func (p *position) Report(seat int, events []byte) game.Report {
 		for _, c := range hand {
 			names = append(names, c.Name())
 		}
-		fmt.Fprintf(&b, "\nYour hand for turn %d (%s)\n", st.Turn, r.Name)
+		fmt.Fprintf(b, "\nYour hand for turn %d (%s)\n", st.Turn, r.Name)
 		line("  " + strings.Join(names, ", "))
 		for _, c := range locked {
 			line(fmt.Sprintf("  locked: register %d, %s", c.Register, c.Name()))
@@ -108,12 +144,4 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			}
 		}
 	}
-	rep := game.Report{Subject: subject, Text: b.String()}
-	opt := picture.Options{Cell: 28, Deck: p.setup.Deck, Turn: played, Devices: st.Devices,
-		Caption: fmt.Sprintf("%s after turn %d", p.cfg.CourseName, played)}
-	var png bytes.Buffer
-	if err := picture.PNG(&png, picture.Course(p.setup.Course, st.Robots, opt)); err == nil {
-		rep.Picture, rep.PictureName = png.Bytes(), fmt.Sprintf("turn-%d.png", played)
-	}
-	return rep
 }
