@@ -16,6 +16,8 @@ import (
 //   - a judge that starts looks at every running game (it may have stopped between a
 //     commit and the resolution that should follow it);
 //   - a resolution that failed, or was not reached, marks its game;
+//   - a judge that takes over the mailbox from another looks at every running game
+//     (several judges on one database: the other's marks died with it);
 //   - every sweepEvery it looks at every running game again, for what another process
 //     on the same database may have written (the game command of the CLI resolves what
 //     it touches itself; this is the net under it).
@@ -67,4 +69,13 @@ func (w *readyWatch) sweptAt(now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.swept = now
+}
+
+// sweepNext makes the next tick look at every running game: a judge taking over
+// intake from one that died (shared.go) may find turns that judge's mail completed and
+// its clock never resolved, marked in its memory only.
+func (w *readyWatch) sweepNext() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.swept = time.Time{}
 }

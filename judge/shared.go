@@ -133,6 +133,11 @@ func (j *Judge) intakeStint(ctx context.Context, l Loops, s *sharedIntake, batch
 		}
 		return fmt.Errorf("judging the mail stored before: %w", err)
 	}
+	// the turns the last reader's mail completed and its clock did not resolve
+	j.ready.sweepNext()
+	if s.wake != nil {
+		s.wake()
+	}
 	since, err := j.LoadPosition(ctx, l.Mailbox)
 	if err != nil {
 		return err

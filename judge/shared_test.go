@@ -246,3 +246,22 @@ func TestStoredMailJudgedOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestTakingOverIntakeLooksAtEveryGame: a judge that takes the mailbox over looks at
+// every running game at its next tick (the marks of the judge that died are gone), not
+// an hour later.
+func TestTakingOverIntakeLooksAtEveryGame(t *testing.T) {
+	var w readyWatch
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if all, _ := w.take(now); !all {
+		t.Fatal("a judge that starts looks at every game")
+	}
+	w.sweptAt(now)
+	if all, _ := w.take(now.Add(time.Minute)); all {
+		t.Fatal("a minute after a sweep: every game again")
+	}
+	w.sweepNext()
+	if all, _ := w.take(now.Add(time.Minute)); !all {
+		t.Error("after sweepNext: not every game")
+	}
+}
