@@ -3,13 +3,16 @@ package judge
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -100,7 +103,7 @@ func TestFailoverThreeJudges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const lease, tick = time.Second, 250 * time.Millisecond
+	const lease, tick = 2 * time.Second, 250 * time.Millisecond // the default lease
 	cfg := filepath.Join(dir, "rallyjudge.yaml")
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, `database: %s
 database_password_env: RJ_DB_PW
@@ -384,13 +387,47 @@ lease: %s
 			if v, err := tx.VoidTurns(final.ID, n); err != nil || v != 0 {
 				t.Errorf("turn %d: %d void versions (%v): resolved more than once", n, v, err)
 			}
+		}
+		// Each sheet the test sent (its "turn N" line says which) stored once at most, and
+		// once when its robot had to run a program that turn (the turn waited for it: no
+		// deadline in this game). A powered-down robot's sheet may come after its turn
+		// resolved without it: it is then refused, or stored (invalid) under the next turn.
+		declared := map[string]map[int]int{}
+		for n := 0; n <= final.CurrentTurn; n++ {
 			for _, p := range spec.Players {
 				vs, err := tx.OrderVersions(final.ID, n, p.Robot)
 				if err != nil {
 					return err
 				}
-				if n > 0 && len(vs) != 1 {
-					t.Errorf("turn %d, %s: %d sheets stored, want 1", n, p.Robot, len(vs))
+				for _, v := range vs {
+					m := turnLine.FindStringSubmatch(v.Raw)
+					if m == nil {
+						t.Errorf("turn %d, %s: a sheet without a turn line stored: %q", n, p.Robot, v.Raw)
+						continue
+					}
+					if declared[p.Robot] == nil {
+						declared[p.Robot] = map[int]int{}
+					}
+					k, _ := strconv.Atoi(m[1])
+					declared[p.Robot][k]++
+				}
+			}
+		}
+		for n := 1; n < final.CurrentTurn; n++ {
+			tn, err := tx.Turn(final.ID, n)
+			if err != nil {
+				return err
+			}
+			var before adjudicator.State
+			if err := json.Unmarshal(tn.Before, &before); err != nil {
+				return fmt.Errorf("turn %d: %w", n, err)
+			}
+			for _, r := range before.Robots {
+				switch c := declared[r.Name][n]; {
+				case c > 1:
+					t.Errorf("turn %d, %s: the sheet stored %d times", n, r.Name, c)
+				case c == 0 && roborally.NeedsProgram(r):
+					t.Errorf("turn %d, %s: the sheet its turn waited for is not stored", n, r.Name)
 				}
 			}
 		}
@@ -483,3 +520,6 @@ func rawDB(t testing.TB, dsn, pw string) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// turnLine finds the turn line of a sheet the failover test sent.
+var turnLine = regexp.MustCompile(`(?m)^turn (\d+)\s*$`)
