@@ -46,9 +46,39 @@ func TestReportFitsPhoneAndDesktop(t *testing.T) {
 	}
 }
 
+// The welcome mail fits a phone and a desktop too: its text map and legend, and the
+// sheet to fill in (they scrolled sideways in boxes of their own).
+func TestWelcomeFitsPhoneAndDesktop(t *testing.T) {
+	if pagefit.Chromium() == "" {
+		t.Skip("no chromium: apt-get install -y chromium (.ci/run installs it)")
+	}
+	f := newFixture(t)
+	ws := f.mailsTo("hulk@example.test", "welcome")
+	if len(ws) != 1 {
+		t.Fatalf("%d welcomes", len(ws))
+	}
+	page := mailPage(t, ws[0].Raw, false)
+	for _, w := range []int{390, 1280} {
+		r, err := pagefit.Measure(context.Background(), t.TempDir(), page, w, "", 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fits() {
+			t.Errorf("the welcome scrolls sideways %s", r)
+		}
+	}
+}
+
 // reportPage is a report's HTML part with its inline pictures put in as data: URLs, as a
 // mail program shows it.
 func reportPage(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	return mailPage(t, raw, true)
+}
+
+// mailPage is a mail's HTML part with its inline pictures (wantPics: it must have some)
+// put in as data: URLs.
+func mailPage(t *testing.T, raw []byte, wantPics bool) []byte {
 	t.Helper()
 	mr, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil {
@@ -74,8 +104,8 @@ func reportPage(t *testing.T, raw []byte) []byte {
 			pics[strings.Trim(p.Header.Get("Content-Id"), "<>")] = "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(b)
 		}
 	}
-	if html == "" || len(pics) == 0 {
-		t.Fatalf("the report has no HTML part or no pictures (%d)", len(pics))
+	if html == "" || wantPics && len(pics) == 0 {
+		t.Fatalf("the mail has no HTML part or no pictures (%d)", len(pics))
 	}
 	for cid, uri := range pics {
 		html = strings.ReplaceAll(html, "cid:"+cid, uri)

@@ -29,6 +29,10 @@ type Set struct {
 // funcs are the helpers every template may call.
 func funcs() map[string]any {
 	return map[string]any{
+		// lines are the lines of s, without the empty one after a last newline.
+		"lines": func(s string) []string {
+			return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+		},
 		"pad": func(n int, s string) string {
 			if len(s) >= n {
 				return s
