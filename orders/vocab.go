@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/near"
 )
 
 // vocab is the fixed vocabulary of the order language: option card names
@@ -155,7 +156,9 @@ func appendSquashed(dst []byte, words ...string) []byte {
 			case r >= 'A' && r <= 'Z':
 				dst = append(dst, byte(r)+'a'-'A')
 			case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-				dst = utf8.AppendRune(dst, unicode.ToLower(r))
+				// Accents off, as people write names (issue 22: "Brakés" is Brakes);
+				// only words with letters outside ASCII come here.
+				dst = append(dst, near.Fold(string(r))...)
 			}
 		}
 	}
