@@ -7,12 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-imap/v2"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -144,35 +141,25 @@ func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, b
 	select {
 	case err := <-done:
 		if !errors.Is(err, store.ErrCorrupt) {
-			t.Fatalf("serve on damaged pages returned %v, want ErrCorrupt", err)
+			t.Errorf("serve on damaged pages returned %v, want ErrCorrupt", err)
 		}
 		t.Logf("serve stopped: %v", err)
 	case <-time.After(time.Minute):
-		t.Fatal("the judge went on serving a database whose pages are damaged")
+		// stopped here, so that what it flagged meanwhile is still looked at below
+		t.Error("the judge went on serving a database whose pages are damaged")
+		stop()
+		<-done
 	}
 	if !rec.has("level=ERROR") || !rec.has("DAMAGED") {
 		t.Errorf("no error-level log line says the database is damaged:\n%s", strings.Join(rec.lines, ""))
 	}
-	// the mail the damaged database could not record stays unhandled on the server, to be
-	// read again once a backup is restored
-	c := imapLogin(t, emb.IMAPAddr, "judge", "judgepw")
-	defer c.Close()
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	var all imap.UIDSet
-	all.AddRange(1, 0)
-	ms, err := c.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if between && m.UID == 1 {
+	// the mail the damaged database could not record stays unhandled on the server (no
+	// \Seen, no keyword), to be read again once a backup is restored
+	for _, uid := range doneOnServer(t, emb.IMAPAddr, "judge", "judgepw") {
+		if between && uid == 1 {
 			continue // handled before the damage (flagged at the fetcher's leisure)
 		}
-		if slices.Contains(m.Flags, imap.Flag("$RallyjudgeDone")) {
-			t.Errorf("mail uid %d, which the damaged database could not record, is flagged handled", m.UID)
-		}
+		t.Errorf("mail uid %d, which the damaged database could not record, is flagged handled", uid)
 	}
 	if now := [2][32]byte{fileSum(t, path), fileSum(t, path+"-wal")}; now != damaged {
 		t.Error("the judge wrote to the damaged database after the damage")

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -168,27 +166,7 @@ func fullDiskWhileServing(t *testing.T, freeUp bool) {
 	if !rec.has("level=ERROR") {
 		t.Error("the full disk is not logged at error level")
 	}
-	flagged := func() []uint32 {
-		c := imapLogin(t, emb.IMAPAddr, "judge", "judgepw")
-		defer c.Close()
-		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-			t.Fatal(err)
-		}
-		var all imap.UIDSet
-		all.AddRange(1, 0)
-		ms, err := c.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []uint32
-		for _, m := range ms {
-			// \Seen, and the keyword where the server keeps keywords (the embedded one does not)
-			if slices.Contains(m.Flags, imap.FlagSeen) || slices.Contains(m.Flags, imap.Flag("$RallyjudgeDone")) {
-				out = append(out, uint32(m.UID))
-			}
-		}
-		return out
-	}
+	flagged := func() []uint32 { return doneOnServer(t, emb.IMAPAddr, "judge", "judgepw") }
 	for _, uid := range flagged() {
 		if uid > 1 {
 			t.Errorf("mail uid %d, which the full disk kept from being recorded, is flagged done", uid)
