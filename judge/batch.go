@@ -311,7 +311,7 @@ func (j *Judge) storeThenJudge(ctx context.Context, uidvalidity uint32, items []
 // cannot be written (ErrUnwritable): none is flagged done on the server.
 func (j *Judge) batchBroken(err error, errs []error) []error {
 	if store.IsCorrupt(err) {
-		j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
+		j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "err", err)
 	}
 	err = j.corrupt(err)
 	for i := range errs {

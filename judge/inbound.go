@@ -148,7 +148,7 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 	if err != nil {
 		j.folds.reset() // the failed transaction may have folded versions it never committed
 		if store.IsCorrupt(err) {
-			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "inbox", row.ID, "err", err)
+			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "inbox", row.ID, "err", err)
 			return j.corrupt(err)
 		}
 		j.Log.Error("processing a message failed", "inbox", row.ID, "err", err)

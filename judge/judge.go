@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -75,6 +76,11 @@ type Judge struct {
 	UnwritableExit, UnwritableProbe time.Duration
 	operatorMu                      sync.Mutex
 	operatorTold                    map[string]bool
+	halt                            halt // the integrity stop (unwritable.go)
+	// intakeFrom is when intake began to read (Serve's start, or the end of an
+	// integrity stop), in UnixNano on the judge's clock: MaxIntakeWait counts from it
+	// when it is later than the deadline (intakePast).
+	intakeFrom atomic.Int64
 	// Retention says how long bookkeeping rows are kept (pruned by Tick).
 	Retention store.Retention
 	lastPrune time.Time

@@ -344,7 +344,15 @@ func (j *Judge) intakePast(g store.Game) bool {
 	if j.IntakeCaughtUp().After(cutoff) {
 		return true
 	}
-	if j.MaxIntakeWait > 0 && j.now().After(cutoff.Add(j.MaxIntakeWait)) {
+	// the wait counts from the deadline, or from when intake began to read if that is
+	// later: a judge started again after an outage (or after an integrity stop) that
+	// outlasted the wait resolved the turn before intake's first look, and refused as
+	// late the sheets the server had received before the deadline
+	from := cutoff
+	if at := j.intakeFrom.Load(); at != 0 && time.Unix(0, at).After(from) {
+		from = time.Unix(0, at)
+	}
+	if j.MaxIntakeWait > 0 && j.now().After(from.Add(j.MaxIntakeWait)) {
 		j.Log.Error("resolving a turn although mail received before its deadline may be unread: intake is behind",
 			"game", g.Tag, "deadline", cutoff, "intake_caught_up", j.IntakeCaughtUp(), "waited", j.MaxIntakeWait)
 		return true
@@ -410,6 +418,9 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 		if errors.Is(err, errGameBusy) {
 			continue // another judge has it (its next tick, or this one's, finishes it)
 		}
+		if store.IsBroken(err) { // damaged or unwritable: the integrity stop (unwritable.go)
+			return n, j.corrupt(err)
+		}
 		if err != nil {
 			j.Log.Error("deadline resolution failed", "game", g.Tag, "err", err)
 			continue
@@ -427,6 +438,10 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 			j.ready.mark(g.ID)
 			continue
 		}
+		if store.IsBroken(err) {
+			j.ready.mark(g.ID)
+			return n, j.corrupt(err)
+		}
 		if err != nil {
 			j.Log.Error("resolving a complete turn failed", "game", g.Tag, "err", err)
 			j.ready.mark(g.ID) // the next tick tries again
@@ -440,7 +455,9 @@ func (j *Judge) Tick(ctx context.Context) (int, error) {
 	j.upgradeHashes(ctx)
 	j.prune(ctx)
 	j.scrubIfDue(ctx, 0) // no old copy of a received secret stays in the log (secretslots.go)
-	if _, err := j.Lifecycle(ctx); err != nil {
+	if _, err := j.Lifecycle(ctx); store.IsBroken(err) {
+		return n, j.corrupt(err)
+	} else if err != nil {
 		j.Log.Error("reminders and final summaries failed", "err", err)
 	}
 	return n, nil

@@ -77,11 +77,12 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	} else if err := j.Recover(context.WithoutCancel(ctx)); err != nil {
 		// mail stored but not judged before a crash; finished even if a stop comes meanwhile
 		if store.IsCorrupt(err) {
-			j.Log.Error("THE DATABASE IS DAMAGED: no mail is taken; restore the last backup", "err", err)
+			j.Log.Error("THE DATABASE IS DAMAGED: no mail is taken; "+damagedWhatToDo, "err", err)
 			return j.corrupt(err)
 		}
 		return err
 	}
+	j.intakeFrom.Store(j.now().UnixNano())
 	if l.Fetcher != nil && j.IntakeCaughtUp == nil {
 		// the fetcher's moment on the judge's clock (the same one but in tests)
 		j.IntakeCaughtUp = func() time.Time {
@@ -103,8 +104,29 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	batch := func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 		defer cancel()
-		// the mailbox position goes in the batch's own commit
-		errs := j.handleBatch(hctx, l.Mailbox, v, msgs)
+		var errs []error
+		if cause, _ := j.halted(); cause != nil {
+			// the clock found the database unwritable: nothing is taken until it can be
+			// written (unwritable.go)
+			j.Log.Warn("mail fetched while the database cannot be written: held unflagged until it can",
+				"mails", len(msgs), "first_uid", msgs[0].UID)
+			errs = make([]error, len(msgs))
+			for i := range errs {
+				errs[i] = j.corrupt(cause)
+			}
+		} else {
+			// the mailbox position goes in the batch's own commit
+			errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
+		}
+		if cause, _ := j.halted(); cause != nil && store.IsIOError(cause) {
+			// the clock holds the stop for an I/O error: pages read as damaged are the
+			// same failing disk (unwritable.go, ioOutage)
+			for i, err := range errs {
+				if errors.Is(err, ErrCorrupt) {
+					errs[i] = j.corrupt(cause)
+				}
+			}
+		}
 		if unwritable(errs) {
 			// nothing of the batch is recorded nor flagged done: intake waits for the
 			// database and takes the same batch again, in the server's order
@@ -160,20 +182,15 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		t := time.NewTicker(l.Tick)
 		defer t.Stop()
 		for {
-			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-			if _, err := j.Tick(wctx); err != nil {
-				j.Log.Error("deadline check failed", "err", err)
-				if store.IsCorrupt(err) { // damaged pages found by the clock stop the judge too
-					j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; restore the last backup", "err", err)
-					j.tellOperator(wctx, l.Sender, "damaged", err)
-					select {
-					case fetchErr <- j.corrupt(err):
-					default:
-					}
-					stopAll()
+			// a database found damaged or unwritable goes through the integrity stop,
+			// as intake's does (unwritable.go)
+			if err := j.clockTick(ctx, l.Sender); err != nil {
+				select {
+				case fetchErr <- err:
+				default:
 				}
+				stopAll()
 			}
-			cancel()
 			poke(sendWake)
 			select {
 			case <-ctx.Done():
@@ -202,6 +219,9 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 				if !j.outboxDue(ctx) {
 					continue
 				}
+			}
+			if cause, _ := j.halted(); cause != nil {
+				continue // nothing sent could be recorded: sending waits with intake
 			}
 			// sending is cut short by a stop: the mail in hand is retried after the restart
 			if _, err := j.DrainOutbox(ctx, l.Sender); err != nil && ctx.Err() == nil {

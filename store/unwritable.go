@@ -45,6 +45,23 @@ func IsUnwritable(err error) bool {
 	return false
 }
 
+// IsIOError reports whether err is an I/O error (SQLITE_IOERR, EIO): the disk failed
+// the read or write. Pages read after one may look damaged though the disk, once
+// checked and mounted again, holds them whole.
+func IsIOError(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, syscall.EIO) {
+		return true
+	}
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) && coded.Code()&0xff == 10 { // SQLITE_IOERR
+		return true
+	}
+	return strings.Contains(err.Error(), "disk I/O error") || strings.Contains(err.Error(), "input/output error")
+}
+
 // IsBroken reports whether err means the database is damaged or cannot be written
 // (IsCorrupt or IsUnwritable): a judge that goes on taking mail would flag as done mail
 // it could not record.
