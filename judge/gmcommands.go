@@ -779,8 +779,8 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
 		Mat: templates.MatOf(st, r, setup.Rules.Lighter),
 	}
-	if o, err := j.optionsOf(tx, g); err == nil && setup.Rules.Own() {
-		w.Variants = variantsText(setup.Rules, g, o)
+	if o, err := j.optionsOf(tx, g); err == nil {
+		w.Variants = roborally.WelcomeText(setup.Rules, o.policy(g))
 	}
 	w.OptionsWelcome(st, r)
 	if text, err = j.Templates.Text("welcome.txt.tmpl", w); err != nil {

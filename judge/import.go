@@ -12,6 +12,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -93,14 +94,9 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	// A 2023 game's deck is its upgrades, which NewSetup has checked; option cards
-	// must be ones this judge plays.
-	if !setup.Rules.Own() {
-		for _, o := range a.Options {
-			if !adjudicator.Implemented(o) {
-				return nil, fmt.Errorf("import: the archive's option deck holds %s, which this judge does not implement", o)
-			}
-		}
+	// option cards must be ones this judge plays (roborally.CheckDeck)
+	if err := roborally.CheckDeck(setup.Rules, a.Options); err != nil {
+		return nil, fmt.Errorf("import: the archive's %w", err)
 	}
 	var steps []archive.Step
 	if err := archive.Replay(a, setup, spec.From, func(s archive.Step) error {

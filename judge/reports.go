@@ -13,6 +13,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/picture"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -347,10 +348,7 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	if err != nil {
 		return err
 	}
-	variants := ""
-	if setup.Rules.Own() {
-		variants = variantsText(setup.Rules, g, opts)
-	}
+	variants := roborally.WelcomeText(setup.Rules, opts.policy(g))
 	for _, p := range players {
 		r := st.Robots[p.Seat]
 		hand, locked := templates.HandOf(setup.Deck, r)

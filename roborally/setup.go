@@ -44,3 +44,18 @@ func NewSetup(c *adjudicator.Course, rules adjudicator.Rules, seed int64) (*adju
 	}
 	return adjudicator.NewSetup(c, rules, uint64(seed), rules.OptionCards)
 }
+
+// CheckDeck says whether a game's option deck (options: the cards dealt, as stored or
+// archived) holds only cards this engine plays. A 2023 game's deck is its upgrades,
+// which NewSetup checks.
+func CheckDeck(rules adjudicator.Rules, options []string) error {
+	if rules.Own() {
+		return nil
+	}
+	for _, o := range options {
+		if !adjudicator.Implemented(o) {
+			return fmt.Errorf("option deck holds %s, which this judge does not implement", o)
+		}
+	}
+	return nil
+}

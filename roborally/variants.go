@@ -171,3 +171,12 @@ func ListText(rawRules []byte, policy string) string {
 	}
 	return fmt.Sprintf("option cards: %s; rules: %s", deck, rules)
 }
+
+// WelcomeText is the ruleset's line in a welcome: the 2023 rules with their variants
+// (RulesText); "" under the postal rules, whose welcome lists the rules settings.
+func WelcomeText(r adjudicator.Rules, policy string) string {
+	if !r.Own() {
+		return ""
+	}
+	return RulesText(r, policy)
+}
