@@ -1,10 +1,14 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
+
+	gomail "github.com/emersion/go-message/mail"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -116,5 +120,77 @@ func TestPressIsLimited(t *testing.T) {
 		if _, text := f.send("gm@example.test", "[RR spring] set", "secret "+f.secrets[""]+"\nSET press-limit "+bad+"\n"); !strings.Contains(text, "Not done") {
 			t.Errorf("SET press-limit %s taken:\n%s", bad, text)
 		}
+	}
+}
+
+// TestListUnsubscribeByMail: the List-Unsubscribe header of a mail to an observer is
+// followed as a mail program follows it (RFC 2369 and RFC 6068: a mail to the mailto
+// address with the subject and body its fields give, percent-decoded), and the judge
+// takes that mail as UNOBSERVE: the observer is removed, told so, and gets nothing of
+// the next turn. Mail programs dress the mail differently: plain, with a signature and
+// an HTML part beside the text, or with the subject only (some ignore the body field).
+// There is no List-Unsubscribe-Post: RFC 8058's one-click needs an HTTPS URI, and the
+// judge takes only mail.
+func TestListUnsubscribeByMail(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mail func(from, to, subject, body string) []byte
+	}{
+		{"plain", func(from, to, subject, body string) []byte {
+			return []byte("From: " + from + "\r\nTo: " + to + "\r\nSubject: " + subject + "\r\nMessage-ID: <unsub.1@client.test>\r\n" +
+				"Date: Sun, 01 Mar 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body + "\r\n")
+		}},
+		{"signature and HTML", func(from, to, subject, body string) []byte {
+			return []byte("From: Kibitzer <" + from + ">\r\nTo: <" + to + ">\r\nSubject: " + subject + "\r\nMessage-ID: <unsub.2@client.test>\r\n" +
+				"Date: Sun, 01 Mar 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=alt\r\n\r\n" +
+				"--alt\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body + "\r\n\r\n-- \r\nSent from my phone\r\n" +
+				"--alt\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div>" + body + "</div><div>-- <br>Sent from my phone</div>\r\n--alt--\r\n")
+		}},
+		{"subject only", func(from, to, subject, _ string) []byte {
+			return []byte("From: " + from + "\r\nTo: " + to + "\r\nSubject: " + subject + "\r\nMessage-ID: <unsub.3@client.test>\r\n" +
+				"Date: Sun, 01 Mar 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.joinConfirmed("kibitzer@example.test", "watch", "OBSERVE spring\n")
+			f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nPROCESS\n")
+			reps := f.mailsTo("kibitzer@example.test", "report")
+			if len(reps) != 1 {
+				t.Fatalf("the observer got %d reports, want 1", len(reps))
+			}
+			h, err := gomail.CreateReader(bytes.NewReader(reps[0].Raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lu := h.Header.Get("List-Unsubscribe")
+			if h.Header.Get("List-Unsubscribe-Post") != "" {
+				t.Error("List-Unsubscribe-Post without an HTTPS URI to post to")
+			}
+			if !strings.HasPrefix(lu, "<") || !strings.HasSuffix(lu, ">") || strings.Count(lu, "<") != 1 {
+				t.Fatalf("List-Unsubscribe %q is not one <URI>", lu)
+			}
+			u, err := url.Parse(lu[1 : len(lu)-1])
+			if err != nil || u.Scheme != "mailto" {
+				t.Fatalf("List-Unsubscribe %q is not a mailto URI (%v)", lu, err)
+			}
+			q, err := url.ParseQuery(u.RawQuery)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Opaque != f.j.Address || q.Get("subject") == "" {
+				t.Fatalf("List-Unsubscribe %q: mail to %q, subject %q", lu, u.Opaque, q.Get("subject"))
+			}
+			f.deliver(tc.mail("kibitzer@example.test", u.Opaque, q.Get("subject"), q.Get("body")))
+			_, text := f.reply(f.uid)
+			if f.observing("kibitzer@example.test") {
+				t.Fatalf("the mail List-Unsubscribe asks for did not unsubscribe; the reply:\n%s", text)
+			}
+			mustContain(t, "the reply to the unsubscribe", text, "spring")
+			f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nPROCESS\n")
+			if n := len(f.mailsTo("kibitzer@example.test", "report")); n != 1 {
+				t.Errorf("the observer got %d reports after unsubscribing, want still 1", n)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -64,6 +65,12 @@ func (r *Reading) Game() string {
 
 // Read reads a message's text as the judge does.
 func Read(msg *mail.Message) *Reading {
+	if strings.TrimSpace(msg.Stripped) == "" && unobserveSubject.MatchString(msg.Subject) {
+		// the mail a mail program sends for an observer's List-Unsubscribe header
+		// (observerUnsubscribe) with the subject only: some ignore the URI's body field
+		// (RFC 6068 lets them). Nothing else is read from a subject.
+		return readText(msg, strings.TrimSpace(msg.Subject)+"\n")
+	}
 	r := readText(msg, msg.Stripped)
 	if r.cm == nil && r.Sheet != nil && r.Sheet.Secret == "" && len(r.Sheet.Program) == 0 {
 		// nothing of a sheet above a message forwarded inline: when the sender forwards
@@ -94,6 +101,9 @@ func Read(msg *mail.Message) *Reading {
 	}
 	return r
 }
+
+// unobserveSubject is the subject of the mail an observer's List-Unsubscribe asks for.
+var unobserveSubject = regexp.MustCompile(`(?i)^\s*UNOBSERVE\s+[a-z0-9][a-z0-9-]*\s*$`)
 
 // readText reads text, the player's own lines of msg, as a command mail or a sheet.
 func readText(msg *mail.Message, text string) *Reading {
