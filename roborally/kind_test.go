@@ -335,3 +335,29 @@ func TestScenarioCorpusThroughTheSeam(t *testing.T) {
 		t.Error("a scenario that cannot hold was passed")
 	}
 }
+
+// A player's mail is hostile: Check says what is wrong, never panics, and what it
+// accepts Play plays.
+func FuzzCheck(f *testing.F) {
+	k := Kind{}
+	cfg, _ := k.Configure(map[string]string{"rules": "2023"})
+	pos, _ := k.Start(cfg, []string{"Ada", "Boris"}, 5)
+	p := pos.(*position)
+	f.Add(0, programLine(p.setup, p.State, 0, 1)+"\nif damage > 1 shut down\n")
+	f.Add(1, "---\nprogram: [Move 1]\n")
+	f.Add(0, "\n\nP999\n")
+	f.Fuzz(func(t *testing.T, seat int, text string) {
+		ch := pos.Check(seat, text)
+		if !ch.OK() {
+			return
+		}
+		moves := map[int]game.Move{}
+		for _, s := range pos.Due() {
+			moves[s] = pos.Autopilot(s, 1)
+		}
+		moves[seat] = ch.Move
+		if _, err := pos.Play(moves, 1); err != nil {
+			t.Fatalf("accepted orders %q do not play: %v", text, err)
+		}
+	})
+}
