@@ -2,12 +2,16 @@ package judge
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -279,5 +283,85 @@ func TestReportPicturesOfTwoTurns(t *testing.T) {
 	}
 	if n != 6 {
 		t.Errorf("%d reports sent, want 6", n)
+	}
+}
+
+// TestTwoJudgesDrawEachReportOnce (PostgreSQL): two judges on one database drain the
+// outbox at once while a turn's reports await their pictures; each report is drawn
+// under its claim and sent once, with its pictures.
+func TestTwoJudgesDrawEachReportOnce(t *testing.T) {
+	a, b := twoJudges(t, "postgres")
+	ctx := context.Background()
+	spec := GameSpec{Tag: "twodrawers", Course: "sprint", Seed: 5,
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	robots := []string{"Alice", "Bob", "Carol"}
+	for _, r := range robots {
+		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: strings.ToLower(r) + "@example.test"})
+	}
+	secrets, err := a.CreateGame(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g store.Game
+	var st *adjudicator.State
+	if err := a.Store.View(ctx, func(tx *store.Tx) error {
+		if g, err = tx.GameByTag("twodrawers"); err != nil {
+			return err
+		}
+		st, _, err = stateOf(tx, g)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	setup, err := a.setupFor(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheets []mail.Fetched
+	for i, r := range st.Robots {
+		var cards []string
+		for _, p := range roborally.RandomProgram(setup, st, i, 77, 1) {
+			cards = append(cards, fmt.Sprintf("P%d", p))
+		}
+		body := fmt.Sprintf("robot %s\nturn 1\nsecret %s\n%s\n", r.Name, secrets[r.Name], strings.Join(cards, " "))
+		sheets = append(sheets, mail.Fetched{UID: uint32(i + 1), Received: time.Now(),
+			Raw: rawMail(strings.ToLower(r.Name)+"@example.test", "[RR twodrawers] turn 1", body)})
+	}
+	for _, err := range a.HandleBatch(ctx, 1, sheets) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var jobs []store.PictureJob
+	if err := a.Store.View(ctx, func(tx *store.Tx) error { jobs, err = tx.PictureJobs(100); return err }); err != nil || len(jobs) != 3 {
+		t.Fatalf("%d reports await their pictures (%v), want 3", len(jobs), err)
+	}
+	sa, sb := &fakeSender{}, &fakeSender{}
+	errs := make(chan error, 2)
+	go func() { _, err := a.DrainOutbox(ctx, sa); errs <- err }()
+	go func() { _, err := b.DrainOutbox(ctx, sb); errs <- err }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]int{}
+	for _, raw := range append(sa.sent, sb.sent...) {
+		if !strings.Contains(string(raw), "Turn 1 report") {
+			continue
+		}
+		p := parseReport(t, "report", raw)
+		seen[p.messageID]++
+		if len(p.inline) < 7 {
+			t.Errorf("%s went with %d pictures, want 7 or more", p.messageID, len(p.inline))
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("reports sent: %v, want 3", seen)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s sent %d times", id, n)
+		}
 	}
 }
