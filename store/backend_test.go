@@ -220,6 +220,19 @@ func TestClaims(t *testing.T) {
 			return
 		}
 		b := openTestWith(t, where, Options{Lease: 2 * time.Second})
+		// the server drops a vanished judge's sessions within the lease: keepalives and
+		// the TCP user timeout set from it on every session (the claims session's here)
+		if ok, err := a.Claim(ctx, ClaimIntake, 99); !ok || err != nil {
+			t.Fatalf("claim: %v %v", ok, err)
+		}
+		a.claims.mu.Lock()
+		for setting, want := range map[string]string{"tcp_user_timeout": "2000", "tcp_keepalives_idle": "1", "tcp_keepalives_interval": "1", "tcp_keepalives_count": "1"} {
+			var got string
+			if err := a.claims.conn.QueryRowContext(ctx, `SELECT current_setting($1)`, setting).Scan(&got); err != nil || got != want {
+				t.Errorf("%s on the claims session: %q (%v), want %q", setting, got, err, want)
+			}
+		}
+		a.claims.mu.Unlock()
 		claim := func(s *Store, kind ClaimKind, id int64) bool {
 			t.Helper()
 			ok, err := s.Claim(ctx, kind, id)
