@@ -66,7 +66,17 @@ func newLoopDisk(t *testing.T, size int64) *loopDisk {
 		t.Fatal(err)
 	}
 	d.mount()
-	t.Cleanup(func() { _ = exec.Command("umount", d.dir).Run() })
+	t.Cleanup(func() {
+		out, err := exec.Command("umount", d.dir).CombinedOutput()
+		if err == nil || strings.Contains(string(out), "not mounted") {
+			return
+		}
+		// still busy: detach it now, the kernel lets go of it with the last open file
+		t.Logf("umount %s: %v %s; unmounting lazily", d.dir, err, out)
+		if out, err := exec.Command("umount", "-l", d.dir).CombinedOutput(); err != nil {
+			t.Errorf("umount -l %s: %v %s", d.dir, err, out)
+		}
+	})
 	return d
 }
 
