@@ -70,14 +70,18 @@ func (a *Animation) Bytes() []byte { return a.gif(a.blocks) }
 // frames that differ from the shared ones are encoded, the others taken as they are.
 func (a *Animation) For(you string) ([]byte, error) {
 	blocks := make([][]byte, len(a.frames))
-	var prev *image.Paletted
+	// the reader's frames in two pictures used in turn (Frame.For without a new picture
+	// a frame)
+	first := a.frames[0].Image
+	prev, cur := image.NewPaletted(first.Rect, first.Palette), image.NewPaletted(first.Rect, first.Palette)
 	for k, f := range a.frames {
-		cur := f.For(you).Image
+		prev, cur = cur, prev
+		copy(cur.Pix, f.Image.Pix)
+		ringYou(cur, f.you, you)
 		d := cur
 		if k > 0 {
 			d = delta(prev, cur)
 		}
-		prev = cur
 		if s := a.diffs[k]; d.Rect == s.Rect && bytes.Equal(d.Pix, s.Pix) {
 			blocks[k] = a.blocks[k]
 			continue
