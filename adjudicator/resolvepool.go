@@ -27,18 +27,30 @@ var resolvers = make(chan *Resolver, 2*runtime.GOMAXPROCS(0)+2)
 // the reused Resolver, nearly all of the difference is the collector's (its cycles
 // and the write barriers while it marks), so the bytes handed over are what counts.
 func resolvePooled(s *Setup, st *State, orders []Orders, stopAfter int) (*State, []Event, error) {
-	var rv *Resolver
-	select {
-	case rv = <-resolvers:
-	default:
-		rv = new(Resolver)
-	}
+	rv := borrowResolver()
 	next, events, err := rv.resolveUntil(s, st, orders, stopAfter, logSize(s, len(st.Robots)))
 	if err == nil && rv.t.sm != nil {
 		next = rv.t.sm.handOut(next)
 	}
-	// A turn that panicked (a bug) leaves its Resolver to the collector; this one goes
-	// back holding no pointer to the caller's setup, orders or states but in buffers.
+	giveBack(rv)
+	return next, events, err
+}
+
+// borrowResolver is a Resolver from the pool, or a new one when the pool is empty.
+func borrowResolver() *Resolver {
+	select {
+	case rv := <-resolvers:
+		return rv
+	default:
+		return new(Resolver)
+	}
+}
+
+// giveBack returns rv to the pool, or leaves it to the collector when the pool is full.
+// A turn that panicked (a bug) leaves its Resolver to the collector; one given back
+// holds no pointer to the caller's setup, orders or states but in buffers (the last
+// log's names).
+func giveBack(rv *Resolver) {
 	rv.t = turn{fireExtra: rv.t.fireExtra, fireFor: rv.t.fireFor}
 	rv.cleared = true
 	rv.last = nil // nothing handed out lives in it
@@ -46,7 +58,6 @@ func resolvePooled(s *Setup, st *State, orders []Orders, stopAfter int) (*State,
 	case resolvers <- rv:
 	default:
 	}
-	return next, events, err
 }
 
 // handOut is a copy of st, a postal turn's new state written in m, with what lives in

@@ -55,7 +55,9 @@ func (a *Archive) Setup() (*adjudicator.Setup, error) {
 }
 
 // Step is one replayed turn. Turn 0 is the set-up: Before is nil, After the starting
-// state and Events the first deal.
+// state and Events the first deal. The states are the caller's to keep; Events is lent
+// by the engine (adjudicator.LentTurn) and valid only until Replay's each returns: a
+// caller that keeps a Step past each keeps s.Kept().
 type Step struct {
 	Turn   int
 	Before *adjudicator.State // the state given to the engine
@@ -126,22 +128,37 @@ func Replay(a *Archive, setup *adjudicator.Setup, upto int, each func(Step) erro
 		for i, p := range t.Orders {
 			ords[i] = p.Orders()
 		}
-		next, events, err := adjudicator.Resolve(setup, before, ords)
+		// The log is lent by a pooled Resolver and released once each has seen it
+		// (issue 24 item 1): a replay checks hundreds of turns and keeps none of them.
+		lent, err := adjudicator.ResolveLent(setup, before, ords)
 		if err != nil {
 			return &ReplayError{Turn: n, Err: err}
 		}
+		next := lent.Next
 		h := Hash(next)
 		if h != t.Hash {
+			lent.Release()
 			return &ReplayError{Turn: n, Want: t.Hash, Got: h}
 		}
 		if each != nil {
-			if err := each(Step{Turn: n, Before: before, After: next, Events: events, Played: t.Orders, Hash: h}); err != nil {
+			err := each(Step{Turn: n, Before: before, After: next, Events: lent.Events, Played: t.Orders, Hash: h})
+			lent.Release()
+			if err != nil {
 				return err
 			}
+		} else {
+			lent.Release()
 		}
 		st = next
 	}
 	return nil
+}
+
+// Kept is s with a copy of its log (adjudicator.CloneEvents) that outlives Replay's
+// each.
+func (s Step) Kept() Step {
+	s.Events = adjudicator.CloneEvents(s.Events)
+	return s
 }
 
 // beforeOf is the state the engine was given in turn t: the state after the turn

@@ -100,7 +100,7 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	}
 	var steps []archive.Step
 	if err := archive.Replay(a, setup, spec.From, func(s archive.Step) error {
-		steps = append(steps, s)
+		steps = append(steps, s.Kept())
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("import: the archive does not replay: %w", err)

@@ -278,10 +278,14 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		ords, played, missedBy, private := prep.Orders, prep.Played, prep.Missed, prep.Private
 		notes = append(notes, prep.Notes...)
 		before := st.Clone() // exactly what the engine is given: with played, it reproduces next
-		next, events, err := adjudicator.Resolve(setup, st, ords)
+		// The log is lent by a pooled Resolver (issue 24 item 1): stored and narrated
+		// here, and nothing keeps it past this function.
+		lent, err := adjudicator.ResolveLent(setup, st, ords)
 		if err != nil {
 			return fmt.Errorf("game %s turn %d: %w", g.Tag, g.CurrentTurn, err)
 		}
+		defer lent.Release()
+		next, events := lent.Next, lent.Events
 		bJSON, _ := json.Marshal(before)
 		aJSON, _ := json.Marshal(next)
 		eJSON, _ := json.Marshal(events)

@@ -506,10 +506,12 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	}
 	prep := Prepare(p.setup, st, sheets, policy, p.Seed, st.Turn)
 	prep.Notes = append(notes, prep.Notes...)
-	next, events, err := adjudicator.Resolve(p.setup, st, prep.Orders)
+	lent, err := adjudicator.ResolveLent(p.setup, st, prep.Orders) // the log marshalled below, then released
 	if err != nil {
 		return game.Result{}, fmt.Errorf("roborally: turn %d: %w", st.Turn, err)
 	}
+	defer lent.Release()
+	next, events := lent.Next, lent.Events
 	np := &position{kind: p.kind, cfg: p.cfg, setup: p.setup, Seed: p.Seed, State: next, Standing: slices.Clone(p.Standing)}
 	for i, s := range sent {
 		if s != nil {

@@ -176,7 +176,7 @@ func renderArchive(cfg renderConfig, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var step archive.Step
-	if err := archive.Replay(&a, setup, cfg.turn, func(s archive.Step) error { step = s; return nil }); err != nil {
+	if err := archive.Replay(&a, setup, cfg.turn, func(s archive.Step) error { step = s.Kept(); return nil }); err != nil {
 		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
 		return 1
 	}

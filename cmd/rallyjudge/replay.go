@@ -82,7 +82,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	err = archive.Replay(&a, setup, -1, func(s archive.Step) error {
 		bar.set(s.Turn)
 		if s.Turn == *turn {
-			shown = &s
+			k := s.Kept()
+			shown = &k
 		}
 		return nil
 	})

@@ -116,11 +116,13 @@ func resolveSavedTurn(path string, b []byte, stdout, stderr io.Writer) int {
 	for i, p := range sv.Orders {
 		ords[i] = p.Orders()
 	}
-	next, events, err := adjudicator.Resolve(setup, sv.State, ords)
+	lent, err := adjudicator.ResolveLent(setup, sv.State, ords) // the log printed below, then released
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge resolve: %s: %v\n", path, err)
 		return 2
 	}
+	defer lent.Release()
+	next, events := lent.Next, lent.Events
 	stateJSON, err := json.Marshal(next)
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge resolve: %v\n", err)
