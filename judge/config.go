@@ -84,6 +84,10 @@ type LimitsConfig struct {
 	// UnwritableExit is how long the judge waits, intake stopped, for a database that
 	// cannot be written before it stops (exits non-zero).
 	UnwritableExit Duration `yaml:"unwritable_exit"`
+	// IntegrityCheck is how often the running judge checks the SQLite database's pages
+	// (PRAGMA quick_check; intake checks them before each batch too); 0 turns the
+	// running checks off. Unused on PostgreSQL.
+	IntegrityCheck Duration `yaml:"integrity_check"`
 }
 
 // Duration is a time.Duration written as "90s", "5m", "2h".
@@ -110,7 +114,7 @@ func DefaultConfig() Config {
 			PollInterval: Duration(time.Minute), IdleTimeout: Duration(5 * time.Minute), Timeout: Duration(2 * time.Minute)},
 		SMTP: SMTPConfig{TLS: "starttls", Helo: "localhost", Timeout: Duration(2 * time.Minute)},
 		Limits: LimitsConfig{MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: Duration(time.Hour), MaxAttempts: 8,
-			UnwritableExit: Duration(DefaultUnwritableExit)},
+			UnwritableExit: Duration(DefaultUnwritableExit), IntegrityCheck: Duration(DefaultIntegrityCheck)},
 		LogLevel:     "info",
 		TickInterval: Duration(30 * time.Second),
 		Lease:        Duration(2 * time.Second),

@@ -74,9 +74,14 @@ type Judge struct {
 	// be writable again before it stops with ErrUnwritable; UnwritableProbe how often it
 	// tries (unwritable.go).
 	UnwritableExit, UnwritableProbe time.Duration
-	operatorMu                      sync.Mutex
-	operatorTold                    map[string]bool
-	halt                            halt // the integrity stop (unwritable.go)
+	// IntegrityCheck is how often the clock checks the database's pages while serving
+	// (0: never; integritycheck.go); intake checks them before each batch too.
+	IntegrityCheck time.Duration
+	damaged        atomic.Bool  // the integrity check found damaged pages
+	integrityAt    atomic.Int64 // when the clock last checked them (UnixNano)
+	operatorMu     sync.Mutex
+	operatorTold   map[string]bool
+	halt           halt // the integrity stop (unwritable.go)
 	// intakeFrom is when intake began to read (Serve's start, or the end of an
 	// integrity stop), in UnixNano on the judge's clock: MaxIntakeWait counts from it
 	// when it is later than the deadline (intakePast).
@@ -125,7 +130,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		verified: secretCache{key: st.SecretKey()},
 		Store:    st, Templates: set, Log: log, Now: time.Now, NewSeed: RandomSeed, Address: address, Name: "rallyjudge",
 		MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
-		UnwritableExit: DefaultUnwritableExit, UnwritableProbe: 5 * time.Second,
+		UnwritableExit: DefaultUnwritableExit, UnwritableProbe: 5 * time.Second, IntegrityCheck: DefaultIntegrityCheck,
 		Retention: store.DefaultRetention(),
 		Course:    adjudicator.LoadCourse,
 		Games:     games.Hosted(),

@@ -67,6 +67,14 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		default:
 		}
 	}
+	// the pages on disk, checked at start (integritycheck.go); rallyjudge serve checked
+	// them when it opened the database, but Serve may start much later
+	j.integrityAt.Store(time.Now().UnixNano())
+	if err := j.pagesSound(ctx); errors.Is(err, ErrCorrupt) {
+		j.Log.Error("THE DATABASE IS DAMAGED: no mail is taken; "+damagedWhatToDo, "err", err)
+		j.tellOperator(ctx, l.Sender, "damaged", err)
+		return err
+	}
 	var shared *sharedIntake
 	if l.NewFetcher != nil {
 		// the clocks resolve complete turns: intake goes on reading meanwhile, and keeps
@@ -114,9 +122,31 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 			for i := range errs {
 				errs[i] = j.corrupt(cause)
 			}
+		} else if err := j.pagesSound(hctx); errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
+			// damaged pages that no query of the batch might read (SQLite has them in its
+			// page cache): nothing is written to the file nor flagged (integritycheck.go)
+			if errors.Is(err, ErrCorrupt) {
+				j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "err", err, "found_by", "integrity check")
+			}
+			errs = make([]error, len(msgs))
+			for i := range errs {
+				errs[i] = err
+			}
 		} else {
+			if err != nil {
+				j.Log.Warn("the integrity check could not run", "err", err)
+			}
 			// the mailbox position goes in the batch's own commit
 			errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
+		}
+		if j.damaged.Load() {
+			// the clock's check found the pages damaged meanwhile: nothing more is
+			// flagged done
+			for i, err := range errs {
+				if !errors.Is(err, ErrCorrupt) {
+					errs[i] = j.corrupt(store.ErrCorrupt)
+				}
+			}
 		}
 		if cause, _ := j.halted(); cause != nil && store.IsIOError(cause) {
 			// the clock holds the stop for an I/O error: pages read as damaged are the
@@ -184,7 +214,13 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		for {
 			// a database found damaged or unwritable goes through the integrity stop,
 			// as intake's does (unwritable.go)
-			if err := j.clockTick(ctx, l.Sender); err != nil {
+			if err := j.clockCheck(ctx, l.Sender); err != nil {
+				select {
+				case fetchErr <- err:
+				default:
+				}
+				stopAll()
+			} else if err := j.clockTick(ctx, l.Sender); err != nil {
 				select {
 				case fetchErr <- err:
 				default:

@@ -154,12 +154,8 @@ func (s *Store) checkWrite(ctx context.Context, now time.Time, action, detail st
 	if err != nil {
 		return fmt.Errorf("store: %s: integrity check: %w", s.path, err)
 	}
-	if len(res) != 1 || res[0] != "ok" {
-		if len(res) > 5 {
-			res = append(res[:5], "…")
-		}
-		return fmt.Errorf("store: %s: the integrity check failed (%s): %w; restore the last backup (docs/gamemasters.md, Backups)",
-			s.path, strings.Join(res, "; "), ErrCorrupt)
+	if err := checkResult(s.path, res); err != nil {
+		return err
 	}
 	if err := s.Tx(ctx, func(tx *Tx) error {
 		_, err := tx.Audit(AuditEntry{At: now, Actor: "judge", Action: action, Detail: detail})
@@ -171,20 +167,7 @@ func (s *Store) checkWrite(ctx context.Context, now time.Time, action, detail st
 }
 
 func (s *Store) quickCheck(ctx context.Context) ([]string, error) {
-	rows, err := s.writer.QueryContext(ctx, "PRAGMA quick_check")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var res []string
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			return nil, err
-		}
-		res = append(res, r)
-	}
-	return res, rows.Err()
+	return quickCheckOn(ctx, s.writer)
 }
 
 // ErrCorrupt marks a database whose pages are damaged (SQLITE_CORRUPT, SQLITE_NOTADB).

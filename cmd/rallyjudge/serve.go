@@ -148,6 +148,7 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 	if cfg.Limits.UnwritableExit > 0 {
 		j.UnwritableExit = cfg.Limits.UnwritableExit.D()
 	}
+	j.IntegrityCheck = cfg.Limits.IntegrityCheck.D()
 	j.AuthFailures = cfg.Limits.AuthFailures
 	j.AuthWindow = cfg.Limits.AuthWindow.D()
 	if cfg.TemplatesDir != "" {
