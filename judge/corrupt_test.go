@@ -62,13 +62,16 @@ func TestCorruptPagesWhileServing(t *testing.T) {
 		if between {
 			name = "damaged between two handlings"
 		}
-		t.Run(name, func(t *testing.T) { corruptWhileServing(t, orig, secrets, between) })
+		t.Run(name, func(t *testing.T) { corruptWhileServing(t, orig, secrets, between, false) })
 	}
+	// no mail after the damage: only the clock's integrity check (limits.integrity_check,
+	// here at every tick) finds it; before it the judge served on from SQLite's page cache
+	t.Run("damaged under an idle judge", func(t *testing.T) { corruptWhileServing(t, orig, secrets, true, true) })
 }
 
 // corruptWhileServing damages a copy of the database at orig under a judge: before Serve
 // (its start-up recovery reads the inbox) or once Serve has handled a first mail.
-func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, between bool) {
+func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, between, idle bool) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "copy.db")
 	copyFile(t, orig, path)
@@ -81,6 +84,9 @@ func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, b
 	j2, err := New(st2, "judge@example.test", rec.logger())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if idle {
+		j2.IntegrityCheck = time.Nanosecond // at every tick
 	}
 	var damaged [2][32]byte
 	damage := func() {
@@ -144,9 +150,11 @@ func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, b
 			return time.Since(since) > 500*time.Millisecond // five ticks without a write
 		})
 		damage()
-		deliver()
-		deliver()
-		fetcher.Poke()
+		if !idle {
+			deliver()
+			deliver()
+			fetcher.Poke()
+		}
 	}
 	select {
 	case err := <-done:
