@@ -8,12 +8,11 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/parallel"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -272,7 +271,7 @@ func (j *Judge) drawReports(g store.Game, setup *adjudicator.Setup, before, next
 		}
 		own := make([]*reportPictures, len(readers))
 		if shared.you != nil {
-			parallel(len(readers), func(i int) { own[i] = shared.you(readers[i]) })
+			parallel.Do(len(readers), func(i int) { own[i] = shared.you(readers[i]) })
 		}
 		picsOf := func(you string) *reportPictures {
 			for i, r := range readers {
@@ -282,7 +281,7 @@ func (j *Judge) drawReports(g store.Game, setup *adjudicator.Setup, before, next
 			}
 			return shared.complete()
 		}
-		parallel(len(jobs), func(i int) {
+		parallel.Do(len(jobs), func(i int) {
 			a := jobs[i]
 			raw, err := j.finishedReport(a.job, picsOf(a.job.You))
 			if err != nil {
@@ -331,42 +330,4 @@ func (j *Judge) finishPictures(ctx context.Context, jobs []*awaiting) (int, erro
 		return 0, err
 	}
 	return n, nil
-}
-
-// parallel runs f(0) … f(n-1), as many at once as there are processors. A panic in f
-// is raised again in the caller, once the others are done.
-func parallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if panicked == nil {
-						panicked = r
-					}
-					mu.Unlock()
-					for range next { // the others take the rest
-					}
-				}
-			}()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -223,33 +222,6 @@ func TestReportPicturesOfAVoidTurn(t *testing.T) {
 	}
 	if jobs := f.pictureJobs(); len(jobs) != 0 {
 		t.Errorf("%d picture jobs left", len(jobs))
-	}
-}
-
-// TestParallelRaisesAPanic: a panic in one of parallel's calls comes back to the caller
-// (drawReports turns it into reports without pictures), after the other calls ran.
-func TestParallelRaisesAPanic(t *testing.T) {
-	for _, n := range []int{1, 2, 9} {
-		var mu sync.Mutex
-		ran := 0
-		got := func() (r any) {
-			defer func() { r = recover() }()
-			parallel(n, func(i int) {
-				mu.Lock()
-				ran++
-				mu.Unlock()
-				if i == n-1 {
-					panic("drawing failed")
-				}
-			})
-			return nil
-		}()
-		if got != "drawing failed" {
-			t.Errorf("%d calls: recovered %v, want the panic", n, got)
-		}
-		if ran == 0 {
-			t.Errorf("%d calls: none ran", n)
-		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/parallel"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/picture"
@@ -151,7 +152,7 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 	}
 	if shared {
 		lazy := p.lazy
-		parallel(len(p.inline), func(i int) {
+		parallel.Do(len(p.inline), func(i int) {
 			if l := lazy[i]; l != nil {
 				l.get()
 			}

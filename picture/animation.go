@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/gif"
-	"runtime"
-	"sync"
+
+	"github.com/rallyjudge/rallyjudge/internal/parallel"
 )
 
 // A turn's GIF for several readers (issue 24 item 3). Each reader's copy rings their
@@ -39,7 +39,7 @@ func EncodeAnimation(frames []Frame, opt Options) (*Animation, error) {
 	}
 	a := &Animation{frames: frames, opt: opt, diffs: make([]*image.Paletted, len(frames)), blocks: make([][]byte, len(frames))}
 	errs := make([]error, len(frames))
-	parallel(len(frames), func(k int) {
+	parallel.Do(len(frames), func(k int) {
 		a.diffs[k] = frames[k].Image
 		if k > 0 {
 			a.diffs[k] = delta(frames[k-1].Image, frames[k].Image)
@@ -147,42 +147,4 @@ func frameDelay(k, n int, opt Options) int {
 		return 3 * d
 	}
 	return d
-}
-
-// parallel runs f(0) … f(n-1), as many at once as there are processors. A panic in f
-// is raised again in the caller, once the others are done.
-func parallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if panicked == nil {
-						panicked = r
-					}
-					mu.Unlock()
-					for range next { // the others take the rest
-					}
-				}
-			}()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
 }
