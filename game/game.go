@@ -124,17 +124,6 @@ type Standing struct {
 	Line string
 }
 
-// Report is what the judge mails a seat after a move.
-type Report struct {
-	// Subject is the subject's detail ("move 12: Zoe to move").
-	Subject string
-	// Text is the report, plain text, wrapped for a phone (at most 72 columns).
-	Text string
-	// Picture is the board as a PNG (nil: none), named PictureName.
-	Picture     []byte
-	PictureName string
-}
-
 // Catalog is the games a judge hosts, in the order HELP lists them. The first is the
 // default for CREATE without game=.
 type Catalog []Kind

@@ -227,9 +227,15 @@ func (j *Judge) startHostedIn(tx *store.Tx, g store.Game, k game.Kind, players [
 			o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
 			sec, slots = j.hold(o, sec), []store.Owner{o}
 		}
-		rep := pos.Report(p.Seat, nil)
-		m := outMail{kind: "welcome", gameID: g.ID, turn: 0, to: p.Email,
-			subject:   subject(g.Tag, fmt.Sprintf("Welcome, %s: %s", p.Robot, rep.Subject)),
+		var rep game.Report
+		subj := ""
+		if ml, ok := pos.(game.Mailer); ok { // the game's own welcome
+			subj, rep = j.mailerWelcome(ml, g, p, game.MailWelcome, sec)
+		} else {
+			rep = pos.Report(p.Seat, nil)
+			subj = subject(g.Tag, fmt.Sprintf("Welcome, %s: %s", p.Robot, rep.Subject))
+		}
+		m := outMail{kind: "welcome", gameID: g.ID, turn: 0, to: p.Email, subject: subj,
 			messageID: j.reportID(g.Tag, 0, p.Seat), refs: []string{j.gameRoot(g.Tag)}, inReplyTo: j.gameRoot(g.Tag),
 			generated: true, slots: slots}
 		intro := []string{fmt.Sprintf("Welcome to game %s: %s (%s).", g.Tag, k.Title(), cfg.Text()),
@@ -244,9 +250,14 @@ func (j *Judge) startHostedIn(tx *store.Tx, g store.Game, k game.Kind, players [
 	return nil
 }
 
-// gameMail fills m's text, HTML and picture from what the game reports, with the
-// judge's own lines above (intro) and below (foot).
+// gameMail fills m's text, HTML and pictures from what the game reports, with the
+// judge's own lines above (intro) and below (foot); a report the game wrote whole
+// (game.Mailer) goes as it is.
 func (j *Judge) gameMail(m *outMail, title string, intro []string, rep game.Report, foot string) error {
+	if rep.Whole {
+		wholeMail(m, rep)
+		return nil
+	}
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	for _, l := range intro {
@@ -259,13 +270,13 @@ func (j *Judge) gameMail(m *outMail, title string, intro []string, rep game.Repo
 	b.WriteString(foot)
 	m.text = b.String()
 	data := templates.GameMail{Title: title, Intro: intro, Text: rep.Text, Foot: strings.TrimSpace(foot)}
-	if len(rep.Picture) > 0 {
-		data.PictureCID, data.PictureAlt = "board@rallyjudge", "the board"
-		name := rep.PictureName
-		if name == "" {
-			name = "board.png"
+	m.inline = inlinePictures(rep)
+	for _, in := range m.inline {
+		if in.ContentID == boardCID {
+			data.PictureCID, data.PictureAlt = boardCID, "the board"
+			continue
 		}
-		m.inline = []mail.Inline{{ContentID: data.PictureCID, ContentType: "image/png", Filename: name, Data: rep.Picture}}
+		data.Pictures = append(data.Pictures, templates.GamePicture{CID: in.ContentID, Alt: in.Filename})
 	}
 	var err error
 	m.html, err = j.Templates.HTML("game.html.tmpl", data)
@@ -843,27 +854,11 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	next := hosted{kind: k, cfg: h.cfg, pos: res.Next}
 	played2 := g
 	played2.CurrentTurn, played2.DeadlineAt = g.CurrentTurn+1, deadline
-	for _, p := range players {
-		if p.Withdrawn {
-			continue
-		}
-		rep := res.Next.Report(p.Seat, events)
-		if pt, ok := res.Next.(game.Parts); ok && g.ListAddress != "" {
-			rep = pt.PrivateReport(p.Seat, events) // the list has the public report
-		}
-		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
-			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
-			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("s%d", p.Seat)), refs: []string{j.gameRoot(g.Tag)},
-			inReplyTo: j.gameRoot(g.Tag), generated: true}
-		title := fmt.Sprintf("%s game %s, turn %d: report for %s", k.Title(), g.Tag, g.CurrentTurn, p.Robot)
-		if err := j.gameMail(&m, title, notes, rep, j.hostedFoot(played2, next, p)); err != nil {
+	if ml, ok := res.Next.(game.Mailer); ok { // the game writes its reports whole (hostedmail.go)
+		if err := j.mailerReports(tx, g, ml, events, players, gen, deadline, res.Next.Over()); err != nil {
 			return false, err
 		}
-		if err := j.enqueue(tx, m); err != nil {
-			return false, err
-		}
-	}
-	if err := j.hostedPublic(tx, g, k, res, events, gen); err != nil {
+	} else if err := j.hostedReports(tx, g, k, res, events, players, gen, notes, played2, next); err != nil {
 		return false, err
 	}
 	for _, p := range players {
@@ -894,6 +889,33 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 		}
 	}
 	return true, nil
+}
+
+// hostedReports enqueues the reports of the turn of g just played, each the game's
+// Report wrapped by the judge: every player's, then the public one (hostedPublic).
+func (j *Judge) hostedReports(tx *store.Tx, g store.Game, k game.Kind, res game.Result, events []byte, players []store.Player,
+	gen int, notes []string, played2 store.Game, next hosted) error {
+	for _, p := range players {
+		if p.Withdrawn {
+			continue
+		}
+		rep := res.Next.Report(p.Seat, events)
+		if pt, ok := res.Next.(game.Parts); ok && g.ListAddress != "" {
+			rep = pt.PrivateReport(p.Seat, events) // the list has the public report
+		}
+		m := outMail{kind: "report", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
+			subject:   subject(g.Tag, fmt.Sprintf("Turn %d: %s", g.CurrentTurn, rep.Subject)),
+			messageID: j.reportIDGen(g.Tag, g.CurrentTurn, gen, fmt.Sprintf("s%d", p.Seat)), refs: []string{j.gameRoot(g.Tag)},
+			inReplyTo: j.gameRoot(g.Tag), generated: true}
+		title := fmt.Sprintf("%s game %s, turn %d: report for %s", k.Title(), g.Tag, g.CurrentTurn, p.Robot)
+		if err := j.gameMail(&m, title, notes, rep, j.hostedFoot(played2, next, p)); err != nil {
+			return err
+		}
+		if err := j.enqueue(tx, m); err != nil {
+			return err
+		}
+	}
+	return j.hostedPublic(tx, g, k, res, events, gen)
 }
 
 // hostedPublic mails the public report to the game's list and observers.
@@ -948,6 +970,12 @@ func (j *Judge) hostedTakeOver(tx *store.Tx, g store.Game, k game.Kind, p store.
 	h, err := j.hostedState(tx, g, k)
 	if err != nil {
 		return "", "", err
+	}
+	if ml, ok := h.pos.(game.Mailer); ok { // the game's own welcome
+		c := j.mailing(g, game.MailTakeOver, p.Seat, g.CurrentTurn)
+		c.Deadline, c.Secret = deadlineText(g.DeadlineAt), sec
+		rep := ml.Mail(nil, c)
+		return rep.Text, rep.HTML, nil
 	}
 	rep := h.pos.Report(p.Seat, nil)
 	intro := []string{fmt.Sprintf("You take over %s in game %s: %s (%s).", p.Robot, g.Tag, k.Title(), h.cfg.Text()),

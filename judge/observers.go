@@ -150,28 +150,9 @@ func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.R
 	if err != nil {
 		return err
 	}
-	obs, err := watching(tx, g, o)
-	if err != nil {
+	to, err := publicCopies(tx, g, o)
+	if err != nil || len(to) == 0 {
 		return err
-	}
-	type rcpt struct{ addr, key string }
-	var to []rcpt
-	for _, w := range obs {
-		to = append(to, rcpt{w.Email, fmt.Sprintf("o%d", w.ID)})
-	}
-	if o.gmCopies() == "on" {
-		gms, err := tx.GMs(g.ID)
-		if err != nil {
-			return err
-		}
-		for _, gm := range gms {
-			if gm.GameID != 0 {
-				to = append(to, rcpt{gm.Email, fmt.Sprintf("gm%d", gm.ID)})
-			}
-		}
-	}
-	if len(to) == 0 {
-		return nil
 	}
 	rep := base
 	rep.Part = templates.PartPublic
@@ -187,6 +168,35 @@ func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.R
 		}
 	}
 	return nil
+}
+
+// copyRcpt is one reader of a copy of the public report: the address and the key of
+// its mail's Message-ID.
+type copyRcpt struct{ addr, key string }
+
+// publicCopies are the readers of the public part of a turn's report beside the list:
+// the game's observers and, with gm-copies on, its game masters.
+func publicCopies(tx *store.Tx, g store.Game, o Options) ([]copyRcpt, error) {
+	obs, err := watching(tx, g, o)
+	if err != nil {
+		return nil, err
+	}
+	var to []copyRcpt
+	for _, w := range obs {
+		to = append(to, copyRcpt{w.Email, fmt.Sprintf("o%d", w.ID)})
+	}
+	if o.gmCopies() == "on" {
+		gms, err := tx.GMs(g.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, gm := range gms {
+			if gm.GameID != 0 {
+				to = append(to, copyRcpt{gm.Email, fmt.Sprintf("gm%d", gm.ID)})
+			}
+		}
+	}
+	return to, nil
 }
 
 // copyToGMs sends the game's masters a copy of a notice to players when gm-copies is

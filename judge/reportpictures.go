@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
@@ -42,6 +43,10 @@ type pictureJob struct {
 	Turn   int              `json:"turn"`
 	You    string           `json:"you,omitempty"`
 	Report templates.Report `json:"report"`
+	// Mailing, when set, is a report of a game behind the seam that draws its own
+	// pictures (game.Illustrator), as the game was told of the mail (hostedmail.go);
+	// You and Report are then unused.
+	Mailing *game.Mailing `json:"mailing,omitempty"`
 	// The mail as stored: its text (unchanged by pictures), whether enqueue added the
 	// observer footer, and its headers.
 	Kind        string   `json:"kind"`
@@ -194,6 +199,9 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	if len(jobs) == 0 {
 		return 0, nil
 	}
+	if jobs[0].job.Mailing != nil { // a game behind the seam: all of a turn's jobs are
+		return j.hostedReportPictures(ctx, gameID, turn, jobs, start)
+	}
 	var g store.Game
 	var setup *adjudicator.Setup
 	var before, next *adjudicator.State
@@ -330,4 +338,117 @@ func (j *Judge) finishPictures(ctx context.Context, jobs []*awaiting) (int, erro
 		return 0, err
 	}
 	return n, nil
+}
+
+// hostedReportPictures is turnReportPictures for a game behind the seam whose position
+// draws the pictures of its reports (game.Illustrator): the game is asked once for the
+// whole turn's reports, with the positions before and after the turn as stored.
+func (j *Judge) hostedReportPictures(ctx context.Context, gameID int64, turn int, jobs []*awaiting, start time.Time) (int, error) {
+	var g store.Game
+	var ill game.Illustrator
+	var before game.Position
+	var events []byte
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.Game(gameID); errors.Is(err, store.ErrNotFound) {
+			return nil // no such game: its reports go without pictures
+		} else if err != nil {
+			return err
+		}
+		tn, err := tx.Turn(gameID, turn)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // rolled back meanwhile: its reports are void
+		} else if err != nil {
+			return err
+		}
+		k, err := j.hostedKind(g)
+		if err != nil || k == nil {
+			j.Log.Error("a hosted report's game is not hosted here: its reports go without pictures", "game", g.Tag, "turn", turn, "err", err)
+			return nil
+		}
+		cfg, err := k.LoadConfig(g.Rules)
+		if err != nil {
+			j.Log.Error("a game's settings do not read: its reports go without pictures", "game", g.Tag, "turn", turn, "err", err)
+			return nil
+		}
+		after, err := k.Load(cfg, tn.After)
+		if err != nil {
+			j.Log.Error("a turn's record does not read: its reports go without pictures", "game", g.Tag, "turn", turn, "err", err)
+			return nil
+		}
+		var ok bool
+		if ill, ok = after.(game.Illustrator); !ok {
+			return nil
+		}
+		if len(tn.Before) > 0 {
+			if before, err = k.Load(cfg, tn.Before); err != nil {
+				before = nil // the turn's animation is left out
+			}
+		}
+		events = tn.Events
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	if ill != nil {
+		j.drawHostedReports(g, ill, before, events, turn, jobs)
+	}
+	if j.stopAt("pictures-drawn") {
+		return 0, nil
+	}
+	n, err := j.finishPictures(ctx, jobs)
+	if err == nil {
+		bytes := 0
+		for _, a := range jobs {
+			bytes += len(a.raw)
+		}
+		j.Log.Info("report pictures drawn", "game", g.Tag, "turn", turn, "reports", n,
+			"ms", time.Since(start).Milliseconds(), "bytes", bytes)
+	}
+	return n, err
+}
+
+// drawHostedReports asks the game for the turn's reports with their pictures and
+// composes each report of jobs with its own (its raw). A game that panics leaves every
+// report of the turn without pictures (logged), as drawReports does.
+func (j *Judge) drawHostedReports(g store.Game, ill game.Illustrator, before game.Position, events []byte, turn int, jobs []*awaiting) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.Log.Error("drawing a turn's pictures failed: its reports go without them", "game", g.Tag, "turn", turn, "panic", fmt.Sprint(r))
+			for _, a := range jobs {
+				a.raw = nil
+			}
+		}
+	}()
+	ms := make([]game.Mailing, len(jobs))
+	for i, a := range jobs {
+		ms[i] = *a.job.Mailing
+		if j.Templates != nil {
+			ms[i].Templates = j.Templates
+		}
+	}
+	reps := ill.Illustrate(before, events, ms)
+	if len(reps) != len(jobs) {
+		j.Log.Error("the game drew the wrong number of reports: they go without pictures", "game", g.Tag, "turn", turn,
+			"reports", len(reps), "want", len(jobs))
+		return
+	}
+	parallel.Do(len(jobs), func(i int) {
+		a := jobs[i]
+		m := outMail{}
+		wholeMail(&m, reps[i])
+		m.kind, m.gameID, m.turn, m.to, m.subject = a.job.Kind, a.job.Game, a.job.Turn, a.job.To, a.job.Subject
+		m.messageID, m.inReplyTo, m.refs, m.unsubscribe = a.job.MessageID, a.job.InReplyTo, a.job.Refs, a.job.Unsubscribe
+		m.text = a.job.Text
+		if a.job.Observer {
+			m.html = withObserverHTML(m.html, j.observerFooter(g.Tag))
+		}
+		m.html = redactText(m.html)
+		raw, err := j.compose(m, j.now())
+		if err != nil {
+			j.Log.Error("a report with its pictures could not be composed: it goes without them", "outbox", a.id, "err", err)
+			return
+		}
+		a.raw = raw
+	})
 }

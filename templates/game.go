@@ -8,5 +8,13 @@ type GameMail struct {
 	Text       string   // the game's report, plain text
 	PictureCID string   // the Content-ID of the board's picture; "" for none
 	PictureAlt string
-	Foot       string // whose move, the deadline, how to reply
+	// Pictures are the game's other pictures, shown below the board's.
+	Pictures []GamePicture
+	Foot     string // whose move, the deadline, how to reply
+}
+
+// GamePicture is one inline picture of a GameMail.
+type GamePicture struct {
+	CID string // its Content-ID
+	Alt string
 }
