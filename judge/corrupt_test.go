@@ -139,6 +139,11 @@ func corruptWhileServing(t *testing.T, orig string, secrets map[string]string, b
 			if j2.scrubDue() {
 				return false
 			}
+			// intake checks the pages before the next batch (a check made moments
+			// ago is not made again at once: intakeCheckDue)
+			if !j2.intakeCheckDue(time.Now()) {
+				return false
+			}
 			if ms, err := st2.DuePending(ctx, time.Now().Add(time.Hour), 1); err != nil || len(ms) > 0 {
 				return false
 			}

@@ -75,13 +75,17 @@ type Judge struct {
 	// tries (unwritable.go).
 	UnwritableExit, UnwritableProbe time.Duration
 	// IntegrityCheck is how often the clock checks the database's pages while serving
-	// (0: never; integritycheck.go); intake checks them before each batch too.
+	// (0: never; integritycheck.go); intake checks them before a batch too.
 	IntegrityCheck time.Duration
 	damaged        atomic.Bool  // the integrity check found damaged pages
 	integrityAt    atomic.Int64 // when the clock last checked them (UnixNano)
-	operatorMu     sync.Mutex
-	operatorTold   map[string]bool
-	halt           halt // the integrity stop (unwritable.go)
+	// soundAt is when the last check that found the pages sound ended (UnixNano, 0:
+	// none yet), soundCost how long it took: intake's check waits on them
+	// (intakeCheckDue).
+	soundAt, soundCost atomic.Int64
+	operatorMu         sync.Mutex
+	operatorTold       map[string]bool
+	halt               halt // the integrity stop (unwritable.go)
 	// intakeFrom is when intake began to read (Serve's start, or the end of an
 	// integrity stop), in UnixNano on the judge's clock: MaxIntakeWait counts from it
 	// when it is later than the deadline (intakePast).

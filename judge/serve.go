@@ -109,83 +109,16 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	ctx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
 	wg.Add(3)
+	// intake's stop: the error Serve returns, and every loop stopped
+	stopIntake := func(err error) {
+		select {
+		case fetchErr <- err:
+		default:
+		}
+		stopAll()
+	}
 	batch := func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
-		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-		defer cancel()
-		var errs []error
-		if cause, _ := j.halted(); cause != nil {
-			// the clock found the database unwritable: nothing is taken until it can be
-			// written (unwritable.go)
-			j.Log.Warn("mail fetched while the database cannot be written: held unflagged until it can",
-				"mails", len(msgs), "first_uid", msgs[0].UID)
-			errs = make([]error, len(msgs))
-			for i := range errs {
-				errs[i] = j.corrupt(cause)
-			}
-		} else if err := j.pagesSound(hctx); errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
-			// damaged pages that no query of the batch might read (SQLite has them in its
-			// page cache): nothing is written to the file nor flagged (integritycheck.go)
-			if errors.Is(err, ErrCorrupt) {
-				j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "err", err, "found_by", "integrity check")
-			}
-			errs = make([]error, len(msgs))
-			for i := range errs {
-				errs[i] = err
-			}
-		} else {
-			if err != nil {
-				j.Log.Warn("the integrity check could not run", "err", err)
-			}
-			// the mailbox position goes in the batch's own commit
-			errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
-		}
-		if j.damaged.Load() {
-			// the clock's check found the pages damaged meanwhile: nothing more is
-			// flagged done
-			for i, err := range errs {
-				if !errors.Is(err, ErrCorrupt) {
-					errs[i] = j.corrupt(store.ErrCorrupt)
-				}
-			}
-		}
-		if cause, _ := j.halted(); cause != nil && store.IsIOError(cause) {
-			// the clock holds the stop for an I/O error: pages read as damaged are the
-			// same failing disk (unwritable.go, ioOutage)
-			for i, err := range errs {
-				if errors.Is(err, ErrCorrupt) {
-					errs[i] = j.corrupt(cause)
-				}
-			}
-		}
-		if unwritable(errs) {
-			// nothing of the batch is recorded nor flagged done: intake waits for the
-			// database and takes the same batch again, in the server's order
-			// (unwritable.go); past UnwritableExit it stops
-			errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
-				actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-				defer cancel()
-				return j.handleBatch(actx, l.Mailbox, v, msgs)
-			})
-		}
-		j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
-		var last uint32
-		for i, err := range errs {
-			if err == nil {
-				last = max(last, msgs[i].UID)
-			} else if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
-				if errors.Is(err, ErrCorrupt) {
-					j.tellOperator(hctx, l.Sender, "damaged", err)
-				}
-				select { // stop taking mail: Serve returns the error
-				case fetchErr <- err:
-				default:
-				}
-				stopAll()
-			}
-		}
-		if last != 0 { // (nothing to write, unless the batch could not commit whole)
-			j.savePosition(hctx, l.Mailbox, v, last)
-		}
+		errs := j.intakeBatch(ctx, l, v, msgs, stopIntake)
 		poke(clockWake)
 		poke(sendWake)
 		return errs
@@ -280,6 +213,88 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		wg.Wait()
 		return err
 	}
+}
+
+// intakeBatch is what Serve does with each batch the fetcher hands over (ctx is Serve's):
+// the integrity check, the batch stored and judged in one commit (handleBatch) with the
+// mailbox position, the database's integrity stop when it is damaged or cannot be
+// written (stop is called with the error Serve is to return), and the log's secrets
+// scrubbed. It returns one error per mail, as mail.BatchHandler does: only a mail with
+// nil is flagged done on the server.
+func (j *Judge) intakeBatch(ctx context.Context, l Loops, v uint32, msgs []mail.Fetched, stop func(error)) []error {
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+	defer cancel()
+	var errs []error
+	if cause, _ := j.halted(); cause != nil {
+		// the clock found the database unwritable: nothing is taken until it can be
+		// written (unwritable.go)
+		j.Log.Warn("mail fetched while the database cannot be written: held unflagged until it can",
+			"mails", len(msgs), "first_uid", msgs[0].UID)
+		errs = make([]error, len(msgs))
+		for i := range errs {
+			errs[i] = j.corrupt(cause)
+		}
+	} else if err := j.intakePagesSound(hctx); errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
+		// damaged pages that no query of the batch might read (SQLite has them in its
+		// page cache): nothing is written to the file nor flagged (integritycheck.go)
+		if errors.Is(err, ErrCorrupt) {
+			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "err", err, "found_by", "integrity check")
+		}
+		errs = make([]error, len(msgs))
+		for i := range errs {
+			errs[i] = err
+		}
+	} else {
+		if err != nil {
+			j.Log.Warn("the integrity check could not run", "err", err)
+		}
+		// the mailbox position goes in the batch's own commit
+		errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
+	}
+	if j.damaged.Load() {
+		// the clock's check found the pages damaged meanwhile: nothing more is
+		// flagged done
+		for i, err := range errs {
+			if !errors.Is(err, ErrCorrupt) {
+				errs[i] = j.corrupt(store.ErrCorrupt)
+			}
+		}
+	}
+	if cause, _ := j.halted(); cause != nil && store.IsIOError(cause) {
+		// the clock holds the stop for an I/O error: pages read as damaged are the
+		// same failing disk (unwritable.go, ioOutage)
+		for i, err := range errs {
+			if errors.Is(err, ErrCorrupt) {
+				errs[i] = j.corrupt(cause)
+			}
+		}
+	}
+	if unwritable(errs) {
+		// nothing of the batch is recorded nor flagged done: intake waits for the
+		// database and takes the same batch again, in the server's order
+		// (unwritable.go); past UnwritableExit it stops
+		errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+			defer cancel()
+			return j.handleBatch(actx, l.Mailbox, v, msgs)
+		})
+	}
+	j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log
+	var last uint32
+	for i, err := range errs {
+		if err == nil {
+			last = max(last, msgs[i].UID)
+		} else if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnwritable) {
+			if errors.Is(err, ErrCorrupt) {
+				j.tellOperator(hctx, l.Sender, "damaged", err)
+			}
+			stop(err) // stop taking mail: Serve returns the error
+		}
+	}
+	if last != 0 { // (nothing to write, unless the batch could not commit whole)
+		j.savePosition(hctx, l.Mailbox, v, last)
+	}
+	return errs
 }
 
 func (j *Judge) savePosition(ctx context.Context, mailbox string, v, uid uint32) {

@@ -21,9 +21,11 @@ import (
 
 // TestThroughput measures ingestion against a bare IMAP client in the same run: 1,000
 // order mails are put in a mailbox, read by a bare client (one UID FETCH of every body),
-// then ingested by rallyjudge (fetched, stored, authenticated, parsed, validated and
-// answered, in batches of up to 250 mails per commit, flagged on the server after each
-// commit). It runs against go-imap's in-process server and, with the mail stack
+// then ingested by rallyjudge as Serve ingests them (fetched; the integrity check; stored,
+// authenticated, parsed, validated and answered, in batches of up to 250 mails per
+// commit; flagged on the server after each commit). RALLYJUDGE_THROUGHPUT_MAILS sets the
+// number of mails, RALLYJUDGE_THROUGHPUT_GAMES adds idle games for a database of a real
+// judge's size (the integrity check reads all of it). It runs against go-imap's in-process server and, with the mail stack
 // (RALLYJUDGE_MAILSTACK=1), against the real Dovecot, in a folder of its own so that
 // it never meets other tests' mail in INBOX. It needs RALLYJUDGE_THROUGHPUT=1; the
 // figures, with the CPU time the process spent per mail, go to the test log (a speed
@@ -92,11 +94,18 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 			t.Fatalf("RALLYJUDGE_THROUGHPUT_MAILS=%q: want a number of mails", s)
 		}
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "tp.db")) // the production default: synchronous=FULL
+	games := 1
+	if s := os.Getenv("RALLYJUDGE_THROUGHPUT_GAMES"); s != "" { // a database of a real judge's size
+		if _, err := fmt.Sscan(s, &games); err != nil || games < 1 {
+			t.Fatalf("RALLYJUDGE_THROUGHPUT_GAMES=%q: want a number of games", s)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "tp.db")
+	st, err := store.Open(path) // the production default: synchronous=FULL
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer func() { st.Close() }()
 	j, err := New(st, "orders@example.test", testLog(t))
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +120,16 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	secrets, err := j.CreateGame(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if games > 1 {
+		st.Close()
+		cloneGame(t, path, games-1) // idle copies of the game, tagged tp-2, tp-3 …
+		if st, err = store.Open(path); err != nil {
+			t.Fatal(err)
+		}
+		if j, err = New(st, "orders@example.test", testLog(t)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	raws := make([][]byte, n)
 	for i := range raws {
@@ -150,16 +169,23 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	}
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	var handled atomic.Int64
+	var handled, batches, checks, checkTime atomic.Int64
 	allDone := make(chan struct{})
 	cpu0 := cpuTime()
 	t2 := time.Now()
 	// labelled, so that a profile of the test (-test.cpuprofile) can be narrowed to intake
 	// with go tool pprof -tagfocus phase=intake
 	go pprof.Do(sctx, pprof.Labels("phase", "intake"), func(sctx context.Context) {
-		// the daemon's path: each fetched batch stored and judged in one commit
-		done <- fetcher.RunBatch(sctx, func(ctx context.Context, v uint32, msgs []mail.Fetched) []error {
-			errs := j.HandleBatch(ctx, v, msgs)
+		// the daemon's path (Serve's intakeBatch): the integrity check, then each fetched
+		// batch stored and judged in one commit with the mailbox position
+		done <- fetcher.RunBatch(sctx, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
+			batches.Add(1)
+			checked := j.soundAt.Load()
+			errs := j.intakeBatch(sctx, Loops{Mailbox: mailbox}, v, msgs, func(err error) { t.Errorf("intake stopped: %v", err) })
+			if j.soundAt.Load() != checked { // intake's integrity check ran
+				checks.Add(1)
+				checkTime.Add(j.soundCost.Load())
+			}
 			for _, err := range errs {
 				if err == nil && handled.Add(1) == int64(n) {
 					close(allDone)
@@ -202,6 +228,15 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 		len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds(), float64(bareCPU.Microseconds())/1000/float64(n))
 	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail (the IMAP server's too when in-process); load %s",
 		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), float64(cpu.Microseconds())/1000/float64(n), bytes.TrimSpace(load))
+	// the integrity check intake runs before a batch (integritycheck.go), timed once on
+	// the database as the intake left it
+	t3 := time.Now()
+	if err := st.PagesSound(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("integrity check: before %d of %d batches, %v in all (%.0f%% of intake); %v on the database intake left",
+		checks.Load(), batches.Load(), time.Duration(checkTime.Load()).Round(100*time.Microsecond),
+		100*float64(checkTime.Load())/float64(ingest), time.Since(t3).Round(100*time.Microsecond))
 	// issue 24 item 7: intake at 40 % of the bare fetch rate or more, from the same
 	// server in the same run
 	t.Logf("intake / bare fetch: %.0f%% of the rate (goal %d%%); %.0f%% of the CPU time a mail",
