@@ -75,7 +75,7 @@ func TestIntakeCheckFindsDamageAfterItsWindow(t *testing.T) {
 	if j.soundAt.Load() == 0 || j.soundCost.Load() <= 0 {
 		t.Fatal("a sound check was not recorded")
 	}
-	j.soundCost.Store(int64(time.Hour)) // a window of a minute (intakeCheckMaxGap)
+	j.soundCost.Store(int64(time.Hour))   // a window of a minute (intakeCheckMaxGap)
 	if err := st.Scrub(ctx); err != nil { // every page in the file, none in the log
 		t.Fatal(err)
 	}
