@@ -200,7 +200,7 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 			for _, m := range reps {
 				if strings.Contains(m.Subject, "[RR seam]") {
 					seamReports++
-					mustContain(t, "a report through the seam", textOf(t, m), "The robots", "Your hand for turn")
+					mustContain(t, "a report through the seam", textOf(t, m), "ROBOTS", "YOUR HAND FOR TURN")
 				}
 			}
 			if seamReports == 0 {
@@ -233,14 +233,14 @@ func TestRoboRallyThroughTheSeamWithAList(t *testing.T) {
 	if len(list) != 1 {
 		t.Fatalf("the list has %d reports, want 1", len(list))
 	}
-	mustContain(t, "the list's report", textOf(t, list[0]), "The robots", "Twonky sent no orders")
+	mustContain(t, "the list's report", textOf(t, list[0]), "ROBOTS", "Twonky sent no orders")
 	mine := f.mailsTo("twonky@example.test", "report")
 	if len(mine) != 1 {
 		t.Fatalf("Twonky has %d reports, want 1", len(mine))
 	}
 	text := textOf(t, mine[0])
-	mustContain(t, "Twonky's part", text, "For you: your robot was powered down", "Your hand for turn 2")
-	if strings.Contains(text, "The robots") || strings.Contains(text, "Zoombot sent no orders") {
+	mustContain(t, "Twonky's part", text, "This is your private part", "YOUR HAND FOR TURN 2")
+	if strings.Contains(text, "ROBOTS") || strings.Contains(text, "Zoombot sent no orders") {
 		t.Errorf("Twonky's part repeats the list's report:\n%s", text)
 	}
 }

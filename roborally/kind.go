@@ -490,7 +490,7 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	for _, seat := range leaving {
 		if r := &st.Robots[seat]; !r.Out {
 			r.Out, r.Virtual = true, false
-			notes = append(notes, fmt.Sprintf("%s has left the race (its player withdrew).", r.Name))
+			notes = append(notes, leftNote(r.Name))
 		}
 		sent[seat] = nil
 	}

@@ -1,0 +1,175 @@
+package roborally
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/templates"
+)
+
+// The mails RoboRally writes whole behind the seam (game.Mailer): the welcome and the
+// turn reports players had before the seam, from the same templates
+// (templates/files/report.*.tmpl, welcome.*.tmpl, through the judge's Renderer so a
+// game master's overrides apply): the floor as text, the turn register by register,
+// every robot, the reader's hand, mat, standing orders and a sheet to fill in. The
+// pictures are drawn after the turn is stored (Illustrate, reportpictures.go).
+
+var _ game.Illustrator = (*position)(nil)
+
+// builtIn are the templates without overrides, for a Mailing without Templates.
+var builtIn = sync.OnceValues(func() (*templates.Set, error) { return templates.Load("") })
+
+func renderer(m game.Mailing) (game.Renderer, error) {
+	if m.Templates != nil {
+		return m.Templates, nil
+	}
+	return builtIn()
+}
+
+// Mail is the mail m says: a welcome (MailWelcome, MailTakeOver) or the report of the
+// turn whose events are given, without its pictures.
+func (p *position) Mail(events []byte, m game.Mailing) game.Report {
+	if m.Kind == game.MailWelcome || m.Kind == game.MailTakeOver {
+		return p.welcomeMail(m)
+	}
+	return p.reportMail(p.reportData(events, m), m)
+}
+
+// decodeOutcome reads a turn's events as Play stored them (nil, "null": none).
+func decodeOutcome(events []byte) outcome {
+	var oc outcome
+	if len(events) > 0 && string(events) != "null" {
+		_ = json.Unmarshal(events, &oc) // the game's own encoding, written by Play
+	}
+	return oc
+}
+
+// reportData is the templates' report of the turn whose events are given, for the
+// reader m names.
+func (p *position) reportData(events []byte, m game.Mailing) templates.Report {
+	oc := decodeOutcome(events)
+	st, setup := p.State, p.setup
+	turn, over := m.Turn, p.Over()
+	sections := templates.Narrate(setup.Deck, oc.Events)
+	if len(oc.Notes) > 0 {
+		sections = append([]templates.Section{{Title: "Missed orders", Lines: oc.Notes}}, sections...)
+	}
+	rep := templates.Report{
+		Game: m.Game, Course: p.cfg.CourseName, Turn: turn, NextTurn: turn + 1,
+		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
+		Sections: sections, Robots: templates.StatusOf(setup.Deck, st), Piles: templates.PileLines(st),
+		Deadline: m.Deadline, Winner: st.Winner, Over: over,
+		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
+			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", m.Judge, m.Game),
+	}
+	for i := range rep.Robots {
+		rep.Robots[i].Lighter = p.cfg.Rules.Lighter
+	}
+	if over {
+		rep.Standings = templates.StandingsOf(st)
+	}
+	if m.Part == game.PartPublic || m.Seat < 0 || m.Seat >= len(st.Robots) {
+		rep.Part = templates.PartPublic
+		return rep
+	}
+	r := st.Robots[m.Seat]
+	hand, locked := templates.HandOf(setup.Deck, r)
+	lines := p.inForce(oc, r.Name)
+	rep.Player, rep.PlayerOut = r.Name, r.Out
+	rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
+	rep.NewOptions = templates.NewOptionsOf(oc.Events, r)
+	rep.Sheet = templates.SheetFor(m.Game, r, turn+1, lines)
+	rep.Mat = templates.MatOf(st, r, p.cfg.Rules.Lighter)
+	if m.Part == game.PartPrivate {
+		rep.Part, rep.List = templates.PartPrivate, m.List
+	}
+	return rep
+}
+
+// inForce is a robot's standing orders in force after the turn, in the order language,
+// as the report shows them: the orders it played the turn with, without what was the
+// round's only (Standing); none when it played none.
+func (p *position) inForce(oc outcome, robot string) []string {
+	for _, pl := range oc.Played {
+		if pl.Robot != robot || pl.Sheet == nil {
+			continue
+		}
+		var out []string
+		for _, r := range Standing(p.cfg.Rules, pl.Sheet).Rules {
+			out = append(out, r.String())
+		}
+		return out
+	}
+	return nil
+}
+
+// reportSubject is a report's subject after the game's tag.
+func reportSubject(rep templates.Report, again bool) string {
+	a := ""
+	if again { // not mistaken for the voided report of the same turn
+		a = " (resolved again)"
+	}
+	switch {
+	case rep.Over:
+		return fmt.Sprintf("Turn %d%s: game over", rep.Turn, a)
+	case rep.Public():
+		if rep.Player == "" {
+			return fmt.Sprintf("Turn %d report%s", rep.Turn, a)
+		}
+	}
+	return fmt.Sprintf("Turn %d report for %s%s", rep.Turn, rep.Player, a)
+}
+
+// reportMail renders a report's text and HTML.
+func (p *position) reportMail(rep templates.Report, m game.Mailing) game.Report {
+	out := game.Report{Subject: reportSubject(rep, m.Again), Whole: true}
+	t, err := renderer(m)
+	if err == nil {
+		out.Text, err = t.Text("report.txt.tmpl", rep)
+	}
+	if err == nil {
+		out.HTML, err = t.HTML("report.html.tmpl", rep)
+	}
+	if err != nil { // the seam's plain report rather than none
+		out.Text, out.HTML = p.Report(m.Seat, nil).Text+"\n(The report's template failed: "+err.Error()+".)\n", ""
+	}
+	return out
+}
+
+// welcomeMail is a player's welcome: the secret, the robot, the floor, the first hand
+// and a sheet to fill in; a player taking over a seat (REPLACE) is welcomed to the turn
+// being played.
+func (p *position) welcomeMail(m game.Mailing) game.Report {
+	st, setup := p.State, p.setup
+	out := game.Report{Whole: true}
+	if m.Seat < 0 || m.Seat >= len(st.Robots) {
+		return out
+	}
+	r := st.Robots[m.Seat]
+	hand, locked := templates.HandOf(setup.Deck, r)
+	w := templates.Welcome{
+		Game: m.Game, Course: p.cfg.CourseName, Robot: r.Name, Secret: m.Secret,
+		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
+		Hand: hand, Locked: locked, Deadline: m.Deadline,
+		Sheet: templates.SheetFor(m.Game, r, st.Turn, nil), Judge: m.Judge, Turn: st.Turn,
+		TakeOver:  m.Kind == game.MailTakeOver,
+		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
+		Variants: WelcomeText(setup.Rules, p.cfg.policy()), Mat: templates.MatOf(st, r, setup.Rules.Lighter),
+	}
+	w.OptionsWelcome(st, r)
+	out.Subject = fmt.Sprintf("Welcome, %s: your robot and your first hand", r.Name)
+	t, err := renderer(m)
+	if err == nil {
+		out.Text, err = t.Text("welcome.txt.tmpl", w)
+	}
+	if err == nil {
+		out.HTML, err = t.HTML("welcome.html.tmpl", w)
+	}
+	if err != nil {
+		out.Text, out.HTML = p.Report(m.Seat, nil).Text+"\n(The welcome's template failed: "+err.Error()+".)\n", ""
+	}
+	return out
+}
