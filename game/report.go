@@ -110,3 +110,35 @@ type Illustrator interface {
 	Mailer
 	Illustrate(before Position, events []byte, ms []Mailing) []Report
 }
+
+// MissedTeller is a Position that tells a seat's player what was played for the seat
+// when no move came in time, in words that follow "so " ("your robot was powered down
+// for the turn (no program, no repair)."). The judge mails it with the count of missed
+// turns and the game's missed-turns limit, as for RoboRally before the seam. A Position
+// that is not a MissedTeller has the judge say which move the autopilot played.
+type MissedTeller interface {
+	MissedNote(seat int, events []byte) string
+}
+
+// Summarizer is a Position, the game's last, that writes the body of the game-over mail
+// itself: the result, the standings, the game turn by turn. A Position that is not a
+// Summarizer has the judge write it from the Standings and the moves.
+type Summarizer interface {
+	Summary(s Summary) string
+}
+
+// Summary is what the judge tells a Summarizer of a game that is over.
+type Summary struct {
+	Game string // the game's tag
+	Name string // the game's name ("" for none)
+	// Turns are the turns played, in order, without the start.
+	Turns []SummaryTurn
+	// Withdrawn are the seats whose players withdrew.
+	Withdrawn []int
+}
+
+// SummaryTurn is one turn played: its number and the events Play returned.
+type SummaryTurn struct {
+	Number int
+	Events []byte
+}

@@ -651,7 +651,7 @@ func (j *Judge) hostedStatus(e *cmdEnv, g store.Game, k game.Kind, ps []store.Pl
 }
 
 // hostedSummary is the game-over mail of a hosted game: the standings and the game
-// move by move.
+// move by move, or what the game writes (game.Summarizer).
 func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, error) {
 	h, err := j.hostedState(tx, g, k)
 	if err != nil {
@@ -664,6 +664,20 @@ func (j *Judge) hostedSummary(tx *store.Tx, g store.Game, k game.Kind) (string, 
 	turns, err := tx.LiveTurns(g.ID)
 	if err != nil {
 		return "", err
+	}
+	if sm, ok := h.pos.(game.Summarizer); ok {
+		s := game.Summary{Game: g.Tag, Name: g.Name}
+		for _, tn := range turns {
+			if tn.Number > 0 {
+				s.Turns = append(s.Turns, game.SummaryTurn{Number: tn.Number, Events: tn.Events})
+			}
+		}
+		for _, p := range players {
+			if p.Withdrawn {
+				s.Withdrawn = append(s.Withdrawn, p.Seat)
+			}
+		}
+		return sm.Summary(s), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s", g.Tag)
@@ -861,8 +875,19 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	} else if err := j.hostedReports(tx, g, k, res, events, players, gen, notes, played2, next); err != nil {
 		return false, err
 	}
+	if mt, ok := res.Next.(game.MissedTeller); ok { // the game's words, and the missed-turns limit
+		private := map[string]string{}
+		for _, p := range players {
+			if missedBy[p.Robot] {
+				private[p.Robot] = mt.MissedNote(p.Seat, events)
+			}
+		}
+		if err := j.afterTurn(tx, g, opts, players, missedBy, private, res.Next.Over()); err != nil {
+			return false, err
+		}
+	}
 	for _, p := range players {
-		if !missedBy[p.Robot] || p.Withdrawn {
+		if _, told := res.Next.(game.MissedTeller); told || !missedBy[p.Robot] || p.Withdrawn {
 			continue
 		}
 		text := fmt.Sprintf("%s\nso the autopilot played\n\n  %s\n\nfor you. That is %d missed turn(s) in a row.\n",

@@ -193,7 +193,7 @@ func inRace(st *adjudicator.State) bool {
 
 // afterTurn tells players what was played for them, and applies the missed-turns limit.
 func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store.Player, missedBy map[string]bool,
-	private map[string]string, next *adjudicator.State) error {
+	private map[string]string, over bool) error {
 	gms, err := tx.GMs(g.ID)
 	if err != nil {
 		return err
@@ -215,13 +215,13 @@ func (j *Judge) afterTurn(tx *store.Tx, g store.Game, o Options, players []store
 		// only n == MissedLimit counted, so SET missed-limit 2 with remove withdrew no one
 		// who had missed 5). Asked, the game masters are asked again every MissedLimit
 		// missed turns, not every turn.
-		limit := o.MissedLimit > 0 && !next.Over && n >= o.MissedLimit
+		limit := o.MissedLimit > 0 && !over && n >= o.MissedLimit
 		if limit && o.OnMissedLimit != "remove" {
 			limit = (n-o.MissedLimit)%o.MissedLimit == 0
 		}
 		if limit && o.OnMissedLimit == "remove" {
 			text += fmt.Sprintf("\nAfter %d missed turns your robot leaves the race; you are withdrawn from the game.\n", n)
-		} else if o.MissedLimit > 0 && !next.Over && n < o.MissedLimit {
+		} else if o.MissedLimit > 0 && !over && n < o.MissedLimit {
 			text += fmt.Sprintf("\nAfter %d missed turns in a row the game master is asked to replace you.\n", o.MissedLimit)
 		}
 		if err := j.enqueue(tx, outMail{kind: "missed", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,

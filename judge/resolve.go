@@ -343,7 +343,7 @@ func (j *Judge) resolveIn(tx *store.Tx, gameID int64, force bool) (resolved bool
 		if err := j.turnSummaryForGMs(tx, g, before, played, players, missedBy, force, gen, next); err != nil {
 			return err
 		}
-		return j.afterTurn(tx, g, opts, players, missedBy, private, next)
+		return j.afterTurn(tx, g, opts, players, missedBy, private, next.Over)
 	}()
 	return resolved, tag, err
 }

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -49,20 +51,23 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 			raw, _ := cfg.Encode()
 			seam.createGame(GameSpec{Tag: "spring", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test",
 				Deadline: dl, List: tc.list}, players...)
+			kicked := map[string]bool{}
 			for turn := 1; turn <= 6; turn++ {
 				g, st := old.state()
 				if g.Status != store.GameRunning {
 					break
 				}
-				if turn == 4 { // Hulk's player is taken out: the robot leaves the race
+				kick := map[int][]string{4: {"Hulk"}, 5: {"Zoombot", "Twonky"}}[turn]
+				for _, who := range kick { // the robot leaves the race; the last two: the game is over
+					kicked[who] = true
 					for _, f := range []*fixture{old, seam} {
-						if _, text := f.send("gm@example.test", "[RR spring] kick", "secret "+f.secrets[""]+"\nKICK Hulk\n"); !strings.Contains(text, "Hulk was removed") {
+						if _, text := f.send("gm@example.test", "[RR spring] kick", "secret "+f.secrets[""]+"\nKICK "+who+"\n"); !strings.Contains(text, who+" was removed") {
 							t.Fatalf("KICK:\n%s", text)
 						}
 					}
 				}
 				for _, r := range st.Robots {
-					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && (turn == 2 || turn >= 4) {
+					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && turn == 2 || kicked[r.Name] {
 						continue
 					}
 					extra := ""
@@ -84,7 +89,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 						}
 					}
 				}
-				if turn == 2 { // Hulk's program is missing: the deadline plays it
+				if turn == 2 || turn == 5 { // Hulk's program is missing: the deadline plays it
 					for _, f := range []*fixture{old, seam} {
 						f.now = f.now.Add(25 * time.Hour)
 						if _, err := f.j.Tick(context.Background()); err != nil {
@@ -93,8 +98,13 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 					}
 				}
 			}
-			if g, _ := old.state(); g.CurrentTurn < 4 {
-				t.Fatalf("only %d turns played", g.CurrentTurn-1)
+			if g, _ := old.state(); g.CurrentTurn < 5 || g.Status != store.GameOver {
+				t.Fatalf("%d turns played, the game %s", g.CurrentTurn-1, g.Status)
+			}
+			for _, f := range []*fixture{old, seam} { // the game-over mail
+				if _, err := f.j.Tick(context.Background()); err != nil {
+					t.Fatal(err)
+				}
 			}
 			oldMails, seamMails := gameMails(t, old), gameMails(t, seam)
 			unsecret := func(f *fixture, s string) string {
@@ -162,11 +172,17 @@ func gameMails(t *testing.T, f *fixture) map[string]parsedReport {
 	}
 	out := map[string]parsedReport{}
 	for _, m := range f.outbox() {
-		if m.Kind != "report" && m.Kind != "welcome" {
-			continue
+		switch m.Kind {
+		case "report", "welcome":
+			out[m.MessageID] = parseReport(t, m.MessageID, m.Raw)
+		case "missed", "final":
+			x, err := mail.Extract(m.Raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[m.MessageID] = parsedReport{name: m.MessageID, to: m.To[0], subject: x.Subject, text: x.Text,
+				inReplyTo: x.InReplyTo, references: strings.Join(x.References, " ")}
 		}
-		p := parseReport(t, m.MessageID, m.Raw)
-		out[m.MessageID] = p
 	}
 	return out
 }
@@ -198,4 +214,155 @@ func lineDiff(a, b string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// newSeamFixture is a judge with game spring, RoboRally behind the seam (postal, course
+// sprint), for Twonky, Zoombot and Hulk, with the settings given.
+func newSeamFixture(t *testing.T, spec GameSpec) *fixture {
+	t.Helper()
+	f := newJudgeFixture(t)
+	k := roborally.Kind{Course: f.j.Course}
+	f.j.Games = append(game.Catalog{k}, f.j.Games...)
+	cfg, err := k.Configure(map[string]string{"course": "sprint"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Tag, spec.Kind, spec.Seed, spec.GMEmail = "spring", "roborally", 42, "gm@example.test"
+	spec.Config, _ = cfg.Encode()
+	spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
+	f.createGame(spec, "Twonky", "Zoombot", "Hulk")
+	return f
+}
+
+// seamState is the engine's state of f's game spring behind the seam.
+func (f *fixture) seamState() (store.Game, *adjudicator.State) {
+	f.t.Helper()
+	var g store.Game
+	var st adjudicator.State
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.GameByTag("spring"); err != nil {
+			return err
+		}
+		k, err := f.j.hostedKind(g)
+		if err != nil || k == nil {
+			return fmt.Errorf("game spring is not hosted: %v", err)
+		}
+		h, err := f.j.hostedState(tx, g, k)
+		if err != nil {
+			return err
+		}
+		b, err := h.pos.Encode()
+		if err != nil {
+			return err
+		}
+		var p struct {
+			State *adjudicator.State `json:"state"`
+		}
+		if err := json.Unmarshal(b, &p); err != nil || p.State == nil {
+			return fmt.Errorf("the position does not read: %v", err)
+		}
+		st = *p.State
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return g, &st
+}
+
+// seamTurn has every robot of the game behind the seam send a sheet (its hand's first
+// cards), which plays the turn.
+func (f *fixture) seamTurn() {
+	f.t.Helper()
+	g, st := f.seamState()
+	for _, r := range st.Robots {
+		if !roborally.NeedsProgram(r) {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "game spring\nrobot %s\nturn %d\nsecret %s\n", r.Name, st.Turn, f.secrets[r.Name])
+		for reg := 1; reg <= 5; reg++ {
+			if r.IsLocked(reg) {
+				b.WriteString("locked\n")
+			}
+		}
+		for _, p := range r.Hand[:5-r.Locked()] {
+			fmt.Fprintf(&b, "P%d\n", p)
+		}
+		f.deliver(rawMail(strings.ToLower(r.Name)+"@example.test", "[RR spring] orders", b.String()))
+	}
+	if ng, _ := f.seamState(); ng.CurrentTurn != g.CurrentTurn+1 {
+		f.t.Fatalf("turn %d was not played: the game is at turn %d", g.CurrentTurn, ng.CurrentTurn)
+	}
+}
+
+// TestSeamReportPicturesCrash: behind the seam as on the judge's own path
+// (TestReportPicturesCrash), a turn's reports are stored with the turn, awaiting their
+// pictures, and the sender passes them by; a judge that dies with the pictures drawn
+// and not stored (twice) loses nothing: the next drain draws them again, and each report
+// goes once, with its pictures (the board, five stills, the GIF), and the observer's
+// copy with the shared ones.
+func TestSeamReportPicturesCrash(t *testing.T) {
+	ctx := context.Background()
+	f := newSeamFixture(t, GameSpec{})
+	f.setOptions(Options{GMCopies: "on"}) // a copy with the shared pictures
+	f.seamTurn()
+	if jobs := f.pictureJobs(); len(jobs) != 4 {
+		t.Fatalf("%d reports await their pictures, want 4 (three players, the game master's copy)", len(jobs))
+	}
+	died := 0
+	f.j.SetCrashHook(func(point string) bool {
+		if point == "pictures-drawn" && died < 2 {
+			died++
+			return true
+		}
+		return false
+	})
+	s := &fakeSender{}
+	for range 2 {
+		if _, err := f.j.DrainOutbox(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range s.sent {
+			if strings.Contains(string(raw), "Turn 1 report") {
+				t.Fatalf("a report went before its pictures were stored")
+			}
+		}
+		if jobs := f.pictureJobs(); len(jobs) != 4 {
+			t.Fatalf("after a crash with the pictures drawn, %d reports await them, want 4", len(jobs))
+		}
+	}
+	s.sent = nil
+	for range 2 {
+		if _, err := f.j.DrainOutbox(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if jobs := f.pictureJobs(); len(jobs) != 0 {
+		t.Fatalf("%d reports still await their pictures", len(jobs))
+	}
+	seen := map[string]int{}
+	for _, raw := range s.sent {
+		if r := string(raw); strings.Contains(r, "Turn 1 report") {
+			p := parseReport(t, "report", raw)
+			seen[p.messageID]++
+			if len(p.inline) != 7 {
+				t.Errorf("%s went with %d pictures, want 7", p.messageID, len(p.inline))
+			}
+			for cid := range p.inline {
+				if !strings.Contains(p.html, "cid:"+cid) {
+					t.Errorf("%s: picture %s is not in the HTML", p.messageID, cid)
+				}
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("reports sent: %v, want 4", seen)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s sent %d times", id, n)
+		}
+	}
 }

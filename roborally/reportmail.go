@@ -3,6 +3,8 @@ package roborally
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -17,7 +19,11 @@ import (
 // every robot, the reader's hand, mat, standing orders and a sheet to fill in. The
 // pictures are drawn after the turn is stored (Illustrate, reportpictures.go).
 
-var _ game.Illustrator = (*position)(nil)
+var (
+	_ game.Illustrator  = (*position)(nil)
+	_ game.MissedTeller = (*position)(nil)
+	_ game.Summarizer   = (*position)(nil)
+)
 
 // builtIn are the templates without overrides, for a Mailing without Templates.
 var builtIn = sync.OnceValues(func() (*templates.Set, error) { return templates.Load("") })
@@ -172,4 +178,43 @@ func (p *position) welcomeMail(m game.Mailing) game.Report {
 		out.Text, out.HTML = p.Report(m.Seat, nil).Text+"\n(The welcome's template failed: "+err.Error()+".)\n", ""
 	}
 	return out
+}
+
+// MissedNote is what was played for a robot without orders, for its player
+// (game.MissedTeller).
+func (p *position) MissedNote(seat int, events []byte) string {
+	if seat < 0 || seat >= len(p.State.Robots) {
+		return ""
+	}
+	return decodeOutcome(events).Private[p.State.Robots[seat].Name]
+}
+
+// Summary is the game-over mail (game.Summarizer): who won, the robots best first (a
+// withdrawn player's robot says so), the game turn by turn.
+func (p *position) Summary(s game.Summary) string {
+	st := p.State
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s", s.Game)
+	if s.Name != "" {
+		fmt.Fprintf(&b, " (%s)", s.Name)
+	}
+	fmt.Fprintf(&b, " on %s is over after %d turn(s).\n", p.cfg.CourseName, len(s.Turns))
+	b.WriteString(WinnerLine(st) + "\n")
+	b.WriteString("\nStandings\n")
+	for i, seat := range Ranking(st) {
+		line := StandingLine(st, st.Robots[seat])
+		if slices.Contains(s.Withdrawn, seat) {
+			line += " (withdrew)"
+		}
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, line)
+	}
+	b.WriteString("\nThe game turn by turn\n")
+	for _, tn := range s.Turns {
+		oc := decodeOutcome(tn.Events)
+		ev, _ := json.Marshal(oc.Events)
+		pl, _ := json.Marshal(oc.Played)
+		fmt.Fprintf(&b, "  Turn %d: %s\n", tn.Number, TurnLine(ev, pl))
+	}
+	b.WriteString("\nThank you for playing. Send HISTORY for this log, RESEND N for the report of turn N.\n")
+	return b.String()
 }
