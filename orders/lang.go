@@ -1178,6 +1178,81 @@ func nearestOption(w string, v *vocab) (string, bool) {
 var actionWords = []string{"power", "stay", "come", "repair", "take", "face", "reenter", "re-enter", "install", "uninstall", "buy",
 	"discard", "prevent", "lose", "use", "fire", "activate", "decline", "nothing", "keep", "option", "swap", "recharge", "move", "give"}
 
+// The forms of parseAction's switch, a bit each, in the switch's order: each case is
+// guarded by its bit, set in actionStarts for every word a form of the case begins with,
+// so a word tries only the forms that can start with it (first-word dispatch; issue 24
+// item 5). The order of the cases still decides between the forms a word starts.
+// TestActionStartsMatchForms checks the table against the words the cases ask for.
+const (
+	aGadget uint32 = 1 << iota
+	aPowerDown
+	aStayDown
+	aPowerUp
+	aRepair
+	aPreferRepair
+	aPreferOption
+	aBuy
+	aDrawUpgrade
+	aInstall
+	aTakeOption
+	aFace
+	aPrevent
+	aDiscard
+	aSwap
+	aKeepArchive
+	aMoveArchive
+	aLose
+	aKeepOptions
+	aKeepOption
+	aGive
+	aDecline
+	aUse
+	aRecharge
+	aNothing
+)
+
+// actionForms are the words each form of parseAction's switch begins with.
+var actionForms = map[uint32][]string{
+	aGadget:       {"drop", "lay", "place", "leave"},
+	aPowerDown:    {"power", "powerdown", "power-down", "announce", "shut", "shutdown", "pd"},
+	aStayDown:     {"stay", "remain", "keep"},
+	aPowerUp:      {"power", "stay", "come", "power-up", "powerup", "don't", "dont", "do", "no", "wake", "restart", "never"},
+	aRepair:       {"repair", "take", "heal", "fix"},
+	aPreferRepair: {"prefer"},
+	aPreferOption: {"prefer"},
+	aBuy:          {"buy"},
+	aDrawUpgrade:  {"draw", "buy"},
+	aInstall:      {"install", "uninstall"},
+	aTakeOption:   {"take", "draw", "get", "choose", "pick", "option"},
+	aFace: {"face", "facing", "reenter", "re-enter", "re-entry", "reentry", "enter", "respawn", "return", "point",
+		"on", "at", "when", "reboot", "rebooting", "after", "restart"},
+	aPrevent:     {"prevent", "block", "avoid", "absorb"},
+	aDiscard:     {"discard", "drop", "sacrifice", "exchange", "give", "trade", "spend"},
+	aSwap:        {"swap", "chop", "replace", "trade"},
+	aKeepArchive: {"keep", "don't", "dont", "do"},
+	aMoveArchive: {"move", "place"},
+	aLose:        {"lose", "scrap"},
+	aKeepOptions: {"keep", "never", "don't", "dont", "do"},
+	aKeepOption:  {"keep", "prefer"},
+	aGive:        {"give"},
+	aDecline:     {"don't", "dont", "do", "decline", "never", "skip"},
+	aUse: {"use", "fire", "activate", "launch", "deploy", "engage", "play", "apply", "trigger", "throw", "flip",
+		"switch", "turn", "set", "put", "raise", "point", "aim"},
+	aRecharge: {"recharge", "refill", "reload"},
+	aNothing:  {"nothing", "none", "do", "pass", "no", "ignore"},
+}
+
+// actionStarts is actionForms by word: the forms a word can begin.
+var actionStarts = func() map[string]uint32 {
+	m := map[string]uint32{}
+	for bit, words := range actionForms {
+		for _, w := range words {
+			m[w] |= bit
+		}
+	}
+	return m
+}()
+
 // parseAction reads one action.
 func (p *langParser) parseAction() Action {
 	if p.failed() {
@@ -1191,16 +1266,17 @@ func (p *langParser) parseAction() Action {
 		p.i += n
 		return p.bareUse(name)
 	}
+	m := actionStarts[t.text] // the forms below that can start with the word there
 	switch {
-	case (p.is("drop") || p.is("lay") || p.is("place") || p.is("leave")) && p.gadgetAhead(1):
+	case m&aGadget != 0 && ((p.is("drop") || p.is("lay") || p.is("place") || p.is("leave")) && p.gadgetAhead(1)):
 		// "drop goo in register 2", "lay a mine in register 3": a gadget's phase program
 		// (seed 001), not a discard.
 		p.i++
 		p.skip("a", "an", "the", "my")
 		name, _ := p.parseOptionName()
 		return p.bareUse(name)
-	case p.accept("power", "down"), p.accept("powerdown"), p.accept("power-down"), p.accept("announce"),
-		p.accept("shut", "down"), p.accept("shutdown"), p.accept("pd"):
+	case m&aPowerDown != 0 && (p.accept("power", "down") || p.accept("powerdown") || p.accept("power-down") || p.accept("announce") ||
+		p.accept("shut", "down") || p.accept("shutdown") || p.accept("pd")):
 		if t.text == "announce" {
 			p.skip("a", "my")
 			if !p.accept("power", "down") && !p.accept("powerdown") && !p.accept("power-down") {
@@ -1209,40 +1285,40 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("next", "this", "for", "the", "turn", "round", "now")
 		return Action{Do: DoPowerDown}
-	case p.accept("stay", "down"), p.accept("stay", "powered", "down"), p.accept("remain", "down"),
-		p.accept("remain", "powered", "down"), p.accept("keep", "powered", "down"), p.accept("stay", "off"),
-		p.accept("remain", "off"), p.accept("keep", "down"):
+	case m&aStayDown != 0 && (p.accept("stay", "down") || p.accept("stay", "powered", "down") || p.accept("remain", "down") ||
+		p.accept("remain", "powered", "down") || p.accept("keep", "powered", "down") || p.accept("stay", "off") ||
+		p.accept("remain", "off") || p.accept("keep", "down")):
 		p.skip("next", "for", "another", "the", "turn", "round")
 		return Action{Do: DoStayDown}
-	case p.accept("power", "up"), p.accept("power", "back", "up"), p.accept("power", "on"), p.accept("stay", "up"),
-		p.accept("come", "back", "up"), p.accept("come", "up"), p.accept("come", "back", "on"), p.accept("stay", "on"),
-		p.accept("stay", "powered", "up"), p.accept("come", "back"), p.accept("power-up"), p.accept("powerup"),
-		p.accept("don't", "power", "down"), p.accept("dont", "power", "down"), p.accept("do", "not", "power", "down"),
-		p.accept("no", "power", "down"), p.accept("wake", "up"), !p.is("restart", "facing") && !p.is("restart", "face") && p.accept("restart"),
-		p.accept("never", "power", "down"), p.accept("don't", "stay", "down"), p.accept("dont", "stay", "down"),
-		p.accept("do", "not", "stay", "down"), p.accept("never", "stay", "down"), p.accept("don't", "stay", "powered", "down"),
-		p.accept("do", "not", "stay", "powered", "down"):
+	case m&aPowerUp != 0 && (p.accept("power", "up") || p.accept("power", "back", "up") || p.accept("power", "on") || p.accept("stay", "up") ||
+		p.accept("come", "back", "up") || p.accept("come", "up") || p.accept("come", "back", "on") || p.accept("stay", "on") ||
+		p.accept("stay", "powered", "up") || p.accept("come", "back") || p.accept("power-up") || p.accept("powerup") ||
+		p.accept("don't", "power", "down") || p.accept("dont", "power", "down") || p.accept("do", "not", "power", "down") ||
+		p.accept("no", "power", "down") || p.accept("wake", "up") || !p.is("restart", "facing") && !p.is("restart", "face") && p.accept("restart") ||
+		p.accept("never", "power", "down") || p.accept("don't", "stay", "down") || p.accept("dont", "stay", "down") ||
+		p.accept("do", "not", "stay", "down") || p.accept("never", "stay", "down") || p.accept("don't", "stay", "powered", "down") ||
+		p.accept("do", "not", "stay", "powered", "down")):
 		p.skip("online", "next", "for", "the", "turn", "round")
 		return Action{Do: DoPowerUp}
-	case p.accept("repair"), p.accept("take", "repair"), p.accept("take", "the", "repair"), p.accept("heal"),
-		p.accept("take", "repairs"), p.accept("fix"):
+	case m&aRepair != 0 && (p.accept("repair") || p.accept("take", "repair") || p.accept("take", "the", "repair") || p.accept("heal") ||
+		p.accept("take", "repairs") || p.accept("fix")):
 		p.skip("2", "two", "damage", "both", "points", "twice")
 		p.skipInsteadOf("option", "options", "card", "an", "a", "the", "take", "taking", "drawing", "draw")
 		return Action{Do: DoRepair}
-	case p.is("prefer", "repair") || p.is("prefer", "repairs") || p.is("prefer", "to", "repair"):
+	case m&aPreferRepair != 0 && (p.is("prefer", "repair") || p.is("prefer", "repairs") || p.is("prefer", "to", "repair")):
 		p.i++
 		p.skip("to")
 		p.i++
 		p.skipInsteadOf("option", "options", "card", "an", "a", "the", "take", "taking", "drawing", "draw")
 		return Action{Do: DoRepair}
-	case p.is("prefer", "option") || p.is("prefer", "an", "option") || p.is("prefer", "options") || p.is("prefer", "the", "option"):
+	case m&aPreferOption != 0 && (p.is("prefer", "option") || p.is("prefer", "an", "option") || p.is("prefer", "options") || p.is("prefer", "the", "option")):
 		p.i++
 		p.skip("an", "the")
 		p.i++
 		p.skip("card")
 		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
 		return Action{Do: DoTakeOption}
-	case p.is("buy") && !p.is("buy", "upgrade") && !p.is("buy", "an") && !p.is("buy", "a"):
+	case m&aBuy != 0 && (p.is("buy") && !p.is("buy", "upgrade") && !p.is("buy", "an") && !p.is("buy", "a")):
 		// seed 004, Phase 1: buying an upgrade is installing it, paying its cost.
 		p.i++
 		name, ok := p.parseOptionName()
@@ -1250,14 +1326,14 @@ func (p *langParser) parseAction() Action {
 			return Action{}
 		}
 		return Action{Do: DoInstall, Option: name}
-	case p.accept("draw", "upgrade"), p.accept("draw", "an", "upgrade"), p.accept("draw", "a", "new", "upgrade"),
-		p.accept("buy", "upgrade"), p.accept("buy", "an", "upgrade"), p.accept("buy", "an", "upgrade", "card"):
+	case m&aDrawUpgrade != 0 && (p.accept("draw", "upgrade") || p.accept("draw", "an", "upgrade") || p.accept("draw", "a", "new", "upgrade") ||
+		p.accept("buy", "upgrade") || p.accept("buy", "an", "upgrade") || p.accept("buy", "an", "upgrade", "card")):
 		p.skip("card")
 		if p.accept("and", "install", "it") {
 			return p.installDrawn() // "draw an upgrade and install it"
 		}
 		return Action{Do: DoDrawUpgrade} // seed 004, Phase 1: draw an upgrade for 1 energy
-	case p.accept("install"), p.accept("uninstall"):
+	case m&aInstall != 0 && (p.accept("install") || p.accept("uninstall")):
 		do := DoInstall
 		if t.text == "uninstall" {
 			do = DoUninstall
@@ -1270,7 +1346,7 @@ func (p *langParser) parseAction() Action {
 			return Action{}
 		}
 		return Action{Do: do, Option: name}
-	case p.is("take") || p.is("draw") || p.is("get") || p.is("choose") || p.is("pick") || p.is("option"):
+	case m&aTakeOption != 0 && (p.is("take") || p.is("draw") || p.is("get") || p.is("choose") || p.is("pick") || p.is("option")):
 		p.i++
 		p.skip("up", "an", "a", "the", "new")
 		if !p.accept("option") && !p.accept("options") && !p.accept("card") && t.text != "option" {
@@ -1281,11 +1357,11 @@ func (p *langParser) parseAction() Action {
 		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
 		p.skip("instead")
 		return Action{Do: DoTakeOption}
-	case p.is("face") || p.is("facing") || p.is("reenter") || p.is("re-enter") || p.is("re-entry") ||
+	case m&aFace != 0 && (p.is("face") || p.is("facing") || p.is("reenter") || p.is("re-enter") || p.is("re-entry") ||
 		p.is("reentry") || p.is("enter") || p.is("respawn") || p.is("return") || p.is("point") && !p.optionAhead(1) ||
 		p.is("on", "re-entry") || p.is("on", "reentry") || p.is("at", "re-entry") || p.is("at", "reentry") ||
 		p.is("when", "re-entering") || p.is("when", "reentering") || p.is("reboot") || p.is("rebooting") ||
-		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is("restart"):
+		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is("restart")):
 		p.skip("on", "at", "when", "upon", "after")
 		p.skip("face", "facing", "reenter", "re-enter", "re-entry", "reentry", "re-entering", "reentering",
 			"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me",
@@ -1307,15 +1383,15 @@ func (p *langParser) parseAction() Action {
 			p.i = save
 		}
 		return p.parseFacing()
-	case p.accept("prevent"), p.accept("block"), p.accept("avoid"), p.accept("absorb"):
+	case m&aPrevent != 0 && (p.accept("prevent") || p.accept("block") || p.accept("avoid") || p.accept("absorb")):
 		if p.accept("death") || p.accept("destruction") || p.accept("being", "destroyed") {
 			p.lethal = true // "prevent death with Brakes": only a point that would destroy
 		}
 		p.skip("damage", "a", "point", "of", "one")
 		p.skip("with", "using", "by", "discarding")
 		return p.parseDiscardWhich(DoPreventDamage)
-	case p.accept("discard"), p.accept("drop"), p.accept("sacrifice"), p.accept("exchange"), p.accept("give", "up"),
-		!p.is("trade", "in") && p.accept("trade"), p.accept("spend"): // "trade in X" is the chop shop's swap
+	case m&aDiscard != 0 && (p.accept("discard") || p.accept("drop") || p.accept("sacrifice") || p.accept("exchange") || p.accept("give", "up") ||
+		!p.is("trade", "in") && p.accept("trade") || p.accept("spend")): // "trade in X" is the chop shop's swap
 		a := p.parseDiscardWhich(DoLoseOption)
 		if p.failed() {
 			return a
@@ -1329,7 +1405,7 @@ func (p *langParser) parseAction() Action {
 			p.bareDiscard = inList(t.text, "discard", "drop", "sacrifice", "spend")
 		}
 		return a
-	case p.accept("swap"), p.accept("chop"), p.accept("replace"), p.accept("trade", "in"):
+	case m&aSwap != 0 && (p.accept("swap") || p.accept("chop") || p.accept("replace") || p.accept("trade", "in")):
 		// seed 003, CHOP SHOP: scrap an option and draw a new one in its place.
 		name, ok := p.parseOptionName()
 		if !ok {
@@ -1337,24 +1413,24 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("for", "a", "new", "option", "card", "at", "the", "chop", "shop")
 		return Action{Do: DoSwapOption, Option: name}
-	case p.accept("keep", "archive"), p.accept("keep", "my", "archive"), p.accept("keep", "the", "archive"),
-		p.accept("keep", "safety", "copy"), p.accept("keep", "my", "safety", "copy"), p.accept("don't", "move", "archive"),
-		p.accept("dont", "move", "archive"), p.accept("do", "not", "move", "archive"), p.accept("don't", "move", "my", "archive"):
+	case m&aKeepArchive != 0 && (p.accept("keep", "archive") || p.accept("keep", "my", "archive") || p.accept("keep", "the", "archive") ||
+		p.accept("keep", "safety", "copy") || p.accept("keep", "my", "safety", "copy") || p.accept("don't", "move", "archive") ||
+		p.accept("dont", "move", "archive") || p.accept("do", "not", "move", "archive") || p.accept("don't", "move", "my", "archive")):
 		p.skip("marker", "where", "it", "is")
 		return Action{Do: DoKeepArchive}
-	case p.accept("move", "archive"), p.accept("move", "my", "archive"), p.accept("move", "the", "archive"),
-		p.accept("place", "archive"), p.accept("place", "my", "archive"), p.accept("place", "safety", "copy"),
-		p.accept("place", "my", "safety", "copy"):
+	case m&aMoveArchive != 0 && (p.accept("move", "archive") || p.accept("move", "my", "archive") || p.accept("move", "the", "archive") ||
+		p.accept("place", "archive") || p.accept("place", "my", "archive") || p.accept("place", "safety", "copy") ||
+		p.accept("place", "my", "safety", "copy")):
 		p.skip("marker", "here", "there", "on", "the", "flag")
 		return Action{Do: DoMoveArchive}
-	case p.accept("lose"), p.accept("scrap"):
+	case m&aLose != 0 && (p.accept("lose") || p.accept("scrap")):
 		return p.parseDiscardWhich(DoLoseOption)
-	case p.accept("keep", "options"), p.accept("keep", "my", "options"), p.accept("keep", "all", "options"),
-		p.accept("never", "discard"), p.accept("don't", "discard"), p.accept("dont", "discard"), p.accept("do", "not", "discard"),
-		p.accept("keep", "all"):
+	case m&aKeepOptions != 0 && (p.accept("keep", "options") || p.accept("keep", "my", "options") || p.accept("keep", "all", "options") ||
+		p.accept("never", "discard") || p.accept("don't", "discard") || p.accept("dont", "discard") || p.accept("do", "not", "discard") ||
+		p.accept("keep", "all")):
 		p.skip("options", "my", "option", "cards", "to", "prevent", "damage")
 		return Action{Do: DoKeepOptions}
-	case p.accept("keep"), p.accept("prefer"):
+	case m&aKeepOption != 0 && (p.accept("keep") || p.accept("prefer")):
 		// seed 001, Deluxe Option Package and Scavenger Hunt I: the card to keep of
 		// those offered (after "keep archive", "keep options" and "keep down" above).
 		name, ok := p.parseOptionName()
@@ -1363,7 +1439,7 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("first")
 		return Action{Do: DoKeepOption, Option: name}
-	case p.accept("give"):
+	case m&aGive != 0 && (p.accept("give")):
 		// seed 001, Scavenger Hunt II: the card the robot on your right receives at a
 		// flag ("give Brakes", "give Brakes to Fred").
 		name, ok := p.parseOptionName()
@@ -1380,17 +1456,17 @@ func (p *langParser) parseAction() Action {
 			p.i++
 		}
 		return a
-	case p.accept("don't", "use"), p.accept("dont", "use"), p.accept("do", "not", "use"), p.accept("decline"),
-		p.accept("never", "use"), p.accept("skip"):
+	case m&aDecline != 0 && (p.accept("don't", "use") || p.accept("dont", "use") || p.accept("do", "not", "use") || p.accept("decline") ||
+		p.accept("never", "use") || p.accept("skip")):
 		name, ok := p.parseOptionName()
 		if !ok {
 			return Action{}
 		}
 		return Action{Do: DoDecline, Option: name}
-	case p.accept("use"), p.accept("fire"), p.accept("activate"), p.accept("launch"), p.accept("deploy"),
-		p.accept("engage"), p.accept("play"), p.accept("apply"), p.accept("trigger"), p.accept("throw"), p.accept("flip"),
-		p.accept("switch", "on"), p.accept("turn", "on"), p.accept("set"), p.accept("put", "up"), p.accept("raise"),
-		(p.is("turn") || p.is("point") || p.is("aim") || p.is("switch")) && p.optionAhead(1) && p.accept(t.text):
+	case m&aUse != 0 && (p.accept("use") || p.accept("fire") || p.accept("activate") || p.accept("launch") || p.accept("deploy") ||
+		p.accept("engage") || p.accept("play") || p.accept("apply") || p.accept("trigger") || p.accept("throw") || p.accept("flip") ||
+		p.accept("switch", "on") || p.accept("turn", "on") || p.accept("set") || p.accept("put", "up") || p.accept("raise") ||
+		(p.is("turn") || p.is("point") || p.is("aim") || p.is("switch")) && p.optionAhead(1) && p.accept(t.text)):
 		p.skip("my", "the")
 		name, ok := p.parseOptionName()
 		if !ok {
@@ -1403,7 +1479,7 @@ func (p *langParser) parseAction() Action {
 		}
 		p.parseUseParams(&a)
 		return a
-	case p.accept("recharge"), p.accept("refill"), p.accept("reload"):
+	case m&aRecharge != 0 && (p.accept("recharge") || p.accept("refill") || p.accept("reload")):
 		// seed 003, CHOP SHOP: recharge one option; "recharge in register 1" is the 2023
 		// upgrade Recharge used (seed 004).
 		if !p.isOptionName() && t.text == "recharge" && p.v.options["recharge"] != "" {
@@ -1415,8 +1491,8 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("at", "the", "chop", "shop")
 		return Action{Do: DoRecharge, Option: name}
-	case p.accept("nothing"), p.accept("none"), p.accept("do", "nothing"), p.accept("pass"), p.accept("no"),
-		p.accept("ignore"):
+	case m&aNothing != 0 && (p.accept("nothing") || p.accept("none") || p.accept("do", "nothing") || p.accept("pass") || p.accept("no") ||
+		p.accept("ignore")):
 		return Action{Do: DoNothing}
 	case p.optionAhead(0):
 		// The card's name alone: "Brakes in register 3", "Turret left", "Recompile".
