@@ -154,3 +154,32 @@ func TestReportRingsYourRobot(t *testing.T) {
 		}
 	}
 }
+
+// RoboRally behind the seam (game.Mailer) mails the same report, which fits a phone and a
+// desktop as well, its pictures (drawn after the commit) in place.
+// RALLYJUDGE_KEEP_SCREENSHOT=DIR keeps a screenshot at each width to look at.
+func TestSeamReportFitsPhoneAndDesktop(t *testing.T) {
+	if pagefit.Chromium() == "" {
+		t.Skip("no chromium: apt-get install -y chromium (.ci/run installs it)")
+	}
+	f := newSeamFixture(t, GameSpec{})
+	f.seamTurn()
+	reps := f.mailsTo("hulk@example.test", "report")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	page := reportPage(t, reps[0].Raw)
+	for _, w := range []int{390, 1280} {
+		shot := ""
+		if dir := os.Getenv("RALLYJUDGE_KEEP_SCREENSHOT"); dir != "" {
+			shot = filepath.Join(dir, fmt.Sprintf("seam-report-%d.png", w))
+		}
+		r, err := pagefit.Measure(context.Background(), t.TempDir(), page, w, shot, 0, 1800)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Fits() {
+			t.Errorf("the report scrolls sideways %s", r)
+		}
+	}
+}

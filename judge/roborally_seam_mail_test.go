@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -21,8 +22,10 @@ import (
 // game (course, seed, players, sheets), one on each path, and every welcome and report
 // — text, HTML, subject, threading, every inline picture's Content-ID and bytes (the
 // stills, the GIF, the reader's robot ringed) — is the same, the secrets aside; a
-// robot misses its orders (the deadline), one player is taken out (KICK), postal and
-// 2023, with and without a mailing list.
+// robot misses its orders (the deadline), a robot goes to a new player (REPLACE), the
+// players are taken out (KICK) to the game's end (the game-over mail), a player has
+// switched pictures off, an observer and the game master's copies; postal and 2023,
+// with and without a mailing list.
 func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 	for _, tc := range []struct {
 		name, course string
@@ -51,11 +54,30 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 			raw, _ := cfg.Encode()
 			seam.createGame(GameSpec{Tag: "spring", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test",
 				Deadline: dl, List: tc.list}, players...)
+			// an observer, the game master's copies, a player without pictures
+			for _, f := range []*fixture{old, seam} {
+				if text := f.joinConfirmed("kibitzer@example.test", "watch", "OBSERVE spring\n"); !strings.Contains(text, "You now observe game spring") {
+					t.Fatalf("OBSERVE:\n%s", text)
+				}
+				if _, text := f.send("gm@example.test", "[RR spring] s", "secret "+f.secrets[""]+"\nSET gm-copies on\n"); !strings.Contains(text, "gm") {
+					t.Fatalf("SET gm-copies:\n%s", text)
+				}
+				if _, text := f.send("zoombot@example.test", "[RR spring] p", "secret "+f.secrets["Zoombot"]+"\nPICTURES OFF\n"); !strings.Contains(strings.ToLower(text), "picture") {
+					t.Fatalf("PICTURES OFF:\n%s", text)
+				}
+			}
 			kicked := map[string]bool{}
 			for turn := 1; turn <= 6; turn++ {
 				g, st := old.state()
 				if g.Status != store.GameRunning {
 					break
+				}
+				if turn == 3 { // Hulk's robot goes to a new player, who sends nothing this turn
+					for _, f := range []*fixture{old, seam} {
+						if _, text := f.send("gm@example.test", "[RR spring] replace", "secret "+f.secrets[""]+"\nREPLACE Hulk hulk2@example.test\n"); !strings.Contains(text, "hulk2@example.test") {
+							t.Fatalf("REPLACE:\n%s", text)
+						}
+					}
 				}
 				kick := map[int][]string{4: {"Hulk"}, 5: {"Zoombot", "Twonky"}}[turn]
 				for _, who := range kick { // the robot leaves the race; the last two: the game is over
@@ -67,7 +89,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 					}
 				}
 				for _, r := range st.Robots {
-					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && turn == 2 || kicked[r.Name] {
+					if !roborally.NeedsProgram(r) || r.Name == "Hulk" && (turn == 2 || turn == 3) || kicked[r.Name] {
 						continue
 					}
 					extra := ""
@@ -89,7 +111,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 						}
 					}
 				}
-				if turn == 2 || turn == 5 { // Hulk's program is missing: the deadline plays it
+				if turn == 2 || turn == 3 || turn == 5 { // Hulk's program is missing: the deadline plays it
 					for _, f := range []*fixture{old, seam} {
 						f.now = f.now.Add(25 * time.Hour)
 						if _, err := f.j.Tick(context.Background()); err != nil {
@@ -107,13 +129,14 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 				}
 			}
 			oldMails, seamMails := gameMails(t, old), gameMails(t, seam)
+			// the secrets differ (each judge makes its own): a new player's too
 			unsecret := func(f *fixture, s string) string {
 				for who, sec := range f.secrets {
 					if sec != "" {
 						s = strings.ReplaceAll(s, sec, "SECRET-OF-"+who)
 					}
 				}
-				return s
+				return secretShape.ReplaceAllString(s, "A-SECRET")
 			}
 			compared, pictures := 0, 0
 			for _, id := range slices.Sorted(mapsKeys(oldMails)) {
@@ -156,6 +179,8 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 		})
 	}
 }
+
+var secretShape = regexp.MustCompile(`\b[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}\b`)
 
 // gameMails are the welcomes and reports f's judge mailed, by Message-ID, every
 // report's pictures drawn.
