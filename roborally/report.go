@@ -17,9 +17,9 @@ import (
 // a picture, every robot's state; a seat's own report adds what was played for it,
 // its hand and the standing orders in force.
 //
-// It is the report of the seam, shorter than the judge's own RoboRally report
-// (templates/report.txt.tmpl), which mails the register stills and the animation
-// besides; docs/games.md says what is left to move.
+// It is the plain report of the seam, for the archive's replay page and what reads a
+// position in words; the mails players get are Mail's and Illustrate's
+// (reportmail.go), the judge's own RoboRally report from the same templates.
 func (p *position) Report(seat int, events []byte) game.Report {
 	var oc outcome
 	if len(events) > 0 && string(events) != "null" {
