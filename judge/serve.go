@@ -75,6 +75,9 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		j.tellOperator(ctx, l.Sender, "damaged", err)
 		return err
 	}
+	// the games stored before the seam, handed to the game that takes them over
+	// (legacy.go); one it cannot read stays on the older path, logged
+	_, _ = j.AdoptLegacy(ctx)
 	var shared *sharedIntake
 	if l.NewFetcher != nil {
 		// the clocks resolve complete turns: intake goes on reading meanwhile, and keeps

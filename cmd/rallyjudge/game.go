@@ -386,6 +386,9 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	ctx := context.Background()
+	// the games stored before the seam, as the daemon adopts them at start (a game that
+	// cannot be read is logged and stays as it was)
+	_, _ = j.AdoptLegacy(ctx)
 	if op == "add-gm" {
 		if err := j.AddGM(ctx, f.Game, f.Email); err != nil {
 			fmt.Fprintf(stderr, "rallyjudge game add-gm: %v\n", err)

@@ -1,0 +1,382 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/store"
+)
+
+// adoptedPosition is the state (as the older path encodes it) and the standing orders
+// of game spring once adopted (legacy.go).
+func (f *fixture) adoptedPosition() (store.Game, []byte, []*orders.Sheet) {
+	f.t.Helper()
+	var g store.Game
+	var st []byte
+	var standing []*orders.Sheet
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		if g, err = tx.GameByTag("spring"); err != nil {
+			return err
+		}
+		k, err := f.j.hostedKind(g)
+		if err != nil || k == nil {
+			return fmt.Errorf("game spring is not adopted: %v", err)
+		}
+		h, err := f.j.hostedState(tx, g, k)
+		if err != nil {
+			return err
+		}
+		pb, err := h.pos.Encode()
+		if err != nil {
+			return err
+		}
+		var p struct {
+			State    *adjudicator.State `json:"state"`
+			Standing []*orders.Sheet    `json:"standing"`
+		}
+		if err := json.Unmarshal(pb, &p); err != nil {
+			return err
+		}
+		standing = p.Standing
+		st, err = json.Marshal(p.State)
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return g, st, standing
+}
+
+// oldStanding is the standing orders in force on the older path, by seat.
+func (f *fixture) oldStanding() []*orders.Sheet {
+	f.t.Helper()
+	var out []*orders.Sheet
+	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.GameByTag("spring")
+		if err != nil {
+			return err
+		}
+		_, st := f.state()
+		m, err := f.j.standingOrders(tx, g, st)
+		if err != nil {
+			return err
+		}
+		for _, r := range st.Robots {
+			out = append(out, m[r.Name])
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+// A RoboRally game stored by the judge's older path, adopted mid-turn (legacy.go,
+// roborally.Kind.Adopt) — orders of the turn in, standing orders in force, a robot
+// powered down or shut down, a robot's mails of the turn folded — plays on through the
+// seam as the older path plays it: two databases get the same mails, one adopts its
+// game after turn 4 with two sheets of turn 5 in, and after every turn their states
+// are the same bytes; the standing orders the adopted game keeps are the older path's.
+func TestAdoptedGamePlaysOnAsTheOlderPath(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) { adoptedPlaysOn(t, backend) })
+	}
+}
+
+// fixtureOn is newJudgeFixture on either backend: PostgreSQL in a schema of its own
+// (RALLYJUDGE_POSTGRES_DSN, scripts/postgres.sh), skipped without one.
+func fixtureOn(t *testing.T, backend string) *fixture {
+	t.Helper()
+	if backend == "sqlite" {
+		return newJudgeFixture(t)
+	}
+	if os.Getenv("RALLYJUDGE_POSTGRES_DSN") == "" {
+		t.Skip("no PostgreSQL: RALLYJUDGE_POSTGRES_DSN (scripts/postgres.sh)")
+	}
+	dsn, pw := failoverSchema(t)
+	st, err := store.OpenWith(dsn, store.Options{Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j, err := New(st, "judge@example.test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	j.Now = func() time.Time { return f.now }
+	j.NewSeed = func() int64 { return f.now.Unix() }
+	return f
+}
+
+func adoptedPlaysOn(t *testing.T, backend string) {
+	for _, tc := range []struct {
+		name     string
+		course   string
+		rules    *adjudicator.Rules
+		standing string
+		down     string // a robot's orders to power down (postal) or shut down (2023)
+	}{
+		{"postal", "sprint", nil, "if damage > 1 power down", "power down\n"},
+		{"2023", "docking-run", ptr(adjudicator.Rules2023()), "if damage > 1 shut down", "shut down\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old, adopted := newJudgeFixture(t), fixtureOn(t, backend)
+			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
+			spec := GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}
+			old.createGame(spec)
+			adopted.createGame(spec)
+			both := []*fixture{old, adopted}
+			isAdopted := false
+			// each fixture's sheet: the same orders, its own secret
+			send := func(turn int, r adjudicator.Robot, body string) {
+				t.Helper()
+				for _, f := range both {
+					text := strings.Replace(body, "secret "+old.secrets[r.Name], "secret "+f.secrets[r.Name], 1)
+					if _, reply := f.send(strings.ToLower(r.Name)+"@example.test", "[RR spring] orders", text); !strings.Contains(reply, "accepted") || strings.Contains(reply, "NOT accepted") {
+						t.Fatalf("turn %d, %s's sheet (adopted %v):\n%s\n%s", turn, r.Name, f == adopted && isAdopted, text, reply)
+					}
+				}
+			}
+			same := func(when string) {
+				t.Helper()
+				g, st := old.state()
+				want, _ := json.Marshal(st)
+				if !isAdopted {
+					ag, ast := adopted.state()
+					got, _ := json.Marshal(ast)
+					if ag.CurrentTurn != g.CurrentTurn || !bytes.Equal(got, want) {
+						t.Fatalf("%s: the two databases differ before the adoption", when)
+					}
+					return
+				}
+				ag, got, standing := adopted.adoptedPosition()
+				if ag.CurrentTurn != g.CurrentTurn || ag.Status != g.Status {
+					t.Fatalf("%s: the adopted game is at turn %d (%s), the older path's at turn %d (%s)", when, ag.CurrentTurn, ag.Status, g.CurrentTurn, g.Status)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: the adopted game's state is not the older path's:\n%s\n%s", when, got, want)
+				}
+				w, _ := json.Marshal(old.oldStanding())
+				if s, _ := json.Marshal(standing); !bytes.Equal(s, w) {
+					t.Fatalf("%s: the adopted game's standing orders are not the older path's:\n%s\n%s", when, s, w)
+				}
+			}
+			program := func(st *adjudicator.State, r adjudicator.Robot, turn int, extra string) string {
+				sheet := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n", r.Name, st.Turn, old.secrets[r.Name])
+				if st.Robots[0].Mat != nil { // the 2023 rules: cards by kind
+					prog := roborally.RandomProgram(old.j.mustSetup(t, "spring"), st, st.Robot(r.Name), 5, turn)
+					return sheet + roborally.OwnProgramText(prog) + "\n" + extra
+				}
+				return old.sheet(r.Name, extra) // old's secret: send writes each fixture's
+
+			}
+			wasDown := false
+			for turn := 1; turn <= 9; turn++ {
+				g, st := old.state()
+				if g.Status != store.GameRunning {
+					break
+				}
+				same(fmt.Sprintf("before turn %d", turn))
+				for _, r := range st.Robots {
+					if turn == 5 && r.Power == adjudicator.PowerDown {
+						wasDown = true // at the adoption
+					}
+				}
+				standingOnly := func(r adjudicator.Robot) string {
+					return fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, st.Turn, old.secrets[r.Name], tc.standing)
+				}
+				var later []adjudicator.Robot // turn 5: sent after the adoption
+				for _, r := range st.Robots {
+					if !roborally.NeedsProgram(r) {
+						continue
+					}
+					switch {
+					case r.Name == "Hulk" && (turn == 3 || turn == 7): // missed: the deadline plays it
+					case turn == 5 && r.Name != "Twonky" && !isAdopted:
+						if r.Name == "Zoombot" { // standing orders alone, the program after
+							send(turn, r, standingOnly(r))
+						}
+						later = append(later, r)
+					case r.Name == "Zoombot" && turn == 2: // the program, then standing orders alone
+						send(turn, r, program(st, r, turn, ""))
+						send(turn, r, standingOnly(r))
+					case r.Name == "Hulk" && turn == 4 && tc.name == "2023": // a plain shutdown
+						send(turn, r, fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s", r.Name, st.Turn, old.secrets[r.Name], tc.down))
+					case r.Name == "Hulk" && turn == 4:
+						send(turn, r, program(st, r, turn, tc.down))
+					case turn == 1 && r.Name == "Twonky":
+						send(turn, r, program(st, r, turn, "if damage > 2 power down\n"))
+					default:
+						send(turn, r, program(st, r, turn, ""))
+					}
+				}
+				if turn == 5 {
+					// the flip: RoboRally is a game of the seam, and the stored game is
+					// handed to it with two sheets of turn 5 in
+					adopted.j.Games = append(game.Catalog{roborally.Kind{Course: adopted.j.Course}}, adopted.j.Games...)
+					n, err := adopted.j.AdoptLegacy(context.Background())
+					if err != nil || n != 1 {
+						t.Fatalf("AdoptLegacy: %d games, %v", n, err)
+					}
+					isAdopted = true
+					if n, err := adopted.j.AdoptLegacy(context.Background()); err != nil || n != 0 {
+						t.Fatalf("AdoptLegacy again: %d games, %v", n, err)
+					}
+					same("at the adoption")
+					for _, r := range later {
+						send(turn, r, program(st, r, turn, ""))
+					}
+				}
+				if g, _ := old.state(); g.CurrentTurn == turn { // a missing program, a held turn
+					for _, f := range both {
+						f.now = f.now.Add(25 * time.Hour)
+						if _, err := f.j.Tick(context.Background()); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				same(fmt.Sprintf("after turn %d", turn))
+			}
+			if !isAdopted {
+				t.Fatal("the game ended before the adoption")
+			}
+			if !wasDown && tc.rules == nil {
+				t.Error("no robot was powered down at the adoption")
+			}
+			// the adopted game's reports are mailed through the seam
+			if reps := adopted.mailsTo("twonky@example.test", "report"); len(reps) == 0 {
+				t.Fatal("no report from the adopted game")
+			}
+		})
+	}
+}
+
+// A stored game the adoption cannot read (damaged or hostile bytes in a turn, an order
+// version or the settings) is refused with an error that names the game and the turn,
+// and nothing of it changes: it stays on the older path, which plays on.
+func TestAdoptRefusesDamagedGames(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(tx *store.Tx, f *fixture, g store.Game) error
+		want   []string
+	}{
+		{"a state without robots", func(tx *store.Tx, f *fixture, g store.Game) error {
+			tn, err := tx.Turn(g.ID, 2)
+			if err != nil {
+				return err
+			}
+			tn.After = json.RawMessage(`{"turn":3,"robots":[]}`)
+			return tx.RewriteTurn(tn)
+		}, []string{"game spring turn 2", "no robots"}},
+		{"a state of another shape", func(tx *store.Tx, f *fixture, g store.Game) error {
+			tn, err := tx.Turn(g.ID, 1)
+			if err != nil {
+				return err
+			}
+			tn.After = json.RawMessage(`{"robots":"Twonky"}`)
+			return tx.RewriteTurn(tn)
+		}, []string{"game spring turn 1", "unreadable"}},
+		{"events of another shape", func(tx *store.Tx, f *fixture, g store.Game) error {
+			tn, err := tx.Turn(g.ID, 2)
+			if err != nil {
+				return err
+			}
+			tn.Events = json.RawMessage(`{"events":1}`)
+			return tx.RewriteTurn(tn)
+		}, []string{"game spring turn 2", "events unreadable"}},
+		{"orders played of another shape", func(tx *store.Tx, f *fixture, g store.Game) error {
+			tn, err := tx.Turn(g.ID, 1)
+			if err != nil {
+				return err
+			}
+			tn.Orders = json.RawMessage(`[{"robot":7}]`)
+			return tx.RewriteTurn(tn)
+		}, []string{"game spring turn 1", "orders played unreadable"}},
+		{"an order version of another shape", func(tx *store.Tx, f *fixture, g store.Game) error {
+			vs, err := tx.ValidOrderVersionsAfter(g.ID, 3, "Twonky", 0)
+			if err != nil || len(vs) == 0 {
+				return fmt.Errorf("no version of turn 3: %v", err)
+			}
+			return tx.SetOrderParsed(vs[0].ID, json.RawMessage(`{"orders":"P490"}`))
+		}, []string{"game spring turn 3", "Twonky's orders unreadable"}},
+		{"a missed-orders policy unknown", func(tx *store.Tx, f *fixture, g store.Game) error {
+			return setOptions(tx, g.ID, Options{Missed: "teleport"})
+		}, []string{"game spring", `missed-orders policy "teleport"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.playTurns(2)
+			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", ""))) // turn 3's, in
+			var before []store.Turn
+			var versions []store.OrderSheet
+			err := f.j.Store.Tx(context.Background(), func(tx *store.Tx) error {
+				g, err := tx.GameByTag("spring")
+				if err != nil {
+					return err
+				}
+				if err := tc.damage(tx, f, g); err != nil {
+					return err
+				}
+				if before, err = tx.LiveTurns(g.ID); err != nil {
+					return err
+				}
+				versions, err = tx.OrderVersions(g.ID, 3, "Twonky")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.j.Games = append(game.Catalog{roborally.Kind{Course: f.j.Course}}, f.j.Games...)
+			n, err := f.j.AdoptLegacy(context.Background())
+			if err == nil || n != 0 {
+				t.Fatalf("AdoptLegacy adopted %d games, err %v; want the game refused", n, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error lacks %q: %v", w, err)
+				}
+			}
+			err = f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+				g, err := tx.GameByTag("spring")
+				if err != nil {
+					return err
+				}
+				if g.Kind != "" {
+					t.Errorf("the refused game plays %q now", g.Kind)
+				}
+				after, err := tx.LiveTurns(g.ID)
+				if err != nil {
+					return err
+				}
+				vs, err := tx.OrderVersions(g.ID, 3, "Twonky")
+				if err != nil {
+					return err
+				}
+				b1, _ := json.Marshal(before)
+				b2, _ := json.Marshal(after)
+				v1, _ := json.Marshal(versions)
+				v2, _ := json.Marshal(vs)
+				if !bytes.Equal(b1, b2) || !bytes.Equal(v1, v2) {
+					t.Error("the refused game's turns or order versions changed")
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
