@@ -67,8 +67,22 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 				v.acks = newAckQueue(j)
 				defer v.acks.stop()
 			}
+			expected := 0 // the items looked up in the inbox so far (expectInbox)
 			for i := range items {
 				await(i)
+				if !apart && i == expected {
+					// the next few, once read: the first few alone, so that the writer
+					// starts soon
+					expected = min(len(items), i+min(64, 8*(i+1)))
+					await(expected - 1)
+					if err := expectInbox(tx, uidvalidity, items[i:expected]); err != nil {
+						if store.IsBroken(err) {
+							return err
+						}
+						j.Log.Info("looking up the batch's mails in the inbox failed; judging the batch again, one savepoint a mail", "err", err)
+						return errTakeApart
+					}
+				}
 				it := &items[i]
 				it.f, it.note, it.game, it.fail, it.skip = fate{}, "", 0, false, false
 				var err error
@@ -182,6 +196,17 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		j.ready.unmark(g)
 	}
 	return errs
+}
+
+// expectInbox looks up which of the mails items the inbox holds already, so that the
+// others are queued and inserted several to a statement (store.Tx.InboxExpect).
+func expectInbox(tx *store.Tx, uidvalidity uint32, items []batchItem) error {
+	uids := make([]uint32, len(items))
+	ids := make([]string, len(items))
+	for i := range items {
+		uids[i], ids[i] = items[i].row.UID, items[i].row.MessageID
+	}
+	return tx.InboxExpect(uidvalidity, uids, ids)
 }
 
 // errTakeApart rolls back a batch judged without savepoints in which a mail failed: it

@@ -10,13 +10,15 @@ import (
 // next statement of the transaction that is not one of them, or its commit. A batch of
 // mail stores so the sheet and audit entry of each accepted mail: a statement a row
 // cost the writer more than the row itself (opening a cursor on the table and each of
-// its indexes, binding, stepping, resetting; issue 14, item 10).
+// its indexes, binding, stepping, resetting; issue 14, item 10). The mails themselves
+// are queued too, once the batch has looked up which of them the inbox holds already
+// (InboxExpect; issue 24 item 7: the inbox insert was the writer's largest statement).
 //
 // Nothing can tell the difference: a queued row gets, and returns, the ID SQLite would
 // have given it (one more than the largest in its table: the tables have no
 // AUTOINCREMENT), read once and counted on while only queued inserts and the inbox
-// insert (which reads neither table) run; every other statement sees the rows, as it
-// runs after them. A queued row that cannot be inserted fails the statement that
+// insert (which reads neither the orders nor the audit table) run; every other
+// statement sees the rows, as it runs after them. A queued row that cannot be inserted fails the statement that
 // flushed it, or the commit; Savepoint flushes before it begins and when its function
 // returns, and drops what was queued inside when it rolls back.
 
@@ -49,14 +51,12 @@ func newLaterTable(name string, columns ...string) *laterTable {
 
 // later is a transaction's queued rows.
 type later struct {
-	orders, audit *laterTable
+	inbox, orders, audit *laterTable
 }
 
-func (l *later) tables() []*laterTable { return []*laterTable{l.orders, l.audit} }
-
-func (l *later) empty() bool {
-	return l == nil || len(l.orders.rows) == 0 && len(l.audit.rows) == 0
-}
+// tables are the queues in the order they are inserted: the inbox first, whose rows
+// the orders name (inbox_id, a foreign key).
+func (l *later) tables() []*laterTable { return []*laterTable{l.inbox, l.orders, l.audit} }
 
 // queue queues one row for table lt (values without the ID) and returns its ID.
 func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
@@ -86,6 +86,8 @@ func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
 func (t *Tx) laterFor() *later {
 	if t.later == nil {
 		t.later = &later{
+			inbox: newLaterTable("inbox", "id", "uidvalidity", "uid", "message_id", "from_addr", "subject", "raw", "size",
+				"received_at", "status", "note", "updated_at"),
 			orders: newLaterTable("orders", "id", "game_id", "turn", "robot", "inbox_id", "raw", "parsed", "valid", "errors", "received_at"),
 			audit:  newLaterTable("audit", "id", "at", "game_id", "actor", "action", "detail"),
 		}
@@ -94,10 +96,11 @@ func (t *Tx) laterFor() *later {
 }
 
 // before is called before every statement the transaction runs but the queued inserts:
-// the rows queued are inserted first. Only the inbox insert, which reads neither
-// table, leaves them queued and the IDs counted.
+// the rows queued are inserted first. Only the inbox insert, which reads neither the
+// orders nor the audit table, leaves their rows queued and the IDs counted, unless
+// inbox rows are queued too (it must see them).
 func (t *Tx) before(query string) error {
-	if t.later == nil || query == inboxInsertNew {
+	if t.later == nil || query == inboxInsertNew && len(t.later.inbox.rows) == 0 {
 		return nil
 	}
 	return t.flushLater()

@@ -354,6 +354,8 @@ type Tx struct {
 	// met, which fails the transaction
 	later    *later
 	laterErr error
+	// the mails a batch looked up (InboxExpect): those InboxInsert may queue
+	expect *inboxExpect
 }
 
 // queryAll runs a query and scans every row it returns with scan; what names the rows
