@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -41,17 +43,18 @@ func (s *reportCounter) Send(_ context.Context, _ string, _ []string, raw []byte
 // itself is not timed). It reports the median beside the goal of 100 ms, and the
 // bytes of a report. Before and after in one run: pictures-in-tx draws the pictures
 // inside the turn's transaction at best compression, as before; after-commit is the
-// judge as it is (reportpictures.go).
+// judge as it is (reportpictures.go); seam is the same game as roborally.Kind behind
+// the game seam (game.Mailer and game.Illustrator: the same mails).
 func BenchmarkLastOrderToSMTP(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		inTx bool
-	}{{"pictures-in-tx", true}, {"after-commit", false}} {
-		b.Run(c.name, func(b *testing.B) { benchLastOrderToSMTP(b, c.inTx) })
+		name       string
+		inTx, seam bool
+	}{{"pictures-in-tx", true, false}, {"after-commit", false, false}, {"seam", false, true}} {
+		b.Run(c.name, func(b *testing.B) { benchLastOrderToSMTP(b, c.inTx, c.seam) })
 	}
 }
 
-func benchLastOrderToSMTP(b *testing.B, inTx bool) {
+func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
 	st, err := store.Open(filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -62,6 +65,17 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 		b.Fatal(err)
 	}
 	j.picturesInTx = inTx
+	var config []byte
+	var seamRules adjudicator.Rules
+	if seam {
+		k := roborally.Kind{Course: j.Course}
+		j.Games = append(game.Catalog{k}, j.Games...)
+		cfg, err := k.Configure(map[string]string{"course": "sprint"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		config, seamRules = mustEncode(b, cfg), cfg.(roborally.Config).Rules
+	}
 	ctx := context.Background()
 	users := []string{"alice", "bob", "carol", "dave"}
 	games, uid := 0, uint32(0)
@@ -72,6 +86,9 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 		games++
 		tag = fmt.Sprintf("lo%d", games)
 		spec := GameSpec{Tag: tag, Course: "sprint", Seed: int64(games), Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+		if seam {
+			spec.Course, spec.Kind, spec.Config = "", "roborally", config
+		}
 		for _, u := range users {
 			spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(u[:1]) + u[1:], Email: u + "@example.test"})
 		}
@@ -96,7 +113,27 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 			if g, err = tx.GameByTag(tag); err != nil {
 				return err
 			}
-			state, _, err = stateOf(tx, g)
+			if !seam {
+				state, _, err = stateOf(tx, g)
+				return err
+			}
+			k, err := j.hostedKind(g)
+			if err != nil {
+				return err
+			}
+			h, err := j.hostedState(tx, g, k)
+			if err != nil {
+				return err
+			}
+			pb, err := h.pos.Encode()
+			if err != nil {
+				return err
+			}
+			var p struct {
+				State *adjudicator.State `json:"state"`
+			}
+			err = json.Unmarshal(pb, &p)
+			state = p.State
 			return err
 		}); err != nil {
 			b.Fatal(err)
@@ -107,6 +144,12 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 			continue
 		}
 		setup, err := j.setupFor(g)
+		if seam {
+			var course *adjudicator.Course
+			if course, err = j.Course("sprint"); err == nil {
+				setup, err = roborally.NewSetup(course, seamRules, g.Seed)
+			}
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -124,7 +167,7 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 				cards = nil
 			}
 			uid++
-			body := fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n", r.Name, g.CurrentTurn, secrets[r.Name], strings.Join(cards, " "))
+			body := fmt.Sprintf("game %s\nrobot %s\nturn %d\nsecret %s\n%s\n", tag, r.Name, g.CurrentTurn, secrets[r.Name], strings.Join(cards, " "))
 			sheets = append(sheets, mail.Fetched{UID: uid, Received: time.Now(),
 				Raw: rawMail(users[i]+"@example.test", fmt.Sprintf("[RR %s] turn %d", tag, g.CurrentTurn), body)})
 		}
@@ -171,4 +214,12 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 	b.ReportMetric(float64(bytes)/float64(reports), "bytes/report")
 	// the process's CPU time a turn: what the machine's load does not change
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(took)), "cpu-ms/turn")
+}
+
+func mustEncode(b *testing.B, c game.Config) []byte {
+	raw, err := c.Encode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw
 }
