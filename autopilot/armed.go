@@ -207,6 +207,8 @@ type ranked struct {
 	o    outcome
 	end  adjudicator.Robot
 	key  int // what the list is ranked by
+	// facing is the reboot facing the program was searched with (2023 rules).
+	facing adjudicator.Dir
 }
 
 // keepTop keeps the program in list (best first by key, ties to the lower program) if

@@ -3,6 +3,7 @@ package autopilot_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 
@@ -21,14 +22,24 @@ func BenchmarkChoose(b *testing.B) {
 			p := autopilot.New(s)
 			b.ReportAllocs()
 			var plan autopilot.Plan
+			cpu := cpuTime()
 			for b.Loop() {
 				plan = p.Choose(st, 0)
 			}
+			reportChoice(b, cpuTime()-cpu)
 			b.ReportMetric(float64(plan.Tried), "programs/op")
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
-			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
+}
+
+// reportChoice reports the wall and the CPU time a choice (cpu: the CPU time the loop
+// used, every goroutine counted) beside the goal of issue 24 item 6. On a shared machine
+// the wall time grows with the other jobs; the CPU time is the choice's own work, the
+// wall time it would take on one core of its own.
+func reportChoice(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/choice")
+	b.ReportMetric(100, "goal-ms")
 }
 
 // BenchmarkChooseArmed is BenchmarkChoose with every robot holding three Armed and
@@ -81,13 +92,13 @@ func BenchmarkChooseArmed(b *testing.B) {
 			p := autopilot.New(s)
 			b.ReportAllocs()
 			var plan autopilot.Plan
+			cpu := cpuTime()
 			for b.Loop() {
 				plan = p.Choose(st, 0)
 			}
+			reportChoice(b, cpuTime()-cpu)
 			b.ReportMetric(float64(plan.Tried), "programs/op")
 			b.ReportMetric(float64(len(plan.Orders)), "orders/op")
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
-			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
 }
@@ -114,12 +125,12 @@ func BenchmarkChoose2023(b *testing.B) {
 			p := autopilot.New(s)
 			b.ReportAllocs()
 			var plan autopilot.Plan
+			cpu := cpuTime()
 			for b.Loop() {
 				plan = p.Choose(st, 0)
 			}
+			reportChoice(b, cpuTime()-cpu)
 			b.ReportMetric(float64(plan.Tried), "programs/op")
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/choice")
-			b.ReportMetric(100, "goal-ms") // issue 24 item 6
 		})
 	}
 }

@@ -41,6 +41,9 @@ type Plan struct {
 type Pilot struct {
 	setup *adjudicator.Setup
 	guide *Guide
+	// alone: the 2023 search's best program is played, not the best against the
+	// nearest rival (rival.go): what tests compare the choice with.
+	alone bool
 }
 
 // New prepares a Pilot for setup s.
@@ -99,6 +102,10 @@ type search struct {
 	upgrade adjudicator.UpgradeOrders
 	decider adjudicator.Decider
 	facing  adjudicator.Dir
+	// rivals: the search keeps its rivalTop best programs in rtop, to be played against
+	// the rivals' likely programs (rival.go).
+	rivals bool
+	rtop   []ranked
 }
 
 // Choose tries every legal program of the robot's hand (all ordered choices of cards
@@ -215,6 +222,9 @@ func (s *search) leaf() {
 	}
 	if s.keep {
 		s.keepTops(prog, o, &end)
+	}
+	if s.rivals {
+		keepTop(&s.rtop, rivalTop, ranked{prog: prog, o: o, end: end, key: o.Score, facing: s.facing})
 	}
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
 		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true

@@ -16,8 +16,11 @@
 //	decider.go  a Decider for bots
 //	rules2023.go  the 2023 rules: upgrade phase, shutdown, reboot facing, upgrade uses,
 //	            and the plan as order-sheet lines (Plan.SheetLines)
+//	rival.go    the 2023 search's best programs played against the nearest rival's
+//	            likely programs
 //
 // It imports only the adjudicator. It must not decide any rule (movement, damage and
 // legality come from the engine), do I/O, keep package-level mutable state, or use
-// chance: the same game gives the same plan every run, so an archive replays.
+// chance: the same game gives the same plan every run, so an archive replays (the
+// rival's hands rival.go imagines come from a generator seeded by the position).
 package autopilot

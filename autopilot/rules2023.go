@@ -20,7 +20,8 @@ import (
 //  3. the reboot facing (ruling R-REBOOT-FACING) of a robot re-entering this round: each
 //     of the four is tried with the program search;
 //  4. the program: the search of choose.go, every forecast starting after the upgrade
-//     phase (Setup.WithUpgradePhase), so an upgrade installed now works in it;
+//     phase (Setup.WithUpgradePhase), so an upgrade installed now works in it; its best
+//     programs are played against the nearest rival's likely programs (rival.go);
 //  5. upgrade uses (ruling R-TEMPORARY-WHEN): Zoop, Boink and Brakes where a forecast
 //     shows they gain enough, Deflector Shield in the registers where it keeps damage
 //     off (against any laser with 5 energy or more), Recharge and Memory Swap when
@@ -346,8 +347,14 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 	// Simulator and a decider of its own, at once (BenchmarkChoose2023, reboot-upgraded:
 	// the 100 ms per choice of issue 24 item 6). The choice is the one a search facing
 	// after facing makes: the best score, ties to the earlier facing.
-	searches := make([]search, len(facings))
 	var wg sync.WaitGroup
+	var rg *rivalGame
+	if rival := nearestRival(st, robot); rival >= 0 && !p.alone {
+		// The rival's likely programs are searched meanwhile (rival.go).
+		rg = p.imagineRival(st, after, robot, rival, &wg)
+		s.rivals = true
+	}
+	searches := make([]search, len(facings))
 	for k, f := range facings {
 		fs := &searches[k]
 		*fs = *s
@@ -379,6 +386,20 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 		return Plan{Why: "no legal program"}
 	}
 	s = best
+	if rg != nil && !s.best.Won {
+		// The search's best, over every facing, played against the rival (rival.go).
+		var cands []ranked
+		for k := range searches {
+			for _, c := range searches[k].rtop {
+				keepTop(&cands, rivalTop, c)
+			}
+		}
+		if c := rg.best(p, robot, &s.before, cands); c >= 0 {
+			k := slices.IndexFunc(facings, func(f adjudicator.Dir) bool { return f == cands[c].facing })
+			s = &searches[k]
+			s.bestProg, s.best, s.bestEnd = cands[c].prog, cands[c].o, cands[c].end
+		}
+	}
 	d.facing = s.facing
 	s.decider = d
 	plan.Program, plan.Score, plan.End, plan.Tried = s.bestProg, s.best.Score, s.bestEnd, tried

@@ -1,0 +1,70 @@
+package autopilot_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/autopilot"
+)
+
+// Round 3 of head-to-head game 2427 on the docking run (TestAutopilotBeatsGreedy): the
+// autopilot (second seat) at 7,5 facing north, the greedy player at 9,5 facing east and
+// moving first, checkpoint 1 at 9,3 between them. Searched alone, the autopilot's best
+// program turns east onto the belt and up past the greedy robot, which the greedy robot's
+// real program pushes aside: it ends at 11,2 short of the checkpoint. Played against the
+// rival's likely programs (rival.go), it goes up first and takes the checkpoint.
+func TestChoose2023AgainstTheRival(t *testing.T) {
+	s, st := newGame2023(t, "docking-run", 2427, 2)
+	p, greedy := autopilot.New(s), greedyPolicy(s)
+	const ap, rival = 1, 0
+	for range 2 {
+		orders := []adjudicator.Orders{greedy(st, rival), p.Choose(st, ap).Orders2023()}
+		next, _, err := adjudicator.Resolve(s, st, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	a, b := st.Robots[ap], st.Robots[rival]
+	if a.Pos != (adjudicator.Pos{X: 7, Y: 5}) || b.Pos != (adjudicator.Pos{X: 9, Y: 5}) || st.Priority != rival || a.Flags != 0 {
+		t.Fatalf("round %d: the autopilot at %v, the greedy robot at %v, token %d, %d checkpoints: not the position this test is about",
+			st.Turn, a.Pos, b.Pos, st.Priority, a.Flags)
+	}
+	rivalOrders := greedy(st, rival)
+	play := func(plan autopilot.Plan) adjudicator.Robot {
+		next, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{rivalOrders, plan.Orders2023()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next.Robots[ap]
+	}
+	alone, against := p.Alone().Choose(st, ap), p.Choose(st, ap)
+	if got := play(alone); got.Flags != 0 {
+		t.Errorf("searched alone, %s reaches checkpoint 1 (at %v): the position no longer shows the difference",
+			autopilot.ProgramLine(alone.Program), got.Pos)
+	}
+	if got := play(against); got.Flags != 1 {
+		t.Errorf("against the rival, %s ends at %v with %d checkpoints, want checkpoint 1 (alone: %s)",
+			autopilot.ProgramLine(against.Program), got.Pos, got.Flags, autopilot.ProgramLine(alone.Program))
+	}
+}
+
+// The rival's hand is hidden: which of its cards are in its hand and which in its draw
+// pile, in what order, does not change the choice; only which cards it holds between
+// the two does (ruling R-FORECAST-HIDDEN).
+func TestChoose2023RivalHandHidden(t *testing.T) {
+	s, st := newGame2023(t, "docking-run", 2427, 2)
+	p := autopilot.New(s)
+	want := p.Choose(st, 0)
+	other := st.Clone()
+	r := &other.Robots[1]
+	n := len(r.Hand) // the deck's top cards in hand, the hand at the deck's bottom
+	r.Hand, r.Mat.Deck = slices.Sorted(slices.Values(r.Mat.Deck[:n])), slices.Concat(r.Mat.Deck[n:], r.Hand)
+	if slices.Equal(r.Hand, st.Robots[1].Hand) {
+		t.Fatal("the test did not change the rival's hand")
+	}
+	if got := p.Choose(other, 0); got.Program != want.Program {
+		t.Errorf("the rival's hidden hand changed the choice: %s, then %s", autopilot.ProgramLine(want.Program), autopilot.ProgramLine(got.Program))
+	}
+}
