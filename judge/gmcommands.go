@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -113,7 +114,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, stored, g), rules.Name, rulesText(rules), g.Tag), nil
+		g.Tag, g.Course, settingsText(set, stored, g, nil), rules.Name, rulesText(rules), g.Tag), nil
 }
 
 // createKey reads one of the CREATE settings every game takes: gm= (checked here, kept
@@ -449,6 +450,18 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			}
 		}
 	}
+	if k, err := j.hostedKind(g); err == nil && k != nil && g.Status != store.GameOpen {
+		// a seat that has left the game (game.Roster: a robot out of the race)
+		h, err := j.hostedState(e.tx, g, k)
+		if err != nil {
+			return "", err
+		}
+		if r, ok := h.pos.(game.Roster); ok {
+			if gone := r.Gone(p.Seat); gone != "" {
+				return "", refuse("%s is %s; it cannot be given to a new player.", p.Robot, gone)
+			}
+		}
+	}
 	if g.Status != store.GameOpen && g.Kind == "" { // a hosted game's seats never leave it
 		st, _, err := stateOf(e.tx, g)
 		if err != nil {
@@ -615,6 +628,12 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 		return "", refuse("write SET KEY VALUE.")
 	}
 	key = strings.ToLower(key)
+	cfg := j.hostedConfig(g)
+	if st, ok := cfg.(game.Settable); ok { // a setting of the game's own (RoboRally: missed)
+		if text, mine, err := j.setGameKey(e, st, key, val); mine || err != nil {
+			return text, err
+		}
+	}
 	if g.Kind != "" && roboRallyOnly(key) {
 		return "", refuse("%s is a setting of RoboRally; game %s plays %s, whose missed moves its autopilot plays.", key, g.Tag, j.gameWhat(g))
 	}
@@ -629,16 +648,25 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 	if err := j.notJudge("list", s.ListAddress); err != nil {
 		return "", err
 	}
-	if (key == "players" || key == "max-players") && g.Kind != "" {
-		return "", refuse("how many play %s was set when the game was created.", j.gameWhat(g))
-	}
 	if key == "players" || key == "max-players" {
-		setup, err := j.setupFor(g)
-		if err != nil {
-			return "", err
+		seats := 0
+		if g.Kind != "" {
+			st, ok := cfg.(game.Settable)
+			if ok {
+				seats, ok = st.Players()
+			}
+			if !ok { // how many play is the game's rule (game.Settable)
+				return "", refuse("how many play %s was set when the game was created.", j.gameWhat(g))
+			}
+		} else {
+			setup, err := j.setupFor(g)
+			if err != nil {
+				return "", err
+			}
+			seats = courseSeats(setup.Course)
 		}
-		if seats := courseSeats(setup.Course); o.MaxPlayers > seats {
-			return "", refuse("course %s seats at most %d players.", g.Course, seats)
+		if o.MaxPlayers > seats {
+			return "", refuse("%s seats at most %d players.", j.gameWhat(g), seats)
 		}
 	}
 	if key == "players" || key == "max-players" { // in a running game too: the setting would say less than play
@@ -664,7 +692,42 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	e.game = &ng
-	return fmt.Sprintf("Game %s's %s is set. Its settings now:\n%s", g.Tag, key, settingsText(s, o, ng)), nil
+	return fmt.Sprintf("Game %s's %s is set. Its settings now:\n%s", g.Tag, key, settingsText(s, o, ng, j.describer(ng))), nil
+}
+
+// setGameKey is SET of one of a hosted game's own settings (game.Settable): the game's
+// new settings are stored in the game's row, where CREATE put them. mine false: key is
+// none of the game's.
+func (j *Judge) setGameKey(e *cmdEnv, st game.Settable, key, val string) (string, bool, error) {
+	g := *e.game
+	cfg, mine, err := st.Set(key, settingValue(val))
+	if !mine {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", true, refuse("%v.", err)
+	}
+	raw, err := cfg.Encode()
+	if err != nil {
+		return "", true, err
+	}
+	if err := e.tx.SetGameRules(g.ID, raw); err != nil {
+		return "", true, err
+	}
+	if err := j.audit(e, "set", key+" "+val); err != nil {
+		return "", true, err
+	}
+	ng, err := e.tx.Game(g.ID)
+	if err != nil {
+		return "", true, err
+	}
+	e.game = &ng
+	o, err := j.optionsOf(e.tx, ng)
+	if err != nil {
+		return "", true, err
+	}
+	s := store.GameSettings{Name: ng.Name, Deadline: ng.Deadline, Grace: ng.Grace, Missed: ng.Missed, ListAddress: ng.ListAddress}
+	return fmt.Sprintf("Game %s's %s is set. Its settings now:\n%s", g.Tag, key, settingsText(s, o, ng, j.describer(ng))), true, nil
 }
 
 func (j *Judge) cmdBroadcast(e *cmdEnv, c Command) (string, error) {

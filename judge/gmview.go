@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -92,7 +91,7 @@ func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.St
 
 // rosterText is the game master's roster: every robot with its player's address and
 // what stands out about them.
-func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[string]*orders.Sheet) (string, error) {
+func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[string]bool) (string, error) {
 	var b strings.Builder
 	b.WriteString("\nRoster (game masters only):\n")
 	for _, p := range players {
@@ -112,7 +111,7 @@ func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[s
 		if p.Timezone != "" {
 			notes = append(notes, p.Timezone)
 		}
-		if s := sheets[p.Robot]; s != nil {
+		if sheets[p.Robot] {
 			notes = append(notes, "sheet in")
 		}
 		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-32s %s", p.Robot, p.Email, strings.Join(notes, ", ")), " "))

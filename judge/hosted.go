@@ -137,7 +137,7 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 		seats = fmt.Sprintf("%d to %d players", lo, hi)
 	}
 	return fmt.Sprintf("Game %s is created and open for players: %s (%s), %s.\n%s\nPlayers join with \"JOIN %s NAME\"; START it when they have.\n",
-		g.Tag, k.Title(), cfg.Text(), seats, settingsText(set, stored, g), g.Tag), nil
+		g.Tag, k.Title(), cfg.Text(), seats, settingsText(set, stored, g, j.describer(g)), g.Tag), nil
 }
 
 // createHostedRow checks spec's game and settings for createGameIn: the row's Kind and
@@ -356,13 +356,15 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	sheet := rd.Sheet
 	var problems []string
 	var checked game.Checked
+	var moveText string
 	switch {
 	case sheet.Turn != 0 && sheet.Turn != g.CurrentTurn:
 		problems = append(problems, fmt.Sprintf("this sheet is for turn %d; the judge is collecting turn %d.", sheet.Turn, g.CurrentTurn))
 	case !slices.Contains(h.pos.Due(), player.Seat):
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
-		checked = h.pos.Check(player.Seat, envelopeLines(rd.SheetText))
+		moveText = envelopeLines(rd.SheetText)
+		checked = h.pos.Check(player.Seat, moveText)
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())
 		}
@@ -393,6 +395,12 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		}
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
 			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
+	}
+	if text, err := j.gameAck(tx, g, h, player, moveText, checked.Move); err != nil || text != "" { // game.Acknowledger
+		if err != nil {
+			return "", "", 0, err
+		}
+		return j.sendHostedAck(tx, g, player, row, msg, text)
 	}
 	fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, is accepted:\n\n  %s\n", player.Robot, g.CurrentTurn, g.Tag,
 		strings.ReplaceAll(strings.TrimSpace(checked.Move.Text), "\n", "\n  "))
@@ -558,6 +566,9 @@ func (j *Judge) missingOrders(tx *store.Tx, g store.Game) ([]store.Player, map[s
 // gameWhat names what g plays: "course sprint" for RoboRally, the title of a hosted
 // game.
 func (j *Judge) gameWhat(g store.Game) string {
+	if d := j.describer(g); d != nil { // game.Describer: "course sprint"
+		return d.Describe()
+	}
 	if k, err := j.hostedKind(g); err == nil && k != nil {
 		return k.Title()
 	}

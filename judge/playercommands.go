@@ -66,7 +66,10 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 		// A game's seats, never more than its course has: a game imported before the
 		// import stored them counted the judge's limit.
 		seats := o.maxPlayers()
-		if s, err := j.setupFor(g); err == nil {
+		if cfg := j.hostedConfig(g); cfg != nil {
+			_, hi := cfg.Seats()
+			seats = min(seats, hi)
+		} else if s, err := j.setupFor(g); err == nil {
 			seats = min(seats, courseSeats(s.Course))
 		}
 		what := fmt.Sprintf("turn %d", g.CurrentTurn)
@@ -265,7 +268,25 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return j.hostedStatus(e, g, k, ps, &b)
+		h, err := j.hostedState(e.tx, g, k)
+		if err != nil {
+			return "", err
+		}
+		text := ""
+		if r, ok := h.pos.(game.Roster); ok {
+			text, err = j.rosterStatus(e, g, h, r, o, ps, &b)
+		} else {
+			text, err = j.hostedStatus(e, g, k, ps, &b)
+		}
+		if err != nil || e.gm == nil && !e.cli {
+			return text, err
+		}
+		in, err := sheetsIn(e.tx, g, ps)
+		if err != nil {
+			return "", err
+		}
+		r, err := rosterText(e.tx, g, ps, in)
+		return text + r, err
 	}
 	st, _, err := stateOf(e.tx, g)
 	if err != nil {
@@ -322,13 +343,81 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		}
 	}
 	if e.gm != nil || e.cli {
-		r, err := rosterText(e.tx, g, ps, valid)
+		in := map[string]bool{}
+		for name, s := range valid {
+			in[name] = s != nil
+		}
+		r, err := rosterText(e.tx, g, ps, in)
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(r)
 	}
 	return b.String(), nil
+}
+
+// rosterStatus is STATUS of a game behind the seam whose position says how each seat
+// stands (game.Roster), in the layout of the judge's own RoboRally path: the turn, its
+// deadline and grace, what a missing move becomes, each seat in a line, what holds
+// the turn.
+func (j *Judge) rosterStatus(e *cmdEnv, g store.Game, h hosted, r game.Roster, o Options, ps []store.Player, b *strings.Builder) (string, error) {
+	_, missing, err := j.missingOrders(e.tx, g)
+	if err != nil {
+		return "", err
+	}
+	over := g.Status == store.GameOver
+	if !over {
+		zone := ""
+		if e.player != nil {
+			zone = e.player.Timezone
+		}
+		fmt.Fprintf(b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineIn(g.DeadlineAt, zone))
+		if g.Grace > 0 {
+			fmt.Fprintf(b, " (grace %s)", shortDuration(g.Grace))
+		}
+		if g.Status == store.GamePaused {
+			fmt.Fprintf(b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
+		}
+		without := "the game's autopilot plays a move for you"
+		if d, ok := h.cfg.(game.Describer); ok {
+			without = d.WithoutMove()
+		}
+		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", without)
+	} else {
+		fmt.Fprintf(b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
+	}
+	for _, p := range ps {
+		what := r.SeatLine(p.Seat, !missing[p.Robot])
+		if p.Withdrawn {
+			what = "withdrawn"
+		}
+		if p.Missed > 0 && !p.Withdrawn {
+			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
+		}
+		fmt.Fprintf(b, "  %-12s %s\n", p.Robot, what)
+	}
+	if g.Status == store.GameRunning || g.Status == store.GamePaused {
+		if hs, err := j.hostedHolds(e.tx, g, h, ps); err != nil {
+			return "", err
+		} else if len(hs) > 0 {
+			fmt.Fprintf(b, "The turn waits for its deadline: %s.\n", strings.Join(hs, "; "))
+		}
+	}
+	return b.String(), nil
+}
+
+// sheetsIn says, by player, whether a valid sheet of theirs for the turn being
+// collected is in (the game master's roster).
+func sheetsIn(tx *store.Tx, g store.Game, ps []store.Player) (map[string]bool, error) {
+	in := map[string]bool{}
+	for _, p := range ps {
+		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		if err != nil {
+			return nil, err
+		}
+		in[p.Robot] = len(vs) > 0
+	}
+	return in, nil
 }
 
 var seatInID = regexp.MustCompile(`\.s(\d+)@`)
@@ -443,9 +532,19 @@ func (j *Judge) cmdHistory(e *cmdEnv, c Command) (string, error) {
 	}
 	var b strings.Builder
 	if g.Kind != "" {
-		fmt.Fprintf(&b, "Game %s, %s.\n  Turn 0: the game was set up (%s).\n", g.Tag, j.gameWhat(g), turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
+		k, _ := j.hostedKind(g)
+		ch, _ := k.(game.Chronicle) // the game's turns in its words, or who played what
+		setUp := "the game was set up"
+		if ch != nil {
+			setUp = ch.SetUp()
+		}
+		fmt.Fprintf(&b, "Game %s, %s.\n  Turn 0: %s (%s).\n", g.Tag, j.gameWhat(g), setUp, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
 		for _, tn := range turns[1:] {
-			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), hostedTurnLine(tn))
+			line := hostedTurnLine(tn)
+			if ch != nil {
+				line = ch.TurnLine(tn.Events)
+			}
+			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), line)
 		}
 	} else {
 		fmt.Fprintf(&b, "Game %s, course %s.\n  Turn 0: the robots were placed (%s).\n", g.Tag, g.Course, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
@@ -496,9 +595,13 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 	if err := j.audit(e, "withdraw", p.Robot+" "+how); err != nil {
 		return "", err
 	}
+	dep := j.departures(e.tx, g)
 	if e.player == nil || e.player.ID != p.ID {
 		leaves := fmt.Sprintf("your robot %s leaves the race", p.Robot)
-		if g.Kind != "" {
+		switch {
+		case dep != nil:
+			leaves = dep.Notice(p.Seat)
+		case g.Kind != "":
 			leaves = fmt.Sprintf("the game's autopilot plays %s from now on", p.Robot)
 		}
 		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
@@ -511,6 +614,9 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 	}
 	if g.Status == store.GameOpen {
 		return fmt.Sprintf("%s %s: the seat in game %s is free again.\n", p.Robot, how, g.Tag), nil
+	}
+	if dep != nil { // the seat leaves the game (game.Leaver)
+		return fmt.Sprintf("%s %s: %s.\n", p.Robot, how, dep.Departure(p.Seat, g.CurrentTurn)), nil
 	}
 	if g.Kind != "" {
 		// a hosted game keeps every seat: the game's autopilot plays a withdrawn one
@@ -571,7 +677,11 @@ func hostedRulesLine(g store.Game, o Options, k game.Kind) string {
 		grace = "grace " + shortDuration(g.Grace)
 	}
 	what := k.Title()
-	if cfg, err := k.LoadConfig(g.Rules); err == nil {
+	cfg, err := k.LoadConfig(g.Rules)
+	if d, ok := cfg.(game.Describer); ok && err == nil { // in the game's words
+		return fmt.Sprintf("deadline %s, %s; %s", deadlineRuleText(g.Deadline), grace, d.ListLine())
+	}
+	if err == nil {
 		what += ", " + cfg.Text()
 	}
 	return fmt.Sprintf("deadline %s, %s; without orders: %s; %s", deadlineRuleText(g.Deadline), grace, missedText(g, o), what)

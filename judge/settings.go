@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -428,14 +429,22 @@ func applySetting(s *store.GameSettings, o *Options, key, val string) error {
 	return gs.set(s, o, val)
 }
 
-// settingsText shows a game's settings, one a line.
-func settingsText(s store.GameSettings, o Options, g store.Game) string {
+// settingsText shows a game's settings, one a line; d, when not nil, says the game's
+// missed-move policy and rules in its own words (game.Describer).
+func settingsText(s store.GameSettings, o Options, g store.Game, d game.Describer) string {
 	var b strings.Builder
 	for _, gs := range gameSettings {
 		if gs.label == "" || gs.show == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "  %-17s%s\n", gs.label+":", gs.show(s, o, g))
+		v := gs.show(s, o, g)
+		switch {
+		case d != nil && gs.key == "missed":
+			v = d.MissedLine()
+		case d != nil && gs.key == "rules":
+			v = d.RulesLine()
+		}
+		fmt.Fprintf(&b, "  %-17s%s\n", gs.label+":", v)
 	}
 	return b.String()
 }

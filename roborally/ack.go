@@ -1,7 +1,12 @@
 package roborally
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -45,4 +50,67 @@ func Acknowledge(ack *templates.Ack, setup *adjudicator.Setup, st *adjudicator.S
 			ack.Forecast = f.String()
 		}
 	}
+}
+
+var _ game.Acknowledger = (*position)(nil)
+
+// Acknowledge is the reply to an accepted sheet, as on the judge's own path: the
+// acknowledgement template (ack.txt.tmpl) with the program register by register, the
+// 2023 player mat, the standing orders in force with this turn's sheets merged over
+// them (t.Fold), the warnings, the forecast, and how many robots' orders are still
+// missing or why the turn waits.
+func (p *position) Acknowledge(seat int, text string, t game.AckTurn) string {
+	if seat < 0 || seat >= len(p.State.Robots) {
+		return ""
+	}
+	sheet, err := orders.Parse([]byte(text)) // read again, as Check read it: the warnings' lines
+	if err != nil || sheet == nil {
+		return ""
+	}
+	if sheet.Turn == 0 {
+		sheet.Turn = p.State.Turn
+	}
+	var fold move
+	_ = json.Unmarshal(t.Fold.Data, &fold)
+	name := p.State.Robots[seat].Name
+	ack := templates.Ack{Game: t.Game, Robot: t.Player, Turn: t.Turn, Deadline: t.Deadline}
+	rep := orders.Validate(p.setup, p.State, name, sheet)
+	Acknowledge(&ack, p.setup, p.State, name, sheet, &rep)
+	// the orders in force, not only this sheet's: earlier turns' standing orders carry
+	// over, and this turn's answer a decision anew (orders.Merge; docs/players.md)
+	if eff := Effective(p.Standing[seat], fold.Sheet); eff != nil {
+		ack.Standing = nil
+		for _, r := range eff.Rules {
+			ack.Standing = append(ack.Standing, r.String())
+		}
+	}
+	switch {
+	case t.Paused:
+		ack.Deadline = "none while the game is paused"
+		ack.Waiting = "The game is paused: the turn is resolved when the game master resumes it and every program is in, or at the deadline."
+	case t.Missing == 0 && len(t.Holds) > 0:
+		ack.Waiting = "Every program is in, but the turn waits for its deadline: " + strings.Join(t.Holds, "; ") + "."
+	case t.Missing == 0:
+		ack.Waiting = "Every program is in: the turn will be resolved now."
+	default:
+		ack.Waiting = fmt.Sprintf("Still waiting for orders from %d robot(s).", t.Missing)
+	}
+	render := t.Render
+	if render == nil {
+		render = ownTemplates
+	}
+	out, err := render("ack.txt.tmpl", ack)
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+// ownTemplates renders the templates built in, for a caller without the judge's.
+func ownTemplates(name string, data any) (string, error) {
+	set, err := templates.Load("")
+	if err != nil {
+		return "", err
+	}
+	return set.Text(name, data)
 }

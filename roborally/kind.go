@@ -64,6 +64,9 @@ type Config struct {
 	// Missed is the missed-orders policy (MissedPowerDown, MissedRandom,
 	// MissedAutopilot); "" is powerdown.
 	Missed string `json:"missed,omitempty"`
+	// seats is how many robots the course seats (seatsOf; 0: not known, the engine's
+	// most), as Configure and LoadConfig read the course.
+	seats int
 }
 
 // DefaultCourse is the course of a game created without course= (Default2023Course
@@ -73,7 +76,12 @@ const (
 	Default2023Course = "docking-run"
 )
 
-func (c Config) Seats() (int, int) { return 1, adjudicator.MaxRobots }
+func (c Config) Seats() (int, int) {
+	if c.seats > 0 {
+		return 1, c.seats
+	}
+	return 1, adjudicator.MaxRobots
+}
 
 func (c Config) Text() string {
 	return fmt.Sprintf("course %s, rules %s, missed orders: %s", c.CourseName, c.Rules.Name, c.policy())
@@ -137,13 +145,15 @@ func (k Kind) Configure(kv map[string]string) (game.Config, error) {
 	if err := c.Rules.Check(); err != nil {
 		return nil, err
 	}
-	if _, err := k.setup(c, 0); err != nil { // the course, and whether the rules play it
+	setup, err := k.setup(c, 0) // the course, and whether the rules play it
+	if err != nil {
 		return nil, err
 	}
+	c.seats = seatsOf(setup.Course)
 	return c, nil
 }
 
-func (Kind) LoadConfig(raw []byte) (game.Config, error) {
+func (k Kind) LoadConfig(raw []byte) (game.Config, error) {
 	var c Config
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("roborally: settings unreadable: %v", err)
@@ -153,6 +163,9 @@ func (Kind) LoadConfig(raw []byte) (game.Config, error) {
 	}
 	if err := c.Rules.Check(); err != nil {
 		return nil, fmt.Errorf("roborally: settings: %w", err)
+	}
+	if course, err := k.course(c.CourseName); err == nil {
+		c.seats = seatsOf(course)
 	}
 	return c, nil
 }

@@ -258,6 +258,15 @@ func (t *Tx) SetGameOptions(gameID int64, opts json.RawMessage) error {
 	return t.updateOne(fmt.Sprintf("set options of game %d", gameID), `UPDATE games SET options_json = ? WHERE id = ?`, string(opts), gameID)
 }
 
+// SetGameRules replaces the game's rules JSON: a game behind the seam's settings as
+// its game encoded them, when a game master changes one of them (SET).
+func (t *Tx) SetGameRules(gameID int64, rules json.RawMessage) error {
+	if !json.Valid(rules) {
+		return fmt.Errorf("store: set rules of game %d: not JSON", gameID)
+	}
+	return t.updateOne(fmt.Sprintf("set rules of game %d", gameID), `UPDATE games SET rules_json = ? WHERE id = ?`, string(rules), gameID)
+}
+
 // GameSettings are the columns of a game a game master may change while it runs.
 type GameSettings struct {
 	Name        string

@@ -1,0 +1,100 @@
+package game
+
+// The optional parts of the seam that the judge's mail commands ask for (STATUS,
+// HISTORY, KICK and WITHDRAW, REPLACE, SET, LIST and the acknowledgement of a move).
+// Each is a small interface; the judge asks for it by type assertion and, for a game
+// without it, answers in its own general words. A game implements the ones whose
+// answers it can say better: RoboRally (package roborally) says its robots, programs
+// and missed-orders policies as the players of RoboRally by mail have always read them.
+
+// Describer is a Config that says in its own words what a game of it plays and how
+// its settings stand, where the judge's replies say it.
+type Describer interface {
+	// Describe is what the game plays in a few words, for the replies' first lines
+	// ("Game spring, course sprint: running."); without it the Kind's Title.
+	Describe() string
+	// WithoutMove is what becomes of a seat whose move is missing at the deadline,
+	// said to its player (STATUS: "Without orders: ...").
+	WithoutMove() string
+	// MissedLine and RulesLine are the settings shown back to a game master (CREATE,
+	// SET): the missed-move policy and the rules, each in a line.
+	MissedLine() string
+	RulesLine() string
+	// ListLine is the game's settings after the deadline and the grace in LIST's line.
+	ListLine() string
+}
+
+// Settable is a Config some of whose settings a game master may change after CREATE,
+// with SET KEY VALUE, as the judge's own (RoboRally: missed=). Set is the settings
+// with key changed; ok false when key is none of the game's (the judge reads it as its
+// own, if it is); an error refuses the value and changes nothing. A Config that is not
+// Settable refuses every key of its own after CREATE.
+//
+// Players is the game's answer for the judge's player limit (SET players N): ok
+// false when how many play is the game's rule, set at CREATE, and not a limit a game
+// master moves; max is the most seats the game takes.
+type Settable interface {
+	Set(key, value string) (c Config, ok bool, err error)
+	Players() (max int, ok bool)
+}
+
+// Roster is a Position that says how each seat stands, for STATUS's list of the seats
+// (without it: "to move", "waiting for the others", the standings below).
+type Roster interface {
+	// SeatLine is a seat's state in words ("orders in", "out of the race",
+	// "3 flags" when the game is over); in says whether the seat's move for the turn
+	// being collected is in.
+	SeatLine(seat int, in bool) string
+	// Gone says why a seat is no longer in the game ("out of the race"), "" while it
+	// is: a seat that is gone is not given to a new player (REPLACE).
+	Gone(seat int) string
+}
+
+// Departures is a Leaver that says in its words what becomes of a withdrawn seat:
+// Departure is the end of the game master's reply to KICK and of a player's to
+// WITHDRAW ("the robot leaves the race when turn 4 is resolved"), and Notice what the
+// withdrawn player is told ("your robot Hulk leaves the race").
+type Departures interface {
+	Departure(seat, turn int) string
+	Notice(seat int) string
+}
+
+// Chronicle is a Kind that says its game's turns in a line each, for HISTORY: SetUp
+// is the line of turn 0 ("the robots were placed"), TurnLine a turn's from the
+// events Play returned ("Zoombot touched flag 1.").
+type Chronicle interface {
+	SetUp() string
+	TurnLine(events []byte) string
+}
+
+// Acknowledger is a Position that writes the whole reply to an accepted move in its
+// own layout (RoboRally: the program register by register, the 2023 player mat, the
+// standing orders in force, the warnings with their lines, the forecast, how many
+// robots' orders are in). text is the orders as Check read and accepted them; t is
+// what the judge knows of the turn. "": the judge's own reply.
+type Acknowledger interface {
+	Acknowledge(seat int, text string, t AckTurn) string
+}
+
+// AckTurn is the turn a move was accepted for, as the judge knows it.
+type AckTurn struct {
+	Game   string // the game's tag
+	Player string // the seat's player's name (a robot's)
+	Turn   int
+	// Deadline is when the turn's moves are due, in the player's time zone and
+	// with the time left.
+	Deadline string
+	Paused   bool
+	// Missing is how many due seats of players still in the game have no move in,
+	// this one counted in.
+	Missing int
+	// Holds are why the turn waits for its deadline though every due move is in
+	// (game.Holder, a player's WAIT).
+	Holds []string
+	// Fold is the seat's moves of the turn folded (game.Folder), this one last; the
+	// move alone when it is the first or the game folds none.
+	Fold Move
+	// Render renders one of the judge's text templates (an operator's overrides
+	// included), for a game whose reply is one of them; nil: the game's own.
+	Render func(name string, data any) (string, error)
+}
