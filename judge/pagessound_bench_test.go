@@ -13,7 +13,8 @@ import (
 
 // BenchmarkPagesSound is the running judge's integrity check (store.PagesSound: PRAGMA
 // quick_check on a connection of its own) on a database of 1,000 and 10,000 running
-// games, which intake runs before each batch and the clock every integrity_check.
+// games, which intake runs before a batch (when due: intakeCheckDue) and the clock every
+// integrity_check.
 func BenchmarkPagesSound(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("games=%d", n), func(b *testing.B) {
