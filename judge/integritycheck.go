@@ -21,9 +21,8 @@ import (
 //
 // The check reads the whole file: 11 ms on 1,000 games and 109 ms on 10,000, and it
 // grows with every mail kept (180 ms on the database 3,000 mails left, under load), where
-// a batch of 250 mails takes intake 100–250 ms. Run
-// before every batch it came to cost intake more than the mail itself on a judge's
-// database of real size (issue 24 item 7). So intake checks before a batch unless the
+// a batch of 250 mails takes intake 100–250 ms. Run before every batch it came to cost
+// intake more than the mail itself on a judge's database of real size (issue 24 item 7). So intake checks before a batch unless the
 // last check that found the pages sound ended less than intakeCheckShare times its own
 // duration ago (at most intakeCheckMaxGap): under a backlog the check takes at most a
 // twentieth of intake's time, and mail that comes a batch at a time, after a pause
