@@ -4,94 +4,292 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/gif"
+	"slices"
+	"sync"
 
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
 )
 
 // A turn's GIF for several readers (issue 24 item 3). Each reader's copy rings their
-// robot in every frame (Frame.For), and most frames of a copy come out the same as the
-// shared GIF's: where the reader's robot did not move and nothing was drawn under its
-// ring, a frame's difference from the one before is the same. An Animation keeps the
-// shared GIF frame by frame (each frame's difference and its encoded block), so a
-// reader's copy encodes only the frames that differ; the others are the shared blocks.
-// The bytes are those EncodeFrames writes for the same frames.
+// robot in every frame (Frame.For). An Animation encodes the shared GIF once, each
+// frame's difference from the one before in bands of rows cut at the edges of every
+// robot's ring (bands.go, lzw.go), and keeps the bands. A reader's copy of a frame
+// differs from the shared one only in the rows of the reader's ring, and only where the
+// ring moved or something changed under it: Animation.For encodes again just those
+// bands and takes every other band, and every frame whose bands all came out the same,
+// as they are. Where the reader's ring reaches outside the shared frame's rectangle the
+// frame is encoded whole for them.
 //
-// Each block is one frame as image/gif encodes it (its graphic control extension, image
-// descriptor and LZW data): image/gif encodes a GIF of that one frame, and the block is
-// cut from between the header (screen descriptor and colour table) and the trailer.
+// The pictures are EncodeFrames' for the same frames, frame for frame and delay for
+// delay (TestAnimationIsEncodeFrames decodes both and compares every composited
+// frame); the bytes differ only in the clear codes between bands.
 
 // Animation is a turn's GIF, frame by frame (EncodeAnimation).
 type Animation struct {
 	frames []Frame
 	opt    Options
-	head   []byte            // header, screen descriptor, colour table, loop
-	diffs  []*image.Paletted // each frame's difference from the one before (the first: itself)
-	blocks [][]byte          // each frame as encoded
+	head   []byte // header, screen descriptor, colour table, loop
+	lit    uint   // LZW literal width
+	trans  int    // the palette's transparent entry (-1: none)
+	diffs  []*image.Paletted
+	cuts   [][]int     // each frame's bands: the first row of each, then the last row's end
+	bands  [][]lzwBand // each frame's bands, encoded
+	blocks [][]byte    // each frame as encoded
+}
+
+// lzwEncoders keeps encoders (a megabyte of dictionary each) for the next frames: a
+// pool of scratch space, not state that changes any output.
+var lzwEncoders sync.Pool
+
+func getLZW(lit uint) *lzwEncoder {
+	if e, ok := lzwEncoders.Get().(*lzwEncoder); ok && e.lit == lit {
+		return e
+	}
+	return newLZWEncoder(lit)
 }
 
 // EncodeAnimation encodes frames of one size and palette as EncodeFrames does, the
-// frames side by side on every processor, keeping each frame's block for readers'
+// frames side by side on every processor, keeping each frame's bands for readers'
 // copies (Animation.For).
 func EncodeAnimation(frames []Frame, opt Options) (*Animation, error) {
 	if len(frames) == 0 {
 		return nil, fmt.Errorf("picture: no frames")
 	}
-	a := &Animation{frames: frames, opt: opt, diffs: make([]*image.Paletted, len(frames)), blocks: make([][]byte, len(frames))}
-	errs := make([]error, len(frames))
-	parallel.Do(len(frames), func(k int) {
-		a.diffs[k] = frames[k].Image
-		if k > 0 {
-			a.diffs[k] = delta(frames[k-1].Image, frames[k].Image)
+	first := frames[0].Image
+	pal := first.Palette
+	if len(pal) == 0 {
+		return nil, fmt.Errorf("picture: frames without a palette")
+	}
+	for k, f := range frames {
+		if f.Image.Rect != first.Rect || !samePalette(f.Image.Palette, pal) {
+			return nil, fmt.Errorf("picture: frame %d: not the first frame's size and palette", k)
 		}
-		var head []byte
-		head, a.blocks[k], errs[k] = a.block(k, a.diffs[k])
+	}
+	n := len(frames)
+	a := &Animation{frames: frames, opt: opt, lit: uint(max(2, paletteBits(len(pal))+1)), trans: -1,
+		diffs: make([]*image.Paletted, n), cuts: make([][]int, n), bands: make([][]lzwBand, n), blocks: make([][]byte, n)}
+	for i, c := range pal {
+		if _, _, _, al := c.RGBA(); al == 0 {
+			a.trans = i
+			break
+		}
+	}
+	var err error
+	if a.head, err = gifHead(first, n); err != nil {
+		return nil, err
+	}
+	errs := make([]error, n)
+	parallel.Do(n, func(k int) {
+		var spans []rowSpan
+		d := frames[k].Image
 		if k == 0 {
-			a.head = head
+			spans = ringRows(frames[0].you, "") // every reader's ring is new
+		} else {
+			d, spans = a.difference(k)
 		}
+		a.diffs[k] = d
+		a.cuts[k] = bandCuts(d.Rect.Min.Y, d.Rect.Max.Y, spans, bandGap)
+		e := getLZW(a.lit)
+		defer lzwEncoders.Put(e)
+		a.bands[k] = make([]lzwBand, len(a.cuts[k])-1)
+		for i := range a.bands[k] {
+			if a.bands[k][i], errs[k] = e.band(d, a.cuts[k][i], a.cuts[k][i+1], len(pal)); errs[k] != nil {
+				errs[k] = fmt.Errorf("picture: frame %d: %w", k, errs[k])
+				return
+			}
+		}
+		a.blocks[k] = a.block(k, d.Rect, a.bands[k])
 	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	if len(frames) > 1 { // the loop, as image/gif writes it for more than one frame
-		a.head = append(a.head[:len(a.head):len(a.head)], 0x21, 0xff, 0x0b)
-		a.head = append(a.head, "NETSCAPE2.0"...)
-		a.head = append(a.head, 0x03, 0x01, 0, 0, 0)
-	}
 	return a, nil
+}
+
+// difference is frame k's difference from the one before (delta), and the rows where a
+// reader's copy of it may differ. A reader's copy differs only round their ring, and
+// only where the ring moved (their robot moved, came or went) or the frame changed
+// under it. The rectangle is grown to hold the rings that moved, so that a reader's
+// copy of the frame has the shared frame's rectangle (Animation.For).
+func (a *Animation) difference(k int) (*image.Paletted, []rowSpan) {
+	prev, cur := a.frames[k-1], a.frames[k]
+	d := delta(prev.Image, cur.Image)
+	if len(d.Pix) == 1 && d.Pix[0] == cClear {
+		d.Rect = image.Rectangle{} // nothing changed (for now)
+	}
+	var spans []rowSpan
+	var moved image.Rectangle
+	for _, name := range slices.Concat(names(prev.you), names(cur.you)) {
+		before, now := ringBoxes(prev.you, name), ringBoxes(cur.you, name)
+		for _, b := range slices.Concat(before, now) {
+			if slices.Contains(before, b) && slices.Contains(now, b) {
+				// the ring stays: the reader's copy differs where the frame changed
+				// under it
+				if clearIn(d, b) {
+					continue
+				}
+			} else {
+				moved = moved.Union(b) // the ring came or went
+			}
+			spans = append(spans, rowSpan{b.Min.Y, b.Max.Y})
+		}
+	}
+	if r := d.Rect.Union(moved).Intersect(cur.Image.Rect); r != d.Rect {
+		d = deltaIn(prev.Image, cur.Image, r)
+	}
+	if d.Rect.Empty() {
+		d = deltaIn(prev.Image, cur.Image, image.Rectangle{Min: cur.Image.Rect.Min, Max: cur.Image.Rect.Min.Add(image.Pt(1, 1))})
+	}
+	return d, spans
+}
+
+// clearIn says whether every pixel of d in box is transparent (unchanged).
+func clearIn(d *image.Paletted, box image.Rectangle) bool {
+	r := box.Intersect(d.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for _, c := range d.Pix[d.PixOffset(r.Min.X, y):][:r.Dx()] {
+			if c != cClear {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deltaIn is delta with the rectangle r: cur where it differs from prev, transparent
+// elsewhere.
+func deltaIn(prev, cur *image.Paletted, r image.Rectangle) *image.Paletted {
+	out := image.NewPaletted(r, cur.Palette)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		o := cur.PixOffset(r.Min.X, y)
+		deltaRow(out.Pix[out.PixOffset(r.Min.X, y):][:r.Dx()], prev.Pix[o:o+r.Dx()], cur.Pix[o:o+r.Dx()])
+	}
+	return out
 }
 
 // Bytes is the GIF.
 func (a *Animation) Bytes() []byte { return a.gif(a.blocks) }
 
 // For is the GIF of the frames as the player of robot you sees them (FramesFor): the
-// frames that differ from the shared ones are encoded, the others taken as they are.
+// bands of each frame that come out different for them are encoded, the others taken
+// as they are.
 func (a *Animation) For(you string) ([]byte, error) {
 	blocks := make([][]byte, len(a.frames))
-	// the reader's frames in two pictures used in turn (Frame.For without a new picture
-	// a frame)
+	// The reader's frame before and this one, drawn only in the rows of the reader's
+	// ring in either (the only rows where their difference can differ from the shared
+	// one), and their difference there.
 	first := a.frames[0].Image
 	prev, cur := image.NewPaletted(first.Rect, first.Palette), image.NewPaletted(first.Rect, first.Palette)
+	scratch := make([]byte, len(first.Pix))
+	row := make([]byte, first.Rect.Dx())
+	e := getLZW(a.lit)
+	defer lzwEncoders.Put(e)
+	colours := len(first.Palette)
+	var before []rowSpan // the reader's ring rows in the frame before
 	for k, f := range a.frames {
-		prev, cur = cur, prev
-		copy(cur.Pix, f.Image.Pix)
+		rows := ringRows(f.you, you)
+		ys := merge(append(rows[:len(rows):len(rows)], before...), 0)
+		before = rows
+		blocks[k] = a.blocks[k]
+		if len(ys) == 0 {
+			continue // the reader's frame is the shared one, and so was the one before
+		}
+		copyRows(cur, f.Image, ys)
 		ringYou(cur, f.you, you)
-		d := cur
+		s := a.diffs[k]
 		if k > 0 {
-			d = delta(prev, cur)
+			copyRows(prev, a.frames[k-1].Image, ys)
+			ringYou(prev, a.frames[k-1].you, you)
+			sr := s.Rect
+			if len(s.Pix) == 1 && s.Pix[0] == cClear { // nothing changed for everyone
+				sr = image.Rectangle{}
+			}
+			if changed(prev, cur, ys).Union(sr) != sr {
+				// the reader's frame reaches outside the shared one's rectangle (not
+				// expected: difference grows it to hold the rings that moved)
+				copy(prev.Pix, a.frames[k-1].Image.Pix)
+				ringYou(prev, a.frames[k-1].you, you)
+				copy(cur.Pix, f.Image.Pix)
+				ringYou(cur, f.you, you)
+				d := delta(prev, cur)
+				b, err := e.band(d, d.Rect.Min.Y, d.Rect.Max.Y, colours)
+				if err != nil {
+					return nil, fmt.Errorf("picture: %s's frame %d: %w", you, k, err)
+				}
+				blocks[k] = a.block(k, d.Rect, []lzwBand{b})
+				continue
+			}
+			if sr.Empty() {
+				continue
+			}
 		}
-		if s := a.diffs[k]; d.Rect == s.Rect && bytes.Equal(d.Pix, s.Pix) {
-			blocks[k] = a.blocks[k]
-			continue
+		// The reader's difference in row y, in the shared difference's columns.
+		w := s.Rect.Dx()
+		readerRow := func(dst []byte, y int) {
+			o := cur.PixOffset(s.Rect.Min.X, y)
+			if k == 0 {
+				copy(dst, cur.Pix[o:o+w])
+			} else {
+				deltaRow(dst, prev.Pix[o:o+w], cur.Pix[o:o+w])
+			}
 		}
-		var err error
-		if _, blocks[k], err = a.block(k, d); err != nil {
-			return nil, err
+		// The bands holding a row that comes out different for the reader are encoded
+		// again: the shared rows, the reader's in the rows of their ring.
+		var mine []lzwBand
+		cuts := a.cuts[k]
+		redone := make([]bool, len(cuts)-1)
+		band := 0
+		for _, sp := range ys {
+			for y := max(sp.y0, s.Rect.Min.Y); y < min(sp.y1, s.Rect.Max.Y); y++ {
+				for cuts[band+1] <= y {
+					band++
+				}
+				if redone[band] {
+					continue
+				}
+				readerRow(row[:w], y)
+				if bytes.Equal(row[:w], s.Pix[s.PixOffset(s.Rect.Min.X, y):][:w]) {
+					continue
+				}
+				if mine == nil {
+					mine = append([]lzwBand(nil), a.bands[k]...)
+				}
+				y0, y1 := cuts[band], cuts[band+1]
+				d := &image.Paletted{Pix: scratch[:w*(y1-y0)], Stride: w, Palette: s.Palette,
+					Rect: image.Rect(s.Rect.Min.X, y0, s.Rect.Max.X, y1)}
+				copy(d.Pix, s.Pix[s.PixOffset(s.Rect.Min.X, y0):])
+				for _, t := range ys {
+					for yy := max(t.y0, y0); yy < min(t.y1, y1); yy++ {
+						readerRow(d.Pix[(yy-y0)*w:][:w], yy)
+					}
+				}
+				var err error
+				if mine[band], err = e.band(d, y0, y1, colours); err != nil {
+					return nil, fmt.Errorf("picture: %s's frame %d: %w", you, k, err)
+				}
+				redone[band] = true
+			}
+		}
+		if mine != nil {
+			blocks[k] = a.block(k, s.Rect, mine)
 		}
 	}
 	return a.gif(blocks), nil
+}
+
+// copyRows copies the rows of spans from src to dst, pictures of one size.
+func copyRows(dst, src *image.Paletted, spans []rowSpan) {
+	r := src.Rect
+	for _, s := range spans {
+		y0, y1 := max(s.y0, r.Min.Y), min(s.y1, r.Max.Y)
+		if y0 < y1 {
+			copy(dst.Pix[(y0-r.Min.Y)*dst.Stride:(y1-r.Min.Y)*dst.Stride], src.Pix[(y0-r.Min.Y)*src.Stride:])
+		}
+	}
 }
 
 func (a *Animation) gif(blocks [][]byte) []byte {
@@ -107,24 +305,85 @@ func (a *Animation) gif(blocks [][]byte) []byte {
 	return append(out, 0x3b) // the trailer
 }
 
-// block encodes frame k's difference d as a GIF of its own, and cuts it into the
-// header and the frame's block.
-func (a *Animation) block(k int, d *image.Paletted) (head, block []byte, err error) {
-	first := a.frames[0].Image
+// block is frame k's block: rect's bands.
+func (a *Animation) block(k int, rect image.Rectangle, bands []lzwBand) []byte {
+	return gifFrame(rect, frameDelay(k, len(a.frames), a.opt), gif.DisposalNone, a.trans, a.lit, bands)
+}
+
+// gifHead is the start of a GIF of n frames of first's size and palette, as image/gif
+// writes it: the header, the screen descriptor, the colour table and, for more than
+// one frame, the loop.
+func gifHead(first *image.Paletted, n int) ([]byte, error) {
 	var b bytes.Buffer
-	err = gif.EncodeAll(&b, &gif.GIF{
+	dot := image.NewPaletted(image.Rect(0, 0, 1, 1), first.Palette)
+	err := gif.EncodeAll(&b, &gif.GIF{
 		Config: image.Config{ColorModel: first.Palette, Width: first.Rect.Dx(), Height: first.Rect.Dy()},
-		Image:  []*image.Paletted{d}, Delay: []int{frameDelay(k, len(a.frames), a.opt)}, Disposal: []byte{gif.DisposalNone},
+		Image:  []*image.Paletted{dot}, Delay: []int{0},
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	out := b.Bytes()
 	h := 13 + 3*(2<<paletteBits(len(first.Palette))) // header, screen descriptor, colour table
-	if len(out) < h+1 || out[len(out)-1] != 0x3b {
-		return nil, nil, fmt.Errorf("picture: frame %d: the GIF encoder wrote %d bytes, not one frame", k, len(out))
+	if b.Len() < h {
+		return nil, fmt.Errorf("picture: the GIF encoder wrote %d bytes, not a header", b.Len())
 	}
-	return out[:h], out[h : len(out)-1], nil
+	head := append([]byte(nil), b.Bytes()[:h]...)
+	if n > 1 { // the loop, as image/gif writes it for more than one frame
+		head = append(head, 0x21, 0xff, 0x0b)
+		head = append(head, "NETSCAPE2.0"...)
+		head = append(head, 0x03, 0x01, 0, 0, 0)
+	}
+	return head, nil
+}
+
+// changed is the smallest rectangle holding every pixel of the rows of spans that
+// differs between prev and cur (empty: none).
+func changed(prev, cur *image.Paletted, spans []rowSpan) image.Rectangle {
+	var box image.Rectangle
+	r := cur.Rect
+	w := r.Dx()
+	for _, s := range spans {
+		for y := max(s.y0, r.Min.Y); y < min(s.y1, r.Max.Y); y++ {
+			a := prev.Pix[(y-r.Min.Y)*prev.Stride:][:w]
+			b := cur.Pix[(y-r.Min.Y)*cur.Stride:][:w]
+			if bytes.Equal(a, b) {
+				continue
+			}
+			lo, hi := 0, w-1
+			for a[lo] == b[lo] {
+				lo++
+			}
+			for a[hi] == b[hi] {
+				hi--
+			}
+			box = box.Union(image.Rect(r.Min.X+lo, y, r.Min.X+hi+1, y+1))
+		}
+	}
+	return box
+}
+
+// deltaRow is a row of delta: cur where it differs from prev, transparent elsewhere.
+func deltaRow(dst, prev, cur []byte) {
+	for i := range dst {
+		if cur[i] == prev[i] {
+			dst[i] = cClear
+		} else {
+			dst[i] = cur[i]
+		}
+	}
+}
+
+// samePalette says whether a and b are the same colours.
+func samePalette(a, b color.Palette) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // paletteBits is image/gif's size of a colour table of n entries: 2^(1+bits) entries.
@@ -148,3 +407,5 @@ func frameDelay(k, n int, opt Options) int {
 	}
 	return d
 }
+
+var debugFull, debugBand int

@@ -2,19 +2,26 @@ package picture
 
 import (
 	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"slices"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
 
-// TestAnimationIsEncodeFrames: an Animation writes the bytes EncodeFrames writes, for
-// everyone and for each reader's copy (FramesFor), on a few turns of a few courses.
+// TestAnimationIsEncodeFrames: an Animation shows the pictures EncodeFrames shows, for
+// everyone and for each reader's copy (FramesFor): decoded, every frame composited
+// over the ones before is the frame drawn, with EncodeFrames' delays, disposal and loop,
+// on turns of a few courses (8 robots on stampede, rings close together).
 func TestAnimationIsEncodeFrames(t *testing.T) {
 	for _, c := range []struct {
 		course string
 		robots int
 		turn   int
-	}{{"sprint", 4, 1}, {"sprint", 4, 3}, {"long-haul", 2, 2}} {
+	}{{"sprint", 4, 1}, {"sprint", 4, 3}, {"long-haul", 2, 2}, {"stampede", 8, 2}, {"stampede", 8, 5}} {
 		course, err := adjudicator.LoadCourse(c.course)
 		if err != nil {
 			t.Fatal(err)
@@ -25,28 +32,68 @@ func TestAnimationIsEncodeFrames(t *testing.T) {
 		}
 		opt := Options{Cell: 28, Turn: d.Turn}
 		frames, _ := TurnStory(course, d.Before, d.Events, opt)
-		var want bytes.Buffer
-		if err := EncodeFrames(&want, frames, opt); err != nil {
-			t.Fatal(err)
-		}
 		a, err := EncodeAnimation(frames, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(a.Bytes(), want.Bytes()) {
-			t.Errorf("%s turn %d: the animation's %d bytes are not EncodeFrames' %d", c.course, c.turn, len(a.Bytes()), want.Len())
-		}
+		name := fmt.Sprintf("%s turn %d", c.course, c.turn)
+		sameGIF(t, name, a.Bytes(), frames, opt)
 		for _, r := range d.Before {
-			want.Reset()
-			if err := EncodeFrames(&want, FramesFor(frames, r.Name), opt); err != nil {
-				t.Fatal(err)
-			}
 			got, err := a.For(r.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want.Bytes()) {
-				t.Errorf("%s turn %d, %s's copy: %d bytes, EncodeFrames wrote %d", c.course, c.turn, r.Name, len(got), want.Len())
+			sameGIF(t, name+", "+r.Name+"'s copy", got, FramesFor(frames, r.Name), opt)
+		}
+	}
+}
+
+// sameGIF checks that got shows what EncodeFrames' GIF of frames shows: both decoded,
+// the same delays, disposal, loop and colour table, and every frame composited over the
+// ones before the same picture, the frame drawn.
+func sameGIF(t *testing.T, name string, got []byte, frames []Frame, opt Options) {
+	t.Helper()
+	var want bytes.Buffer
+	if err := EncodeFrames(&want, frames, opt); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(got))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	w, err := gif.DecodeAll(&want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != len(w.Image) || !slices.Equal(g.Delay, w.Delay) || !slices.Equal(g.Disposal, w.Disposal) ||
+		g.LoopCount != w.LoopCount || g.Config.Width != w.Config.Width || g.Config.Height != w.Config.Height ||
+		g.BackgroundIndex != w.BackgroundIndex {
+		t.Fatalf("%s: %d frames, delays %v, disposal %v, loop %d; EncodeFrames: %d, %v, %v, %d",
+			name, len(g.Image), g.Delay, g.Disposal, g.LoopCount, len(w.Image), w.Delay, w.Disposal, w.LoopCount)
+	}
+	if !samePalette(g.Config.ColorModel.(color.Palette), w.Config.ColorModel.(color.Palette)) {
+		t.Fatalf("%s: not EncodeFrames' colour table", name)
+	}
+	screen := image.NewPaletted(frames[0].Image.Rect, frames[0].Image.Palette)
+	old := image.NewPaletted(frames[0].Image.Rect, frames[0].Image.Palette)
+	for k := range g.Image {
+		overlay(screen, g.Image[k])
+		overlay(old, w.Image[k])
+		if !bytes.Equal(screen.Pix, old.Pix) || !bytes.Equal(screen.Pix, frames[k].Image.Pix) {
+			t.Errorf("%s: frame %d as shown is not the frame EncodeFrames shows", name, k)
+			return
+		}
+	}
+}
+
+// overlay draws frame f over screen (disposal none: what is transparent in f stays).
+func overlay(screen, f *image.Paletted) {
+	r := f.Rect
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		dst := screen.Pix[screen.PixOffset(r.Min.X, y):][:r.Dx()]
+		for i, c := range f.Pix[f.PixOffset(r.Min.X, y):][:r.Dx()] {
+			if c != cClear {
+				dst[i] = c
 			}
 		}
 	}

@@ -5,7 +5,8 @@
 //
 // It reads the adjudicator's types and event log and never decides a rule: where a
 // robot goes comes from the events, never from moving pieces itself. It does no I/O
-// beyond the io.Writer it is given, keeps no package-level mutable state, and its output
-// is deterministic: the same course, robots and events give the same pixels. It imports
+// beyond the io.Writer it is given, keeps no package-level state that changes what it
+// draws or writes (only pools of scratch space: encoders, compressors, pixels), and its
+// output is deterministic: the same course, robots and events give the same pixels. It imports
 // only the adjudicator and image libraries.
 package picture

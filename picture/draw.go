@@ -65,7 +65,11 @@ func (c canvas) disc(cx, cy, r float64, col uint8) {
 
 // ring draws a circle's outline, w thick, inside radius r.
 func (c canvas) ring(cx, cy, r, w float64, col uint8) {
-	c.arc(cx, cy, r, w, 0, 2*math.Pi, col)
+	// arc from 0 to 2π without the angle: every angle is in it
+	c.fill(cx-r, cy-r, cx+r, cy+r, col, func(x, y float64) bool {
+		d := (x-cx)*(x-cx) + (y-cy)*(y-cy)
+		return d <= r*r && d >= (r-w)*(r-w)
+	})
 }
 
 // arc draws part of a ring from angle a0 to a1 (radians, clockwise from east, as y
