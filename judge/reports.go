@@ -3,7 +3,6 @@ package judge
 import (
 	"bytes"
 	"fmt"
-	"image"
 	"slices"
 	"strings"
 	"sync"
@@ -112,11 +111,18 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 	board := boardFrame.Image
 	p := &reportPictures{refs: &templates.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
 		Width: board.Rect.Dx(), Height: board.Rect.Dy()}, lazy: map[int]*lazyPicture{}}
-	// add adds a PNG of img, encoded now, or when first needed (without shared)
-	add := func(cid, name string, img image.Image) {
+	// add adds a PNG of f, encoded now, or when first needed (without shared): a
+	// picture.Still, whose readers' copies (yourpictures.go) encode only their ring's
+	// rows again
+	stills := map[string]*picture.Still{}
+	add := func(cid, name string, f picture.Frame) {
+		stills[cid] = picture.NewStill(f)
 		l := &lazyPicture{encode: func() []byte {
+			if !j.picturesInTx {
+				return stills[cid].Bytes()
+			}
 			var b bytes.Buffer
-			if err := j.encodePNG(&b, img); err != nil {
+			if err := j.encodePNG(&b, f.Image); err != nil {
 				j.Log.Warn("report picture", "game", g.Tag, "turn", turn, "picture", name, "err", err)
 				return nil
 			}
@@ -125,7 +131,7 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 		p.lazy[len(p.inline)] = l
 		p.inline = append(p.inline, mail.Inline{ContentID: cid, ContentType: "image/png", Filename: name})
 	}
-	add(p.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), board)
+	add(p.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", g.Tag, turn), boardFrame)
 	wg.Wait()
 	if panicked != nil {
 		panic(panicked)
@@ -139,9 +145,9 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 				caption += ": " + cards
 			}
 			p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
-			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), r.Image)
+			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), r.Frame)
 		}
-		p.you = j.yourPictures(p, g, turn, boardFrame, regs, anim) // yourpictures.go
+		p.you = j.yourPictures(p, g, turn, boardFrame, regs, anim, stills) // yourpictures.go
 		if animErr == nil {
 			p.refs.TurnCID = j.pictureID("turn", g.Tag, turn)
 			p.inline = append(p.inline, mail.Inline{ContentID: p.refs.TurnCID, ContentType: "image/gif",

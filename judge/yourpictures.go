@@ -3,7 +3,6 @@ package judge
 import (
 	"bytes"
 	"fmt"
-	"image"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/picture"
@@ -15,13 +14,17 @@ import (
 // reader's robot ringed, under the same Content-IDs as the shared ones. The board, the
 // register pictures and the GIF's frames are the shared ones with the ring drawn over
 // (picture.Frame.For), not drawn again; the GIF's frames that come out the same are
-// the shared ones, not encoded again (picture.Animation). They are compressed as the shared ones are
-// (Judge.encodePNG: for speed). A picture that cannot be drawn or encoded leaves the
-// shared one in its place.
+// the shared ones, not encoded again (picture.Animation); the PNGs are the shared
+// ones' bands with those of the ring's rows compressed again (picture.Still). A
+// picture that cannot be drawn or encoded leaves the shared one in its place.
 func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, board picture.Frame,
-	regs []picture.RegisterFrame, anim *picture.Animation) func(string) *reportPictures {
+	regs []picture.RegisterFrame, anim *picture.Animation, stills map[string]*picture.Still) func(string) *reportPictures {
 	return func(robot string) *reportPictures {
-		encode := func(img image.Image) []byte {
+		encode := func(cid string, f picture.Frame) []byte {
+			if !j.picturesInTx {
+				return stills[cid].For(robot) // only the bands of the ring's rows encoded again
+			}
+			img := f.For(robot).Image
 			var b bytes.Buffer
 			if err := j.encodeOwnPNG(&b, img); err != nil {
 				return nil
@@ -29,10 +32,11 @@ func (j *Judge) yourPictures(shared *reportPictures, g store.Game, turn int, boa
 			return b.Bytes()
 		}
 		mine := map[string]func() []byte{
-			shared.refs.BoardCID: func() []byte { return encode(board.For(robot).Image) },
+			shared.refs.BoardCID: func() []byte { return encode(shared.refs.BoardCID, board) },
 		}
 		for _, r := range regs {
-			mine[j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)] = func() []byte { return encode(r.For(robot).Image) }
+			cid := j.pictureID(fmt.Sprintf("reg%d", r.Register), g.Tag, turn)
+			mine[cid] = func() []byte { return encode(cid, r.Frame) }
 		}
 		if shared.refs.TurnCID != "" {
 			mine[shared.refs.TurnCID] = func() []byte {

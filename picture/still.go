@@ -30,6 +30,8 @@ import (
 // Still is a picture encoded as a PNG, band by band (EncodeStill).
 type Still struct {
 	f     Frame
+	once  sync.Once
+	err   error
 	head  []byte // the signature, IHDR, PLTE and tRNS
 	cuts  []int  // the first row of each band, then the last row's end
 	bands []pngBand
@@ -79,31 +81,53 @@ func flaterPool(level int) *sync.Pool {
 	}}
 }
 
+// NewStill is f to be encoded as EncodeStill does when first asked for (Bytes, For),
+// once, by whichever goroutine asks first. f must not be changed while the Still is in
+// use.
+func NewStill(f Frame) *Still { return &Still{f: f} }
+
 // EncodeStill encodes f as a PNG of 8-bit palette indexes, its bands side by side on
-// every processor, keeping the bands for readers' copies (Still.For). f is not
-// changed and must not be changed while the Still is in use.
+// every processor, keeping the bands for readers' copies (Still.For). f must not be
+// changed while the Still is in use.
 func EncodeStill(f Frame) (*Still, error) {
-	img := f.Image
-	if img.Rect.Empty() {
-		return nil, fmt.Errorf("picture: an empty picture")
-	}
-	if n := len(img.Palette); n < 1 || n > 256 {
-		return nil, fmt.Errorf("picture: a palette of %d colours", n)
-	}
-	s := &Still{f: f, head: pngHead(img), cuts: bandCuts(img.Rect.Min.Y, img.Rect.Max.Y, ringRows(f.you, ""), -1)}
-	s.bands = make([]pngBand, len(s.cuts)-1)
-	parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1], sharedFlaters) })
-	s.data = s.png(s.bands)
-	return s, nil
+	s := NewStill(f)
+	return s, s.encode()
 }
 
-// Bytes is the PNG.
-func (s *Still) Bytes() []byte { return s.data }
+func (s *Still) encode() error {
+	s.once.Do(func() {
+		img := s.f.Image
+		if img == nil || img.Rect.Empty() {
+			s.err = fmt.Errorf("picture: an empty picture")
+			return
+		}
+		if n := len(img.Palette); n < 1 || n > 256 {
+			s.err = fmt.Errorf("picture: a palette of %d colours", n)
+			return
+		}
+		s.head = pngHead(img)
+		s.cuts = bandCuts(img.Rect.Min.Y, img.Rect.Max.Y, ringRows(s.f.you, ""), -1)
+		s.bands = make([]pngBand, len(s.cuts)-1)
+		parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1], sharedFlaters) })
+		s.data = s.png(s.bands)
+	})
+	return s.err
+}
+
+// Bytes is the PNG (nil: the picture cannot be encoded, see EncodeStill's error).
+func (s *Still) Bytes() []byte {
+	s.encode()
+	return s.data
+}
 
 // For is the PNG of the picture as the player of robot you sees it (Frame.For): the
 // bands whose rows come out different for them are compressed again, the others taken
-// as they are.
+// as they are. Readers' copies may be asked for side by side. nil: the picture cannot
+// be encoded.
 func (s *Still) For(you string) []byte {
+	if s.encode() != nil {
+		return nil
+	}
 	ys := merge(ringRows(s.f.you, you), 0)
 	if len(ys) == 0 {
 		return s.data

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -132,4 +133,38 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestStillSideBySide: readers' copies asked for side by side (NewStill, encoded by
+// whichever asks first) are the bytes of copies asked for one after another, and a
+// picture that cannot be encoded gives none.
+func TestStillSideBySide(t *testing.T) {
+	c := loadCourse(t, "stampede")
+	d, err := DemoTurn(c, 8, 7, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := CourseFrame(c, d.After.Robots, Options{})
+	one, err := EncodeStill(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStill(f)
+	got := make([][]byte, len(d.After.Robots))
+	var wg sync.WaitGroup
+	for i, r := range d.After.Robots {
+		wg.Go(func() { got[i] = s.For(r.Name) })
+	}
+	wg.Wait()
+	for i, r := range d.After.Robots {
+		if !bytes.Equal(got[i], one.For(r.Name)) {
+			t.Errorf("%s's copy asked for side by side is not the one asked for alone", r.Name)
+		}
+	}
+	if !bytes.Equal(s.Bytes(), one.Bytes()) {
+		t.Error("the shared PNG differs")
+	}
+	if b := NewStill(Frame{Image: image.NewPaletted(image.Rect(0, 0, 0, 0), nil)}).For("x"); b != nil {
+		t.Errorf("an empty picture encoded to %d bytes", len(b))
+	}
 }

@@ -1,10 +1,7 @@
 package roborally
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/png"
 	"slices"
 	"strings"
 	"sync"
@@ -20,23 +17,11 @@ import (
 // the end of the turn (PNG), the floor as each register left it (PNG) and the turn step
 // by step (animated GIF), each under the Content-ID "what." + Mailing.PictureIDs (what:
 // board, reg1..reg5, turn). They are drawn once for every reader of the turn; a
-// player's own copies ring the player's robot (picture.Frame.For, Animation.For: the
-// shared frames with the ring drawn over, not drawn again). The shared pictures are
-// encoded only when a public report takes them or an own copy cannot be drawn. A
-// picture that cannot be drawn or encoded is left out (an own copy: the shared one
-// takes its place).
-
-// pngEncoder is the compression chosen for speed: a turn's pictures are the largest
-// part of the time from the last order to the reports.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
-
-func encodePNG(img image.Image) []byte {
-	var b bytes.Buffer
-	if err := pngEncoder.Encode(&b, img); err != nil {
-		return nil
-	}
-	return b.Bytes()
-}
+// player's own copies ring the player's robot (picture.Still.For, Animation.For: the
+// shared pictures with the ring drawn over, not drawn again, and only the ring's rows
+// encoded again). The shared pictures are encoded once, for a public report or as
+// what the own copies are made of. A picture that cannot be drawn or encoded is left
+// out (an own copy: the shared one takes its place).
 
 // turnPictures are one turn's pictures, drawn once for all its reports.
 type turnPictures struct {
@@ -110,8 +95,10 @@ func (p *position) drawTurn(before *adjudicator.State, events []adjudicator.Even
 		t.shared = append(t.shared, game.Picture{Name: name, ContentType: ctype, ContentID: cid, Data: data})
 		t.encode, t.own = append(t.encode, encode), append(t.own, own)
 	}
-	add(t.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", tag, turn), "image/png", nil,
-		func() []byte { return encodePNG(board.Image) }, func(r string) []byte { return encodePNG(board.For(r).Image) })
+	// the PNGs as picture.Stills: compressed for speed, once, a reader's copy only in
+	// the rows of the ring again
+	boardPNG := picture.NewStill(board)
+	add(t.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", tag, turn), "image/png", nil, boardPNG.Bytes, boardPNG.For)
 	wg.Wait()
 	if panicked != nil {
 		panic(panicked)
@@ -124,8 +111,8 @@ func (p *position) drawTurn(before *adjudicator.State, events []adjudicator.Even
 				caption += ": " + cards
 			}
 			t.refs.Stills = append(t.refs.Stills, templates.Still{CID: cid, Caption: caption})
-			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", tag, turn, r.Register), "image/png", nil,
-				func() []byte { return encodePNG(r.Image) }, func(you string) []byte { return encodePNG(r.For(you).Image) })
+			regPNG := picture.NewStill(r.Frame)
+			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", tag, turn, r.Register), "image/png", nil, regPNG.Bytes, regPNG.For)
 		}
 		if animErr == nil {
 			t.refs.TurnCID = "turn." + ids
