@@ -46,6 +46,7 @@ func testInboxExpect(t *testing.T) {
 			{UID: 9, MessageID: "<late@x>"},   // not looked up
 			{UID: 10, MessageID: "<late@x>"},  // not looked up, its Message-ID inserted just before
 			{UID: 11, MessageID: "<again@x>"}, // new: the Message-ID of a mail of the batch that was a duplicate by UID
+			{UID: 12, MessageID: "<new@x>"},   // looked up later, its Message-ID queued before
 		}
 		var got []result
 		mustTx(t, st, func(tx *Tx) error {
@@ -61,6 +62,11 @@ func testInboxExpect(t *testing.T) {
 				}
 			}
 			for i, m := range batch {
+				if expect && m.UID == 12 { // the next few mails of the batch
+					if err := tx.InboxExpect(7, []uint32{12}, []string{"<new@x>"}); err != nil {
+						return err
+					}
+				}
 				m.UIDValidity, m.Raw, m.Received, m.Status, m.Note = 7, []byte(fmt.Sprint("mail ", i)), t0, InboxProcessed, "accepted"
 				row, dup, err := tx.InboxInsert(m)
 				if err != nil {
