@@ -37,23 +37,42 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 			c.out, c.cols = make([]rune, 0, n), make([]int, 0, n)
 		}
 		out, cols = c.out[:n], c.cols[:n]
-		for i := 0; i < len(s); i++ {
-			out[i], cols[i] = rune(s[i]), i+1
-		}
+		copyASCII(out, cols, s)
 		c.out, c.cols = out, cols
 		return out, cols, false
 	}
-	in := c.in[:0]
-	for _, r := range s {
-		in = append(in, r)
+	in := c.in[:n]
+	if n == len(s) {
+		for i := range in { // ASCII: a rune a byte
+			in[i] = rune(s[i])
+		}
+	} else {
+		i := 0
+		for _, r := range s {
+			in[i] = r
+			i++
+		}
 	}
-	out, cols = c.out[:0], c.cols[:0]
+	if cap(c.out) < n || cap(c.cols) < n {
+		c.out, c.cols = make([]rune, 0, n), make([]int, 0, n)
+	}
+	out, cols = c.out[:0], c.cols[:0] // a rune of in makes at most one of out
 	defer func() { c.in, c.out, c.cols = in, out, cols }()
 	for i := 0; i < len(in); i++ {
 		r := in[i]
 		col := i + 1
 		if r >= ' ' && r < 0x7f && r != '&' && r != '<' {
-			out, cols = append(out, r), append(cols, col) // printable ASCII, most of a sheet
+			// printable ASCII, most of a sheet: the run of it copied at once
+			j := i + 1
+			for j < len(in) && in[j] >= ' ' && in[j] < 0x7f && in[j] != '&' && in[j] != '<' {
+				j++
+			}
+			k := len(out)
+			out, cols = out[:k+j-i], cols[:k+j-i]
+			for x := i; x < j; x++ {
+				out[k+x-i], cols[k+x-i] = in[x], x+1
+			}
+			i = j - 1
 			continue
 		}
 		switch {
@@ -94,6 +113,15 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		out, cols = append(out, r), append(cols, col)
 	}
 	return out, cols, false
+}
+
+// copyASCII writes the bytes of s as runes to out and their columns (1-based) to cols,
+// both as long as s.
+func copyASCII(out []rune, cols []int, s string) {
+	out, cols = out[:len(s)], cols[:len(s)]
+	for i := 0; i < len(s); i++ {
+		out[i], cols[i] = rune(s[i]), i+1
+	}
 }
 
 // printableASCII reports whether s is printable ASCII without the "&" and "<" an HTML

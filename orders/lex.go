@@ -52,14 +52,33 @@ func appendTokens(toks []token, str, lower string, line []rune, cols []int) []to
 	b := 0 // byte offset of line[i] in str
 	for i := 0; i < len(line); {
 		r := line[i]
-		switch {
-		case unicode.IsSpace(r) || r == '"' || r == '`':
+		// ASCII, most of a sheet, classed by a table (lexASCII), the same classes as
+		// unicode's
+		var class byte
+		if r < utf8.RuneSelf {
+			class = lexASCII[r]
+		} else if unicode.IsSpace(r) {
+			class = lexSkip
+		} else if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			class = lexWord
+		}
+		switch class {
+		case lexSkip:
 			b += size(r)
 			i++
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
-			j, bj := i, b
-			for j < len(line) && isWord(line[j]) {
-				bj += size(line[j])
+		case lexWord:
+			j, bj := i+1, b+size(r)
+			for j < len(line) {
+				if c := line[j]; c < utf8.RuneSelf {
+					if !wordASCII[c] {
+						break
+					}
+					bj++
+				} else if isWord(c) {
+					bj += size(c)
+				} else {
+					break
+				}
 				j++
 			}
 			// A word does not end in a hyphen or apostrophe ("flag-" "players'"); those
@@ -109,6 +128,26 @@ func appendTokens(toks []token, str, lower string, line []rune, cols []int) []to
 	}
 	return toks
 }
+
+// The classes of lexASCII: what appendTokens does with an ASCII character there.
+const (
+	lexOther byte = iota // an operator or a punctuation mark
+	lexSkip              // white space (unicode.IsSpace), '"' and '`': between tokens
+	lexWord              // a letter (unicode.IsLetter), digit (unicode.IsDigit) or '_': a word starts
+)
+
+// lexASCII classes the ASCII characters for appendTokens.
+var lexASCII = func() (c [utf8.RuneSelf]byte) {
+	for r := range c {
+		switch {
+		case unicode.IsSpace(rune(r)) || r == '"' || r == '`':
+			c[r] = lexSkip
+		case unicode.IsLetter(rune(r)) || unicode.IsDigit(rune(r)) || r == '_':
+			c[r] = lexWord
+		}
+	}
+	return c
+}()
 
 // wordASCII are the ASCII characters of a word: letters, digits, underscore, apostrophe
 // and hyphen.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 )
@@ -74,14 +75,10 @@ func ParseText(b []byte) (*Sheet, error) {
 	}
 	sc := textScratches.Get().(*textScratch)
 	defer sc.put()
-	text := sc.normalize(b)
-	lines, offs := sc.split(text)
 	// One lower-cased copy of an ASCII sheet serves every line the cleaning leaves as
 	// written (appendTokens); it is the sheet itself when there are no capitals.
-	lower := ""
-	if isASCII(text) {
-		lower = strings.ToLower(text)
-	}
+	text, lower := normalize(b)
+	lines, offs := sc.split(text)
 
 	first, last := markedBlock(lines)
 	marked := first > 0            // a start marker: every line after it is meant as orders
@@ -99,8 +96,11 @@ func ParseText(b []byte) (*Sheet, error) {
 		if strings.TrimRight(raw, " \t") == "--" {
 			break // a signature follows (RFC 3676 "-- ")
 		}
-		if i := commentAt(runes); i >= 0 {
-			runes, cols = runes[:i], cols[:i]
+		// Cleaning makes no "#": a line without one has no comment.
+		if strings.IndexByte(raw, '#') >= 0 {
+			if i := commentAt(runes); i >= 0 {
+				runes, cols = runes[:i], cols[:i]
+			}
 		}
 		// A line that cleaning did not change (but for a comment cut off) is a piece of
 		// the sheet's string, and of its lower-cased copy.
@@ -144,7 +144,6 @@ func ParseText(b []byte) (*Sheet, error) {
 // reads a mail's sheets in a burst, and memory left between bursts is better given back.
 type textScratch struct {
 	c     cleaner
-	norm  []byte
 	lines []string
 	offs  []int
 	toks  []token
@@ -162,31 +161,65 @@ func (sc *textScratch) put() {
 }
 
 // normalize is b as a string, made valid UTF-8 (U+FFFD for what is not), without a
-// byte order mark, with every line ending a "\n": one copy of b.
-func (sc *textScratch) normalize(b []byte) string {
+// byte order mark, with every line ending a "\n"; and when that text is ASCII, its
+// lower-cased copy (strings.ToLower: the text itself when it has no capitals), else "".
+// The text and its lower case of a valid sheet are one allocation.
+func normalize(b []byte) (text, lower string) {
 	if !utf8.Valid(b) {
 		text := strings.ToValidUTF8(string(b), "\uFFFD")
 		text = strings.TrimPrefix(text, "\ufeff")
 		text = strings.ReplaceAll(text, "\r\n", "\n")
-		return strings.ReplaceAll(text, "\r", "\n")
+		text = strings.ReplaceAll(text, "\r", "\n")
+		if isASCII(text) {
+			lower = strings.ToLower(text)
+		}
+		return text, lower
 	}
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
-	}
-	out := sc.norm[:0]
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] != '\r':
-			out = append(out, b[i])
-		case i+1 < len(b) && b[i+1] == '\n':
-			// "\r\n": the "\n" is written next
-		default:
-			out = append(out, '\n')
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
 		}
 	}
-	sc.norm = out
-	return string(out)
+	size := len(b)
+	if ascii {
+		size *= 2 // room for the lower case after the text
+	}
+	buf := make([]byte, 0, size)
+	for rest := b; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			buf = append(buf, rest...)
+			break
+		}
+		buf = append(buf, rest[:i]...)
+		buf = append(buf, '\n') // "\r\n" or a "\r" alone
+		rest = rest[i+1:]
+		if len(rest) > 0 && rest[0] == '\n' {
+			rest = rest[1:]
+		}
+	}
+	n := len(buf)
+	// buf is never written again where the strings see it
+	text = unsafe.String(unsafe.SliceData(buf), n)
+	if !ascii {
+		return text, ""
+	}
+	upper := false
+	for i := 0; i < n; i++ {
+		c := buf[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+			upper = true
+		}
+		buf = append(buf, c)
+	}
+	if !upper {
+		return text, text
+	}
+	return text, unsafe.String(&buf[n], n)
 }
 
 // split is strings.Split(text, "\n") in the scratch's memory, and each line's offset in
@@ -238,7 +271,16 @@ func isAttribution(t string) bool {
 }
 
 func isOriginalMessage(t string) bool {
-	l := strings.Trim(t, "-_ ") // every line not read as orders comes here: no lower-cased copy
+	// strings.Trim(t, "-_ ") without its set built at every call: every line read as
+	// orders comes here
+	i, j := 0, len(t)
+	for i < j && (t[i] == '-' || t[i] == '_' || t[i] == ' ') {
+		i++
+	}
+	for j > i && (t[j-1] == '-' || t[j-1] == '_' || t[j-1] == ' ') {
+		j--
+	}
+	l := t[i:j] // no lower-cased copy
 	return strings.EqualFold(l, "original message") || strings.EqualFold(l, "forwarded message") || strings.EqualFold(l, "ursprüngliche nachricht")
 }
 
@@ -285,6 +327,9 @@ func Block(text string) (first, last int) {
 func markedBlock(lines []string) (first, last int) {
 	first, last = 0, len(lines)
 	for i, l := range lines {
+		if plainLine(l) {
+			continue
+		}
 		if isQuoted(strings.TrimSpace(l)) {
 			continue
 		}
@@ -294,11 +339,22 @@ func markedBlock(lines []string) (first, last int) {
 		}
 	}
 	for i := first; i < len(lines); i++ {
-		if !isQuoted(strings.TrimSpace(lines[i])) && markerKind(lines[i]) == 2 {
+		if !plainLine(lines[i]) && !isQuoted(strings.TrimSpace(lines[i])) && markerKind(lines[i]) == 2 {
 			return first, i
 		}
 	}
 	return first, last
+}
+
+// plainLine reports whether l is neither quoted (isQuoted) nor a marker (markerKind) by
+// its first character, as most lines are: blank, or the first after ASCII white space is
+// ASCII and can start neither.
+func plainLine(l string) bool {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] >= '\t' && l[i] <= '\r') {
+		i++
+	}
+	return i == len(l) || l[i] < utf8.RuneSelf && strings.IndexByte("-#=*[]<>_:obsemOBSEM|", l[i]) < 0
 }
 
 // markerKind: 1 for a start marker ("#orders", "--- orders ---", "=== begin orders ==="),
