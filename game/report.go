@@ -12,8 +12,9 @@ type Report struct {
 	Subject string
 	// Text is the report, plain text, wrapped for a phone (at most 72 columns).
 	Text string
-	// HTML is the report as an HTML document ("": the judge shows Text in its own
-	// page). It shows its pictures by their Content-IDs (cid:ID, RFC 2392).
+	// HTML is the report in HTML ("": the judge shows Text): a Mailer's whole document;
+	// otherwise a fragment (no <html> or <body>) the judge puts in its own page in
+	// Text's place. It shows its pictures by their Content-IDs (cid:ID, RFC 2392).
 	HTML string
 	// Picture is the board as a PNG (nil: none), named PictureName.
 	Picture     []byte

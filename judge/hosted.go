@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	htmltemplate "html/template"
 	"maps"
 	"slices"
 	"sort"
@@ -269,7 +270,8 @@ func (j *Judge) gameMail(m *outMail, title string, intro []string, rep game.Repo
 	b.WriteString(rep.Text)
 	b.WriteString(foot)
 	m.text = b.String()
-	data := templates.GameMail{Title: title, Intro: intro, Text: rep.Text, Foot: strings.TrimSpace(foot)}
+	data := templates.GameMail{Title: title, Intro: intro, Text: rep.Text, Foot: strings.TrimSpace(foot),
+		HTML: htmltemplate.HTML(rep.HTML)} // the game's own markup, trusted as the game's code is
 	m.inline = inlinePictures(rep)
 	for _, in := range m.inline {
 		if in.ContentID == boardCID {
