@@ -24,8 +24,9 @@ import (
 // stills, the GIF, the reader's robot ringed) — is the same, the secrets aside; a
 // robot misses its orders (the deadline), a robot goes to a new player (REPLACE), the
 // players are taken out (KICK) to the game's end (the game-over mail), a player has
-// switched pictures off, an observer and the game master's copies; postal and 2023,
-// with and without a mailing list.
+// switched pictures off and another's deadlines are in Berlin time, an observer and the
+// game master's copies; postal and 2023, with and without a mailing list, and postal
+// with seed 001's Standard Option Package and Scavenger Hunt.
 func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 	for _, tc := range []struct {
 		name, course string
@@ -37,6 +38,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 		{"2023", "docking-run", ptr(adjudicator.Rules2023()), map[string]string{"course": "docking-run", "rules": "2023"}, ""},
 		{"postal list", "sprint", nil, map[string]string{"course": "sprint"}, "list@example.test"},
 		{"2023 list", "docking-run", ptr(adjudicator.Rules2023()), map[string]string{"course": "docking-run", "rules": "2023"}, "list@example.test"},
+		{"postal options", "sprint", optionVariants(), map[string]string{"course": "sprint", "rules.option_package": "standard", "rules.scavenger_hunt": "1"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			players := []string{"Twonky", "Zoombot", "Hulk"}
@@ -64,6 +66,9 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 				}
 				if _, text := f.send("zoombot@example.test", "[RR spring] p", "secret "+f.secrets["Zoombot"]+"\nPICTURES OFF\n"); !strings.Contains(strings.ToLower(text), "picture") {
 					t.Fatalf("PICTURES OFF:\n%s", text)
+				}
+				if _, text := f.send("twonky@example.test", "[RR spring] tz", "secret "+f.secrets["Twonky"]+"\nTIMEZONE Europe/Berlin\n"); !strings.Contains(text, "Europe/Berlin") {
+					t.Fatalf("TIMEZONE:\n%s", text)
 				}
 			}
 			kicked := map[string]bool{}
@@ -95,12 +100,12 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 					extra := ""
 					if turn == 1 && r.Name == "Twonky" {
 						extra = "if damage > 2 power down\n"
-						if tc.rules != nil {
+						if tc.rules != nil && tc.rules.Own() {
 							extra = "if damage > 2 shut down\n"
 						}
 					}
 					body := old.sheet(r.Name, extra)
-					if tc.rules != nil { // the 2023 rules: cards by kind
+					if tc.rules != nil && tc.rules.Own() { // the 2023 rules: cards by kind
 						prog := roborally.RandomProgram(old.j.mustSetup(t, "spring"), st, st.Robot(r.Name), 5, turn)
 						body = fmt.Sprintf("robot %s\nturn %d\nsecret %s\n%s\n%s", r.Name, st.Turn, old.secrets[r.Name], roborally.OwnProgramText(prog), extra)
 					}
@@ -178,6 +183,14 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 			t.Logf("%d mails and %d pictures the same", compared, pictures)
 		})
 	}
+}
+
+// optionVariants are the postal rules with seed 001's Standard Option Package and
+// Scavenger Hunt I.
+func optionVariants() *adjudicator.Rules {
+	r := adjudicator.PostalRules()
+	r.OptionPackage, r.ScavengerHunt = "standard", 1
+	return &r
 }
 
 var secretShape = regexp.MustCompile(`\b[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}\b`)
