@@ -120,7 +120,7 @@ func BenchmarkLastOrderToReports(b *testing.B) {
 				if g, err = tx.GameByTag(tag); err != nil {
 					return err
 				}
-				s, _, err = stateOf(tx, g)
+				s, _, err = testStateOf(tx, g)
 				return err
 			}); err != nil {
 				b.Fatal(err)

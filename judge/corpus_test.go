@@ -100,7 +100,7 @@ func (f *fixture) zoombotFate() sheetFate {
 					Kind string `json:"kind"`
 				} `json:"program"`
 			}
-			if err := json.Unmarshal(vs[len(vs)-1].Parsed, &s); err != nil {
+			if err := json.Unmarshal(testSheetJSON(vs[len(vs)-1].Parsed), &s); err != nil {
 				return err
 			}
 			var ps []string

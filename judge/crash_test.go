@@ -107,7 +107,7 @@ tick_interval: 200ms
 			if g, err = tx.GameByTag("crash"); err != nil {
 				return err
 			}
-			s, _, err = stateOf(tx, g)
+			s, _, err = testStateOf(tx, g)
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ func programSheet(t *testing.T, j *Judge, secrets map[string]string, robot strin
 	_ = j.Store.View(ctx, func(tx *store.Tx) error { g, _ = tx.GameByTag("live"); return nil })
 	var prog string
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
-		st, _, err := stateOf(tx, g)
+		st, _, err := testStateOf(tx, g)
 		if err != nil {
 			return err
 		}

@@ -194,7 +194,7 @@ lease: %s
 			if g, err = tx.GameByTag("failover"); err != nil {
 				return err
 			}
-			s, _, err = stateOf(tx, g)
+			s, _, err = testStateOf(tx, g)
 			return err
 		}); err != nil {
 			t.Fatal(err)

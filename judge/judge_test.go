@@ -107,7 +107,7 @@ func (f *fixture) state() (store.Game, *adjudicator.State) {
 		if g, err = tx.GameByTag("spring"); err != nil {
 			return err
 		}
-		st, _, err = stateOf(tx, g)
+		st, _, err = testStateOf(tx, g)
 		return err
 	})
 	if err != nil {

@@ -403,7 +403,7 @@ func TestBatchIntake(t *testing.T) {
 		return g
 	}
 	var st0 *adjudicator.State
-	_ = j.Store.View(ctx, func(tx *store.Tx) error { var err error; st0, _, err = stateOf(tx, g()); return err })
+	_ = j.Store.View(ctx, func(tx *store.Tx) error { var err error; st0, _, err = testStateOf(tx, g()); return err })
 	setup := j.mustSetup(t, "live")
 	var msgs []mail.Fetched
 	recv := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -280,7 +280,7 @@ func TestTwoJudgesDrawEachReportOnce(t *testing.T) {
 		if g, err = tx.GameByTag("twodrawers"); err != nil {
 			return err
 		}
-		st, _, err = stateOf(tx, g)
+		st, _, err = testStateOf(tx, g)
 		return err
 	}); err != nil {
 		t.Fatal(err)
