@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -27,6 +28,51 @@ func FromStoreWith(tx *store.Tx, gameID int64, course func(string) (*adjudicator
 	if err != nil {
 		return Archive{}, fmt.Errorf("archive: %w", err)
 	}
+	return fromStore(tx, g, course, boards, func(tn store.Turn) (store.Turn, error) { return tn, nil })
+}
+
+// FromStoreAs is FromStoreWith for a game behind the seam whose game writes the
+// format of the games it adopted (game.Unadopter: RoboRally): its settings and its
+// turns read back into the older encodings, the state the engine was given made again
+// from the position before each turn and the moves played (turns.orders).
+func FromStoreAs(tx *store.Tx, gameID int64, course func(string) (*adjudicator.Course, error),
+	boards func(string) (*adjudicator.BoardFile, error), u game.Unadopter) (Archive, error) {
+	g, err := tx.Game(gameID)
+	if err != nil {
+		return Archive{}, fmt.Errorf("archive: %w", err)
+	}
+	config := g.Rules
+	if g.Course, g.Rules, err = u.UnadoptConfig(config); err != nil {
+		return Archive{}, fmt.Errorf("archive: game %s: settings: %w", g.Tag, err)
+	}
+	var prev json.RawMessage
+	return fromStore(tx, g, course, boards, func(tn store.Turn) (store.Turn, error) {
+		var before json.RawMessage
+		moves := map[int]game.Move{}
+		if tn.Number > 0 {
+			if before = tn.Before; len(before) == 0 {
+				before = prev
+			}
+			var played []hostedPlayed
+			if err := json.Unmarshal(tn.Orders, &played); err != nil {
+				return tn, fmt.Errorf("the moves played: %w", err)
+			}
+			for _, p := range played {
+				moves[p.Seat] = p.Move
+			}
+		}
+		prev = tn.After
+		lt, err := u.UnadoptTurn(config, before, moves, tn.After, tn.Events)
+		if err != nil {
+			return tn, err
+		}
+		tn.Before, tn.After, tn.Orders = lt.Before, lt.After, lt.Orders
+		return tn, nil
+	})
+}
+
+func fromStore(tx *store.Tx, g store.Game, course func(string) (*adjudicator.Course, error),
+	boards func(string) (*adjudicator.BoardFile, error), conv func(store.Turn) (store.Turn, error)) (Archive, error) {
 	what := "archive: game " + g.Tag
 	c, err := course(g.Course)
 	if err != nil {
@@ -52,6 +98,9 @@ func FromStoreWith(tx *store.Tx, gameID int64, course func(string) (*adjudicator
 		tn, err := tx.Turn(g.ID, n)
 		if err != nil {
 			return Archive{}, fmt.Errorf("%s: %w", what, err)
+		}
+		if tn, err = conv(tn); err != nil {
+			return Archive{}, fmt.Errorf("%s: turn %d: %w", what, n, err)
 		}
 		var after adjudicator.State
 		if err := json.Unmarshal(tn.After, &after); err != nil {

@@ -65,3 +65,18 @@ type PlayedMove struct {
 	Move   Move
 	Missed bool
 }
+
+// Unadopter is a Legacy kind whose games the archive writes in the format of the games
+// it adopted (docs/archive.md, version 1: RoboRally's), however they were played: an
+// archive of a game played behind the seam is then the archive of today, with its
+// replay page, its --turn view and its import.
+type Unadopter interface {
+	// UnadoptConfig is the settings as the older path kept them: the course
+	// (games.course) and the rules (games.rules_json).
+	UnadoptConfig(config []byte) (course string, rules []byte, err error)
+	// UnadoptTurn is a stored turn in the older encodings: After the bare state after
+	// it; for a turn played (before non-nil: the position it was played from, moves
+	// what each seat played), Before the state the engine was given and Orders the
+	// orders it played (from events).
+	UnadoptTurn(config, before []byte, moves map[int]Move, after, events []byte) (LegacyTurn, error)
+}

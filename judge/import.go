@@ -221,7 +221,17 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 		}
 		_, err = tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "import",
 			Detail: fmt.Sprintf("from archive of %s, turns 0-%d, course %s, %d players", a.Game, spec.From, g.Course, len(a.Robots))})
-		return err
+		if err != nil {
+			return err
+		}
+		// RoboRally behind the seam: the game imported as stored before it, adopted
+		// at once (legacy.go)
+		if k, l := j.legacyKind(); l != nil {
+			if _, err := j.adoptIn(tx, id, k, l); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,10 @@ func (f *fixture) archiveOf(tag string) archive.Archive {
 		if err != nil {
 			return err
 		}
-		a, err = archive.FromStore(tx, g.ID)
+		var ok bool
+		if a, ok, err = f.j.olderArchive(tx, g); err == nil && !ok {
+			err = fmt.Errorf("game %s plays %s, which has no archive of today", tag, g.Kind)
+		}
 		return err
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
@@ -255,6 +256,25 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 			}
 			if !wasDown && tc.rules == nil {
 				t.Error("no robot was powered down at the adoption")
+			}
+			// the archive of today: the adopted game's (game.Unadopter) is the older
+			// path's byte for byte, and replays bit for bit
+			var archives [2]bytes.Buffer
+			for i, f := range both {
+				a := f.archiveOf("spring")
+				if err := archive.Write(&archives[i], a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(archives[0].Bytes(), archives[1].Bytes()) {
+				t.Fatalf("the adopted game's archive is not the older path's:\n%s\n%s", archives[1].String(), archives[0].String())
+			}
+			a, err := archive.Read(&archives[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := archive.Replay(&a, nil, -1, nil); err != nil {
+				t.Fatalf("the adopted game's archive does not replay: %v", err)
 			}
 			// the adopted game's reports are mailed through the seam
 			if reps := adopted.mailsTo("twonky@example.test", "report"); len(reps) == 0 {

@@ -633,20 +633,18 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 		return "", refuse("game %s has not started.", g.Tag)
 	}
 	var page bytes.Buffer
-	if g.Kind != "" { // a game behind the seam (archive/hosted.go)
+	if a, ok, err := j.olderArchive(e.tx, g); err != nil {
+		return "", err
+	} else if ok { // RoboRally (legacy.go)
+		if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
+			return "", err
+		}
+	} else { // another game behind the seam (archive/hosted.go)
 		h, err := archive.HostedFromStore(e.tx, g.ID)
 		if err != nil {
 			return "", err
 		}
 		if err := archive.WriteHostedHTML(&page, &h, j.Games); err != nil {
-			return "", err
-		}
-	} else {
-		a, err := archive.FromStore(e.tx, g.ID)
-		if err != nil {
-			return "", err
-		}
-		if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
 			return "", err
 		}
 	}

@@ -331,6 +331,9 @@ func (p *position) Check(seat int, text string) game.Checked {
 	}
 	clean := *sheet
 	clean.Secret, clean.Game, clean.At = "", "", nil
+	if clean.Robot == "" { // the judge read the envelope: the sheet is the seat's robot's, as on its own path
+		clean.Robot = r.Name
+	}
 	data, err := json.Marshal(move{Sheet: &clean})
 	if err != nil {
 		c.Problems = append(c.Problems, game.Problem{Msg: err.Error()})
@@ -476,6 +479,33 @@ type outcome struct {
 // Play plays the turn: each due seat's sheet merged over its standing orders, the
 // missed-orders policy for a seat the judge played the autopilot for, the engine.
 func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error) {
+	st, sent, prep, err := p.prepare(moves)
+	if err != nil {
+		return game.Result{}, err
+	}
+	lent, err := adjudicator.ResolveLent(p.setup, st, prep.Orders) // the log marshalled below, then released
+	if err != nil {
+		return game.Result{}, fmt.Errorf("roborally: turn %d: %w", st.Turn, err)
+	}
+	defer lent.Release()
+	next, events := lent.Next, lent.Events
+	np := &position{kind: p.kind, cfg: p.cfg, setup: p.setup, Seed: p.Seed, State: next, Standing: slices.Clone(p.Standing)}
+	for i, s := range sent {
+		if s != nil {
+			np.Standing[i] = orders.Merge(np.Standing[i], Standing(p.cfg.Rules, s))
+		}
+	}
+	ev, err := json.Marshal(outcome{Events: events, Played: prep.Played, Notes: prep.Notes, Private: prep.Private})
+	if err != nil {
+		return game.Result{}, err
+	}
+	return game.Result{Next: np, Events: ev, Story: story(p.setup, prep)}, nil
+}
+
+// prepare is the turn as the engine is given it: the state it plays from (a withdrawn
+// player's robot out of the race, what the missed-orders policy does to a robot), each
+// seat's sheet as sent, and the orders (Prepare).
+func (p *position) prepare(moves map[int]game.Move) (*adjudicator.State, []*orders.Sheet, Turn, error) {
 	st := p.State.Clone()
 	n := len(st.Robots)
 	sent := make([]*orders.Sheet, n)
@@ -483,11 +513,11 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	var leaving []int
 	for seat, m := range moves {
 		if seat < 0 || seat >= n {
-			return game.Result{}, fmt.Errorf("roborally: a move for seat %d of %d", seat+1, n)
+			return nil, nil, Turn{}, fmt.Errorf("roborally: a move for seat %d of %d", seat+1, n)
 		}
 		var mv move
 		if err := json.Unmarshal(m.Data, &mv); err != nil {
-			return game.Result{}, fmt.Errorf("roborally: seat %d's move unreadable: %v", seat+1, err)
+			return nil, nil, Turn{}, fmt.Errorf("roborally: seat %d's move unreadable: %v", seat+1, err)
 		}
 		sent[seat] = mv.Sheet
 		if mv.Missed != "" {
@@ -519,23 +549,7 @@ func (p *position) Play(moves map[int]game.Move, seed int64) (game.Result, error
 	}
 	prep := Prepare(p.setup, st, sheets, policy, p.Seed, st.Turn)
 	prep.Notes = append(notes, prep.Notes...)
-	lent, err := adjudicator.ResolveLent(p.setup, st, prep.Orders) // the log marshalled below, then released
-	if err != nil {
-		return game.Result{}, fmt.Errorf("roborally: turn %d: %w", st.Turn, err)
-	}
-	defer lent.Release()
-	next, events := lent.Next, lent.Events
-	np := &position{kind: p.kind, cfg: p.cfg, setup: p.setup, Seed: p.Seed, State: next, Standing: slices.Clone(p.Standing)}
-	for i, s := range sent {
-		if s != nil {
-			np.Standing[i] = orders.Merge(np.Standing[i], Standing(p.cfg.Rules, s))
-		}
-	}
-	ev, err := json.Marshal(outcome{Events: events, Played: prep.Played, Notes: prep.Notes, Private: prep.Private})
-	if err != nil {
-		return game.Result{}, err
-	}
-	return game.Result{Next: np, Events: ev, Story: story(p.setup, prep)}, nil
+	return st, sent, prep, nil
 }
 
 func story(setup *adjudicator.Setup, t Turn) []string {

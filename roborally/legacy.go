@@ -259,3 +259,58 @@ func legacyMove(setup *adjudicator.Setup, st *adjudicator.State, seat int, s *or
 	}
 	return game.Move{Data: data, Text: t}, nil
 }
+
+var _ game.Unadopter = Kind{}
+
+// UnadoptConfig is a game's settings as the older path kept them: the course, and the
+// rules as the engine encodes them.
+func (k Kind) UnadoptConfig(config []byte) (string, []byte, error) {
+	c, err := k.LoadConfig(config)
+	if err != nil {
+		return "", nil, err
+	}
+	cf := c.(Config)
+	if cf.Rules.Own() { // as NewSetup keeps them: the 2023 rules have no option deck
+		cf.Rules.OptionDeck = ""
+	}
+	rules, err := json.Marshal(cf.Rules)
+	return cf.CourseName, rules, err
+}
+
+// UnadoptTurn is a turn in the older path's encodings (game.Unadopter): the bare states
+// and the orders played, the state the engine was given made again from the position
+// before and the moves, as Play made it.
+func (k Kind) UnadoptTurn(config, before []byte, moves map[int]game.Move, after, events []byte) (game.LegacyTurn, error) {
+	var out game.LegacyTurn
+	c, err := k.LoadConfig(config)
+	if err != nil {
+		return out, err
+	}
+	pa, err := k.Load(c, after)
+	if err != nil {
+		return out, err
+	}
+	if out.After, err = json.Marshal(pa.(*position).State); err != nil {
+		return out, err
+	}
+	if before == nil {
+		return out, nil
+	}
+	pb, err := k.Load(c, before)
+	if err != nil {
+		return out, fmt.Errorf("position before: %w", err)
+	}
+	st, _, _, err := pb.(*position).prepare(moves)
+	if err != nil {
+		return out, err
+	}
+	if out.Before, err = json.Marshal(st); err != nil {
+		return out, err
+	}
+	var o outcome
+	if err := json.Unmarshal(events, &o); err != nil {
+		return out, fmt.Errorf("events unreadable: %v", err)
+	}
+	out.Orders, err = json.Marshal(o.Played)
+	return out, err
+}

@@ -9,7 +9,10 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -71,6 +74,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			return err
+		}
+		if k, err := games.Hosted().Lookup(g.Kind); g.Kind != "" && err == nil {
+			if u, ok := k.(game.Unadopter); ok { // RoboRally behind the seam: the archive of today
+				a, err = archive.FromStoreAs(tx, g.ID, adjudicator.LoadCourse, adjudicator.LoadBoard, u)
+				return err
+			}
 		}
 		if g.Kind != "" { // a game behind the seam (archive/hosted.go)
 			h, err := archive.HostedFromStore(tx, g.ID)
