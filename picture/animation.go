@@ -43,11 +43,15 @@ type Animation struct {
 // pool of scratch space, not state that changes any output.
 var lzwEncoders sync.Pool
 
-func getLZW(lit uint) *lzwEncoder {
+func getLZW(lit uint, run int) *lzwEncoder {
 	if e, ok := lzwEncoders.Get().(*lzwEncoder); ok && e.lit == lit {
+		e.run = 1 << lit
+		if run >= 0 && run < 1<<lit {
+			e.run = uint32(run)
+		}
 		return e
 	}
-	return newLZWEncoder(lit)
+	return newLZWEncoder(lit, run)
 }
 
 // EncodeAnimation encodes frames of one size and palette as EncodeFrames does, the
@@ -91,7 +95,7 @@ func EncodeAnimation(frames []Frame, opt Options) (*Animation, error) {
 		}
 		a.diffs[k] = d
 		a.cuts[k] = bandCuts(d.Rect.Min.Y, d.Rect.Max.Y, spans, bandGap)
-		e := getLZW(a.lit)
+		e := getLZW(a.lit, a.trans)
 		defer lzwEncoders.Put(e)
 		a.bands[k] = make([]lzwBand, len(a.cuts[k])-1)
 		for i := range a.bands[k] {
@@ -186,7 +190,7 @@ func (a *Animation) For(you string) ([]byte, error) {
 	prev, cur := image.NewPaletted(first.Rect, first.Palette), image.NewPaletted(first.Rect, first.Palette)
 	scratch := make([]byte, len(first.Pix))
 	row := make([]byte, first.Rect.Dx())
-	e := getLZW(a.lit)
+	e := getLZW(a.lit, a.trans)
 	defer lzwEncoders.Put(e)
 	colours := len(first.Palette)
 	var before []rowSpan // the reader's ring rows in the frame before

@@ -34,6 +34,10 @@ type Options struct {
 	// Devices are the devices on the board (seed 001; devices.go): for a picture, those
 	// of the state drawn; for a turn, those at its start (the log moves them).
 	Devices []adjudicator.Device
+
+	// drawAll draws every frame's legend rather than copy it (tests: the copy is the
+	// drawing)
+	drawAll bool
 }
 
 func (o Options) cell() int {
@@ -166,7 +170,8 @@ func courseCaption(c *adjudicator.Course, own bool) string {
 }
 
 // painter draws one course; its base picture (the floor and every element, no robots)
-// is drawn once and copied for each frame of a turn.
+// is drawn once (and kept for the next turns: background.go) and copied for each frame
+// of a turn.
 type painter struct {
 	c      *adjudicator.Course
 	b      *adjudicator.Board
@@ -179,21 +184,24 @@ type painter struct {
 	you string // the reader's robot, ringed (Options.You)
 	// marks are where the picture being drawn would ring each robot (you.go)
 	marks youMarks
+	// lastLegend is the legend last drawn, for the next frame saying the same (legend)
+	lastLegend *legendDrawn
+	drawAll    bool // Options.drawAll
 }
 
 func newPainter(c *adjudicator.Course, robots []adjudicator.Robot, opt Options) *painter {
-	p := &painter{c: c, b: c.Board, you: opt.You}
+	p := &painter{c: c, b: c.Board, you: opt.You, drawAll: opt.drawAll}
 	p.own = ownRules(c, robots, opt)
 	p.l = newLayout(c.Board, len(robots), opt.cell(), opt.CaptionLines, true)
 	p.labels = labels(robots)
 	return p
 }
 
-// base returns a fresh copy of the static picture.
+// base returns a fresh copy of the static picture (background.go: drawn once for a
+// course and kept).
 func (p *painter) base() *image.Paletted {
 	if p.stat == nil {
-		p.stat = image.NewPaletted(image.Rect(0, 0, p.l.width, p.l.total), newPalette())
-		p.drawStatic(canvas{p.stat})
+		p.stat = backgrounds.get(p)
 	}
 	img := image.NewPaletted(p.stat.Rect, p.stat.Palette)
 	copy(img.Pix, p.stat.Pix)

@@ -163,6 +163,16 @@ func (c canvas) glyph(face font.Face, dot fixed.Point26_6, r rune, col uint8) {
 	if !ok {
 		dr, mask, mp, _, _ = face.Glyph(dot, '?')
 	}
+	if a, ok := mask.(*image.Alpha); ok { // the fixed font's: its pixels read directly
+		for y := dr.Min.Y; y < dr.Max.Y; y++ {
+			for x := dr.Min.X; x < dr.Max.X; x++ {
+				if q := image.Pt(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y); q.In(a.Rect) && a.Pix[a.PixOffset(q.X, q.Y)] >= 0x80 {
+					c.set(x, y, col)
+				}
+			}
+		}
+		return
+	}
 	for y := dr.Min.Y; y < dr.Max.Y; y++ {
 		for x := dr.Min.X; x < dr.Max.X; x++ {
 			if _, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA(); a >= 0x8000 {

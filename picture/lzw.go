@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"math/bits"
 )
 
 // A GIF frame's LZW data in bands (issue 24 item 3). GIF's LZW lets the encoder send a
@@ -42,10 +43,25 @@ type lzwEncoder struct {
 	width uint
 	hi    uint32 // the last code given out
 	over  uint32 // the code at which width grows
+
+	// Runs of one literal (a frame's transparent pixels, most of a GIF's difference
+	// frames) go at a jump: the dictionary holds a run of k of them for every k up to
+	// maxRun (each made from the one a pixel shorter), runs[k] its code. A string
+	// begun at such a pixel is the longest run that fits, as the walk a pixel at a time
+	// would find.
+	run    uint32 // the literal; beyond the literals: none
+	runs   [lzwMaxCode + 2]uint16
+	maxRun int
 }
 
-func newLZWEncoder(lit uint) *lzwEncoder {
-	return &lzwEncoder{lit: lit, child: make([]uint16, (lzwMaxCode+1)<<lit)}
+// newLZWEncoder is an encoder of literals lit bits wide, jumping runs of the literal
+// run (-1: none).
+func newLZWEncoder(lit uint, run int) *lzwEncoder {
+	e := &lzwEncoder{lit: lit, child: make([]uint16, (lzwMaxCode+1)<<lit), run: 1 << lit}
+	if run >= 0 && run < 1<<lit {
+		e.run = uint32(run)
+	}
+	return e
 }
 
 // reset empties the dictionary, as a clear code does. Codes above the literals have no
@@ -56,6 +72,7 @@ func (e *lzwEncoder) reset() {
 	e.width = e.lit + 1
 	e.hi = 1<<e.lit + 1
 	e.over = 1 << (e.lit + 1)
+	e.runs[1], e.maxRun = uint16(e.run), 1
 }
 
 // put writes code c at the current width.
@@ -85,7 +102,30 @@ func (e *lzwEncoder) next(key uint32) {
 	if key != lzwNone {
 		e.child[key] = uint16(e.hi)
 		clear(e.child[e.hi<<e.lit : (e.hi+1)<<e.lit])
+		if key == uint32(e.runs[e.maxRun])<<e.lit|e.run { // a run one longer
+			e.maxRun++
+			e.runs[e.maxRun] = uint16(e.hi)
+		}
 	}
+}
+
+// runLength is how many of p's first bytes are c.
+func runLength(p []byte, c byte) int {
+	pat := uint64(c) * 0x0101010101010101
+	n := 0
+	for len(p) >= 8 {
+		if x := binary.LittleEndian.Uint64(p) ^ pat; x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		n, p = n+8, p[8:]
+	}
+	for _, b := range p {
+		if b != c {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // band encodes rows y0 to y1 of img from an empty dictionary; every pixel must be
@@ -96,18 +136,25 @@ func (e *lzwEncoder) band(img *image.Paletted, y0, y1 int, colours int) (lzwBand
 	w := img.Rect.Dx()
 	code := uint32(lzwNone)
 	lit, child, limit := e.lit, e.child, byte(min(colours, 1<<e.lit)-1)
-	for y := y0; y < y1; y++ {
-		row := img.Pix[(y-img.Rect.Min.Y)*img.Stride:][:w]
+	rows, step := 1, w // rows at a time: all of them when they follow one another
+	if img.Stride == w {
+		rows, step = y1-y0, w*(y1-y0)
+	}
+	for y := y0; y < y1; y += rows {
+		p := img.Pix[(y-img.Rect.Min.Y)*img.Stride:][:step]
+		i, runTo := 0, 0 // runTo: where the run of e.run pixels last found ends
 		if code == lzwNone {
-			if row[0] > limit {
-				return lzwBand{}, badPixel(y, row[0], colours)
+			if p[0] > limit {
+				return lzwBand{}, badPixel(y, p[0], colours)
 			}
-			code, row = uint32(row[0]), row[1:]
+			code, i = uint32(p[0]), 1
 		}
-		for _, x := range row {
+		for i < len(p) {
+			x := p[i]
 			if x > limit {
-				return lzwBand{}, badPixel(y, x, colours)
+				return lzwBand{}, badPixel(y+i/w, x, colours)
 			}
+			i++ // past x
 			key := code<<lit | uint32(x)
 			if c := child[key]; c != 0 {
 				code = uint32(c)
@@ -116,6 +163,14 @@ func (e *lzwEncoder) band(img *image.Paletted, y0, y1 int, colours int) (lzwBand
 			e.put(code)
 			e.next(key)
 			code = uint32(x)
+			if code == e.run && e.maxRun > 1 { // a run begins: the longest the dictionary has
+				if runTo < i {
+					runTo = i + runLength(p[i:], x) // the run's end, found once
+				}
+				k := min(1+runTo-i, e.maxRun)
+				code = uint32(e.runs[k])
+				i += k - 1
+			}
 		}
 	}
 	e.put(code)

@@ -25,8 +25,9 @@ func encodeOne(t *testing.T, d *image.Paletted, delay int) []byte {
 }
 
 // TestLZWOneBandIsImageGIF: a frame encoded as one band is the block image/gif writes,
-// byte for byte, on pictures that fill the dictionary more than once (noise), that
-// barely start it (one colour) and on a turn's frames.
+// byte for byte, on pictures that fill the dictionary more than once (noise, and runs
+// of transparent pixels of every length between noise: the runs taken at a jump), that
+// barely start it (one pixel) and on a turn's frames.
 func TestLZWOneBandIsImageGIF(t *testing.T) {
 	pal := newPalette()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -38,6 +39,13 @@ func TestLZWOneBandIsImageGIF(t *testing.T) {
 	for i := range few.Pix {
 		few.Pix[i] = uint8(rng.IntN(3))
 	}
+	runs := image.NewPaletted(image.Rect(0, 0, 317, 400), pal) // transparent runs of every length
+	for i := range runs.Pix {
+		runs.Pix[i] = cClear
+		if rng.IntN(1+i%97) == 0 || i%5000 < 700 {
+			runs.Pix[i] = uint8(rng.IntN(len(pal)))
+		}
+	}
 	dot := image.NewPaletted(image.Rect(5, 5, 6, 6), pal)
 	c := loadCourse(t, "sprint")
 	d, err := DemoTurn(c, 4, 7, 2)
@@ -48,9 +56,10 @@ func TestLZWOneBandIsImageGIF(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		img  *image.Paletted
-	}{{"noise", noise}, {"three colours", few}, {"one pixel", dot}, {"a frame", frames[0].Image},
-		{"a difference", delta(frames[2].Image, frames[3].Image)}} {
-		e := newLZWEncoder(7)
+	}{{"noise", noise}, {"three colours", few}, {"runs and noise", runs}, {"one pixel", dot},
+		{"a frame", frames[0].Image}, {"a difference", delta(frames[2].Image, frames[3].Image)},
+		{"a small difference", delta(frames[5].Image, frames[6].Image)}} {
+		e := newLZWEncoder(7, cClear)
 		band, err := e.band(tc.img, tc.img.Rect.Min.Y, tc.img.Rect.Max.Y, len(pal))
 		if err != nil {
 			t.Fatal(err)
@@ -75,7 +84,7 @@ func TestLZWBands(t *testing.T) {
 		}
 	}
 	for _, cuts := range [][]int{{0, 120}, {0, 1, 120}, {0, 1, 2, 3, 119, 120}, {0, 7, 33, 34, 80, 120}} {
-		e := newLZWEncoder(7)
+		e := newLZWEncoder(7, cClear)
 		var bands []lzwBand
 		for i := range len(cuts) - 1 {
 			b, err := e.band(img, cuts[i], cuts[i+1], len(pal))

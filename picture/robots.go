@@ -1,8 +1,11 @@
 package picture
 
 import (
+	"bytes"
+	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -236,14 +239,56 @@ func (p *painter) liveBeams(cv canvas, robots []adjudicator.Robot, only map[adju
 // facing where it faces, with its damage, lives and flags, or under the 2023 rules its
 // energy (a bar and a number), checkpoints, upgrades and damage cards held
 // (legendWords2023; issue 22: the 2023 legend read "Twonky E5 CP0 U1").
+//
+// The legend's band is drawn from what it says alone, so a turn's frames, most of
+// which say the same, copy it from the frame before (legendDrawn) rather than draw it
+// again: the same pixels and the same rings' places.
 func (p *painter) legend(img *image.Paletted, robots []adjudicator.Robot) {
 	if p.l.legendRows == 0 {
 		return
 	}
+	key := p.legendKey(robots)
+	band := img.Pix[img.PixOffset(0, p.l.legendY-2):img.PixOffset(0, p.l.total)]
+	if m := p.lastLegend; m != nil && m.key == key && len(m.rows) == len(band) && !p.drawAll {
+		copy(band, m.rows)
+		p.marks.spots = append(p.marks.spots, m.spots...)
+		p.marks.key = m.at
+		return
+	}
+	spots := len(p.marks.spots)
 	cv := canvas{img}
 	cv.rect(0, p.l.legendY-2, p.l.width, p.l.total, cLegend)
 	colW := (p.l.width - 8) / p.l.legendPer
 	p.legendInWords(cv, robots, colW)
+	p.lastLegend = &legendDrawn{key: key, rows: bytes.Clone(band),
+		spots: slices.Clone(p.marks.spots[spots:]), at: p.marks.key}
+}
+
+// legendDrawn is a legend as drawn: what it says (legendKey), its band's pixels and
+// the places of the readers' rings it left (you.go).
+type legendDrawn struct {
+	key   string
+	rows  []byte
+	spots []ringSpot
+	at    image.Point
+}
+
+// legendKey is everything the legend's band is drawn from: each robot's words, and
+// how its picture is drawn (its name, facing, whether virtual or powered down).
+func (p *painter) legendKey(robots []adjudicator.Robot) string {
+	var b strings.Builder
+	for i := range robots {
+		r := &robots[i]
+		if p.own {
+			first, second, energy := legendWords2023(r, len(p.c.Flags))
+			fmt.Fprintf(&b, "%s\x00%s\x00%d", first, second, energy)
+		} else {
+			first, second := legendWords(r, len(p.c.Flags))
+			fmt.Fprintf(&b, "%s\x00%s", first, second)
+		}
+		fmt.Fprintf(&b, "\x00%s %d %t %d\x01", r.Name, r.Facing, r.Virtual, r.Power)
+	}
+	return b.String()
 }
 
 func sign(v int) int {

@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"image/png"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -190,4 +191,38 @@ func BenchmarkReaderCopy(b *testing.B) {
 		size = buf.Len()
 	}
 	b.ReportMetric(float64(size), "bytes")
+}
+
+// TestLegendCopiedIsDrawn: a turn's frames whose legend is copied from the frame before
+// (painter.legend) are the frames with every legend drawn, and ring the same places,
+// on turns with damage, destruction and power downs, postal and 2023.
+func TestLegendCopiedIsDrawn(t *testing.T) {
+	for _, tc := range []struct {
+		course string
+		robots int
+		turn   int
+	}{{"sprint", 4, 3}, {"stampede", 8, 4}, {"long-haul", 3, 6}} {
+		c := loadCourse(t, tc.course)
+		d, err := DemoTurn(c, tc.robots, 11, tc.turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rules := range []string{"", "2023"} {
+			opt := Options{Turn: d.Turn, Rules: rules}
+			frames, regs := TurnStory(c, d.Before, d.Events, opt)
+			opt.drawAll = true
+			all, allRegs := TurnStory(c, d.Before, d.Events, opt)
+			for _, r := range regs {
+				frames = append(frames, r.Frame)
+			}
+			for _, r := range allRegs {
+				all = append(all, r.Frame)
+			}
+			for k := range frames {
+				if !bytes.Equal(frames[k].Image.Pix, all[k].Image.Pix) || !reflect.DeepEqual(frames[k].you, all[k].you) {
+					t.Errorf("%s %s turn %d, picture %d: the legend copied is not the legend drawn", tc.course, rules, tc.turn, k)
+				}
+			}
+		}
+	}
 }
