@@ -22,7 +22,8 @@ import (
 // game (course, seed, players, sheets), one on each path, and every welcome and report
 // — text, HTML, subject, threading, every inline picture's Content-ID and bytes (the
 // stills, the GIF, the reader's robot ringed) — is the same, the secrets aside; a
-// robot misses its orders (the deadline), a robot goes to a new player (REPLACE), the
+// robot misses its orders (the deadline), a turn is played again (ROLLBACK: its reports
+// are new mails, "resolved again"), a robot goes to a new player (REPLACE), the
 // players are taken out (KICK) to the game's end (the game-over mail), a player has
 // switched pictures off and another's deadlines are in Berlin time, an observer and the
 // game master's copies; postal and 2023, with and without a mailing list, and postal
@@ -76,6 +77,23 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 				g, st := old.state()
 				if g.Status != store.GameRunning {
 					break
+				}
+				if turn == 2 { // turn 1 is undone and, its orders kept, played again: new mails
+					for _, f := range []*fixture{old, seam} {
+						if _, text := f.send("gm@example.test", "[RR spring] rollback", "secret "+f.secrets[""]+"\nROLLBACK\n"); !strings.Contains(text, "Turn 1 is rolled back") {
+							t.Fatalf("ROLLBACK:\n%s", text)
+						}
+					}
+					// the generic path plays a kept move again only at the deadline or a
+					// PROCESS (gmcommands.go: in a game played in turn it is the move the
+					// rollback was for); RoboRally's own path plays it again at once
+					if _, text := seam.send("gm@example.test", "[RR spring] process", "secret "+seam.secrets[""]+"\nPROCESS\n"); !strings.Contains(text, "Turn 1 is resolved") {
+						t.Fatalf("PROCESS:\n%s", text)
+					}
+					old.send("gm@example.test", "[RR spring] status", "secret "+old.secrets[""]+"\nSTATUS\n") // a mail each
+					if g, _ := old.state(); g.CurrentTurn != 2 {
+						t.Fatalf("after ROLLBACK the game is at turn %d, want 2", g.CurrentTurn)
+					}
 				}
 				if turn == 3 { // Hulk's robot goes to a new player, who sends nothing this turn
 					for _, f := range []*fixture{old, seam} {
@@ -143,7 +161,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 				}
 				return secretShape.ReplaceAllString(s, "A-SECRET")
 			}
-			compared, pictures := 0, 0
+			compared, pictures, again := 0, 0, 0
 			for _, id := range slices.Sorted(mapsKeys(oldMails)) {
 				o := oldMails[id]
 				s, ok := seamMails[id]
@@ -153,6 +171,9 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 				}
 				compared++
 				pictures += len(o.inline)
+				if strings.Contains(o.subject, "(resolved again)") {
+					again++
+				}
 				if o.subject != s.subject || o.to != s.to || o.inReplyTo != s.inReplyTo || o.references != s.references {
 					t.Errorf("%s: headers differ:\nold:  %q to %s, in reply to %s, refs %s\nseam: %q to %s, in reply to %s, refs %s",
 						id, o.subject, o.to, o.inReplyTo, o.references, s.subject, s.to, s.inReplyTo, s.references)
@@ -177,8 +198,8 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 					t.Errorf("%s (%s to %s) is mailed through the seam only", id, s.subject, s.to)
 				}
 			}
-			if compared < 10 || pictures == 0 {
-				t.Fatalf("%d mails compared, %d pictures: the test tests nothing", compared, pictures)
+			if compared < 10 || pictures == 0 || again == 0 {
+				t.Fatalf("%d mails compared, %d pictures, %d reports of a turn played again: the test tests too little", compared, pictures, again)
 			}
 			t.Logf("%d mails and %d pictures the same", compared, pictures)
 		})
