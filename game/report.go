@@ -143,3 +143,11 @@ type SummaryTurn struct {
 	Number int
 	Events []byte
 }
+
+// MissedRuler is a Config that says what happens to a seat whose move does not come in
+// time, for the reminder and STATUS, in words that follow "If no valid orders arrive by
+// then, " ("your robot is powered down for the turn (and not repaired)"). Without it
+// the judge says the game's autopilot plays a move.
+type MissedRuler interface {
+	MissedRule() string
+}

@@ -21,8 +21,8 @@ import (
 // players the same mails as the judge's own RoboRally path: two judges play the same
 // game (course, seed, players, sheets), one on each path, and every welcome and report
 // — text, HTML, subject, threading, every inline picture's Content-ID and bytes (the
-// stills, the GIF, the reader's robot ringed) — is the same, the secrets aside; a
-// robot misses its orders (the deadline), a turn is played again (ROLLBACK: its reports
+// stills, the GIF, the reader's robot ringed) — is the same, the secrets aside, and so
+// are the reminders, the missed-orders mails and the game-over mail; a robot misses its orders (the deadline), a turn is played again (ROLLBACK: its reports
 // are new mails, "resolved again"), a robot goes to a new player (REPLACE), the
 // players are taken out (KICK) to the game's end (the game-over mail), a player has
 // switched pictures off and another's deadlines are in Berlin time, an observer and the
@@ -135,6 +135,13 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 					}
 				}
 				if turn == 2 || turn == 3 || turn == 5 { // Hulk's program is missing: the deadline plays it
+					for _, f := range []*fixture{old, seam} { // a reminder first
+						f.now = f.now.Add(23 * time.Hour)
+						if _, err := f.j.Tick(context.Background()); err != nil {
+							t.Fatal(err)
+						}
+						f.now = f.now.Add(-23 * time.Hour)
+					}
 					for _, f := range []*fixture{old, seam} {
 						f.now = f.now.Add(25 * time.Hour)
 						if _, err := f.j.Tick(context.Background()); err != nil {
@@ -234,7 +241,7 @@ func gameMails(t *testing.T, f *fixture) map[string]parsedReport {
 		switch m.Kind {
 		case "report", "welcome":
 			out[m.MessageID] = parseReport(t, m.MessageID, m.Raw)
-		case "missed", "final":
+		case "missed", "final", "reminder":
 			x, err := mail.Extract(m.Raw)
 			if err != nil {
 				t.Fatal(err)

@@ -218,3 +218,7 @@ func (p *position) Summary(s game.Summary) string {
 	b.WriteString("\nThank you for playing. Send HISTORY for this log, RESEND N for the report of turn N.\n")
 	return b.String()
 }
+
+// MissedRule is what happens to a robot without orders under the game's missed-orders
+// policy, for the reminder and STATUS (game.MissedRuler).
+func (c Config) MissedRule() string { return PolicyText(c.Rules, c.policy()) }
