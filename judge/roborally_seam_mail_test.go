@@ -432,3 +432,50 @@ func TestSeamReportPicturesCrash(t *testing.T) {
 		}
 	}
 }
+
+// TestSeamReportPicturesOfAVoidTurn: behind the seam as on the judge's own path
+// (TestReportPicturesOfAVoidTurn), a turn rolled back before its pictures were drawn
+// sends none of its reports; the turn played again sends its own, with pictures. Then
+// two turns played before the sender runs: one drain draws both, a turn at a time.
+func TestSeamReportPicturesOfAVoidTurn(t *testing.T) {
+	ctx := context.Background()
+	f := newSeamFixture(t, GameSpec{})
+	f.seamTurn()
+	for _, verb := range []string{"ROLLBACK", "PROCESS"} {
+		if _, err := f.j.RunCommand(ctx, "spring", Command{Verb: verb}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.seamTurn() // turn 2 too, before the sender runs
+	// the void turn's three keep their marks until a drain ends them (CompletePictures:
+	// a void mail only loses its mark), as on the judge's own path
+	if jobs := f.pictureJobs(); len(jobs) != 9 {
+		t.Fatalf("%d reports await their pictures, want 9 (turn 1, void; played again; turn 2)", len(jobs))
+	}
+	s := &fakeSender{}
+	if _, err := f.j.DrainOutbox(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	n := map[int]int{}
+	for _, raw := range s.sent {
+		for turn := 1; turn <= 2; turn++ {
+			if !strings.Contains(string(raw), fmt.Sprintf("Turn %d report", turn)) {
+				continue
+			}
+			p := parseReport(t, "report", raw)
+			if turn == 1 && !strings.Contains(p.subject, "resolved again") {
+				t.Errorf("the void turn's report %s was sent", p.messageID)
+			}
+			if len(p.inline) != 7 {
+				t.Errorf("%s went with %d pictures, want 7", p.messageID, len(p.inline))
+			}
+			n[turn]++
+		}
+	}
+	if n[1] != 3 || n[2] != 3 {
+		t.Errorf("reports sent by turn: %v, want 3 of turn 1 played again and 3 of turn 2", n)
+	}
+	if jobs := f.pictureJobs(); len(jobs) != 0 {
+		t.Errorf("%d picture jobs left", len(jobs))
+	}
+}
