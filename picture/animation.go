@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -193,6 +194,7 @@ func (a *Animation) For(you string) ([]byte, error) {
 	e := getLZW(a.lit, a.trans)
 	defer lzwEncoders.Put(e)
 	colours := len(first.Palette)
+	rs := rings{}
 	var before []rowSpan // the reader's ring rows in the frame before
 	for k, f := range a.frames {
 		rows := ringRows(f.you, you)
@@ -203,11 +205,11 @@ func (a *Animation) For(you string) ([]byte, error) {
 			continue // the reader's frame is the shared one, and so was the one before
 		}
 		copyRows(cur, f.Image, ys)
-		ringYou(cur, f.you, you)
+		rs.draw(cur, f.you, you)
 		s := a.diffs[k]
 		if k > 0 {
 			copyRows(prev, a.frames[k-1].Image, ys)
-			ringYou(prev, a.frames[k-1].you, you)
+			rs.draw(prev, a.frames[k-1].you, you)
 			sr := s.Rect
 			if len(s.Pix) == 1 && s.Pix[0] == cClear { // nothing changed for everyone
 				sr = image.Rectangle{}
@@ -216,9 +218,9 @@ func (a *Animation) For(you string) ([]byte, error) {
 				// the reader's frame reaches outside the shared one's rectangle (not
 				// expected: difference grows it to hold the rings that moved)
 				copy(prev.Pix, a.frames[k-1].Image.Pix)
-				ringYou(prev, a.frames[k-1].you, you)
+				rs.draw(prev, a.frames[k-1].you, you)
 				copy(cur.Pix, f.Image.Pix)
-				ringYou(cur, f.you, you)
+				rs.draw(cur, f.you, you)
 				d := delta(prev, cur)
 				b, err := e.band(d, d.Rect.Min.Y, d.Rect.Max.Y, colours)
 				if err != nil {
@@ -366,9 +368,27 @@ func changed(prev, cur *image.Paletted, spans []rowSpan) image.Rectangle {
 	return box
 }
 
-// deltaRow is a row of delta: cur where it differs from prev, transparent elsewhere.
+// deltaRow is a row of delta: cur where it differs from prev, transparent elsewhere;
+// eight pixels at a time where all eight are unchanged.
 func deltaRow(dst, prev, cur []byte) {
-	for i := range dst {
+	const clear8 = cClear * 0x0101010101010101
+	n := len(dst)
+	prev, cur = prev[:n], cur[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if binary.LittleEndian.Uint64(cur[i:]) == binary.LittleEndian.Uint64(prev[i:]) {
+			binary.LittleEndian.PutUint64(dst[i:], clear8)
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if cur[j] == prev[j] {
+				dst[j] = cClear
+			} else {
+				dst[j] = cur[j]
+			}
+		}
+	}
+	for ; i < n; i++ {
 		if cur[i] == prev[i] {
 			dst[i] = cClear
 		} else {

@@ -23,18 +23,26 @@ type rowSpan struct{ y0, y1 int }
 func ringBoxes(m youMarks, you string) []image.Rectangle {
 	var out []image.Rectangle
 	for _, s := range m.spots {
-		if you != "" && s.name != you {
-			continue
+		if you == "" || s.name == you {
+			out = append(out, spotBox(s))
 		}
-		r := s.s * 0.62 // youRing's outer radius
-		out = append(out, image.Rect(int(math.Floor(s.cx-r))-1, int(math.Floor(s.cy-r))-1,
-			int(math.Ceil(s.cx+r))+2, int(math.Ceil(s.cy+r))+2))
 	}
 	if len(out) > 0 && m.key != (image.Point{}) {
-		// the key's ring (radius 13*0.62 round key+(16,7)) and "you" after it
-		out = append(out, image.Rect(m.key.X+6, m.key.Y-2, m.key.X+50, m.key.Y+16))
+		out = append(out, keyBox(m.key))
 	}
 	return out
+}
+
+// spotBox holds the ring round spot s (youRing), with a pixel to spare.
+func spotBox(s ringSpot) image.Rectangle {
+	r := s.s * 0.62 // youRing's outer radius
+	return image.Rect(int(math.Floor(s.cx-r))-1, int(math.Floor(s.cy-r))-1, int(math.Ceil(s.cx+r))+2, int(math.Ceil(s.cy+r))+2)
+}
+
+// keyBox holds the legend's key at k: its ring (radius 13*0.62 round k+(16,7)) and
+// "you" after it.
+func keyBox(k image.Point) image.Rectangle {
+	return image.Rect(k.X+6, k.Y-2, k.X+50, k.Y+16)
 }
 
 // ringRows is the rows of ringBoxes.

@@ -2,14 +2,16 @@ package picture
 
 import (
 	"bytes"
+	"image"
 	"slices"
 	"testing"
 )
 
-// TestRingRowsHoldTheRing: a reader's ring (ringYou) changes only rows that ringRows
-// gives for that reader, and those of any reader: the bands a reader's copy may
-// encode again (bands.go), on every frame and register picture of turns with 4 and 8
-// robots.
+// TestRingRowsHoldTheRing: a reader's ring (ringYou) changes only pixels inside the
+// boxes ringBoxes gives for that reader (those a kept ring is drawn from: you.go), in
+// rows that ringRows gives for that reader and for any reader (the bands a reader's
+// copy may encode again: bands.go), on every frame and register picture of turns with
+// 4 and 8 robots.
 func TestRingRowsHoldTheRing(t *testing.T) {
 	for _, tc := range []struct {
 		course string
@@ -30,6 +32,7 @@ func TestRingRowsHoldTheRing(t *testing.T) {
 			h, w := f.Image.Rect.Dy(), f.Image.Stride
 			for _, r := range d.Before {
 				mine, any := ringRows(f.you, r.Name), ringRows(f.you, "")
+				boxes := ringBoxes(f.you, r.Name)
 				m := f.For(r.Name)
 				for y := range h {
 					if bytes.Equal(m.Image.Pix[y*w:][:w], f.Image.Pix[y*w:][:w]) {
@@ -38,6 +41,12 @@ func TestRingRowsHoldTheRing(t *testing.T) {
 					rung++
 					if !touches(mine, y, y+1) || !touches(any, y, y+1) {
 						t.Fatalf("%s, picture %d: %s's ring changed row %d, outside %v", tc.course, k, r.Name, y, mine)
+					}
+					for x := range w {
+						if m.Image.Pix[y*w+x] != f.Image.Pix[y*w+x] &&
+							!slices.ContainsFunc(boxes, func(b image.Rectangle) bool { return image.Pt(x, y).In(b) }) {
+							t.Fatalf("%s, picture %d: %s's ring changed pixel %d,%d, outside %v", tc.course, k, r.Name, x, y, boxes)
+						}
 					}
 				}
 			}

@@ -444,15 +444,7 @@ func delta(prev, cur *image.Paletted) *image.Paletted {
 	n := maxX - minX + 1
 	for y := minY; y <= maxY; y++ {
 		o := (y-r.Min.Y)*cur.Stride + (minX - r.Min.X)
-		c, p := cur.Pix[o:o+n], prev.Pix[o:o+n] // a row at a time: no bounds checks per pixel
-		dst := out.Pix[(y-minY)*out.Stride:][:n]
-		for i := range dst {
-			if c[i] == p[i] {
-				dst[i] = cClear
-			} else {
-				dst[i] = c[i]
-			}
-		}
+		deltaRow(out.Pix[(y-minY)*out.Stride:][:n], prev.Pix[o:o+n], cur.Pix[o:o+n])
 	}
 	return out
 }

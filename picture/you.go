@@ -26,20 +26,76 @@ type youMarks struct {
 
 // ringYou draws the ring round every spot of robot you, and the legend's key to it.
 func ringYou(img *image.Paletted, m youMarks, you string) {
+	rings(nil).draw(img, m, you)
+}
+
+// rings keeps the pixels of the rings drawn, by where they were drawn: a reader's copies
+// of a turn's pictures ring the same places again and again (Animation.For,
+// Still.For). A nil rings draws every ring afresh.
+type rings map[ringAt][]ringPixel
+
+// ringAt is where a ring is drawn: round a spot, or the legend's key at key.
+type ringAt struct {
+	spot ringSpot
+	key  image.Point
+}
+
+type ringPixel struct {
+	x, y int
+	c    uint8
+}
+
+// draw is ringYou, drawing each ring as it was drawn before.
+func (rs rings) draw(img *image.Paletted, m youMarks, you string) {
 	if you == "" {
 		return
 	}
-	cv := canvas{img}
 	found := false
 	for _, s := range m.spots {
 		if s.name == you {
-			youRing(cv, s.cx, s.cy, s.s)
+			rs.stamp(img, ringAt{spot: ringSpot{cx: s.cx, cy: s.cy, s: s.s}}, spotBox(s),
+				func(cv canvas) { youRing(cv, s.cx, s.cy, s.s) })
 			found = true
 		}
 	}
 	if found && m.key != (image.Point{}) {
-		youRing(cv, float64(m.key.X+16), float64(m.key.Y+7), 13)
-		cv.text(m.key.X+26, m.key.Y, "you", cInk, 0)
+		k := m.key
+		rs.stamp(img, ringAt{key: k}, keyBox(k), func(cv canvas) {
+			youRing(cv, float64(k.X+16), float64(k.Y+7), 13)
+			cv.text(k.X+26, k.Y, "you", cInk, 0)
+		})
+	}
+}
+
+// stamp draws a ring (draw, inside box) on img: as kept, or drawn and kept.
+func (rs rings) stamp(img *image.Paletted, at ringAt, box image.Rectangle, draw func(canvas)) {
+	if rs == nil {
+		draw(canvas{img})
+		return
+	}
+	px, ok := rs[at]
+	if !ok {
+		// drawn on a picture of the box alone, every pixel unpainted (no palette has
+		// 0xff colours); what is painted is the ring
+		r := box.Intersect(img.Rect)
+		scratch := image.NewPaletted(r, img.Palette)
+		for i := range scratch.Pix {
+			scratch.Pix[i] = 0xff
+		}
+		draw(canvas{scratch})
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if c := scratch.Pix[scratch.PixOffset(x, y)]; c != 0xff {
+					px = append(px, ringPixel{x, y, c})
+				}
+			}
+		}
+		rs[at] = px
+	}
+	for _, p := range px {
+		if (image.Point{p.x, p.y}).In(img.Rect) {
+			img.Pix[img.PixOffset(p.x, p.y)] = p.c
+		}
 	}
 }
 
