@@ -23,7 +23,11 @@ type cleaner struct {
 }
 
 func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
-	n := utf8.RuneCountInString(s)
+	clean := printableASCII(s)
+	n := len(s) // a rune a byte in a clean line
+	if !clean {
+		n = utf8.RuneCountInString(s)
+	}
 	if n > MaxLine {
 		return nil, nil, true
 	}
@@ -31,7 +35,7 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		k := max(n, 96) // most lines of a sheet fit the first buffers
 		c.in, c.out, c.cols = make([]rune, 0, k), make([]rune, 0, k), make([]int, 0, k)
 	}
-	if printableASCII(s) {
+	if clean {
 		// Most lines: nothing to undo; a rune and a column a byte.
 		if cap(c.out) < n || cap(c.cols) < n {
 			c.out, c.cols = make([]rune, 0, n), make([]int, 0, n)

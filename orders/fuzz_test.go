@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +83,43 @@ func FuzzCondition(f *testing.F) {
 		if _, err := ParseRule("if "+s+" power down", 1); err != nil && len(s) < MaxLine-20 {
 			t.Fatalf("%q parses as a condition but not in a rule: %v", s, err)
 		}
+	})
+}
+
+// FuzzTokensASCII: an ASCII line read byte by byte (appendTokensASCII) gives the tokens
+// the general reading by runes gives (appendTokensRunes).
+func FuzzTokensASCII(f *testing.F) {
+	for _, s := range []string{
+		"P490 M2 670 L70 R80 B430", "If I finish on 2 spanner repair & damage > 3 repair, else take option card.",
+		"reenter facing toward the next flag", "damage >= 5 || lives <> 1 && x=>y =< z == w != v",
+		"don't-- players' flag- 'quoted' \"double\" `tick` a_b 3rd 490", "\t\v\f\r x", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i := range b {
+			b[i] &= 0x7f
+		}
+		check := func(line []rune, cols []int) {
+			str := string(line)
+			if len(str) != len(line) {
+				return // not ASCII once cleaned (an entity such as &ge;)
+			}
+			want := appendTokensRunes(nil, str, "", line, cols)
+			got := appendTokensASCII(nil, str, strings.ToLower(str), cols)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q:\n got %v\nwant %v", str, got, want)
+			}
+		}
+		if line, cols, tooLong := cleanLine(string(b)); !tooLong {
+			check(line, cols)
+		}
+		// and as written, control characters and all (lex's callers but ParseText)
+		line, cols := []rune(string(b)), make([]int, len(b))
+		for i := range cols {
+			cols[i] = i + 1
+		}
+		check(line, cols)
 	})
 }

@@ -575,7 +575,8 @@ func (p *langParser) parseCond() Cond {
 		if (p.is("or") && !p.is("or", "else")) || p.is("|") {
 			p.i++
 			if any == nil {
-				any = []Cond{first}
+				any = make([]Cond, 1, 2) // room for the one read next
+				any[0] = first
 			}
 			any = append(any, p.parseAnd())
 			continue
@@ -598,7 +599,8 @@ func (p *langParser) parseAnd() Cond {
 		if p.is("and") || p.is("&") || p.is("+") {
 			p.i++
 			if all == nil {
-				all = []Cond{first}
+				all = make([]Cond, 1, 2) // room for the one read next
+				all[0] = first
 			}
 			all = append(all, p.parseLeaf())
 			continue

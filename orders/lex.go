@@ -29,6 +29,72 @@ func lexString(str string, line []rune, cols []int) []token {
 // appendTokens is lexString appending to toks; lower is strings.ToLower(str) when the
 // caller has it (an ASCII line), or "".
 func appendTokens(toks []token, str, lower string, line []rune, cols []int) []token {
+	if len(str) == len(line) {
+		// A byte a rune (a rune string(line) cannot encode takes three): an ASCII line,
+		// most of a sheet, read byte by byte.
+		if lower == "" {
+			lower = strings.ToLower(str) // one copy, only when there are capitals
+		}
+		return appendTokensASCII(toks, str, lower, cols)
+	}
+	return appendTokensRunes(toks, str, lower, line, cols)
+}
+
+// appendTokensASCII is appendTokensRunes for an ASCII line str, lower its lower case:
+// the same tokens (FuzzTokensASCII), without decoding runes.
+func appendTokensASCII(toks []token, str, lower string, cols []int) []token {
+	lower = lower[:len(str)]
+	cols = cols[:len(str)]
+	for i := 0; i < len(str); {
+		c := str[i]
+		switch lexASCII[c&0x7f] {
+		case lexSkip:
+			i++
+		case lexWord:
+			j := i + 1
+			for j < len(str) && wordASCII[str[j]&0x7f] {
+				j++
+			}
+			// A word does not end in a hyphen or apostrophe (appendTokensRunes).
+			for j > i+1 && (str[j-1] == '-' || str[j-1] == '\'') {
+				j--
+			}
+			raw := str[i:j]
+			k := byte('w')
+			if allDigits(raw) {
+				k = 'n'
+			}
+			toks = append(toks, token{text: lower[i:j], raw: raw, col: cols[i], kind: k})
+			i = j
+		default:
+			op := ""
+			if i+1 < len(str) {
+				switch two := str[i : i+2]; two {
+				case ">=", "<=", "!=", "==", "=>", "=<", "&&", "||", "<>":
+					op = two
+				}
+			}
+			if op == "" {
+				switch c {
+				case '>', '<', '=', '&', '|':
+					op = str[i : i+1]
+				}
+			}
+			if op != "" {
+				toks = append(toks, token{text: normOp(op), raw: op, col: cols[i], kind: 'o'})
+				i += len(op)
+				continue
+			}
+			one := str[i : i+1]
+			toks = append(toks, token{text: one, raw: one, col: cols[i], kind: 'p'})
+			i++
+		}
+	}
+	return toks
+}
+
+// appendTokensRunes is appendTokens for any line.
+func appendTokensRunes(toks []token, str, lower string, line []rune, cols []int) []token {
 	// One lower-cased copy of an ASCII line serves every word; other lines lower-case
 	// word by word (a rune's lower case may not be as long as it).
 	if lower == "" && isASCII(str) {

@@ -96,7 +96,8 @@ var cardParams = map[string]optionParams{
 func checkOptionOrders(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
 	r := &st.Robots[idx]
 	prog := programOf(s, r)
-	for _, rule := range s.Rules {
+	for i := range s.Rules {
+		rule := &s.Rules[i] // not a copy, which the pointers below would put on the heap
 		for _, a := range []*Action{&rule.Then, rule.Else} {
 			if a == nil || a.Do != DoUse || a.Option == "" {
 				continue

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -176,13 +177,7 @@ func normalize(b []byte) (text, lower string) {
 		return text, lower
 	}
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
+	ascii := isASCIIBytes(b)
 	size := len(b)
 	if ascii {
 		size *= 2 // room for the lower case after the text
@@ -207,19 +202,42 @@ func normalize(b []byte) (text, lower string) {
 	if !ascii {
 		return text, ""
 	}
+	buf = buf[:2*n] // cap(buf) is twice len(b), n at most len(b)
+	if !lowerASCII(buf[n:], buf[:n]) {
+		return text, text
+	}
+	return text, unsafe.String(&buf[n], n)
+}
+
+// lowerASCII writes the ASCII text src lower-cased to dst, as long, and reports whether
+// it had capitals.
+func lowerASCII(dst, src []byte) bool {
+	dst = dst[:len(src)]
 	upper := false
-	for i := 0; i < n; i++ {
-		c := buf[i]
+	for i, c := range src {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 			upper = true
 		}
-		buf = append(buf, c)
+		dst[i] = c
 	}
-	if !upper {
-		return text, text
+	return upper
+}
+
+// isASCIIBytes reports whether b is ASCII, eight bytes at a time.
+func isASCIIBytes(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
 	}
-	return text, unsafe.String(&buf[n], n)
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // split is strings.Split(text, "\n") in the scratch's memory, and each line's offset in
