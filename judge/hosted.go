@@ -882,7 +882,7 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	played2 := g
 	played2.CurrentTurn, played2.DeadlineAt = g.CurrentTurn+1, deadline
 	if ml, ok := res.Next.(game.Mailer); ok { // the game writes its reports whole (hostedmail.go)
-		if err := j.mailerReports(tx, g, ml, events, players, gen, deadline, res.Next.Over()); err != nil {
+		if err := j.mailerReports(tx, g, ml, h.pos, events, players, gen, deadline, res.Next.Over()); err != nil {
 			return false, err
 		}
 	} else if err := j.hostedReports(tx, g, k, res, events, players, gen, notes, played2, next); err != nil {

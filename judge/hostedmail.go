@@ -69,10 +69,10 @@ func (j *Judge) mailerWelcome(ml game.Mailer, g store.Game, p store.Player, kind
 
 // mailerReports enqueues the reports of the turn of g just played, whose position after
 // is ml, to the list, the observers and every player (see above).
-func (j *Judge) mailerReports(tx *store.Tx, g store.Game, ml game.Mailer, events []byte, players []store.Player,
+func (j *Judge) mailerReports(tx *store.Tx, g store.Game, ml game.Mailer, before game.Position, events []byte, players []store.Player,
 	gen int, deadline time.Time, over bool) error {
 	turn := g.CurrentTurn
-	_, illustrated := ml.(game.Illustrator)
+	ill, illustrated := ml.(game.Illustrator)
 	picturesOff, err := tx.PicturesOff(g.ID)
 	if err != nil {
 		return err
@@ -85,7 +85,10 @@ func (j *Judge) mailerReports(tx *store.Tx, g store.Game, ml game.Mailer, events
 		m := outMail{kind: "report", gameID: g.ID, turn: turn, to: to, subject: subject(g.Tag, rep.Subject),
 			messageID: j.reportIDGen(g.Tag, turn, gen, key), inReplyTo: root, refs: []string{root}}
 		wholeMail(&m, rep)
-		if pictures && illustrated {
+		switch {
+		case pictures && illustrated && j.picturesInTx: // as before issue 24 item 3, for BenchmarkLastOrderToSMTP
+			wholeMail(&m, ill.Illustrate(before, events, []game.Mailing{c})[0])
+		case pictures && illustrated:
 			c.Templates = nil
 			m.later = &pictureJob{Game: g.ID, Turn: turn, Mailing: &c}
 		}
