@@ -7,15 +7,32 @@ package game
 // answers it can say better: RoboRally (package roborally) says its robots, programs
 // and missed-orders policies as the players of RoboRally by mail have always read them.
 
+// OffTurn is a Position some of whose seats that are not due may still send a move
+// for the turn (RoboRally: a powered-down robot's player says whether it stays down,
+// and the turn waits for it: game.Holder). MaySend says whether seat may; such a
+// move is checked as a due seat's, and the judge plays the seat's latest (folded,
+// game.Folder) with the due seats' moves. It is never missed: the autopilot plays
+// nothing for it.
+type OffTurn interface {
+	MaySend(seat int) bool
+}
+
+// SheetReader is a Kind whose moves are order sheets the judge's own reader reads
+// whole (package orders, which reads every mail's envelope lines): what that reader
+// finds wrong counts from the start, as it always has for RoboRally (a sheet without
+// its secret but with errors is answered that it has errors, the errors withheld).
+// For a Kind that is not one, the judge leaves the move's lines to Check.
+type SheetReader interface {
+	ReadsOrderSheets() bool
+}
+
 // Describer is a Config that says in its own words what a game of it plays and how
-// its settings stand, where the judge's replies say it.
+// its settings stand, where the judge's replies say it (what a missing move becomes,
+// for STATUS and the reminder, is game.MissedRuler's).
 type Describer interface {
 	// Describe is what the game plays in a few words, for the replies' first lines
 	// ("Game spring, course sprint: running."); without it the Kind's Title.
 	Describe() string
-	// WithoutMove is what becomes of a seat whose move is missing at the deadline,
-	// said to its player (STATUS: "Without orders: ...").
-	WithoutMove() string
 	// MissedLine and RulesLine are the settings shown back to a game master (CREATE,
 	// SET): the missed-move policy and the rules, each in a line.
 	MissedLine() string
@@ -74,6 +91,16 @@ type Chronicle interface {
 // what the judge knows of the turn. "": the judge's own reply.
 type Acknowledger interface {
 	Acknowledge(seat int, text string, t AckTurn) string
+}
+
+// Refuser is a Position that says in its own words why a move was refused (Check's
+// problems, or a move sent for another turn than t.Turn): the line above the
+// problems, the problems (each with its line and column: the judge quotes that line
+// of the mail below it) and the advice below them. text is the mail's orders as the
+// judge read them, the envelope's lines (game, player, secret, turn) kept; t's Game,
+// Player and Turn are set. ok false: the judge's own words.
+type Refuser interface {
+	Refusal(seat int, text string, t AckTurn) (summary string, problems []Problem, hint string, ok bool)
 }
 
 // AckTurn is the turn a move was accepted for, as the judge knows it.

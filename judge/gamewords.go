@@ -2,10 +2,13 @@ package judge
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // What a game behind the seam says in its own words in the judge's replies
@@ -92,4 +95,87 @@ func (j *Judge) sendHostedAck(tx *store.Tx, g store.Game, player *store.Player, 
 	}
 	return store.InboxProcessed, noteAccepted, g.ID, j.enqueue(tx, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+}
+
+// maySend says whether a seat that is not due may send a move (game.OffTurn).
+func maySend(pos game.Position, seat int) bool {
+	o, ok := pos.(game.OffTurn)
+	return ok && o.MaySend(seat)
+}
+
+// offTurnMoves adds to moves the latest move (folded, game.Folder) of each seat that is
+// not due and sent one it may send (game.OffTurn), to be played with the due seats'.
+func (j *Judge) offTurnMoves(tx *store.Tx, g store.Game, h hosted, players []store.Player, moves map[int]game.Move) error {
+	o, ok := h.pos.(game.OffTurn)
+	if !ok {
+		return nil
+	}
+	due := map[int]bool{}
+	for _, s := range h.pos.Due() {
+		due[s] = true
+	}
+	folder, folds := h.pos.(game.Folder)
+	for _, p := range players {
+		if due[p.Seat] || p.Withdrawn || !o.MaySend(p.Seat) {
+			continue
+		}
+		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		if err != nil {
+			return err
+		}
+		// the version the mail server received last counts (a backlog read out of order)
+		sort.SliceStable(vs, func(a, b int) bool { return vs[a].Received.Before(vs[b].Received) })
+		var got *game.Move
+		for _, v := range vs {
+			m, err := hostedMove(v)
+			if err != nil || len(m.Data) == 0 {
+				continue
+			}
+			if got != nil && folds {
+				m = folder.Fold(p.Seat, *got, m)
+			}
+			got = &m
+		}
+		if got != nil {
+			moves[p.Seat] = *got
+		}
+	}
+	return nil
+}
+
+// gameRefusal is the reply to a move refused (by Check, or sent for another turn) in
+// the game's words, sheetText the mail's sheet as read, its envelope lines kept
+// (game.Refuser), and the problems as stored with the version: each problem with the
+// mail's line it names quoted below it (the secret hidden), as the judge quotes a
+// RoboRally sheet's. For a game without one: "" and problems as they were.
+func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetText string, problems []string) (string, []string) {
+	r, ok := h.pos.(game.Refuser)
+	if !ok {
+		return "", problems
+	}
+	summary, ps, hint, ok := r.Refusal(player.Seat, sheetText, game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn})
+	if !ok || len(ps) == 0 {
+		return "", problems
+	}
+	src := strings.Split(sheetText, "\n")
+	lines := make([]string, 0, len(ps))
+	for _, p := range ps {
+		s := p.String()
+		if q := quotedLine(src, p.Line); q != "" {
+			s += "\n      " + q
+		}
+		lines = append(lines, s)
+	}
+	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: lines, Hint: hint})
+	if err != nil {
+		return "", problems
+	}
+	return text, lines
+}
+
+// readsSheets says whether k's moves are order sheets the judge's reader reads whole
+// (game.SheetReader).
+func readsSheets(k game.Kind, err error) bool {
+	r, ok := k.(game.SheetReader)
+	return err == nil && ok && r.ReadsOrderSheets()
 }

@@ -114,7 +114,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, stored, g, nil), rules.Name, rulesText(rules), g.Tag), nil
+		g.Tag, g.Course, settingsText(set, stored, g, j.describer(g)), rules.Name, rulesText(rules), g.Tag), nil
 }
 
 // createKey reads one of the CREATE settings every game takes: gm= (checked here, kept

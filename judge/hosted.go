@@ -358,17 +358,21 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	sheet := rd.Sheet
 	var problems []string
 	var checked game.Checked
-	var moveText string
+	var moveText, refusal string
 	switch {
 	case sheet.Turn != 0 && sheet.Turn != g.CurrentTurn:
 		problems = append(problems, fmt.Sprintf("this sheet is for turn %d; the judge is collecting turn %d.", sheet.Turn, g.CurrentTurn))
-	case !slices.Contains(h.pos.Due(), player.Seat):
+		refusal, problems = j.gameRefusal(h, player, g, rd.SheetText, problems)
+	case !slices.Contains(h.pos.Due(), player.Seat) && !maySend(h.pos, player.Seat):
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
 		moveText = envelopeLines(rd.SheetText)
 		checked = h.pos.Check(player.Seat, moveText)
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())
+		}
+		if !checked.OK() { // game.Refuser: the refusal in the game's words
+			refusal, problems = j.gameRefusal(h, player, g, rd.SheetText, problems)
 		}
 	}
 	valid := len(problems) == 0
@@ -386,6 +390,10 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		return "", "", 0, err
 	}
 	var b strings.Builder
+	if !valid && refusal != "" {
+		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
+			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: refusal})
+	}
 	if !valid {
 		fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, was NOT accepted:\n\n", player.Robot, g.CurrentTurn, g.Tag)
 		for _, p := range problems {
@@ -488,6 +496,9 @@ func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []stor
 		default:
 			moves[seat] = *got
 		}
+	}
+	if err := j.offTurnMoves(tx, g, h, players, moves); err != nil { // game.OffTurn
+		return nil, nil, nil, err
 	}
 	return moves, missing, partial, nil
 }

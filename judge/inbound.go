@@ -488,10 +488,10 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 	} else if err != nil {
 		return "", "", 0, err
 	}
-	if g.Kind != "" {
+	if g.Kind != "" && !readsSheets(j.hostedKind(g)) {
 		// a game behind the seam reads the move itself (judgeHostedSheet): what RoboRally's
 		// order grammar says of its lines ("expected an order ... got place") is not the
-		// player's to read
+		// player's to read, unless its moves are such sheets (game.SheetReader)
 		sheetErr = nil
 	}
 	gameID = g.ID

@@ -378,11 +378,7 @@ func (j *Judge) rosterStatus(e *cmdEnv, g store.Game, h hosted, r game.Roster, o
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
 		}
-		without := "the game's autopilot plays a move for you"
-		if d, ok := h.cfg.(game.Describer); ok {
-			without = d.WithoutMove()
-		}
-		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", without)
+		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", j.missedText(g, o.policy(g))) // game.MissedRuler
 	} else {
 		fmt.Fprintf(b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
 	}

@@ -137,6 +137,12 @@ func TestRoboRallyCommandsThroughTheSeamAnswerTheSame(t *testing.T) {
 		// known is a difference not closed yet, taken out of the seam's reply
 		// before the comparison (docs/games.md lists them): old, new
 		known [2]string
+		// ahead is how many turns the judge's game is ahead of the seam's after the
+		// mails: the old path plays a rolled-back turn again at once when every
+		// program is still in (the same orders and seed: the same turn); the seam
+		// waits for the deadline or PROCESS, so that new orders count, as the
+		// rollback notice tells the players
+		ahead int
 	}
 	cases := []tcase{
 		{name: "STATUS by a player", steps: []step{{"Twonky", "secret SECRET\nSTATUS\n"}}},
@@ -146,6 +152,9 @@ func TestRoboRallyCommandsThroughTheSeamAnswerTheSame(t *testing.T) {
 		{name: "HISTORY", turns: 2, steps: []step{{"Hulk", "secret SECRET\nHISTORY\n"}}},
 		{name: "the ack of a sheet", steps: []step{{"Twonky", "SHEET"}, {"Zoombot", "SHEET"}}},
 		{name: "the ack of a sheet with standing orders", steps: []step{{"Twonky", "SHEET if damage > 2 power down\n"}}},
+		{name: "a sheet refused", steps: []step{{"Twonky", "robot Twonky\nturn 1\nsecret SECRET\nP495\nP10 frobnicate\n"}}},
+		{name: "a sheet for another turn", steps: []step{{"Twonky", "robot Twonky\nturn 3\nsecret SECRET\nP495\n"}}},
+		{name: "a sheet without a secret", steps: []step{{"Zoombot", "robot Zoombot\nP490\n"}, {"Zoombot", "robot Zoombot\nP490 frobnicate\n"}}},
 		{name: "KICK", steps: []step{{"gm", "secret SECRET\nKICK Hulk\n"}, {"gm", "secret SECRET\nSTATUS\n"}}},
 		{name: "WITHDRAW", steps: []step{{"Hulk", "secret SECRET\nWITHDRAW\n"}, {"Twonky", "secret SECRET\nSTATUS\n"}}},
 		{name: "REPLACE", steps: []step{{"gm", "secret SECRET\nREPLACE Hulk new@example.test\n"}}},
@@ -158,8 +167,14 @@ func TestRoboRallyCommandsThroughTheSeamAnswerTheSame(t *testing.T) {
 		{name: "PROCESS", steps: []step{{"gm", "secret SECRET\nPROCESS\n"}}},
 		// the seam's turn mails the game masters no summary (turnSummaryForGMs): one
 		// mail fewer is void
-		{name: "ROLLBACK", turns: 1, steps: []step{{"gm", "secret SECRET\nROLLBACK\n"}}, known: [2]string{"3 mail(s)", "4 mail(s)"}},
+		{name: "ROLLBACK", turns: 1, steps: []step{{"gm", "secret SECRET\nROLLBACK\n"}}, known: [2]string{"3 mail(s)", "4 mail(s)"}, ahead: 1},
 		// a game behind the seam has no course in its row: LIST names its game
+		// a robot powered down this turn: its player says whether it stays down (the
+		// turn waits for it: absence.go), and the others see it in STATUS
+		{name: "a powered-down robot", setup: []step{{"Zoombot", "SHEET"}, {"Hulk", "SHEET"}, {"Twonky", "SHEET power down\n"}},
+			steps: []step{{"Zoombot", "secret SECRET\nSTATUS\n"}, {"Twonky", "robot Twonky\nsecret SECRET\nstay down\n"}, {"Zoombot", "SHEET"}, {"Hulk", "SHEET"}, {"Hulk", "secret SECRET\nSTATUS\n"}}},
+		{name: "a powered-down robot comes back up", setup: []step{{"Zoombot", "SHEET"}, {"Hulk", "SHEET"}, {"Twonky", "SHEET power down\n"}},
+			steps: []step{{"Twonky", "robot Twonky\nsecret SECRET\ncome back up\n"}, {"Zoombot", "SHEET"}, {"Hulk", "SHEET"}, {"Twonky", "secret SECRET\nSTATUS\n"}}},
 		{name: "LIST", steps: []step{{"someone@example.test", "LIST\n"}}, known: [2]string{"roborally  ", "COURSE"}},
 	}
 	for _, own := range []bool{false, true} {
@@ -196,9 +211,22 @@ func TestRoboRallyCommandsThroughTheSeamAnswerTheSame(t *testing.T) {
 						}
 						seam = strings.ReplaceAll(seam, tc.known[0], strings.ReplaceAll(tc.known[1], "COURSE", course))
 					}
+					if testing.Verbose() {
+						t.Logf("step %d: %s", i+1, seam)
+					}
 					if old != seam {
 						t.Errorf("step %d (%s: %q): the replies differ:\n%s\n--- old:\n%s\n--- seam:\n%s", i+1, s.from, strings.SplitN(s.body, "\n", 2)[0], diffLines(old, seam), old, seam)
 					}
+				}
+				// and the games are the same after the mails (SET, KICK, a robot that stays down)
+				og, _ := tp.old.game("spring")
+				sg, _ := tp.seam.game("spring")
+				if tc.ahead > 0 {
+					if og.CurrentTurn != sg.CurrentTurn+tc.ahead {
+						t.Errorf("after the mails the judge's game is at turn %d, the seam's at turn %d; want %d turn(s) apart", og.CurrentTurn, sg.CurrentTurn, tc.ahead)
+					}
+				} else if og.CurrentTurn != sg.CurrentTurn || !bytes.Equal(tp.stateBytes(tp.old), tp.stateBytes(tp.seam)) {
+					t.Errorf("after the mails the games differ: the judge's at turn %d, the seam's at turn %d", og.CurrentTurn, sg.CurrentTurn)
 				}
 			})
 		}

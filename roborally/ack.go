@@ -2,7 +2,9 @@ package roborally
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -113,4 +115,54 @@ func ownTemplates(name string, data any) (string, error) {
 		return "", err
 	}
 	return set.Text(name, data)
+}
+
+var _ game.Refuser = (*position)(nil)
+
+// Refusal is the reply to a refused sheet as on the judge's own path: every problem
+// at once, the syntax's and the validation's, in the order of the lines, each with its
+// severity, and the marker hint (orders.HintOf) above the advice.
+func (p *position) Refusal(seat int, text string, t game.AckTurn) (string, []game.Problem, string, bool) {
+	if seat < 0 || seat >= len(p.State.Robots) {
+		return "", nil, "", false
+	}
+	sheet, syntax := orders.Parse([]byte(text))
+	var ps []orders.Problem
+	var out []game.Problem
+	var se *orders.SyntaxError
+	switch {
+	case errors.As(syntax, &se):
+		ps = append(ps, se.Problems...)
+	case syntax != nil:
+		out = append(out, game.Problem{Msg: syntax.Error()})
+	}
+	if sheet != nil { // validated as far as it was read: every error in one reply
+		if sheet.Turn == 0 {
+			sheet.Turn = p.State.Turn
+		}
+		rep := orders.Validate(p.setup, p.State, p.State.Robots[seat].Name, sheet)
+		ps = append(ps, rep.Errors()...)
+	}
+	slices.SortStableFunc(ps, func(a, b orders.Problem) int {
+		if a.At.Line != b.At.Line {
+			return a.At.Line - b.At.Line
+		}
+		return a.At.Col - b.At.Col
+	})
+	for _, pr := range ps {
+		// with its severity, as orders.Problem says it ("line 4, column 1: error: ...")
+		gp := game.Problem{Line: pr.At.Line, Col: pr.At.Col, Msg: "error: " + pr.Msg}
+		if pr.Warning {
+			gp.Msg = "warning: " + pr.Msg
+		}
+		if pr.At.Line == 0 {
+			gp.Msg = pr.String() // "sheet: error: ..."
+		}
+		out = append(out, gp)
+	}
+	hint := "Correct them and send the whole sheet again; until then your earlier valid orders, if any, stand."
+	if h := orders.HintOf(syntax); h != "" {
+		hint = h + "\n\n" + hint
+	}
+	return fmt.Sprintf("Your orders for %s, turn %d of game %s, were NOT accepted:", t.Player, t.Turn, t.Game), out, hint, true
 }

@@ -16,18 +16,24 @@ import (
 // settings shown back and LIST's line.
 
 var (
-	_ game.Describer  = Config{}
-	_ game.Settable   = Config{}
-	_ game.Chronicle  = Kind{}
-	_ game.Roster     = (*position)(nil)
-	_ game.Departures = (*position)(nil)
+	_ game.Describer   = Config{}
+	_ game.Settable    = Config{}
+	_ game.Chronicle   = Kind{}
+	_ game.SheetReader = Kind{}
+	_ game.Roster      = (*position)(nil)
+	_ game.Departures  = (*position)(nil)
+	_ game.OffTurn     = (*position)(nil)
 )
+
+// MaySend: a robot in the race that runs no program this turn (powered down) may send
+// orders all the same: whether it stays down, its standing orders (absence.go's
+// ruling: the turn waits for them).
+func (p *position) MaySend(seat int) bool {
+	return seat >= 0 && seat < len(p.State.Robots) && !p.State.Robots[seat].Out && !p.Over()
+}
 
 // Describe is the course: "course sprint".
 func (c Config) Describe() string { return "course " + c.CourseName }
-
-// WithoutMove is what the missed-orders policy does to a robot, said to its player.
-func (c Config) WithoutMove() string { return PolicyText(c.Rules, c.policy()) }
 
 // MissedLine is the missed-orders policy in the ruleset's words.
 func (c Config) MissedLine() string { return MissedText(c.Rules, c.policy()) }
@@ -64,6 +70,9 @@ func (c Config) Players() (int, bool) {
 	_, hi := c.Seats()
 	return hi, true
 }
+
+// ReadsOrderSheets: RoboRally's moves are the order sheets package orders reads.
+func (Kind) ReadsOrderSheets() bool { return true }
 
 // SetUp is HISTORY's turn 0.
 func (Kind) SetUp() string { return "the robots were placed" }
