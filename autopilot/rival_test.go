@@ -8,14 +8,14 @@ import (
 	"github.com/rallyjudge/rallyjudge/autopilot"
 )
 
-// Round 3 of head-to-head game 2427 on the docking run (TestAutopilotBeatsGreedy): the
-// autopilot (second seat) at 7,5 facing north, the greedy player at 9,5 facing east and
-// moving first, checkpoint 1 at 9,3 between them. Searched alone, the autopilot's best
-// program turns east onto the belt and up past the greedy robot, which the greedy robot's
-// real program pushes aside: it ends at 11,2 short of the checkpoint. Played against the
-// rival's likely programs (rival.go), it goes up first and takes the checkpoint.
+// Round 3 of head-to-head game 2439 on the docking run (TestAutopilotBeatsGreedy): the
+// autopilot (second seat) at 10,5 facing north, the greedy player beside it at 9,5 facing
+// east and moving first, checkpoint 1 at 9,3 and the pit at 8,2 beside it. Searched
+// alone, the autopilot's best program goes for the checkpoint past the greedy robot, whose
+// real program drives it into the pit at 8,2. Played against the rival's likely programs
+// (rival.go), it backs off first and takes the checkpoint behind the greedy robot.
 func TestChoose2023AgainstTheRival(t *testing.T) {
-	s, st := newGame2023(t, "docking-run", 2427, 2)
+	s, st := newGame2023(t, "docking-run", 2439, 2)
 	p, greedy := autopilot.New(s), greedyPolicy(s)
 	const ap, rival = 1, 0
 	for range 2 {
@@ -27,7 +27,7 @@ func TestChoose2023AgainstTheRival(t *testing.T) {
 		st = next
 	}
 	a, b := st.Robots[ap], st.Robots[rival]
-	if a.Pos != (adjudicator.Pos{X: 7, Y: 5}) || b.Pos != (adjudicator.Pos{X: 9, Y: 5}) || st.Priority != rival || a.Flags != 0 {
+	if a.Pos != (adjudicator.Pos{X: 10, Y: 5}) || b.Pos != (adjudicator.Pos{X: 9, Y: 5}) || st.Priority != rival || a.Flags != 0 {
 		t.Fatalf("round %d: the autopilot at %v, the greedy robot at %v, token %d, %d checkpoints: not the position this test is about",
 			st.Turn, a.Pos, b.Pos, st.Priority, a.Flags)
 	}
