@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -206,12 +207,17 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	var setup *adjudicator.Setup
 	var before, next *adjudicator.State
 	var events []adjudicator.Event
+	adopted := false
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
 		if g, err = tx.Game(gameID); errors.Is(err, store.ErrNotFound) {
 			return nil // no such game: its reports go without pictures
 		} else if err != nil {
 			return err
+		}
+		if g.Kind != "" {
+			adopted = true // by a game behind the seam since (legacy.go): drawn by it
+			return nil
 		}
 		tn, err := tx.Turn(gameID, turn)
 		if errors.Is(err, store.ErrNotFound) {
@@ -235,6 +241,12 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 		return nil
 	}); err != nil {
 		return 0, err
+	}
+	if adopted {
+		if err := j.adoptedJobs(ctx, g, jobs); err != nil {
+			return 0, err
+		}
+		return j.hostedReportPictures(ctx, gameID, turn, jobs, start)
 	}
 	if setup != nil && next != nil {
 		j.drawReports(g, setup, before, next, events, turn, jobs)
@@ -451,4 +463,38 @@ func (j *Judge) drawHostedReports(g store.Game, ill game.Illustrator, before gam
 		}
 		a.raw = raw
 	})
+}
+
+// adoptedJobs turns the picture jobs of the judge's own RoboRally path into jobs of the
+// game behind the seam that adopted their game after the turn was played (legacy.go):
+// what the game is told of each mail (game.Mailing) is read from the report the job
+// kept, so that the game draws the same pictures and writes the same HTML.
+func (j *Judge) adoptedJobs(ctx context.Context, g store.Game, jobs []*awaiting) error {
+	var players []store.Player
+	if err := j.Store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		players, err = tx.Players(g.ID)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, a := range jobs {
+		rep := a.job.Report
+		c := j.mailing(g, game.MailReport, -1, a.job.Turn)
+		c.Templates = nil
+		c.Game, c.Deadline, c.List = rep.Game, rep.Deadline, rep.List
+		switch {
+		case rep.Part == templates.PartPublic || a.job.You == "":
+			c.Part = game.PartPublic
+		case rep.Part == templates.PartPrivate:
+			c.Part = game.PartPrivate
+		}
+		for _, p := range players {
+			if a.job.You != "" && strings.EqualFold(p.Robot, a.job.You) {
+				c.Seat = p.Seat
+			}
+		}
+		a.job.Mailing = &c
+	}
+	return nil
 }

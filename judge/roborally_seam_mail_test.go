@@ -479,3 +479,48 @@ func TestSeamReportPicturesOfAVoidTurn(t *testing.T) {
 		t.Errorf("%d picture jobs left", len(jobs))
 	}
 }
+
+// A game of the judge's own RoboRally path adopted by roborally.Kind (legacy.go) while
+// its turn's reports await their pictures — a judge upgraded right after a turn — sends
+// them with the pictures and HTML the older path would have: the game behind the seam
+// draws them from what each report's job kept. Before, they went without pictures.
+func TestAdoptedGameDrawsPendingReportPictures(t *testing.T) {
+	ctx := context.Background()
+	want := newFixture(t)
+	want.resolveTurn1()
+	wantMails := gameMails(t, want)
+	f := newFixture(t)
+	f.resolveTurn1()
+	if jobs := f.pictureJobs(); len(jobs) != 3 {
+		t.Fatalf("%d reports await their pictures, want 3", len(jobs))
+	}
+	f.j.Games = append(game.Catalog{roborally.Kind{Course: f.j.Course}}, f.j.Games...)
+	if n, err := f.j.AdoptLegacy(ctx); err != nil || n != 1 {
+		t.Fatalf("adopted %d games: %v", n, err)
+	}
+	got := gameMails(t, f)
+	reports := 0
+	for id, w := range wantMails {
+		if !strings.HasPrefix(id, "report.spring.1.") {
+			continue
+		}
+		reports++
+		g, ok := got[id]
+		switch {
+		case !ok:
+			t.Errorf("%s was not sent", id)
+		case g.text != w.text || g.html != w.html:
+			t.Errorf("%s: the text or HTML differs from the older path's:\n%s", id, lineDiff(w.html, g.html))
+		case len(g.inline) != len(w.inline) || len(g.inline) != 7:
+			t.Errorf("%s: %d pictures, want the older path's %d", id, len(g.inline), len(w.inline))
+		}
+		for cid, data := range w.inline {
+			if string(g.inline[cid]) != string(data) {
+				t.Errorf("%s: picture %s differs from the older path's", id, cid)
+			}
+		}
+	}
+	if reports != 3 {
+		t.Fatalf("%d reports of turn 1 on the older path, want 3", reports)
+	}
+}
