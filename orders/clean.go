@@ -20,10 +20,13 @@ func cleanLine(s string) (out []rune, cols []int, tooLong bool) {
 type cleaner struct {
 	in, out []rune
 	cols    []int
+	// asIs says the last line cleaned was left as it was: its runes are its bytes.
+	asIs bool
 }
 
 func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 	clean := printableASCII(s)
+	c.asIs = clean
 	n := len(s) // a rune a byte in a clean line
 	if !clean {
 		n = utf8.RuneCountInString(s)

@@ -6,7 +6,10 @@ import (
 	gotoken "go/token"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The first-word tables (actionForms) must name exactly the words the guarded cases of
@@ -145,4 +148,26 @@ func firstWordsAsked(e ast.Expr) []string {
 	}
 	ast.Inspect(e, walk)
 	return words
+}
+
+// isOriginalMessage tells a line from the words it looks for by its first letter alone:
+// nothing but those letters may fold to them (strings.EqualFold folds "ſ" to "s" and "K"
+// to "k", but nothing outside ASCII to "o", "f" or "u").
+func TestFirstFoldsASCII(t *testing.T) {
+	for _, r := range "ofu" {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf {
+				t.Errorf("%q folds to %q: isOriginalMessage would miss a line starting with it", f, r)
+			}
+		}
+		for _, line := range []string{"Original Message", "-----ORIGINAL MESSAGE-----", "__ forwarded message __",
+			"Ursprüngliche Nachricht", "  URSPRÜNGLICHE NACHRICHT"} {
+			if !isOriginalMessage(strings.TrimSpace(line)) {
+				t.Errorf("%q is not an original message", line)
+			}
+		}
+	}
+	if isOriginalMessage("Øriginal message") || isOriginalMessage("original messages") {
+		t.Error("a near miss is an original message")
+	}
 }

@@ -106,7 +106,7 @@ func ParseText(b []byte) (*Sheet, error) {
 		// A line that cleaning did not change (but for a comment cut off) is a piece of
 		// the sheet's string, and of its lower-cased copy.
 		str, low := raw, ""
-		if len(runes) <= len(raw) && sameASCII(runes, raw) {
+		if c.asIs || len(runes) <= len(raw) && sameASCII(runes, raw) {
 			str = raw[:len(runes)]
 			if lower != "" {
 				low = lower[offs[i] : offs[i]+len(runes)]
@@ -299,6 +299,11 @@ func isOriginalMessage(t string) bool {
 		j--
 	}
 	l := t[i:j] // no lower-cased copy
+	// What folds to the words' first letters is those letters (TestFirstFoldsASCII): a
+	// line starting otherwise is none of them, told without comparing.
+	if l == "" || (l[0]|0x20 != 'o' && l[0]|0x20 != 'f' && l[0]|0x20 != 'u') {
+		return false
+	}
 	return strings.EqualFold(l, "original message") || strings.EqualFold(l, "forwarded message") || strings.EqualFold(l, "ursprüngliche nachricht")
 }
 
