@@ -3,7 +3,6 @@ package judge
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -347,8 +346,8 @@ func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult
 		if err != nil {
 			return err
 		}
-		var events []adjudicator.Event
-		if err := json.Unmarshal(tn.Events, &events); err != nil {
+		events, err := roborally.TurnEvents(tn.Events)
+		if err != nil {
 			return fmt.Errorf("demo: events of turn %d: %w", tn.Number, err)
 		}
 		// A device laid or launched (a mine, goo, The Big One ...) and a flight (Big
@@ -381,18 +380,15 @@ func (j *Judge) demoCountUses(ctx context.Context, g store.Game, res *DemoResult
 func (j *Judge) demoState(ctx context.Context) (store.Game, *adjudicator.State, *adjudicator.Setup, error) {
 	var g store.Game
 	var state *adjudicator.State
+	var setup *adjudicator.Setup
 	err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
 		if g, err = tx.GameByTag("demo"); err != nil {
 			return err
 		}
-		state, _, err = stateOf(tx, g)
+		setup, state, err = j.roboRallyEngine(tx, g) // the bots read the engine's state
 		return err
 	})
-	if err != nil {
-		return g, nil, nil, err
-	}
-	setup, err := j.setupFor(g)
 	return g, state, setup, err
 }
 

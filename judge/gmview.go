@@ -156,10 +156,7 @@ func (j *Judge) TurnToCheck(ctx context.Context, tag string) (*adjudicator.Setup
 		if g.Status != store.GameRunning && g.Status != store.GamePaused {
 			return fmt.Errorf("game %s is %s: it takes no orders", g.Tag, g.Status)
 		}
-		if setup, err = j.setupFor(g); err != nil {
-			return err
-		}
-		st, _, err = stateOf(tx, g)
+		setup, st, err = j.roboRallyEngine(tx, g)
 		turn = g.CurrentTurn
 		return err
 	})

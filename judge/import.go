@@ -227,7 +227,7 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 		// RoboRally behind the seam: the game imported as stored before it, adopted
 		// at once (legacy.go)
 		if k, l := j.legacyKind(); l != nil {
-			if _, err := j.adoptIn(tx, id, k, l); err != nil {
+			if _, err := j.adoptIn(tx, id, k, l, false); err != nil {
 				return err
 			}
 		}

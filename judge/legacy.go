@@ -10,6 +10,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -68,7 +69,7 @@ func (j *Judge) AdoptLegacy(ctx context.Context) (int, error) {
 				return err
 			}
 			var err error
-			adopted, err = j.adoptIn(tx, id, k, l)
+			adopted, err = j.adoptIn(tx, id, k, l, true)
 			return err
 		})
 		switch {
@@ -86,8 +87,9 @@ func (j *Judge) AdoptLegacy(ctx context.Context) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// adoptIn adopts game id inside tx; false when the row names a game already.
-func (j *Judge) adoptIn(tx *store.Tx, id int64, k game.Kind, l game.Legacy) (bool, error) {
+// adoptIn adopts game id inside tx; false when the row names a game already. audit:
+// the audit log says so (not for a game created or imported in the same transaction).
+func (j *Judge) adoptIn(tx *store.Tx, id int64, k game.Kind, l game.Legacy, audit bool) (bool, error) {
 	g, err := tx.Game(id)
 	if err != nil {
 		return false, err
@@ -182,6 +184,9 @@ func (j *Judge) adoptIn(tx *store.Tx, id int64, k game.Kind, l game.Legacy) (boo
 	j.setups.mu.Lock()
 	delete(j.setups.m, g.ID)
 	j.setups.mu.Unlock()
+	if !audit {
+		return true, nil
+	}
 	_, err = tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: "judge", Action: "adopt",
 		Detail: fmt.Sprintf("stored before the game seam: now played as %s (%d turns, %d order versions)", k.Name(), len(turns), len(versions))})
 	return err == nil, err
@@ -206,4 +211,30 @@ func (j *Judge) olderArchive(tx *store.Tx, g store.Game) (a archive.Archive, ok 
 	}
 	a, err = archive.FromStoreAs(tx, g.ID, j.Course, adjudicator.LoadBoard, u)
 	return a, true, err
+}
+
+// roboRallyEngine is a RoboRally game's engine setup and current state, on either path:
+// for the demo's bots and `rallyjudge check`, which read the game as the engine does.
+func (j *Judge) roboRallyEngine(tx *store.Tx, g store.Game) (*adjudicator.Setup, *adjudicator.State, error) {
+	k, err := j.hostedKind(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k == nil {
+		setup, err := j.setupFor(g)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, _, err := stateOf(tx, g)
+		return setup, st, err
+	}
+	h, err := j.hostedState(tx, g, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, setup, ok := roborally.Engine(h.pos)
+	if !ok {
+		return nil, nil, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
+	}
+	return setup, st, nil
 }

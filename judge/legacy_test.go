@@ -59,6 +59,19 @@ func (f *fixture) adoptedPosition() (store.Game, []byte, []*orders.Sheet) {
 	return g, st, standing
 }
 
+// olderPath makes f's judge create RoboRally games on its older path, as before the
+// seam: RoboRally is not among its games.
+func olderPath(f *fixture) *fixture {
+	var keep game.Catalog
+	for _, k := range f.j.Games {
+		if _, ok := k.(game.Legacy); !ok {
+			keep = append(keep, k)
+		}
+	}
+	f.j.Games = keep
+	return f
+}
+
 // oldStanding is the standing orders in force on the older path, by seat.
 func (f *fixture) oldStanding() []*orders.Sheet {
 	f.t.Helper()
@@ -134,7 +147,7 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 		{"2023", "docking-run", ptr(adjudicator.Rules2023()), "if damage > 1 shut down", "shut down\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			old, adopted := newJudgeFixture(t), fixtureOn(t, backend)
+			old, adopted := olderPath(newJudgeFixture(t)), olderPath(fixtureOn(t, backend))
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
 			spec := GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}
 			old.createGame(spec)
@@ -337,7 +350,9 @@ func TestAdoptRefusesDamagedGames(t *testing.T) {
 		}, []string{"game spring", `missed-orders policy "teleport"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
+			f := olderPath(newJudgeFixture(t))
+			f.createGame(GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}})
 			f.playTurns(2)
 			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", ""))) // turn 3's, in
 			var before []store.Turn

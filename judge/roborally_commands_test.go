@@ -29,7 +29,7 @@ type twoPaths struct {
 // gm@example.test) under the postal rules or (own) the 2023 rules.
 func newTwoPaths(t *testing.T, own bool) *twoPaths {
 	t.Helper()
-	tp := &twoPaths{t: t, old: newJudgeFixture(t), seam: newJudgeFixture(t)}
+	tp := &twoPaths{t: t, old: olderPath(newJudgeFixture(t)), seam: newJudgeFixture(t)}
 	course, kv := "sprint", map[string]string{"course": "sprint"}
 	if own {
 		r := adjudicator.Rules2023()

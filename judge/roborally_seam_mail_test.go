@@ -44,7 +44,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			players := []string{"Twonky", "Zoombot", "Hulk"}
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
-			old := newJudgeFixture(t)
+			old := olderPath(newJudgeFixture(t)) // RoboRally on the judge's older path
 			old.createGame(GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test",
 				Deadline: dl, List: tc.list}, players...)
 			seam := newJudgeFixture(t)

@@ -41,7 +41,10 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 			f.j.Games = append(game.Catalog{k}, f.j.Games...)
 			players := []string{"Twonky", "Zoombot", "Hulk"}
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
+			games := f.j.Games
+			olderPath(f) // game spring on the judge's older path
 			f.createGame(GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}, players...)
+			f.j.Games = games
 			own := f.secrets
 			cfg, err := k.Configure(tc.kv)
 			if err != nil {

@@ -314,3 +314,27 @@ func (k Kind) UnadoptTurn(config, before []byte, moves map[int]game.Move, after,
 	out.Orders, err = json.Marshal(o.Played)
 	return out, err
 }
+
+// Engine is a RoboRally position's engine state and setup (ok false: the position is
+// another game's), for what reads the game as the engine does: the demo's bots, tests.
+func Engine(p game.Position) (st *adjudicator.State, setup *adjudicator.Setup, ok bool) {
+	pos, ok := p.(*position)
+	if !ok {
+		return nil, nil, false
+	}
+	return pos.State, pos.setup, true
+}
+
+// TurnEvents are the engine's events of a stored turn, as the older path stored them
+// (the engine's) or as Play stores them (with what was played).
+func TurnEvents(raw []byte) ([]adjudicator.Event, error) {
+	var events []adjudicator.Event
+	if err := json.Unmarshal(raw, &events); err == nil {
+		return events, nil
+	}
+	var o outcome
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return nil, fmt.Errorf("events unreadable: %v", err)
+	}
+	return o.Events, nil
+}
