@@ -15,13 +15,14 @@ import (
 
 // A turn's GIF for several readers (issue 24 item 3). Each reader's copy rings their
 // robot in every frame (Frame.For). An Animation encodes the shared GIF once, each
-// frame's difference from the one before in bands of rows cut at the edges of every
-// robot's ring (bands.go, lzw.go), and keeps the bands. A reader's copy of a frame
-// differs from the shared one only in the rows of the reader's ring, and only where the
-// ring moved or something changed under it: Animation.For encodes again just those
-// bands and takes every other band, and every frame whose bands all came out the same,
-// as they are. Where the reader's ring reaches outside the shared frame's rectangle the
-// frame is encoded whole for them.
+// frame's difference from the one before in bands of rows (bands.go, lzw.go), and keeps
+// the bands. A reader's copy of a frame differs from the shared one only in the rows of
+// the reader's ring, and only where the ring moved or something changed under it: the
+// bands are cut round those rows (difference), and Animation.For encodes again just the
+// bands whose rows come out different for the reader, taking every other band, and
+// every frame whose bands all came out the same, as they are. Where the reader's ring
+// would reach outside the shared frame's rectangle (difference grows it so that it
+// does not) the frame is encoded whole for them.
 //
 // The pictures are EncodeFrames' for the same frames, frame for frame and delay for
 // delay (TestAnimationIsEncodeFrames decodes both and compares every composited
@@ -128,7 +129,13 @@ func (a *Animation) difference(k int) (*image.Paletted, []rowSpan) {
 	}
 	var spans []rowSpan
 	var moved image.Rectangle
-	for _, name := range slices.Concat(names(prev.you), names(cur.you)) {
+	all := names(prev.you)
+	for _, name := range names(cur.you) {
+		if !slices.Contains(all, name) {
+			all = append(all, name)
+		}
+	}
+	for _, name := range all {
 		before, now := ringBoxes(prev.you, name), ringBoxes(cur.you, name)
 		for _, b := range slices.Concat(before, now) {
 			if slices.Contains(before, b) && slices.Contains(now, b) {

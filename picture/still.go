@@ -23,9 +23,10 @@ import (
 // takes the others as they are. The pictures are the frames' pixels and palette
 // exactly (TestStillIsThePicture decodes them).
 //
-// Compression is for speed (sharedLevel, readerLevel): the pictures are on the way from the last
-// order to the reports (BenchmarkLastOrderToSMTP in judge/ gives the time and the bytes
-// of a report); PNG is kept for pictures made once (course pictures, archives).
+// Compression is for speed (sharedLevel, readerLevel): the pictures are on the way
+// from the last order to the reports (BenchmarkLastOrderToSMTP in judge/ gives the time
+// and the bytes of a report); PNG is kept for pictures made once (course pictures,
+// archives).
 
 // Still is a picture encoded as a PNG, band by band (EncodeStill).
 type Still struct {
