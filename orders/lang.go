@@ -272,6 +272,9 @@ func (p *langParser) appendRules(dst []Rule) ([]Rule, bool) {
 		return nil, false
 	}
 	start := len(dst)
+	if dst == nil {
+		dst = make([]Rule, 0, 2) // most sheets with orders have more than one
+	}
 	out := append(dst, r)
 	if p.fallback != nil {
 		out = append(out, Rule{At: r.At, Then: *p.fallback})

@@ -420,6 +420,14 @@ var headerKeys = map[string]string{
 	"secret": "secret", "password": "secret", "passwd": "secret", "pw": "secret", "pass": "secret",
 }
 
+// headerFirsts are the first letters of the header keys, by ASCII code.
+var headerFirsts = func() (f [utf8.RuneSelf]bool) {
+	for k := range headerKeys {
+		f[k[0]] = true
+	}
+	return f
+}()
+
 // IsHeaderKey says whether a line's first word (lower case, without a colon) is one of
 // a sheet's header keys (game, robot or player, turn, secret and their other names):
 // the sheet's envelope, which the judge reads for every game.
@@ -499,6 +507,9 @@ func splitHeader(runes []rune, cols []int, str string) (key, val string, vcol in
 	i := 0
 	for i < len(runes) && runes[i] == ' ' {
 		i++
+	}
+	if i == len(runes) || runes[i] >= utf8.RuneSelf || !headerFirsts[runes[i]|0x20] {
+		return "", "", 0, false // most lines: the first letter starts no key
 	}
 	j := i
 	for j < len(runes) && (runes[j] >= 'a' && runes[j] <= 'z' || runes[j] >= 'A' && runes[j] <= 'Z') {
