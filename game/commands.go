@@ -84,6 +84,15 @@ type Chronicle interface {
 	TurnLine(events []byte) string
 }
 
+// Rollcall is a Position that says, for the game masters' summary of a turn played
+// from it (events: what Play returned), how a seat came into the turn: gone (out of
+// the game: listed as out), and a note after its name: what was played for it when
+// its move was missing ("powerdown"), or why it had none to send ("powered down").
+// Without it the judge mails the game masters no summary of the turn.
+type Rollcall interface {
+	Rollcall(seat int, events []byte) (gone bool, note string)
+}
+
 // Acknowledger is a Position that writes the whole reply to an accepted move in its
 // own layout (RoboRally: the program register by register, the 2023 player mat, the
 // standing orders in force, the warnings with their lines, the forecast, how many

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -66,6 +67,12 @@ func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.St
 			in = append(in, r.Name)
 		}
 	}
+	return j.mailTurnSummary(tx, g, in, late, out, force, gen, next.Over || !inRace(next))
+}
+
+// mailTurnSummary mails the game masters the summary of a turn played: who was in,
+// who was late, who is out.
+func (j *Judge) mailTurnSummary(tx *store.Tx, g store.Game, in, late, out []string, force bool, gen int, over bool) error {
 	why := "every program was in"
 	if force {
 		why = "the deadline passed, or a game master said PROCESS"
@@ -81,12 +88,39 @@ func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.St
 	list("In", in)
 	list("Late", late)
 	list("Out", out)
-	if next.Over || !inRace(next) {
+	if over {
 		b.WriteString("\nThe game is over.\n")
 	}
 	b.WriteString("\nSTATUS (with your game master secret) shows the roster with addresses.\n")
 	return j.mailGMs(tx, g, "summary", fmt.Sprintf("%d%s", g.CurrentTurn, genTag(gen)),
 		fmt.Sprintf("Turn %d summary: %d in, %d late", g.CurrentTurn, len(in), len(late)), b.String())
+}
+
+// rollcallForGMs is the game masters' summary of a turn of a game behind the seam
+// whose position says how each seat came into it (game.Rollcall), as the judge's own
+// RoboRally path mails it (turnSummaryForGMs); pos is the position the turn was played
+// from.
+func (j *Judge) rollcallForGMs(tx *store.Tx, g store.Game, pos game.Position, events []byte, players []store.Player,
+	missedBy map[string]bool, force bool, gen int, over bool) error {
+	rc, ok := pos.(game.Rollcall)
+	if !ok {
+		return nil
+	}
+	var in, late, out []string
+	for _, p := range players {
+		gone, note := rc.Rollcall(p.Seat, events)
+		switch {
+		case gone || p.Withdrawn:
+			out = append(out, p.Robot)
+		case missedBy[p.Robot]:
+			late = append(late, fmt.Sprintf("%s (%s; %d in a row)", p.Robot, orDefault(note, "missed"), p.Missed+1))
+		case note != "":
+			in = append(in, p.Robot+" ("+note+")")
+		default:
+			in = append(in, p.Robot)
+		}
+	}
+	return j.mailTurnSummary(tx, g, in, late, out, force, gen, over)
 }
 
 // rosterText is the game master's roster: every robot with its player's address and

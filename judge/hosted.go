@@ -899,6 +899,9 @@ func (j *Judge) resolveHostedIn(tx *store.Tx, g store.Game, k game.Kind, force b
 	} else if err := j.hostedReports(tx, g, k, res, events, players, gen, notes, played2, next); err != nil {
 		return false, err
 	}
+	if err := j.rollcallForGMs(tx, g, h.pos, events, players, missedBy, force, gen, res.Next.Over()); err != nil { // game.Rollcall
+		return false, err
+	}
 	if mt, ok := res.Next.(game.MissedTeller); ok { // the game's words, and the missed-turns limit
 		private := map[string]string{}
 		for _, p := range players {

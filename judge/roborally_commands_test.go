@@ -165,9 +165,7 @@ func TestRoboRallyCommandsThroughTheSeamAnswerTheSame(t *testing.T) {
 		{name: "SET deadline", steps: []step{{"gm", "secret SECRET\nSET deadline 36h\n"}}},
 		{name: "PAUSE and RESUME", steps: []step{{"gm", "secret SECRET\nPAUSE\n"}, {"gm", "secret SECRET\nRESUME\n"}}},
 		{name: "PROCESS", steps: []step{{"gm", "secret SECRET\nPROCESS\n"}}},
-		// the seam's turn mails the game masters no summary (turnSummaryForGMs): one
-		// mail fewer is void
-		{name: "ROLLBACK", turns: 1, steps: []step{{"gm", "secret SECRET\nROLLBACK\n"}}, known: [2]string{"3 mail(s)", "4 mail(s)"}, ahead: 1},
+		{name: "ROLLBACK", turns: 1, steps: []step{{"gm", "secret SECRET\nROLLBACK\n"}}, ahead: 1},
 		// a game behind the seam has no course in its row: LIST names its game
 		// a robot powered down this turn: its player says whether it stays down (the
 		// turn waits for it: absence.go), and the others see it in STATUS
@@ -321,6 +319,57 @@ func TestRoboRallySetMissedThroughTheSeam(t *testing.T) {
 			}
 			if err := archive.ReplayHosted(&h, tp.seam.j.Games, nil); err != nil {
 				t.Fatalf("the seam's game does not replay from its archive: %v", err)
+			}
+		})
+	}
+}
+
+// The game masters' summary of each turn (who was in, who was late and what was played
+// for them, who is out) is the same mail on both paths: a turn with every program in,
+// one with two programs missed at the deadline, one after a KICK with a robot
+// powered down.
+func TestRoboRallyTurnSummaryThroughTheSeam(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(map[bool]string{false: "postal", true: "2023"}[own], func(t *testing.T) {
+			tp := newTwoPaths(t, own)
+			all := func(extra map[string]string) {
+				_, st := tp.old.state()
+				for _, r := range st.Robots {
+					if roborally.NeedsProgram(r) && len(r.Hand) > 0 && r.Name != "Hulk" {
+						tp.send(step{r.Name, tp.sheet(r.Name, extra[r.Name])})
+					}
+				}
+			}
+			all(nil)
+			tp.send(step{"Twonky", tp.sheet("Twonky", "")})
+			tp.tick(25 * time.Hour) // Zoombot and Hulk missed
+			tp.send(step{"gm", "secret SECRET\nKICK Hulk\n"})
+			down := "power down\n"
+			if own {
+				down = "shut down\n"
+			}
+			all(map[string]string{"Zoombot": down})
+			tp.tick(25 * time.Hour)
+			summaries := func(f *fixture) []string {
+				var out []string
+				for _, m := range f.mailsTo("gm@example.test", "gm-notice") {
+					if strings.Contains(m.Subject, "summary") {
+						out = append(out, m.Subject+"\n"+textOf(t, m))
+					}
+				}
+				return out
+			}
+			old, seam := summaries(tp.old), summaries(tp.seam)
+			if len(old) < 3 {
+				t.Fatalf("the judge's game mailed %d summaries, want at least 3", len(old))
+			}
+			if len(old) != len(seam) {
+				t.Fatalf("%d summaries on the judge's path, %d on the seam:\n%s\n---\n%s", len(old), len(seam), strings.Join(old, "\n"), strings.Join(seam, "\n"))
+			}
+			for i := range old {
+				if old[i] != seam[i] {
+					t.Errorf("summary %d differs:\n%s", i+1, diffLines(old[i], seam[i]))
+				}
 			}
 		})
 	}

@@ -23,7 +23,31 @@ var (
 	_ game.Roster      = (*position)(nil)
 	_ game.Departures  = (*position)(nil)
 	_ game.OffTurn     = (*position)(nil)
+	_ game.Rollcall    = (*position)(nil)
 )
+
+// Rollcall: a robot out of the race is gone; one without orders has the policy played
+// for it (orders.Played), one powered down needed none.
+func (p *position) Rollcall(seat int, events []byte) (bool, string) {
+	if seat < 0 || seat >= len(p.State.Robots) {
+		return true, ""
+	}
+	r := p.State.Robots[seat]
+	if r.Out {
+		return true, ""
+	}
+	var oc outcome
+	_ = json.Unmarshal(events, &oc)
+	for _, pl := range oc.Played {
+		if pl.Robot == r.Name && pl.Missed != "" {
+			return false, pl.Missed
+		}
+	}
+	if !NeedsProgram(r) {
+		return false, "powered down"
+	}
+	return false, ""
+}
 
 // MaySend: a robot in the race that runs no program this turn (powered down) may send
 // orders all the same: whether it stays down, its standing orders (absence.go's
