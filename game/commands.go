@@ -41,6 +41,21 @@ type Describer interface {
 	ListLine() string
 }
 
+// Wording is a Config whose game names its things in the judge's replies to START,
+// a JOIN's CONFIRM and RESUME (RoboRally: each player plays a robot and gets a hand).
+// Without it the judge says players, moves and reports.
+type Wording interface {
+	Words() Words
+}
+
+// Words are a game's names for the judge's things, each as it reads after "the".
+type Words struct {
+	Seat   string // what a player plays: "robot" (plural: with an s)
+	First  string // what a player gets as the game starts: "first hand"
+	Orders string // what a player's orders are written on: "order sheet"
+	Move   string // what a seat sends for a turn: "program"
+}
+
 // Settable is a Config some of whose settings a game master may change after CREATE,
 // with SET KEY VALUE, as the judge's own (RoboRally: missed=). Set is the settings
 // with key changed; ok false when key is none of the game's (the judge reads it as its

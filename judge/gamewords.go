@@ -179,3 +179,13 @@ func readsSheets(k game.Kind, err error) bool {
 	r, ok := k.(game.SheetReader)
 	return err == nil && ok && r.ReadsOrderSheets()
 }
+
+// words are g's game's names for the judge's things (game.Wording), nil for a game
+// without them.
+func (j *Judge) words(g store.Game) *game.Words {
+	if w, ok := j.hostedConfig(g).(game.Wording); ok {
+		ws := w.Words()
+		return &ws
+	}
+	return nil
+}

@@ -233,12 +233,15 @@ func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
 	for _, p := range ps {
 		names = append(names, p.Robot)
 	}
+	w := &game.Words{Seat: "robot", First: "first hand"}
 	if g.Kind != "" {
-		return fmt.Sprintf("Game %s (%s) has started with %s (%s). Each player has the first report;\nthe deadline for turn 1 is %s.\n",
-			g.Tag, j.gameWhat(g), plural(len(ps), "player"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+		if w = j.words(g); w == nil { // the game names no things of its own (game.Wording)
+			return fmt.Sprintf("Game %s (%s) has started with %s (%s). Each player has the first report;\nthe deadline for turn 1 is %s.\n",
+				g.Tag, j.gameWhat(g), plural(len(ps), "player"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+		}
 	}
-	return fmt.Sprintf("Game %s has started with %s (%s). Each player has the first hand;\nthe deadline for turn 1 is %s.\n",
-		g.Tag, plural(len(ps), "robot"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
+	return fmt.Sprintf("Game %s has started with %s (%s). Each player has the %s;\nthe deadline for turn 1 is %s.\n",
+		g.Tag, plural(len(ps), w.Seat), strings.Join(names, ", "), w.First, deadlineText(ng.DeadlineAt)), nil
 }
 
 // tellPlayers mails a notice to every player still in the game.
@@ -391,7 +394,9 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 			return "", err
 		}
 		what := "every program"
-		if g.Kind != "" {
+		if w := j.words(g); w != nil {
+			what = "every " + w.Move
+		} else if g.Kind != "" {
 			what = "every move"
 		}
 		return fmt.Sprintf("Game %s goes on; %s for turn %d is in, so the turn is resolved now. The players are told.\n", g.Tag, what, g.CurrentTurn), nil

@@ -222,6 +222,12 @@ func (j *Judge) takeJoin(e *cmdEnv, pj store.PendingJoin) (string, error) {
 			robot, g.Tag, pj.Email, len(ps)+1, o.maxPlayers())); err != nil {
 		return "", err
 	}
+	if w := j.words(g); w != nil { // the game's words (game.Wording)
+		return fmt.Sprintf("You have joined game %s (%s) with the %s %s; %d of %d seats are taken.\n\n"+
+			"Your secret is: %s\n\nKeep it: every %s and command needs it, on a line \"secret ...\".\n"+
+			"It is in this mail only. When the game master STARTs the game you get your %s's\n%s.\n",
+			g.Tag, j.gameWhat(g), w.Seat, robot, len(ps)+1, o.maxPlayers(), sec, w.Orders, w.Seat, w.First), nil
+	}
 	if g.Kind != "" {
 		return fmt.Sprintf("You have joined game %s (%s) as %s; %d of %d seats are taken.\n\n"+
 			"Your secret is: %s\n\nKeep it: every move and command needs it, on a line \"secret ...\".\n"+

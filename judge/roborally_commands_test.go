@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -370,6 +371,63 @@ func TestRoboRallyTurnSummaryThroughTheSeam(t *testing.T) {
 				if old[i] != seam[i] {
 					t.Errorf("summary %d differs:\n%s", i+1, diffLines(old[i], seam[i]))
 				}
+			}
+		})
+	}
+}
+
+// A game that opens for players answers the same on both paths: a JOIN's CONFIRM,
+// START, PAUSE and RESUME (the game's words: robots, the first hand, programs).
+func TestRoboRallyOpenGameThroughTheSeam(t *testing.T) {
+	secretIs := regexp.MustCompile(`Your secret is: \S+`)
+	for _, own := range []bool{false, true} {
+		t.Run(map[bool]string{false: "postal", true: "2023"}[own], func(t *testing.T) {
+			tp := &twoPaths{t: t, old: newJudgeFixture(t), seam: newJudgeFixture(t)}
+			course, kv := "sprint", map[string]string{"course": "sprint"}
+			if own {
+				r := adjudicator.Rules2023()
+				tp.rules, course, kv = &r, "docking-run", map[string]string{"course": "docking-run", "rules": "2023"}
+			}
+			k := roborally.Kind{Course: tp.seam.j.Course}
+			tp.seam.j.Games = append(game.Catalog{k}, tp.seam.j.Games...)
+			cfg, err := k.Configure(kv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := cfg.Encode()
+			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
+			for f, spec := range map[*fixture]GameSpec{
+				tp.old:  {Tag: "spring", Course: course, Rules: tp.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl},
+				tp.seam: {Tag: "spring", Kind: "roborally", Config: raw, Seed: 42, GMEmail: "gm@example.test", Deadline: dl},
+			} {
+				if err := f.j.Store.Tx(context.Background(), func(tx *store.Tx) (err error) {
+					_, f.secrets, err = f.j.createGameIn(tx, spec)
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			same := func(what, old, seam string) {
+				t.Helper()
+				old, seam = secretIs.ReplaceAllString(old, "SECRET"), secretIs.ReplaceAllString(seam, "SECRET")
+				if old != seam {
+					t.Errorf("%s: the replies differ:\n%s\n--- old:\n%s\n--- seam:\n%s", what, diffLines(old, seam), old, seam)
+				}
+			}
+			for _, robot := range []string{"Rusty", "Dusty"} {
+				var got [2]string
+				for i, f := range []*fixture{tp.old, tp.seam} {
+					got[i] = f.joinConfirmed(strings.ToLower(robot)+"@example.test", "[RR spring] join", "JOIN spring "+robot+"\n")
+				}
+				same("CONFIRM of "+robot, got[0], got[1])
+				mustContain(t, "the seam's CONFIRM", got[1], "with the robot "+robot, "your robot's\nfirst hand")
+			}
+			want := map[string]string{"STATUS": "2 of ", "START": "has started with 2 robots (Rusty, Dusty). Each player has the first hand",
+				"PAUSE": "is paused", "RESUME": "goes on"}
+			for _, cmd := range []string{"STATUS", "START", "PAUSE", "RESUME"} {
+				old, seam := tp.send(step{"gm", "secret SECRET\n" + cmd + "\n"})
+				same(cmd, old, seam)
+				mustContain(t, "the seam's "+cmd, seam, want[cmd])
 			}
 		})
 	}

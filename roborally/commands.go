@@ -18,6 +18,7 @@ import (
 var (
 	_ game.Describer   = Config{}
 	_ game.Settable    = Config{}
+	_ game.Wording     = Config{}
 	_ game.Chronicle   = Kind{}
 	_ game.SheetReader = Kind{}
 	_ game.Roster      = (*position)(nil)
@@ -54,6 +55,11 @@ func (p *position) Rollcall(seat int, events []byte) (bool, string) {
 // ruling: the turn waits for them).
 func (p *position) MaySend(seat int) bool {
 	return seat >= 0 && seat < len(p.State.Robots) && !p.State.Robots[seat].Out && !p.Over()
+}
+
+// Words: a player plays a robot, gets a hand, writes an order sheet, sends a program.
+func (Config) Words() game.Words {
+	return game.Words{Seat: "robot", First: "first hand", Orders: "order sheet", Move: "program"}
 }
 
 // Describe is the course: "course sprint".
