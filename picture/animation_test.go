@@ -15,13 +15,15 @@ import (
 // TestAnimationIsEncodeFrames: an Animation shows the pictures EncodeFrames shows, for
 // everyone and for each reader's copy (FramesFor): decoded, every frame composited
 // over the ones before is the frame drawn, with EncodeFrames' delays, disposal and loop,
-// on turns of a few courses (8 robots on stampede, rings close together).
+// on turns of a few courses (8 robots on stampede, rings close together; the 2023 look on
+// the docking run).
 func TestAnimationIsEncodeFrames(t *testing.T) {
 	for _, c := range []struct {
 		course string
 		robots int
 		turn   int
-	}{{"sprint", 4, 1}, {"sprint", 4, 3}, {"long-haul", 2, 2}, {"stampede", 8, 2}, {"stampede", 8, 5}} {
+	}{{"sprint", 4, 1}, {"sprint", 4, 3}, {"long-haul", 2, 2}, {"stampede", 8, 2}, {"stampede", 8, 5},
+		{"docking-run", 4, 2}} {
 		course, err := adjudicator.LoadCourse(c.course)
 		if err != nil {
 			t.Fatal(err)

@@ -16,7 +16,7 @@ func TestRingRowsHoldTheRing(t *testing.T) {
 	for _, tc := range []struct {
 		course string
 		robots int
-	}{{"sprint", 4}, {"stampede", 8}} {
+	}{{"sprint", 4}, {"stampede", 8}, {"docking-run", 4}} {
 		c := loadCourse(t, tc.course)
 		d, err := DemoTurn(c, tc.robots, 7, 3)
 		if err != nil {

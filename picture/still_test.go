@@ -14,12 +14,12 @@ import (
 
 // TestStillIsThePicture: a Still's PNG, and each reader's copy of it, decode to the
 // picture drawn (Frame.For for the reader): every pixel and the palette, on the board
-// after a turn and each register's picture, with 4 and 8 robots.
+// after a turn and each register's picture, with 4 and 8 robots, postal and 2023.
 func TestStillIsThePicture(t *testing.T) {
 	for _, tc := range []struct {
 		course string
 		robots int
-	}{{"sprint", 4}, {"stampede", 8}} {
+	}{{"sprint", 4}, {"stampede", 8}, {"docking-run", 4}} {
 		c := loadCourse(t, tc.course)
 		d, err := DemoTurn(c, tc.robots, 7, 3)
 		if err != nil {
