@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"image/gif"
 	"slices"
-	"sync"
 
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
 )
@@ -39,21 +38,6 @@ type Animation struct {
 	cuts   [][]int     // each frame's bands: the first row of each, then the last row's end
 	bands  [][]lzwBand // each frame's bands, encoded
 	blocks [][]byte    // each frame as encoded
-}
-
-// lzwEncoders keeps encoders (a megabyte of dictionary each) for the next frames: a
-// pool of scratch space, not state that changes any output.
-var lzwEncoders sync.Pool
-
-func getLZW(lit uint, run int) *lzwEncoder {
-	if e, ok := lzwEncoders.Get().(*lzwEncoder); ok && e.lit == lit {
-		e.run = 1 << lit
-		if run >= 0 && run < 1<<lit {
-			e.run = uint32(run)
-		}
-		return e
-	}
-	return newLZWEncoder(lit, run)
 }
 
 // EncodeAnimation encodes frames of one size and palette as EncodeFrames does, the
@@ -98,7 +82,7 @@ func EncodeAnimation(frames []Frame, opt Options) (*Animation, error) {
 		a.diffs[k] = d
 		a.cuts[k] = bandCuts(d.Rect.Min.Y, d.Rect.Max.Y, spans, bandGap)
 		e := getLZW(a.lit, a.trans)
-		defer lzwEncoders.Put(e)
+		defer lzwSpares.put(e)
 		a.bands[k] = make([]lzwBand, len(a.cuts[k])-1)
 		for i := range a.bands[k] {
 			if a.bands[k][i], errs[k] = e.band(d, a.cuts[k][i], a.cuts[k][i+1], len(pal)); errs[k] != nil {
@@ -195,11 +179,18 @@ func (a *Animation) For(you string) ([]byte, error) {
 	// ring in either (the only rows where their difference can differ from the shared
 	// one), and their difference there.
 	first := a.frames[0].Image
-	prev, cur := image.NewPaletted(first.Rect, first.Palette), image.NewPaletted(first.Rect, first.Palette)
-	scratch := make([]byte, len(first.Pix))
+	bufs := []*[]byte{getPixels(len(first.Pix)), getPixels(len(first.Pix)), getPixels(len(first.Pix))}
+	defer func() {
+		for _, b := range bufs {
+			pixSpares.put(b)
+		}
+	}()
+	prev := &image.Paletted{Pix: *bufs[0], Stride: first.Stride, Rect: first.Rect, Palette: first.Palette}
+	cur := &image.Paletted{Pix: *bufs[1], Stride: first.Stride, Rect: first.Rect, Palette: first.Palette}
+	scratch := *bufs[2]
 	row := make([]byte, first.Rect.Dx())
 	e := getLZW(a.lit, a.trans)
-	defer lzwEncoders.Put(e)
+	defer lzwSpares.put(e)
 	colours := len(first.Palette)
 	rs := rings{}
 	var before []rowSpan // the reader's ring rows in the frame before

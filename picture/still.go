@@ -67,20 +67,7 @@ const (
 	readerLevel = flate.BestSpeed
 )
 
-// Pools of scratch space, not state that changes any output: compressors (their
-// tables) by level, and pictures' pixels for readers' copies.
-var (
-	sharedFlaters = flaterPool(sharedLevel)
-	readerFlaters = flaterPool(readerLevel)
-	scratchPool   = sync.Pool{New: func() any { return new([]byte) }}
-)
-
-func flaterPool(level int) *sync.Pool {
-	return &sync.Pool{New: func() any {
-		w, _ := flate.NewWriter(nil, level) // a level in range does not fail
-		return w
-	}}
-}
+// The compressors and pixels are spares (spares.go).
 
 // NewStill is f to be encoded as EncodeStill does when first asked for (Bytes, For),
 // once, by whichever goroutine asks first. f must not be changed while the Still is in
@@ -109,7 +96,7 @@ func (s *Still) encode() error {
 		s.head = pngHead(img)
 		s.cuts = bandCuts(img.Rect.Min.Y, img.Rect.Max.Y, ringRows(s.f.you, ""), -1)
 		s.bands = make([]pngBand, len(s.cuts)-1)
-		parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1], sharedFlaters) })
+		parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1], sharedDeflaters) })
 		s.data = s.png(s.bands)
 	})
 	return s.err
@@ -136,12 +123,9 @@ func (s *Still) For(you string) []byte {
 	// the reader's picture in the rows of their ring (where it can differ), the bands
 	// there lying inside them (cut at the edges of every robot's ring rows)
 	img := s.f.Image
-	buf := scratchPool.Get().(*[]byte)
-	defer scratchPool.Put(buf)
-	if cap(*buf) < len(img.Pix) {
-		*buf = make([]byte, len(img.Pix))
-	}
-	mine := &image.Paletted{Pix: (*buf)[:len(img.Pix)], Stride: img.Stride, Rect: img.Rect, Palette: img.Palette}
+	buf := getPixels(len(img.Pix))
+	defer pixSpares.put(buf)
+	mine := &image.Paletted{Pix: *buf, Stride: img.Stride, Rect: img.Rect, Palette: img.Palette}
 	copyRows(mine, img, ys)
 	ringYou(mine, s.f.you, you)
 	var bands []pngBand
@@ -181,7 +165,7 @@ func (s *Still) readerBand(mine *image.Paletted, i int) pngBand {
 		}
 	}
 	s.mu.Unlock()
-	b := deflateRows(mine, s.cuts[i], s.cuts[i+1], readerFlaters)
+	b := deflateRows(mine, s.cuts[i], s.cuts[i+1], readerDeflaters)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.seen == nil {
@@ -192,11 +176,12 @@ func (s *Still) readerBand(mine *image.Paletted, i int) pngBand {
 }
 
 // deflateRows is rows y0 to y1 of img, each a filter byte (none) and its pixels,
-// deflated by a compressor of flaters from an empty window and flushed to a byte.
-func deflateRows(img *image.Paletted, y0, y1 int, flaters *sync.Pool) pngBand {
+// deflated by a compressor of deflaters from an empty window and flushed to a byte.
+func deflateRows(img *image.Paletted, y0, y1 int, deflaters *spares[*flate.Writer]) pngBand {
 	var b bytes.Buffer
-	w := flaters.Get().(*flate.Writer)
-	defer flaters.Put(w)
+	b.Grow((y1 - y0) * (1 + img.Rect.Dx()) / 4) // palette pictures come to a quarter or less
+	w := deflaters.get()
+	defer deflaters.put(w)
 	w.Reset(&b)
 	sum := adler32.New()
 	row := make([]byte, 1+img.Rect.Dx()) // row[0]: the filter, none
