@@ -379,7 +379,7 @@ func TestCommands(t *testing.T) {
 					return nil
 				})
 				var played []Played
-				mustJSON(t, tn.Orders, &played)
+				mustJSON(t, testPlayedJSON(tn), &played)
 				if len(played) != 3 || played[0].Robot != "Twonky" || played[0].Missed != "" || played[0].Program[0] == 0 {
 					t.Errorf("Twonky's orders were not kept through the rollback: %+v", played)
 				}

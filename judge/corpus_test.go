@@ -93,7 +93,7 @@ func (f *fixture) zoombotFate() sheetFate {
 		if err != nil {
 			return err
 		}
-		if len(vs) > 0 {
+		if len(vs) > 0 && len(vs[len(vs)-1].Parsed) > 0 { // behind the seam an invalid version keeps no reading
 			var s struct {
 				Program []struct {
 					P    int    `json:"p"`

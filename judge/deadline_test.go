@@ -50,7 +50,7 @@ func playedIn(t *testing.T, j *Judge, n int, robot string) orders.Played {
 			t.Fatalf("turn %d: %v", n, err)
 		}
 		var ps []orders.Played
-		mustJSON(t, tn.Orders, &ps)
+		mustJSON(t, testPlayedJSON(tn), &ps)
 		for _, p := range ps {
 			if p.Robot == robot {
 				out = p

@@ -42,3 +42,26 @@ func testSheetJSON(parsed []byte) []byte {
 	}
 	return parsed
 }
+
+// testPlayedJSON is what the engine played in a stored turn ([]orders.Played): the
+// turn's orders on the older path, its events' record behind the seam.
+func testPlayedJSON(tn store.Turn) []byte {
+	var o struct {
+		Played json.RawMessage `json:"played"`
+	}
+	if json.Unmarshal(tn.Events, &o) == nil && len(o.Played) > 0 {
+		return o.Played
+	}
+	return tn.Orders
+}
+
+// testEventsJSON is the engine's events of a stored turn ([]adjudicator.Event).
+func testEventsJSON(tn store.Turn) []byte {
+	var o struct {
+		Events json.RawMessage `json:"events"`
+	}
+	if json.Unmarshal(tn.Events, &o) == nil && len(o.Events) > 0 {
+		return o.Events
+	}
+	return tn.Events
+}

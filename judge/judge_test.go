@@ -571,7 +571,7 @@ func TestTurnRecordReplays(t *testing.T) {
 	var before adjudicator.State
 	var played []Played
 	mustJSON(t, tn.Before, &before)
-	mustJSON(t, tn.Orders, &played)
+	mustJSON(t, testPlayedJSON(tn), &played)
 	if len(played) != 3 || played[2].Missed != "powerdown" || played[0].Sheet == nil || len(played[0].Sheet.Rules) != 1 {
 		t.Fatalf("played orders recorded wrongly: %+v", played)
 	}
@@ -691,7 +691,7 @@ func TestAutopilotMissedOrdersReplay(t *testing.T) {
 	var before adjudicator.State
 	var played []Played
 	mustJSON(t, tn.Before, &before)
-	mustJSON(t, tn.Orders, &played)
+	mustJSON(t, testPlayedJSON(tn), &played)
 	if played[1].Missed != "autopilot" || played[1].Sheet == nil || len(played[1].Sheet.Rules) == 0 {
 		t.Fatalf("Zoombot's autopilot orders not recorded: %+v", played[1])
 	}

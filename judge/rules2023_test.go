@@ -88,7 +88,7 @@ func TestGame2023ByMail(t *testing.T) {
 	kinds := map[string]int{} // how often each upgrade event happened: draw, install, use
 	for _, tn := range turns {
 		var events []adjudicator.Event
-		mustJSON(t, tn.Events, &events)
+		mustJSON(t, testEventsJSON(tn), &events)
 		for _, e := range events {
 			switch e.Kind {
 			case adjudicator.EvUpgrade:
@@ -100,7 +100,7 @@ func TestGame2023ByMail(t *testing.T) {
 		var before adjudicator.State
 		mustJSON(t, tn.Before, &before)
 		var played []Played
-		mustJSON(t, tn.Orders, &played)
+		mustJSON(t, testPlayedJSON(tn), &played)
 		ords := make([]adjudicator.Orders, len(played))
 		for i, p := range played {
 			ords[i] = p.Orders()
@@ -281,7 +281,7 @@ func TestMissedOrders2023(t *testing.T) {
 				t.Fatal(err)
 			}
 			var played []Played
-			mustJSON(t, tn.Orders, &played)
+			mustJSON(t, testPlayedJSON(tn), &played)
 			z := played[before.Robot("Zoombot")]
 			if z.Missed != tc.want {
 				t.Errorf("Zoombot played %+v, want missed %q", z, tc.want)
@@ -306,7 +306,7 @@ func TestMissedOrders2023(t *testing.T) {
 				t.Errorf("Hulk %+v: want its own shutdown", h)
 			}
 			var events []adjudicator.Event
-			mustJSON(t, tn.Events, &events)
+			mustJSON(t, testEventsJSON(tn), &events)
 			shut := map[string]bool{}
 			for _, e := range events {
 				if e.Kind == adjudicator.EvShutdown {
