@@ -6,7 +6,9 @@
 // It reads the adjudicator's types and event log and never decides a rule: where a
 // robot goes comes from the events, never from moving pieces itself. It does no I/O
 // beyond the io.Writer it is given, keeps no package-level state that changes what it
-// draws or writes (only pools of scratch space: encoders, compressors, pixels), and its
-// output is deterministic: the same course, robots and events give the same pixels. It imports
+// draws or writes (only scratch space kept for the next pictures, spares.go: encoders,
+// compressors, pixels; and a bounded cache of course backgrounds, background.go, used
+// only for a course the same in full), and its output is deterministic: the same
+// course, robots and events give the same pixels. It imports
 // only the adjudicator and image libraries.
 package picture
