@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/gif"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -161,6 +162,37 @@ func TestCourseFrameFor(t *testing.T) {
 		o.You = r.Name
 		if !bytes.Equal(f.For(r.Name).Image.Pix, Course(course, d.After.Robots, o).Pix) {
 			t.Errorf("%s's copy of the course is not the course drawn for %s", r.Name, r.Name)
+		}
+	}
+}
+
+// TestAnimationForSideBySide: readers' copies asked for side by side (as the judge asks
+// for its readers') are the bytes of copies asked for one after another.
+func TestAnimationForSideBySide(t *testing.T) {
+	c, err := adjudicator.LoadCourse("stampede")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DemoTurn(c, 8, 7, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Turn: d.Turn}
+	frames, _ := TurnStory(c, d.Before, d.Events, opt)
+	a, err := EncodeAnimation(frames, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]byte, len(d.Before))
+	var wg sync.WaitGroup
+	for i, r := range d.Before {
+		wg.Go(func() { got[i], _ = a.For(r.Name) })
+	}
+	wg.Wait()
+	for i, r := range d.Before {
+		want, err := a.For(r.Name)
+		if err != nil || !bytes.Equal(got[i], want) {
+			t.Errorf("%s's copy asked for side by side is not the one asked for alone (%v)", r.Name, err)
 		}
 	}
 }
