@@ -31,14 +31,16 @@ import (
 // The plan is orders (Plan.Orders2023, for the engine) and sheet lines in the order
 // language (Plan.Orders; SheetLines writes a whole sheet), and the two say the same.
 // Like the postal autopilot it never depends on the order of the robot's deck (ruling
-// R-FORECAST-HIDDEN) and uses no chance.
+// R-FORECAST-HIDDEN) and uses no chance (the rival's hands rival.go imagines come from a
+// generator seeded by the position).
 
 // 2023 values, in the units of score.go. A 2023 race is short (docking-run: 4 to 6
 // rounds between two robots), so what helps a later round counts for less than in a
 // postal race, and a register spent turning for more. Measured against the one-turn
 // greedy player (TestAutopilotBeatsGreedy, docking-run, 100 games): energy 40 and damage
 // cards 120, a quarter turn 25 won 68; with energy 10, damage cards 40, a quarter turn 60
-// and checkpoints valued by their register, 71 (each alone 1 to 2 more).
+// and checkpoints valued by their register, 71 (each alone 1 to 2 more); these values
+// were measured before the programs were played against the rival (rival.go: 84).
 const (
 	energyValue     = 10   // a point of energy at the end of the round
 	damageCardValue = 40   // a damage card more in the robot's cards (SPAM, Haywire)
