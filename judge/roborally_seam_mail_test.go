@@ -486,11 +486,24 @@ func TestSeamReportPicturesOfAVoidTurn(t *testing.T) {
 // draws them from what each report's job kept. Before, they went without pictures.
 func TestAdoptedGameDrawsPendingReportPictures(t *testing.T) {
 	ctx := context.Background()
-	want := newFixture(t)
-	want.resolveTurn1()
+	// games of the older path: made by judges that host no game adopting them
+	olderPath := func() *fixture {
+		f := newJudgeFixture(t)
+		var kinds game.Catalog
+		for _, k := range f.j.Games {
+			if _, ok := k.(game.Legacy); !ok {
+				kinds = append(kinds, k)
+			}
+		}
+		f.j.Games = kinds
+		f.createGame(GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+			Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}})
+		f.resolveTurn1()
+		return f
+	}
+	want := olderPath()
 	wantMails := gameMails(t, want)
-	f := newFixture(t)
-	f.resolveTurn1()
+	f := olderPath()
 	if jobs := f.pictureJobs(); len(jobs) != 3 {
 		t.Fatalf("%d reports await their pictures, want 3", len(jobs))
 	}
