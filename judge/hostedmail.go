@@ -150,10 +150,10 @@ func (j *Judge) mailerReports(tx *store.Tx, g store.Game, ml game.Mailer, before
 	return nil
 }
 
-// missedText is what happens to a player's robot or seat without orders in time, for
+// missedRule is what happens to a player's robot or seat without orders in time, for
 // the reminder and STATUS: the game's words for a hosted game (game.MissedRuler),
 // RoboRally's policy p on the judge's own path.
-func (j *Judge) missedText(g store.Game, p string) string {
+func (j *Judge) missedRule(g store.Game, p string) string {
 	if k, err := j.hostedKind(g); err == nil && k != nil {
 		if c, err := k.LoadConfig(g.Rules); err == nil {
 			if r, ok := c.(game.MissedRuler); ok {

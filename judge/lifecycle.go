@@ -360,7 +360,7 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 		text := fmt.Sprintf("This is a reminder: no valid orders for %s, turn %d of game %s, have arrived yet.\n\n"+
 			"The deadline is %s (in about %s).\nIf no valid orders arrive by then, %s.\n\n"+
 			"Send your sheet to %s with [RR %s] in the subject; send RESEND for your latest report.\n",
-			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), j.missedText(g, o.policy(g)), j.Address, g.Tag)
+			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), j.missedRule(g, o.policy(g)), j.Address, g.Tag)
 		if err := j.enqueue(tx, outMail{kind: "reminder", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Reminder: orders for %s, turn %d", p.Robot, g.CurrentTurn)),
 			messageID: id, inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {

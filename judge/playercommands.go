@@ -310,7 +310,7 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(&b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
 		}
-		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", j.missedText(g, o.policy(g)))
+		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", j.missedRule(g, o.policy(g)))
 	} else {
 		fmt.Fprintf(&b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
 	}
@@ -384,7 +384,7 @@ func (j *Judge) rosterStatus(e *cmdEnv, g store.Game, h hosted, r game.Roster, o
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
 		}
-		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", j.missedText(g, o.policy(g))) // game.MissedRuler
+		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", j.missedRule(g, o.policy(g))) // game.MissedRuler
 	} else {
 		fmt.Fprintf(b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
 	}
