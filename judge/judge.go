@@ -190,6 +190,19 @@ func (j *Judge) setupFor(g store.Game) (*adjudicator.Setup, error) {
 }
 
 func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
+	if g.Kind != "" { // RoboRally behind the seam keeps its settings as its Config (legacy.go)
+		k, err := j.hostedKind(g)
+		if err != nil {
+			return nil, err
+		}
+		u, ok := k.(game.Unadopter)
+		if !ok {
+			return nil, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
+		}
+		if g.Course, g.Rules, err = u.UnadoptConfig(g.Rules); err != nil {
+			return nil, fmt.Errorf("game %s: settings: %w", g.Tag, err)
+		}
+	}
 	c, err := j.Course(g.Course)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: course %q: %w", g.Tag, g.Course, err)
