@@ -80,14 +80,24 @@ func FuzzRedactSecrets(f *testing.F) {
 func BenchmarkRedactSecrets(b *testing.B) {
 	mail := bytes.Repeat([]byte("Received: from mail.example.test by judge; Mon, 2 Mar 2026\r\n"), 12)
 	mail = append(mail, "\r\nrobot Twonky\r\nsecret abcd-efgh-jkmn-pqrs\r\nP100 P200 P300 P400 P500\r\n"...)
+	// a report as the outbox keeps it: a text part and 200 KB of pictures in base64
+	report := append(bytes.Clone(mail), "\r\n--b\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\n"...)
+	line := []byte("iVBORw0KGgoAAAANSUhEUgAAAoAAAAHgCAYAAAA10dzkAAAgAElEQVR4nOzdd3xUVf7/8fdMJr0XQgolEEoI\r\n")
+	for len(report) < 200_000 {
+		report = append(report, line...)
+	}
 	for _, c := range []struct {
 		name string
 		fn   func([]byte) ([]byte, bool)
-	}{{"scan", RedactSecrets}, {"regexp", redactByRegexp}} {
+		in   []byte
+	}{
+		{"scan", RedactSecrets, mail}, {"regexp", redactByRegexp, mail},
+		{"report/scan", RedactSecrets, report}, {"report/regexp", redactByRegexp, report},
+	} {
 		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(mail)))
+			b.SetBytes(int64(len(c.in)))
 			for range b.N {
-				c.fn(mail)
+				c.fn(c.in)
 			}
 		})
 	}
