@@ -112,9 +112,10 @@ type Rollcall interface {
 // own layout (RoboRally: the program register by register, the 2023 player mat, the
 // standing orders in force, the warnings with their lines, the forecast, how many
 // robots' orders are in). text is the orders as Check read and accepted them; t is
-// what the judge knows of the turn. "": the judge's own reply.
+// what the judge knows of the turn. "": the judge's own reply. An error (t.Render's:
+// an operator's template that breaks) fails the mail, kept to be taken up again.
 type Acknowledger interface {
-	Acknowledge(seat int, text string, t AckTurn) string
+	Acknowledge(seat int, text string, t AckTurn) (string, error)
 }
 
 // Refuser is a Position that says in its own words why a move was refused (Check's

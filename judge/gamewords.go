@@ -85,7 +85,7 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Play
 			return "", err
 		}
 	}
-	return a.Acknowledge(player.Seat, text, t), nil
+	return a.Acknowledge(player.Seat, text, t)
 }
 
 // sendHostedAck audits an accepted move and mails its reply.
@@ -148,14 +148,14 @@ func (j *Judge) offTurnMoves(tx *store.Tx, g store.Game, h hosted, players []sto
 // (game.Refuser), and the problems as stored with the version: each problem with the
 // mail's line it names quoted below it (the secret hidden), as the judge quotes a
 // RoboRally sheet's. For a game without one: "" and problems as they were.
-func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetText string, problems []string) (string, []string) {
+func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetText string, problems []string) (string, []string, error) {
 	r, ok := h.pos.(game.Refuser)
 	if !ok {
-		return "", problems
+		return "", problems, nil
 	}
 	summary, ps, hint, ok := r.Refusal(player.Seat, sheetText, game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn})
 	if !ok || len(ps) == 0 {
-		return "", problems
+		return "", problems, nil
 	}
 	src := strings.Split(sheetText, "\n")
 	lines := make([]string, 0, len(ps))
@@ -167,10 +167,7 @@ func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetT
 		lines = append(lines, s)
 	}
 	text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{Summary: summary, Errors: lines, Hint: hint})
-	if err != nil {
-		return "", problems
-	}
-	return text, lines
+	return text, lines, err
 }
 
 // readsSheets says whether k's moves are order sheets the judge's reader reads whole

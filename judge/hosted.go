@@ -362,7 +362,9 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	switch {
 	case sheet.Turn != 0 && sheet.Turn != g.CurrentTurn:
 		problems = append(problems, fmt.Sprintf("this sheet is for turn %d; the judge is collecting turn %d.", sheet.Turn, g.CurrentTurn))
-		refusal, problems = j.gameRefusal(h, player, g, rd.SheetText, problems)
+		if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, problems); err != nil {
+			return "", "", 0, err
+		}
 	case !slices.Contains(h.pos.Due(), player.Seat) && !maySend(h.pos, player.Seat):
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
@@ -372,7 +374,9 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 			problems = append(problems, p.String())
 		}
 		if !checked.OK() { // game.Refuser: the refusal in the game's words
-			refusal, problems = j.gameRefusal(h, player, g, rd.SheetText, problems)
+			if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, problems); err != nil {
+				return "", "", 0, err
+			}
 		}
 	}
 	valid := len(problems) == 0

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,8 +15,10 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // twoPaths is one RoboRally game played twice with the same mails, each game tagged
@@ -430,5 +434,61 @@ func TestRoboRallyOpenGameThroughTheSeam(t *testing.T) {
 				mustContain(t, "the seam's "+cmd, seam, want[cmd])
 			}
 		})
+	}
+}
+
+// An operator's acknowledgement template that breaks fails the mail behind the seam as
+// on the old path (TestBatchAckTemplateFails): kept as failed, with no sheet version
+// and no acknowledgement; the other sheet of the batch is stored and acknowledged.
+func TestRoboRallyAckTemplateFailsThroughTheSeam(t *testing.T) {
+	tp := newTwoPaths(t, false)
+	f := tp.seam
+	dir := t.TempDir()
+	over := "{{if eq .Robot \"Twonky\"}}{{index .Warnings 99}}{{end}}Orders of {{.Robot}} received.\n"
+	if err := os.WriteFile(filepath.Join(dir, "ack.txt.tmpl"), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := templates.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.j.Templates = set
+	seamSheet := func(robot string) string {
+		s := tp.sheet(robot, "")
+		for name, sec := range tp.old.secrets {
+			s = strings.ReplaceAll(s, sec, f.secrets[name])
+		}
+		return s
+	}
+	batch := []mail.Fetched{
+		{UID: 1, Raw: rawMail("twonky@example.test", "[RR spring] orders", seamSheet("Twonky")), Received: f.now},
+		{UID: 2, Raw: rawMail("zoombot@example.test", "[RR spring] orders", seamSheet("Zoombot")), Received: f.now},
+	}
+	for i, err := range f.j.HandleBatch(context.Background(), 7, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	if row := f.inboxStatus(1); row.Status != store.InboxFailed {
+		t.Errorf("the mail whose acknowledgement broke: %s (%s), want failed", row.Status, row.Note)
+	}
+	if row := f.inboxStatus(2); row.Status != store.InboxProcessed {
+		t.Errorf("the other mail: %s (%s), want processed", row.Status, row.Note)
+	}
+	if acks := f.mailsTo("twonky@example.test", "ack"); len(acks) != 0 {
+		t.Errorf("%d acknowledgements to Twonky, want none", len(acks))
+	}
+	if acks := f.mailsTo("zoombot@example.test", "ack"); len(acks) != 1 || !strings.Contains(textOf(t, acks[0]), "Orders of Zoombot received.") {
+		t.Errorf("Zoombot's acknowledgement: %d, want 1 from the operator's template", len(acks))
+	}
+	g, _ := f.game("spring")
+	if err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
+		vs, err := tx.OrderVersions(g.ID, 1, "Twonky")
+		if err == nil && len(vs) != 0 {
+			t.Errorf("Twonky: %d sheet versions, want 0", len(vs))
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -61,13 +61,13 @@ var _ game.Acknowledger = (*position)(nil)
 // 2023 player mat, the standing orders in force with this turn's sheets merged over
 // them (t.Fold), the warnings, the forecast, and how many robots' orders are still
 // missing or why the turn waits.
-func (p *position) Acknowledge(seat int, text string, t game.AckTurn) string {
+func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, error) {
 	if seat < 0 || seat >= len(p.State.Robots) {
-		return ""
+		return "", nil
 	}
 	sheet, err := orders.Parse([]byte(text)) // read again, as Check read it: the warnings' lines
 	if err != nil || sheet == nil {
-		return ""
+		return "", nil
 	}
 	if sheet.Turn == 0 {
 		sheet.Turn = p.State.Turn
@@ -101,11 +101,7 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) string {
 	if render == nil {
 		render = ownTemplates
 	}
-	out, err := render("ack.txt.tmpl", ack)
-	if err != nil {
-		return ""
-	}
-	return out
+	return render("ack.txt.tmpl", ack)
 }
 
 // ownTemplates renders the templates built in, for a caller without the judge's.
