@@ -1,10 +1,13 @@
 package judge
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -64,4 +67,59 @@ func testEventsJSON(tn store.Turn) []byte {
 		return o.Events
 	}
 	return tn.Events
+}
+
+// testBeforeJSON is the state the engine was given in a stored turn: turns.before on
+// the older path; behind the seam, made again from the position before and the moves
+// (game.Unadopter), as the archive makes it.
+func testBeforeJSON(t testing.TB, j *Judge, tn store.Turn) []byte {
+	t.Helper()
+	var out []byte
+	err := j.Store.View(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.Game(tn.GameID)
+		if err != nil || g.Kind == "" {
+			out = tn.Before
+			return err
+		}
+		k, err := j.hostedKind(g)
+		if err != nil {
+			return err
+		}
+		u, ok := k.(game.Unadopter)
+		if !ok {
+			return fmt.Errorf("game %s plays %s", g.Tag, g.Kind)
+		}
+		var played []hostedPlayed
+		if err := json.Unmarshal(tn.Orders, &played); err != nil {
+			return err
+		}
+		moves := map[int]game.Move{}
+		for _, p := range played {
+			moves[p.Seat] = p.Move
+		}
+		lt, err := u.UnadoptTurn(g.Rules, tn.Before, moves, tn.After, tn.Events)
+		out = lt.Before
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// testAfterJSON is the engine's state after a stored turn: turns.after on the older
+// path, the position's state behind the seam, as the engine encodes it.
+func testAfterJSON(tn store.Turn) []byte {
+	var p struct {
+		State json.RawMessage `json:"state"`
+	}
+	if json.Unmarshal(tn.After, &p) != nil || len(p.State) == 0 {
+		return tn.After
+	}
+	var st adjudicator.State
+	if json.Unmarshal(p.State, &st) != nil {
+		return tn.After
+	}
+	b, _ := json.Marshal(&st)
+	return b
 }

@@ -570,7 +570,7 @@ func TestTurnRecordReplays(t *testing.T) {
 	})
 	var before adjudicator.State
 	var played []Played
-	mustJSON(t, tn.Before, &before)
+	mustJSON(t, testBeforeJSON(t, f.j, tn), &before)
 	mustJSON(t, testPlayedJSON(tn), &played)
 	if len(played) != 3 || played[2].Missed != "powerdown" || played[0].Sheet == nil || len(played[0].Sheet.Rules) != 1 {
 		t.Fatalf("played orders recorded wrongly: %+v", played)
@@ -584,8 +584,8 @@ func TestTurnRecordReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(next)
-	if !bytes.Equal(got, tn.After) {
-		t.Fatalf("replay differs:\n got %s\nwant %s", got, tn.After)
+	if !bytes.Equal(got, testAfterJSON(tn)) {
+		t.Fatalf("replay differs:\n got %s\nwant %s", got, testAfterJSON(tn))
 	}
 }
 
@@ -690,7 +690,7 @@ func TestAutopilotMissedOrdersReplay(t *testing.T) {
 	})
 	var before adjudicator.State
 	var played []Played
-	mustJSON(t, tn.Before, &before)
+	mustJSON(t, testBeforeJSON(t, f.j, tn), &before)
 	mustJSON(t, testPlayedJSON(tn), &played)
 	if played[1].Missed != "autopilot" || played[1].Sheet == nil || len(played[1].Sheet.Rules) == 0 {
 		t.Fatalf("Zoombot's autopilot orders not recorded: %+v", played[1])
@@ -703,7 +703,7 @@ func TestAutopilotMissedOrdersReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := json.Marshal(next); !bytes.Equal(got, tn.After) {
+	if got, _ := json.Marshal(next); !bytes.Equal(got, testAfterJSON(tn)) {
 		t.Fatal("the autopilot turn does not replay")
 	}
 }

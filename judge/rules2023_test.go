@@ -98,7 +98,7 @@ func TestGame2023ByMail(t *testing.T) {
 			}
 		}
 		var before adjudicator.State
-		mustJSON(t, tn.Before, &before)
+		mustJSON(t, testBeforeJSON(t, j, tn), &before)
 		var played []Played
 		mustJSON(t, testPlayedJSON(tn), &played)
 		ords := make([]adjudicator.Orders, len(played))
@@ -112,7 +112,7 @@ func TestGame2023ByMail(t *testing.T) {
 		if err != nil {
 			t.Fatalf("turn %d does not replay: %v", tn.Number, err)
 		}
-		if got, _ := json.Marshal(next); string(got) != string(tn.After) {
+		if got, _ := json.Marshal(next); string(got) != string(testAfterJSON(tn)) {
 			t.Errorf("turn %d replays to another state", tn.Number)
 		}
 	}
@@ -322,7 +322,7 @@ func TestMissedOrders2023(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b adjudicator.State
-			mustJSON(t, tn.Before, &b)
+			mustJSON(t, testBeforeJSON(t, f.j, tn), &b)
 			ords := make([]adjudicator.Orders, len(played))
 			for i, p := range played {
 				ords[i] = p.Orders()
@@ -331,7 +331,7 @@ func TestMissedOrders2023(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := json.Marshal(next); string(got) != string(tn.After) {
+			if got, _ := json.Marshal(next); string(got) != string(testAfterJSON(tn)) {
 				t.Error("the turn does not replay from its record")
 			}
 			// Zoombot's report says what was played for it.

@@ -10,6 +10,7 @@ import (
 // ReadRules is a game's ruleset as stored (the postal rules for a game stored before
 // rules were kept: nothing, or "{}").
 func ReadRules(raw []byte) (adjudicator.Rules, error) {
+	raw = rulesOf(raw)
 	rules := adjudicator.PostalRules()
 	if len(raw) > 0 && string(raw) != "{}" {
 		if err := json.Unmarshal(raw, &rules); err != nil {
@@ -58,4 +59,18 @@ func CheckDeck(rules adjudicator.Rules, options []string) error {
 		}
 	}
 	return nil
+}
+
+// rulesOf is the engine's rules in a game's stored settings: games.rules_json holds them
+// bare for a game stored before the seam, inside the Kind's Config (course, rules,
+// missed) for one behind it.
+func rulesOf(raw []byte) []byte {
+	var c struct {
+		Course *string         `json:"course"`
+		Rules  json.RawMessage `json:"rules"`
+	}
+	if json.Unmarshal(raw, &c) == nil && c.Course != nil && len(c.Rules) > 0 && c.Rules[0] == '{' {
+		return c.Rules
+	}
+	return raw
 }

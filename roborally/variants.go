@@ -150,7 +150,7 @@ func ListText(rawRules []byte, policy string) string {
 	var r adjudicator.Rules
 	rules, deck := "postal", "crash-burn"
 	var changed []string
-	if err := json.Unmarshal(rawRules, &r); err == nil {
+	if err := json.Unmarshal(rulesOf(rawRules), &r); err == nil {
 		if r.Name != "" {
 			rules = r.Name
 		}
