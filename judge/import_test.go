@@ -120,7 +120,10 @@ func TestImportForkResolvesOn(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !bytes.Equal(x.After, y.After) || !bytes.Equal(x.Before, y.Before) || !bytes.Equal(x.Orders, y.Orders) {
+			// the engine's view of the turn (the original may have played it behind the
+			// seam, the fork was adopted from the archive)
+			if !bytes.Equal(testAfterJSON(x), testAfterJSON(y)) || n > 0 && (!bytes.Equal(testBeforeJSON(t, f.j, x), testBeforeJSON(t, f.j, y)) ||
+				!bytes.Equal(testPlayedJSON(x), testPlayedJSON(y))) {
 				t.Errorf("turn %d of the fork differs from the original", n)
 			}
 		}

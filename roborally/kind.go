@@ -183,6 +183,10 @@ type position struct {
 	// played merged in turn (orders.Merge), without its program nor, under the 2023
 	// rules, its round's own orders (Standing).
 	Standing []*orders.Sheet `json:"standing"`
+	// Given marks a turn's position before (turns.before) of a game adopted from the
+	// older path (legacy.go): its State is the state the engine was given, the
+	// missed-orders policy already applied, not the position the turn was played from.
+	Given bool `json:"given,omitempty"`
 }
 
 func (k Kind) setup(c Config, seed int64) (*adjudicator.Setup, error) {

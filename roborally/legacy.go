@@ -119,7 +119,7 @@ func (k Kind) adopt(old game.LegacyGame) (game.Adopted, error) {
 			if err != nil {
 				return out, fmt.Errorf("roborally: game %s turn %d: state before: %w", old.Tag, tn.Number, err)
 			}
-			if at.Before, err = json.Marshal(&position{Seed: old.Seed, State: before, Standing: standing}); err != nil {
+			if at.Before, err = json.Marshal(&position{Seed: old.Seed, State: before, Standing: standing, Given: true}); err != nil {
 				return out, err
 			}
 		}
@@ -300,9 +300,11 @@ func (k Kind) UnadoptTurn(config, before []byte, moves map[int]game.Move, after,
 	if err != nil {
 		return out, fmt.Errorf("position before: %w", err)
 	}
-	st, _, _, err := pb.(*position).prepare(moves)
-	if err != nil {
-		return out, err
+	st := pb.(*position).State // a turn adopted from the older path: as it was given
+	if !pb.(*position).Given {
+		if st, _, _, err = pb.(*position).prepare(moves); err != nil {
+			return out, err
+		}
 	}
 	if out.Before, err = json.Marshal(st); err != nil {
 		return out, err
