@@ -76,7 +76,8 @@ type Move struct {
 	Text string          `json:"text"`
 }
 
-// Checked is a seat's orders read against a position.
+// Checked is a seat's orders read against a position. Orders with problems may give
+// Move.Data as read, which the judge keeps with the refused version and never plays.
 type Checked struct {
 	Move     Move
 	Problems []Problem

@@ -387,7 +387,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	parsed, _ := json.Marshal(checked.Move)
 	version := store.OrderSheet{GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID,
 		Raw: redactSecret(msg.Text, sheet.Secret), Parsed: parsed, Valid: valid, Errors: problems, Received: receivedAt(row, j.now())}
-	if !valid {
+	if !valid && len(checked.Move.Data) == 0 { // a refused move keeps what the game read of it, if anything
 		version.Parsed = nil
 	}
 	if _, err := tx.AddOrders(version); err != nil {

@@ -330,13 +330,16 @@ func (p *position) Check(seat int, text string) game.Checked {
 	for _, pr := range rep.Errors() {
 		c.Problems = append(c.Problems, problem(pr))
 	}
-	if len(c.Problems) > 0 {
-		return c
-	}
 	clean := *sheet
 	clean.Secret, clean.Game, clean.At = "", "", nil
 	if clean.Robot == "" { // the judge read the envelope: the sheet is the seat's robot's, as on its own path
 		clean.Robot = r.Name
+	}
+	if len(c.Problems) > 0 {
+		// the sheet as read, kept with the refused version as the judge's own path
+		// keeps it (never played)
+		c.Move.Data, _ = json.Marshal(move{Sheet: &clean})
+		return c
 	}
 	data, err := json.Marshal(move{Sheet: &clean})
 	if err != nil {
