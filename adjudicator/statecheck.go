@@ -115,7 +115,10 @@ func (s *Setup) CheckState(st *State) error {
 				}
 			}
 		}
-		if !own {
+		// a game that ended mid-turn stops where it was (turn.go: a register after the
+		// winning flag is not played, nor the end of the turn), so its last position keeps
+		// the programs in their registers: only a game still to play must be between turns
+		if !own && !st.Over {
 			locked := r.Locked()
 			for reg := 1; reg <= Registers; reg++ {
 				if c := r.Registers[reg-1]; c != 0 && !r.IsLocked(reg) && !r.Out {
