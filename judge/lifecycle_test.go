@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -16,7 +17,31 @@ func (f *fixture) setOptions(o Options) {
 		if err != nil {
 			return err
 		}
-		return setOptions(tx, g.ID, o)
+		if err := setOptions(tx, g.ID, o); err != nil {
+			return err
+		}
+		// behind the seam the missed-orders policy is one of the game's own settings,
+		// which SET missed changes (setGameKey): the same here
+		k, err := f.j.hostedKind(g)
+		if err != nil || k == nil || o.Missed == "" {
+			return err
+		}
+		cfg, err := k.LoadConfig(g.Rules)
+		if err != nil {
+			return err
+		}
+		st, ok := cfg.(game.Settable)
+		if !ok {
+			return nil
+		}
+		if cfg, _, err = st.Set("missed", o.Missed); err != nil {
+			return err
+		}
+		raw, err := cfg.Encode()
+		if err != nil {
+			return err
+		}
+		return tx.SetGameRules(g.ID, raw)
 	})
 	if err != nil {
 		f.t.Fatal(err)

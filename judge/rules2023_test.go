@@ -255,8 +255,8 @@ func TestMissedOrders2023(t *testing.T) {
 			g0, before := f.state()
 			// What reminders and STATUS tell the player will happen.
 			want := map[string]string{"powerdown": "shuts down for the round", "random": "Act Fast", MissedAutopilot: "autopilot"}[tc.want]
-			if o, err := optionsOfGame(f, g0); err != nil || !strings.Contains(policyText(g0, o.policy(g0)), want) {
-				t.Errorf("policy text %q (%v), want it to say %q", policyText(g0, o.policy(g0)), err, want)
+			if o, err := optionsOfGame(f, g0); err != nil || !strings.Contains(f.j.missedRule(g0, o.policy(g0)), want) {
+				t.Errorf("policy text %q (%v), want it to say %q", f.j.missedRule(g0, o.policy(g0)), err, want)
 			}
 			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet2023("Twonky", "")))
 			// Hulk shuts down: a sheet without a program, which is enough.
