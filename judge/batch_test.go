@@ -145,8 +145,7 @@ func TestBatchFailedMailKeptForRecover(t *testing.T) {
 	ctx := context.Background()
 	sheet := f.sheet("Twonky", "")
 	load := f.j.Course
-	f.j.setups = setupCache{}
-	f.j.Course = func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") }
+	f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 	const guess = "wrong-guess-1234"
 	batch := []mail.Fetched{
 		{UID: 1, Raw: rawMail("twonky@example.test", "[RR spring] orders", sheet), Received: f.now},
@@ -165,7 +164,7 @@ func TestBatchFailedMailKeptForRecover(t *testing.T) {
 		t.Errorf("the mail after it: inbox %d status %s, secret kept %v; want rejected after inbox %d, its secret removed",
 			denied.ID, denied.Status, bytes.Contains(denied.Raw, []byte(guess)), failed.ID)
 	}
-	f.j.Course = load
+	f.setCourses(load)
 	if err := f.j.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -33,8 +33,7 @@ func TestFailedMailKeepsNoSecret(t *testing.T) {
 				}
 			}
 			load := f.j.Course
-			f.j.setups = setupCache{}
-			f.j.Course = func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") }
+			f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 			f.deliver(raw)
 			row := f.inboxStatus(f.uid)
 			if row.Status != store.InboxFailed {
@@ -55,7 +54,7 @@ func TestFailedMailKeepsNoSecret(t *testing.T) {
 			if len(proofs) != 1 || strings.Contains(proofs["(secret-1)"], secret) {
 				t.Fatalf("proofs %v", proofs)
 			}
-			f.j.Course = load
+			f.setCourses(load)
 			if err := f.j.Recover(context.Background()); err != nil {
 				t.Fatal(err)
 			}

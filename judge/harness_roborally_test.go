@@ -8,6 +8,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -122,4 +123,19 @@ func testAfterJSON(tn store.Turn) []byte {
 	}
 	b, _ := json.Marshal(&st)
 	return b
+}
+
+// setCourses makes f's judge read RoboRally's courses with load on either path: the
+// judge's own loader (Judge.Course) and roborally.Kind's behind the seam, with the
+// setups read before forgotten. Tests use it to make a mail's handling fail (a course
+// that cannot be read) and then to mend it.
+func (f *fixture) setCourses(load func(string) (*adjudicator.Course, error)) {
+	f.j.setups = setupCache{}
+	f.j.Course = load
+	for i, k := range f.j.Games {
+		if rk, ok := k.(roborally.Kind); ok {
+			rk.Course = load
+			f.j.Games[i] = rk
+		}
+	}
 }

@@ -790,13 +790,12 @@ func TestRedactInboundBase64(t *testing.T) {
 func TestFailedMessageIsTakenUpAgainAtRestart(t *testing.T) {
 	f := newFixture(t)
 	load := f.j.Course
-	f.j.setups = setupCache{}
-	f.j.Course = func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") }
+	f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")))
 	if row := f.inboxStatus(f.uid); row.Status != store.InboxFailed {
 		t.Fatalf("status %s, want failed", row.Status)
 	}
-	f.j.Course = load
+	f.setCourses(load)
 	if err := f.j.Recover(context.Background()); err != nil {
 		t.Fatal(err)
 	}
