@@ -133,6 +133,9 @@ type AckTurn struct {
 	Game   string // the game's tag
 	Player string // the seat's player's name (a robot's)
 	Turn   int
+	// File is the name of the attached file the orders were read from ("": the mail's
+	// text), as FileChecker takes it.
+	File string
 	// Deadline is when the turn's moves are due, in the player's time zone and
 	// with the time left.
 	Deadline string
@@ -149,4 +152,13 @@ type AckTurn struct {
 	// Render renders one of the judge's text templates (an operator's overrides
 	// included), for a game whose reply is one of them; nil: the game's own.
 	Render func(name string, data any) (string, error)
+}
+
+// FileChecker is a Position whose orders sent as an attached file are read as the file's
+// name says (RoboRally: an attached .yaml is YAML whether or not it starts with "---",
+// as `rallyjudge check` reads a .yaml file). The judge calls CheckFile, not Check, for
+// orders it read from an attachment, and gives Acknowledger and Refuser the name in
+// AckTurn.File.
+type FileChecker interface {
+	CheckFile(seat int, text, file string) Checked
 }

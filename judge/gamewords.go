@@ -55,7 +55,7 @@ func (j *Judge) departures(tx *store.Tx, g store.Game) game.Departures {
 // as it stands with the move in (the version is stored): the deadline in the
 // player's time zone, how many due moves of players still in the game are missing,
 // what holds the turn, the seat's moves of the turn folded.
-func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Player, text string, m game.Move) (string, error) {
+func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Player, text, file string, m game.Move) (string, error) {
 	a, ok := h.pos.(game.Acknowledger)
 	if !ok {
 		return "", nil
@@ -68,7 +68,7 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Play
 	if err != nil {
 		return "", err
 	}
-	t := game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, Paused: g.Status == store.GamePaused,
+	t := game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, File: file, Paused: g.Status == store.GamePaused,
 		Deadline: deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now()), Fold: m, Render: j.Templates.Text}
 	for _, seat := range missing {
 		if p := playerAt(players, seat); p != nil && !p.Withdrawn { // a withdrawn player's seat holds nothing up
@@ -148,12 +148,12 @@ func (j *Judge) offTurnMoves(tx *store.Tx, g store.Game, h hosted, players []sto
 // (game.Refuser), and the problems as stored with the version: each problem with the
 // mail's line it names quoted below it (the secret hidden), as the judge quotes a
 // RoboRally sheet's. For a game without one: "" and problems as they were.
-func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetText string, problems []string) (string, []string, error) {
+func (j *Judge) gameRefusal(h hosted, player *store.Player, g store.Game, sheetText, file string, problems []string) (string, []string, error) {
 	r, ok := h.pos.(game.Refuser)
 	if !ok {
 		return "", problems, nil
 	}
-	summary, ps, hint, ok := r.Refusal(player.Seat, sheetText, game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn})
+	summary, ps, hint, ok := r.Refusal(player.Seat, sheetText, game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, File: file})
 	if !ok || len(ps) == 0 {
 		return "", problems, nil
 	}
@@ -185,4 +185,22 @@ func (j *Judge) words(g store.Game) *game.Words {
 		return &ws
 	}
 	return nil
+}
+
+// sheetFile is the name of the attached file a reading's orders came in, "" when they
+// are the mail's text (game.FileChecker).
+func sheetFile(rd *Reading) string {
+	if rd.Msg != nil && rd.Msg.Source == mail.SourceAttachment {
+		return rd.Msg.SourceName
+	}
+	return ""
+}
+
+// checkMove reads a seat's orders against the position: those of an attached file as
+// its name says, when the game reads files (game.FileChecker).
+func checkMove(pos game.Position, seat int, text, file string) game.Checked {
+	if fc, ok := pos.(game.FileChecker); ok && file != "" {
+		return fc.CheckFile(seat, text, file)
+	}
+	return pos.Check(seat, text)
 }

@@ -362,19 +362,19 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	switch {
 	case sheet.Turn != 0 && sheet.Turn != g.CurrentTurn:
 		problems = append(problems, fmt.Sprintf("this sheet is for turn %d; the judge is collecting turn %d.", sheet.Turn, g.CurrentTurn))
-		if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, problems); err != nil {
+		if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, sheetFile(rd), problems); err != nil {
 			return "", "", 0, err
 		}
 	case !slices.Contains(h.pos.Due(), player.Seat) && !maySend(h.pos, player.Seat):
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
 		moveText = envelopeLines(rd.SheetText)
-		checked = h.pos.Check(player.Seat, moveText)
+		checked = checkMove(h.pos, player.Seat, moveText, sheetFile(rd))
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())
 		}
 		if !checked.OK() { // game.Refuser: the refusal in the game's words
-			if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, problems); err != nil {
+			if refusal, problems, err = j.gameRefusal(h, player, g, rd.SheetText, sheetFile(rd), problems); err != nil {
 				return "", "", 0, err
 			}
 		}
@@ -410,7 +410,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
 			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
 	}
-	if text, err := j.gameAck(tx, g, h, player, moveText, checked.Move); err != nil || text != "" { // game.Acknowledger
+	if text, err := j.gameAck(tx, g, h, player, moveText, sheetFile(rd), checked.Move); err != nil || text != "" { // game.Acknowledger
 		if err != nil {
 			return "", "", 0, err
 		}

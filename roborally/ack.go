@@ -65,7 +65,7 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 	if seat < 0 || seat >= len(p.State.Robots) {
 		return "", nil
 	}
-	sheet, err := orders.Parse([]byte(text)) // read again, as Check read it: the warnings' lines
+	sheet, err := parseSheet(text, t.File) // read again, as Check read it: the warnings' lines
 	if err != nil || sheet == nil {
 		return "", nil
 	}
@@ -122,7 +122,7 @@ func (p *position) Refusal(seat int, text string, t game.AckTurn) (string, []gam
 	if seat < 0 || seat >= len(p.State.Robots) {
 		return "", nil, "", false
 	}
-	sheet, syntax := orders.Parse([]byte(text))
+	sheet, syntax := parseSheet(text, t.File)
 	var ps []orders.Problem
 	var out []game.Problem
 	var se *orders.SyntaxError

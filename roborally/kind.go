@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -303,14 +304,18 @@ func (p *position) Leave(seat int) (game.Move, bool) {
 
 // Check reads one seat's sheet (plain text or YAML, docs/orders.md) and validates it
 // against the position; the forecast is the program's, as the player knows the game.
-func (p *position) Check(seat int, text string) game.Checked {
+func (p *position) Check(seat int, text string) game.Checked { return p.CheckFile(seat, text, "") }
+
+// CheckFile is Check of orders sent as an attached file (game.FileChecker): a .yaml or
+// .yml file is read as YAML (parseSheet).
+func (p *position) CheckFile(seat int, text, file string) game.Checked {
 	var c game.Checked
 	if seat < 0 || seat >= len(p.State.Robots) {
 		c.Problems = []game.Problem{{Msg: fmt.Sprintf("there is no seat %d", seat+1)}}
 		return c
 	}
 	r := p.State.Robots[seat]
-	sheet, err := orders.Parse([]byte(text))
+	sheet, err := parseSheet(text, file)
 	var se *orders.SyntaxError
 	switch {
 	case errors.As(err, &se):
@@ -604,4 +609,15 @@ func (Kind) RunScenario(text string) ([]byte, error) {
 		return out, fmt.Errorf("%d of %d expectations do not hold:\n%s", len(diffs), s.Expectations(), strings.Join(diffs, "\n"))
 	}
 	return out, nil
+}
+
+// parseSheet reads a sheet: from an attached file named .yaml or .yml as YAML, whether
+// or not it starts with "---" (as the judge's intake and `rallyjudge check` read such a
+// file), otherwise text or YAML as the sheet itself looks (orders.Parse).
+func parseSheet(text, file string) (*orders.Sheet, error) {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".yaml", ".yml":
+		return orders.ParseYAML([]byte(text))
+	}
+	return orders.Parse([]byte(text))
 }
