@@ -6,13 +6,17 @@ package games
 import (
 	crashbycrash "github.com/rallyjudge/rallyjudge/crashbycrash/hosted"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally"
 )
 
-// RoboRally is the name CREATE game= takes for RoboRally, which the judge plays on
-// its own path (judge/resolve.go) until it too sits behind the seam.
+// RoboRally is the name CREATE game= takes for RoboRally (roborally.Kind), the
+// default game. A RoboRally game is created from its settings as the judge always read
+// them and played behind the seam (judge/legacy.go adopts it, and every game stored
+// before the seam, through roborally.Kind.Adopt).
 const RoboRally = "roborally"
 
-// Hosted are the games behind the seam, in the order HELP lists them.
+// Hosted are the games behind the seam, in the order HELP lists them; the first is
+// the default for CREATE without game=.
 func Hosted() game.Catalog {
-	return game.Catalog{crashbycrash.Kind{}}
+	return game.Catalog{roborally.Kind{}, crashbycrash.Kind{}}
 }

@@ -122,6 +122,9 @@ func HelpText(judge string) string {
 		"that game's own settings as key=value; docs/games.md lists them:\n")
 	fmt.Fprintf(&b, "  %-28s %s\n", games.RoboRally, "RoboRally: programs of five cards, everyone at once (course=NAME)")
 	for _, k := range games.Hosted() {
+		if k.Name() == games.RoboRally {
+			continue
+		}
 		fmt.Fprintf(&b, "  %-28s %s\n", k.Name(), k.Title())
 	}
 	return b.String()

@@ -48,7 +48,7 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	if name := kv["game"]; name != "" && !strings.EqualFold(name, games.RoboRally) {
 		k, err := j.Games.Lookup(name)
 		if err != nil {
-			return "", refuse("game=%s: there is no such game here; games: %s.", name, strings.Join(append([]string{games.RoboRally}, j.Games.Names()...), ", "))
+			return "", refuse("game=%s: there is no such game here; games: %s.", name, strings.Join(j.Games.Names(), ", "))
 		}
 		return j.cmdCreateHosted(e, tag, k, kv)
 	}

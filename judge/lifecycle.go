@@ -588,6 +588,16 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		Detail: fmt.Sprintf("%s, %d players", orDefault(g.Kind, "course "+g.Course), len(spec.Players))}); err != nil {
 		return g, nil, err
 	}
+	// RoboRally, created from its settings as the judge always read them (above), is
+	// played behind the seam: adopted at once (legacy.go)
+	if k, l := j.legacyKind(); l != nil && g.Kind == "" {
+		if _, err := j.adoptIn(tx, g.ID, k, l, false); err != nil {
+			return g, nil, err
+		}
+		if g, err = tx.Game(g.ID); err != nil {
+			return g, nil, err
+		}
+	}
 	return g, secrets, nil
 }
 

@@ -29,7 +29,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	variants := fs.String("variants", "", "variants, joined by commas: seed 001's option variants (standard-package, deluxe-package, turbo-wrenches, scavenger-hunt-1, scavenger-hunt-2, bio-bots), or with --rules 2023 seed 004's (lighter, less-deadly, less-spammy, dynamic-archive, act-fast)")
 	play := fs.Bool("play", false, "keep a seat for you: join and play by mail against the demo's servers")
 	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
-	gameName := fs.String("game", games.RoboRally, "the game: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", "))
+	gameName := fs.String("game", games.RoboRally, "the game: "+strings.Join(games.Hosted().Names(), ", "))
 	var settings kvFlag
 	fs.Var(&settings, "set", "a setting of the game, key=value (repeatable), as CREATE takes it: e.g. --set players=4")
 	fs.Usage = func() {

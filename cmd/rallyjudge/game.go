@@ -129,7 +129,7 @@ func parseGameFlags(op string, args []string, stderr io.Writer) (gameFlags, erro
 	fs.StringVar(&f.Address, "address", "", "the judge's mail address, one plain local@domain (From of the mails)")
 	fs.StringVar(&f.Game, "game", "", "the game's tag")
 	fs.StringVar(&f.Course, "course", "", "create: the course (RoboRally)")
-	fs.StringVar(&f.Kind, "kind", "", "create: the game played: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", ")+" (default roborally); its own settings go as --set key=value")
+	fs.StringVar(&f.Kind, "kind", "", "create: the game played: "+strings.Join(games.Hosted().Names(), ", ")+" (default roborally); its own settings go as --set key=value")
 	fs.StringVar(&f.Name, "name", "", "create: the game's name")
 	fs.StringVar(&f.Deadline, "deadline", "", "create: the deadline rule (48h, daily 18:00)")
 	fs.StringVar(&f.Grace, "grace", "", "create: grace after the deadline")

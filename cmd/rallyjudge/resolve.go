@@ -24,7 +24,7 @@ import (
 func cmdResolve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	gameName := fs.String("game", games.RoboRally, "the game the scenario is of: "+strings.Join(append([]string{games.RoboRally}, games.Hosted().Names()...), ", "))
+	gameName := fs.String("game", games.RoboRally, "the game the scenario is of: "+strings.Join(games.Hosted().Names(), ", "))
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rallyjudge resolve [--game NAME] FILE.scn|TURN.json\n\nPrints the state after the turn and the event log as JSON (docs/scenarios.md;\nfor Crash by Crash, --game crash-by-crash: docs/crash-by-crash.md).\nExit 0: expectations hold; 1: they don't; 2: unreadable input.\n\nflags:")
 		fs.PrintDefaults()
