@@ -103,7 +103,7 @@ func TestEndToEndWithDovecotAndPostfix(t *testing.T) {
 				continue
 			}
 			var after adjudicator.State
-			mustJSON(t, history[n].After, &after)
+			mustJSON(t, testAfterJSON(history[n]), &after)
 			want := cardsOf(after.Robots[seat].Hand)
 			got := handFrom(m.Text)
 			if strings.Join(got, " ") != strings.Join(want, " ") {

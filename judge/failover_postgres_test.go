@@ -414,13 +414,14 @@ lease: %s
 			}
 		}
 		for n := 1; n < final.CurrentTurn; n++ {
-			tn, err := tx.Turn(final.ID, n)
+			// the robots as turn n found them: the position after the turn before
+			prev, err := tx.Turn(final.ID, n-1)
 			if err != nil {
 				return err
 			}
 			var before adjudicator.State
-			if err := json.Unmarshal(tn.Before, &before); err != nil {
-				return fmt.Errorf("turn %d: %w", n, err)
+			if err := json.Unmarshal(testAfterJSON(prev), &before); err != nil || len(before.Robots) == 0 {
+				return fmt.Errorf("turn %d: the robots before it do not read (%v)", n, err)
 			}
 			for _, r := range before.Robots {
 				switch c := declared[r.Name][n]; {
