@@ -1,5 +1,7 @@
 package game
 
+import "io/fs"
+
 // Report is what the judge mails a seat after a move.
 //
 // A plain game writes Subject, Text and at most a picture of the board, and the judge
@@ -84,10 +86,21 @@ type Mailing struct {
 	Templates Renderer `json:"-"`
 }
 
-// Renderer renders the judge's templates by name.
+// Renderer renders the judge's templates by name, with the game master's overrides:
+// the judge's own and, for a game that is a Templater, the game's.
 type Renderer interface {
 	Text(name string, data any) (string, error)
 	HTML(name string, data any) (string, error)
+}
+
+// Templater is a Kind whose mails are written from templates of its own (RoboRally:
+// the turn report, the welcome, the acknowledgement), which the judge's Renderer
+// renders (Mailing.Templates, AckTurn.Render) so that a game master's overrides
+// (templates_dir) apply to them as to the judge's. files holds the *.tmpl files at its
+// root, named unlike the judge's and other games'; samples are data for each, on which
+// an override of it is tried when the judge starts.
+type Templater interface {
+	Templates() (files fs.FS, samples map[string]any)
 }
 
 // Mailer is a Position that writes its mails whole (RoboRally: the reports and the

@@ -7,9 +7,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // HandleBatch is the fetcher's batch handler (mail.BatchHandler): the messages of one
@@ -365,8 +366,8 @@ type ackQueue struct {
 // too.
 type composed struct {
 	m   outMail
-	ack *templates.Ack
-	set *templates.Set
+	ack *narrate.Ack
+	set game.Renderer
 	now time.Time
 	raw []byte
 	err error
@@ -435,9 +436,9 @@ func (q *ackQueue) flush(j *Judge, tx *store.Tx) error {
 // goes through enqueue. A template that fails fails the mail either way: in the batch,
 // when the acknowledgements are stored, and the batch is judged again one savepoint a
 // mail.
-func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail, ack templates.Ack) error {
+func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail, ack narrate.Ack) error {
 	if v == nil || v.acks == nil || !mail.ValidAddress(m.to) || isReply(m.kind) || noticeKinds[m.kind] {
-		text, err := j.Templates.Text("ack.txt.tmpl", ack)
+		text, err := j.ownRoboRally().Text("ack.txt.tmpl", ack)
 		if err != nil {
 			return err
 		}
@@ -447,6 +448,6 @@ func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail, ack templates.Ack)
 	// as enqueue does: no plain secret in a stored mail (issue 14 item 8); the text is
 	// redacted once rendered
 	m.html, m.subject = redactText(m.html), redactText(m.subject)
-	v.acks.add(&composed{m: m, ack: &ack, set: j.Templates, now: j.now()})
+	v.acks.add(&composed{m: m, ack: &ack, set: j.ownRoboRally(), now: j.now()})
 	return nil
 }

@@ -69,7 +69,10 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Play
 		return "", err
 	}
 	t := game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, File: file, Paused: g.Status == store.GamePaused,
-		Deadline: deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now()), Fold: m, Render: j.Templates.Text}
+		Deadline: deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now()), Fold: m}
+	if r := j.templatesFor(g); r != nil {
+		t.Render = r.Text
+	}
 	for _, seat := range missing {
 		if p := playerAt(players, seat); p != nil && !p.Withdrawn { // a withdrawn player's seat holds nothing up
 			t.Missing++

@@ -15,8 +15,8 @@ import (
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // The game master's commands: CREATE, START, DEADLINE, EXTEND, PAUSE, RESUME, REPLACE,
@@ -838,22 +838,22 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 		return "", "", fmt.Errorf("game %s: robot %s has no seat %d", g.Tag, p.Robot, p.Seat)
 	}
 	r := st.Robots[p.Seat]
-	hand, locked := templates.HandOf(setup.Deck, r)
-	w := templates.Welcome{
+	hand, locked := narrate.HandOf(setup.Deck, r)
+	w := narrate.Welcome{
 		Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
 		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
 		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
-		Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
+		Sheet: narrate.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
 		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
-		Mat: templates.MatOf(st, r, setup.Rules.Lighter),
+		Mat: narrate.MatOf(st, r, setup.Rules.Lighter),
 	}
 	if o, err := j.optionsOf(tx, g); err == nil {
 		w.Variants = roborally.WelcomeText(setup.Rules, o.policy(g))
 	}
 	w.OptionsWelcome(st, r)
-	if text, err = j.Templates.Text("welcome.txt.tmpl", w); err != nil {
+	if text, err = j.ownRoboRally().Text("welcome.txt.tmpl", w); err != nil {
 		return "", "", err
 	}
-	html, err = j.Templates.HTML("welcome.html.tmpl", w)
+	html, err = j.ownRoboRally().HTML("welcome.html.tmpl", w)
 	return text, html, err
 }

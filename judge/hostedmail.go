@@ -24,9 +24,7 @@ import (
 func (j *Judge) mailing(g store.Game, kind string, seat, turn int) game.Mailing {
 	c := game.Mailing{Kind: kind, Seat: seat, Game: g.Tag, Turn: turn, Judge: j.Address,
 		PictureIDs: fmt.Sprintf("%s.%d@%s", g.Tag, turn, j.domainOf())}
-	if j.Templates != nil {
-		c.Templates = j.Templates
-	}
+	c.Templates = j.templatesFor(g)
 	return c
 }
 

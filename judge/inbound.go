@@ -13,6 +13,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -760,8 +761,8 @@ func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.P
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID}, ack)
 }
 
-func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (templates.Ack, error) {
-	ack := templates.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn,
+func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (narrate.Ack, error) {
+	ack := narrate.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn,
 		Deadline: deadlineText(g.DeadlineAt) + timeLeft(g.DeadlineAt, j.now())}
 	setup, err := j.setupFor(g)
 	if err != nil {

@@ -123,7 +123,7 @@ func SizeText(n int) string { return sizeText(n) }
 
 // New makes a Judge with defaults for everything optional.
 func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
-	set, err := templates.Load("")
+	set, err := LoadTemplates("", games.Hosted())
 	if err != nil {
 		return nil, err
 	}

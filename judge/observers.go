@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Observers: anyone may OBSERVE a game whose setting observers is "yes" (the default):
@@ -145,7 +145,7 @@ func watching(tx *store.Tx, g store.Game, o Options) ([]store.Watcher, error) {
 
 // enqueuePublicCopies sends the public part of a turn's report to the game's observers
 // and, with gm-copies on, to its game masters.
-func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.Report, pics *reportPictures, gen int, subj string) error {
+func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base narrate.Report, pics *reportPictures, gen int, subj string) error {
 	o, err := j.optionsOf(tx, g)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base templates.R
 		return err
 	}
 	rep := base
-	rep.Part = templates.PartPublic
+	rep.Part = narrate.PartPublic
 	for _, r := range to {
 		m, err := j.reportMail(rep, pics)
 		if err != nil {

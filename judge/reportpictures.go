@@ -15,8 +15,8 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // Pictures after the commit (issue 24 item 3). A turn's state and its reports commit
@@ -40,10 +40,10 @@ import (
 // reader whose robot is ringed ("" for the shared pictures: a mailing list, an
 // observer), the report as rendered, and the mail as enqueue left it.
 type pictureJob struct {
-	Game   int64            `json:"game"`
-	Turn   int              `json:"turn"`
-	You    string           `json:"you,omitempty"`
-	Report templates.Report `json:"report"`
+	Game   int64          `json:"game"`
+	Turn   int            `json:"turn"`
+	You    string         `json:"you,omitempty"`
+	Report narrate.Report `json:"report"`
 	// Mailing, when set, is a report of a game behind the seam that draws its own
 	// pictures (game.Illustrator), as the game was told of the mail (hostedmail.go);
 	// You and Report are then unused.
@@ -435,9 +435,7 @@ func (j *Judge) drawHostedReports(g store.Game, ill game.Illustrator, before gam
 	ms := make([]game.Mailing, len(jobs))
 	for i, a := range jobs {
 		ms[i] = *a.job.Mailing
-		if j.Templates != nil {
-			ms[i].Templates = j.Templates
-		}
+		ms[i].Templates = j.templatesFor(g)
 	}
 	reps := ill.Illustrate(before, events, ms)
 	if len(reps) != len(jobs) {
@@ -484,9 +482,9 @@ func (j *Judge) adoptedJobs(ctx context.Context, g store.Game, jobs []*awaiting)
 		c.Templates = nil
 		c.Game, c.Deadline, c.List = rep.Game, rep.Deadline, rep.List
 		switch {
-		case rep.Part == templates.PartPublic || a.job.You == "":
+		case rep.Part == narrate.PartPublic || a.job.You == "":
 			c.Part = game.PartPublic
-		case rep.Part == templates.PartPrivate:
+		case rep.Part == narrate.PartPrivate:
 			c.Part = game.PartPrivate
 		}
 		for _, p := range players {

@@ -14,13 +14,13 @@ import (
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/picture"
 	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // The mails a turn produces: every player's report, and the welcome that opens a game.
 //
-// A report is multipart/alternative: the text part (templates/files/report.txt.tmpl)
+// A report is multipart/alternative: the text part (roborally/narrate/files/report.txt.tmpl)
 // with the board as text, and an HTML part (report.html.tmpl) showing the same and, for
 // players who have not switched pictures off (store.Tx.SetPlayerPictures), the floor at
 // the end of the turn (PNG) and the turn step by step (animated GIF) as inline parts.
@@ -31,7 +31,7 @@ import (
 // reportPictures are one turn's pictures, drawn once for all its reports.
 type reportPictures struct {
 	inline []mail.Inline
-	refs   *templates.Pictures
+	refs   *narrate.Pictures
 	// you draws a player's own copy, their robot ringed (nil: none can be drawn)
 	you func(robot string) *reportPictures
 	// later, when set, stands for pictures drawn after the turn's commit
@@ -109,7 +109,7 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 	}
 	boardFrame := picture.CourseFrame(setup.Course, next.Robots, still)
 	board := boardFrame.Image
-	p := &reportPictures{refs: &templates.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
+	p := &reportPictures{refs: &narrate.Pictures{BoardCID: j.pictureID("board", g.Tag, turn),
 		Width: board.Rect.Dx(), Height: board.Rect.Dy()}, lazy: map[int]*lazyPicture{}}
 	// add adds a PNG of f, encoded now, or when first needed (without shared): a
 	// picture.Still, whose readers' copies (yourpictures.go) encode only their ring's
@@ -144,7 +144,7 @@ func (j *Judge) turnPictures(g store.Game, setup *adjudicator.Setup, before, nex
 			if _, cards, ok := strings.Cut(r.Caption, " — "); ok {
 				caption += ": " + cards
 			}
-			p.refs.Stills = append(p.refs.Stills, templates.Still{CID: cid, Caption: caption})
+			p.refs.Stills = append(p.refs.Stills, narrate.Still{CID: cid, Caption: caption})
 			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", g.Tag, turn, r.Register), r.Frame)
 		}
 		p.you = j.yourPictures(p, g, turn, boardFrame, regs, anim, stills) // yourpictures.go
@@ -174,14 +174,14 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	events []adjudicator.Event, players []store.Player, standing map[string]*orders.Sheet, deadline time.Time, notes []string) error {
 	turn := g.CurrentTurn // the turn just resolved (a won game stops before next.Turn moves on)
 	over := next.Over || !inRace(next)
-	sections := templates.Narrate(setup.Deck, events)
+	sections := narrate.Narrate(setup.Deck, events)
 	if len(notes) > 0 {
-		sections = append([]templates.Section{{Title: "Missed orders", Lines: notes}}, sections...)
+		sections = append([]narrate.Section{{Title: "Missed orders", Lines: notes}}, sections...)
 	}
-	base := templates.Report{
+	base := narrate.Report{
 		Game: g.Tag, Course: g.Course, Turn: turn, NextTurn: turn + 1,
 		Board: adjudicator.RenderState(setup.Course, next), Legend: adjudicator.RenderReportLegend(setup.Course, next),
-		Sections: sections, Robots: templates.StatusOf(setup.Deck, next), Piles: templates.PileLines(next),
+		Sections: sections, Robots: narrate.StatusOf(setup.Deck, next), Piles: narrate.PileLines(next),
 		Deadline: deadlineText(deadline), Winner: next.Winner, Over: over,
 		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
 			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", j.Address, g.Tag),
@@ -190,7 +190,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 		base.Robots[i].Lighter = setup.Rules.Lighter
 	}
 	if over {
-		base.Standings = templates.StandingsOf(next)
+		base.Standings = narrate.StandingsOf(next)
 	}
 	gen, err := tx.VoidTurns(g.ID, turn)
 	if err != nil {
@@ -227,7 +227,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	parent, refs := root, []string{root}
 	if g.ListAddress != "" {
 		rep := base
-		rep.Part = templates.PartPublic
+		rep.Part = narrate.PartPublic
 		m, err := j.reportMail(rep, pics)
 		if err != nil {
 			return err
@@ -247,20 +247,20 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 			continue
 		}
 		r := next.Robots[p.Seat]
-		hand, locked := templates.HandOf(setup.Deck, r)
+		hand, locked := narrate.HandOf(setup.Deck, r)
 		lines := standingLines(standing[r.Name])
 		rep := base
 		rep.Player, rep.PlayerOut = r.Name, r.Out
 		rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
-		rep.NewOptions = templates.NewOptionsOf(events, r)
-		rep.Sheet = templates.SheetFor(g.Tag, r, turn+1, lines)
-		rep.Mat = templates.MatOf(next, r, setup.Rules.Lighter)
+		rep.NewOptions = narrate.NewOptionsOf(events, r)
+		rep.Sheet = narrate.SheetFor(g.Tag, r, turn+1, lines)
+		rep.Mat = narrate.MatOf(next, r, setup.Rules.Lighter)
 		if !over {
 			rep.Deadline = deadlineIn(deadline, p.Timezone)
 		}
 		pp := pics
 		if g.ListAddress != "" {
-			rep.Part, rep.List = templates.PartPrivate, g.ListAddress
+			rep.Part, rep.List = narrate.PartPrivate, g.ListAddress
 			pp = nil // the pictures went to the list
 		} else if picturesOff[p.ID] {
 			pp = nil
@@ -288,7 +288,7 @@ func (j *Judge) enqueueReports(tx *store.Tx, g store.Game, setup *adjudicator.Se
 
 // reportMail renders a report's text and HTML parts, with the pictures when pics is
 // not nil.
-func (j *Judge) reportMail(rep templates.Report, pics *reportPictures) (outMail, error) {
+func (j *Judge) reportMail(rep narrate.Report, pics *reportPictures) (outMail, error) {
 	var m outMail
 	if pics != nil && pics.later != nil {
 		job := *pics.later
@@ -299,10 +299,10 @@ func (j *Judge) reportMail(rep templates.Report, pics *reportPictures) (outMail,
 		m.inline = pics.inline
 	}
 	var err error
-	if m.text, err = j.Templates.Text("report.txt.tmpl", rep); err != nil {
+	if m.text, err = j.ownRoboRally().Text("report.txt.tmpl", rep); err != nil {
 		return m, err
 	}
-	if m.html, err = j.Templates.HTML("report.html.tmpl", rep); err != nil {
+	if m.html, err = j.ownRoboRally().HTML("report.html.tmpl", rep); err != nil {
 		return m, err
 	}
 	m.generated = true
@@ -358,26 +358,26 @@ func (j *Judge) enqueueWelcome(tx *store.Tx, g store.Game, setup *adjudicator.Se
 	variants := roborally.WelcomeText(setup.Rules, opts.policy(g))
 	for _, p := range players {
 		r := st.Robots[p.Seat]
-		hand, locked := templates.HandOf(setup.Deck, r)
+		hand, locked := narrate.HandOf(setup.Deck, r)
 		sec := secrets[p.Robot]
 		var slots []store.Owner
 		if sec != "" && sec != joinedSecret {
 			o := store.Owner{Kind: store.OwnerPlayer, ID: p.ID}
 			sec, slots = j.hold(o, sec), []store.Owner{o}
 		}
-		w := templates.Welcome{
+		w := narrate.Welcome{
 			Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
 			Board: board, Legend: legend, Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
-			Sheet: templates.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
+			Sheet: narrate.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn,
 			RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
-			Variants: variants, Mat: templates.MatOf(st, r, setup.Rules.Lighter),
+			Variants: variants, Mat: narrate.MatOf(st, r, setup.Rules.Lighter),
 		}
 		w.OptionsWelcome(st, r)
-		text, err := j.Templates.Text("welcome.txt.tmpl", w)
+		text, err := j.ownRoboRally().Text("welcome.txt.tmpl", w)
 		if err != nil {
 			return err
 		}
-		html, err := j.Templates.HTML("welcome.html.tmpl", w)
+		html, err := j.ownRoboRally().HTML("welcome.html.tmpl", w)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
-	"github.com/rallyjudge/rallyjudge/templates"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // Acknowledge fills what an accepted sheet's acknowledgement says of the orders: the
@@ -18,7 +18,7 @@ import (
 // register's card stays; the 2023 rules: cards by kind, a register holding a face-down
 // Haywire card plays it), a shutdown, the player mat, the sheet's standing orders, the
 // warnings Validate gave (rep) and the program's forecast as the player knows the game.
-func Acknowledge(ack *templates.Ack, setup *adjudicator.Setup, st *adjudicator.State, robot string, sheet *orders.Sheet, rep *orders.Report) {
+func Acknowledge(ack *narrate.Ack, setup *adjudicator.Setup, st *adjudicator.State, robot string, sheet *orders.Sheet, rep *orders.Report) {
 	o := sheet.Orders()
 	seat := st.Robot(robot)
 	own := setup.Rules.Own() && seat >= 0
@@ -26,16 +26,16 @@ func Acknowledge(ack *templates.Ack, setup *adjudicator.Setup, st *adjudicator.S
 		r := st.Robots[seat]
 		o = sheet.OwnOrders(&r)
 		ack.Shutdown = o.Shutdown
-		ack.Mat = templates.MatOf(st, r, setup.Rules.Lighter)
+		ack.Mat = narrate.MatOf(st, r, setup.Rules.Lighter)
 	}
 	for i, p := range o.Program {
 		if p == 0 && seat >= 0 && !own {
 			p = st.Robots[seat].Registers[i]
 		}
 		if p != 0 {
-			ack.Program = append(ack.Program, templates.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title(), Own: own})
+			ack.Program = append(ack.Program, narrate.Card{Register: i + 1, P: p, Title: setup.Deck.Kind(p).Title(), Own: own})
 		} else if own && sheet.HasProgram() && !o.Shutdown && st.Robots[seat].Mat != nil {
-			ack.Program = append(ack.Program, templates.Card{Register: i + 1, Title: "- (its face-down " + adjudicator.CardKind(st.Robots[seat].Mat.Haywire[i]).Title() + " is played)", Own: true})
+			ack.Program = append(ack.Program, narrate.Card{Register: i + 1, Title: "- (its face-down " + adjudicator.CardKind(st.Robots[seat].Mat.Haywire[i]).Title() + " is played)", Own: true})
 		}
 	}
 	ack.Standing = nil
@@ -75,7 +75,7 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 	var fold move
 	_ = json.Unmarshal(t.Fold.Data, &fold)
 	name := p.State.Robots[seat].Name
-	ack := templates.Ack{Game: t.Game, Robot: t.Player, Turn: t.Turn, Deadline: t.Deadline}
+	ack := narrate.Ack{Game: t.Game, Robot: t.Player, Turn: t.Turn, Deadline: t.Deadline}
 	rep := orders.Validate(p.setup, p.State, name, sheet)
 	Acknowledge(&ack, p.setup, p.State, name, sheet, &rep)
 	// the orders in force, not only this sheet's: earlier turns' standing orders carry
@@ -106,7 +106,7 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 
 // ownTemplates renders the templates built in, for a caller without the judge's.
 func ownTemplates(name string, data any) (string, error) {
-	set, err := templates.Load("")
+	set, err := narrate.BuiltIn()
 	if err != nil {
 		return "", err
 	}

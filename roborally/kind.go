@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"slices"
@@ -13,7 +14,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
-	"github.com/rallyjudge/rallyjudge/templates"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // Kind is RoboRally behind the game seam: the postal rules (seed 003) with an option
@@ -361,7 +362,7 @@ func (p *position) CheckFile(seat int, text, file string) game.Checked {
 // standing orders in force with this sheet's merged over them, the warnings, the
 // forecast.
 func (p *position) ackText(seat int, sheet *orders.Sheet, rep *orders.Report) string {
-	var ack templates.Ack
+	var ack narrate.Ack
 	Acknowledge(&ack, p.setup, p.State, p.State.Robots[seat].Name, sheet, rep)
 	var b strings.Builder
 	if len(ack.Program) > 0 {
@@ -620,4 +621,14 @@ func parseSheet(text, file string) (*orders.Sheet, error) {
 		return orders.ParseYAML([]byte(text))
 	}
 	return orders.Parse([]byte(text))
+}
+
+var _ game.Templater = Kind{}
+
+// Templates are RoboRally's mails' templates (package narrate: the turn report, the
+// welcome, the acknowledgement), which the judge renders with a game master's
+// overrides.
+func (Kind) Templates() (fs.FS, map[string]any) {
+	src := narrate.Source()
+	return src.FS, src.Samples
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/picture"
-	"github.com/rallyjudge/rallyjudge/templates"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // Report is what a seat is told after a turn (seat -1: the public): what was played
@@ -51,7 +51,7 @@ func (p *position) Report(seat int, events []byte) game.Report {
 			b.WriteString("\n")
 		}
 	}
-	for _, sec := range templates.Narrate(p.setup.Deck, oc.Events) {
+	for _, sec := range narrate.Narrate(p.setup.Deck, oc.Events) {
 		b.WriteString(sec.Title + "\n")
 		for _, l := range sec.Lines {
 			line("  " + l)
@@ -127,7 +127,7 @@ func (p *position) private(b *strings.Builder, seat int) {
 	line := func(s string) { b.WriteString(game.Wrap(s, "  ") + "\n") }
 	if seat >= 0 && seat < len(st.Robots) && !st.Robots[seat].Out && !p.Over() {
 		r := st.Robots[seat]
-		hand, locked := templates.HandOf(p.setup.Deck, r)
+		hand, locked := narrate.HandOf(p.setup.Deck, r)
 		var names []string
 		for _, c := range hand {
 			names = append(names, c.Name())

@@ -5,19 +5,18 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/templates"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // The mails RoboRally writes whole behind the seam (game.Mailer): the welcome and the
-// turn reports players had before the seam, from the same templates
-// (templates/files/report.*.tmpl, welcome.*.tmpl, through the judge's Renderer so a
-// game master's overrides apply): the floor as text, the turn register by register,
-// every robot, the reader's hand, mat, standing orders and a sheet to fill in. The
-// pictures are drawn after the turn is stored (Illustrate, reportpictures.go).
+// turn reports players had before the seam, from the same templates (package narrate:
+// files/report.*.tmpl, welcome.*.tmpl, through the judge's Renderer so a game master's
+// overrides apply): the floor as text, the turn register by register, every robot, the
+// reader's hand, mat, standing orders and a sheet to fill in. The pictures are drawn
+// after the turn is stored (Illustrate, reportpictures.go).
 
 var (
 	_ game.Illustrator  = (*position)(nil)
@@ -25,14 +24,13 @@ var (
 	_ game.Summarizer   = (*position)(nil)
 )
 
-// builtIn are the templates without overrides, for a Mailing without Templates.
-var builtIn = sync.OnceValues(func() (*templates.Set, error) { return templates.Load("") })
-
+// renderer is the judge's templates m carries (RoboRally's among them: Kind.Templates),
+// or RoboRally's built in for a Mailing without them.
 func renderer(m game.Mailing) (game.Renderer, error) {
 	if m.Templates != nil {
 		return m.Templates, nil
 	}
-	return builtIn()
+	return narrate.BuiltIn()
 }
 
 // Mail is the mail m says: a welcome (MailWelcome, MailTakeOver) or the report of the
@@ -55,18 +53,18 @@ func decodeOutcome(events []byte) outcome {
 
 // reportData is the templates' report of the turn whose events are given, for the
 // reader m names.
-func (p *position) reportData(events []byte, m game.Mailing) templates.Report {
+func (p *position) reportData(events []byte, m game.Mailing) narrate.Report {
 	oc := decodeOutcome(events)
 	st, setup := p.State, p.setup
 	turn, over := m.Turn, p.Over()
-	sections := templates.Narrate(setup.Deck, oc.Events)
+	sections := narrate.Narrate(setup.Deck, oc.Events)
 	if len(oc.Notes) > 0 {
-		sections = append([]templates.Section{{Title: "Missed orders", Lines: oc.Notes}}, sections...)
+		sections = append([]narrate.Section{{Title: "Missed orders", Lines: oc.Notes}}, sections...)
 	}
-	rep := templates.Report{
+	rep := narrate.Report{
 		Game: m.Game, Course: p.cfg.CourseName, Turn: turn, NextTurn: turn + 1,
 		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
-		Sections: sections, Robots: templates.StatusOf(setup.Deck, st), Piles: templates.PileLines(st),
+		Sections: sections, Robots: narrate.StatusOf(setup.Deck, st), Piles: narrate.PileLines(st),
 		Deadline: m.Deadline, Winner: st.Winner, Over: over,
 		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
 			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", m.Judge, m.Game),
@@ -75,22 +73,22 @@ func (p *position) reportData(events []byte, m game.Mailing) templates.Report {
 		rep.Robots[i].Lighter = p.cfg.Rules.Lighter
 	}
 	if over {
-		rep.Standings = templates.StandingsOf(st)
+		rep.Standings = narrate.StandingsOf(st)
 	}
 	if m.Part == game.PartPublic || m.Seat < 0 || m.Seat >= len(st.Robots) {
-		rep.Part = templates.PartPublic
+		rep.Part = narrate.PartPublic
 		return rep
 	}
 	r := st.Robots[m.Seat]
-	hand, locked := templates.HandOf(setup.Deck, r)
+	hand, locked := narrate.HandOf(setup.Deck, r)
 	lines := p.inForce(oc, r.Name)
 	rep.Player, rep.PlayerOut = r.Name, r.Out
 	rep.Hand, rep.Locked, rep.Down, rep.Standing = hand, locked, r.Power == adjudicator.PowerDown, lines
-	rep.NewOptions = templates.NewOptionsOf(oc.Events, r)
-	rep.Sheet = templates.SheetFor(m.Game, r, turn+1, lines)
-	rep.Mat = templates.MatOf(st, r, p.cfg.Rules.Lighter)
+	rep.NewOptions = narrate.NewOptionsOf(oc.Events, r)
+	rep.Sheet = narrate.SheetFor(m.Game, r, turn+1, lines)
+	rep.Mat = narrate.MatOf(st, r, p.cfg.Rules.Lighter)
 	if m.Part == game.PartPrivate {
-		rep.Part, rep.List = templates.PartPrivate, m.List
+		rep.Part, rep.List = narrate.PartPrivate, m.List
 	}
 	return rep
 }
@@ -113,7 +111,7 @@ func (p *position) inForce(oc outcome, robot string) []string {
 }
 
 // reportSubject is a report's subject after the game's tag.
-func reportSubject(rep templates.Report, again bool) string {
+func reportSubject(rep narrate.Report, again bool) string {
 	a := ""
 	if again { // not mistaken for the voided report of the same turn
 		a = " (resolved again)"
@@ -130,7 +128,7 @@ func reportSubject(rep templates.Report, again bool) string {
 }
 
 // reportMail renders a report's text and HTML.
-func (p *position) reportMail(rep templates.Report, m game.Mailing) game.Report {
+func (p *position) reportMail(rep narrate.Report, m game.Mailing) game.Report {
 	out := game.Report{Subject: reportSubject(rep, m.Again), Whole: true}
 	t, err := renderer(m)
 	if err == nil {
@@ -155,15 +153,15 @@ func (p *position) welcomeMail(m game.Mailing) game.Report {
 		return out
 	}
 	r := st.Robots[m.Seat]
-	hand, locked := templates.HandOf(setup.Deck, r)
-	w := templates.Welcome{
+	hand, locked := narrate.HandOf(setup.Deck, r)
+	w := narrate.Welcome{
 		Game: m.Game, Course: p.cfg.CourseName, Robot: r.Name, Secret: m.Secret,
 		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
 		Hand: hand, Locked: locked, Deadline: m.Deadline,
-		Sheet: templates.SheetFor(m.Game, r, st.Turn, nil), Judge: m.Judge, Turn: st.Turn,
+		Sheet: narrate.SheetFor(m.Game, r, st.Turn, nil), Judge: m.Judge, Turn: st.Turn,
 		TakeOver:  m.Kind == game.MailTakeOver,
 		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
-		Variants: WelcomeText(setup.Rules, p.cfg.policy()), Mat: templates.MatOf(st, r, setup.Rules.Lighter),
+		Variants: WelcomeText(setup.Rules, p.cfg.policy()), Mat: narrate.MatOf(st, r, setup.Rules.Lighter),
 	}
 	w.OptionsWelcome(st, r)
 	out.Subject = fmt.Sprintf("Welcome, %s: your robot and your first hand", r.Name)

@@ -10,7 +10,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
 	"github.com/rallyjudge/rallyjudge/picture"
-	"github.com/rallyjudge/rallyjudge/templates"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // A turn's pictures (game.Illustrator), drawn after the turn is stored: the floor at
@@ -25,7 +25,7 @@ import (
 
 // turnPictures are one turn's pictures, drawn once for all its reports.
 type turnPictures struct {
-	refs   templates.Pictures
+	refs   narrate.Pictures
 	shared []game.Picture // in the order the mail carries them; Data nil until encoded
 	encode []func() []byte
 	once   []sync.Once
@@ -90,7 +90,7 @@ func (p *position) drawTurn(before *adjudicator.State, events []adjudicator.Even
 		}()
 	}
 	board := picture.CourseFrame(setup.Course, next.Robots, still)
-	t := &turnPictures{refs: templates.Pictures{BoardCID: "board." + ids, Width: board.Image.Rect.Dx(), Height: board.Image.Rect.Dy()}}
+	t := &turnPictures{refs: narrate.Pictures{BoardCID: "board." + ids, Width: board.Image.Rect.Dx(), Height: board.Image.Rect.Dy()}}
 	add := func(cid, name, ctype string, data []byte, encode func() []byte, own func(string) []byte) {
 		t.shared = append(t.shared, game.Picture{Name: name, ContentType: ctype, ContentID: cid, Data: data})
 		t.encode, t.own = append(t.encode, encode), append(t.own, own)
@@ -110,7 +110,7 @@ func (p *position) drawTurn(before *adjudicator.State, events []adjudicator.Even
 			if _, cards, ok := strings.Cut(r.Caption, " — "); ok {
 				caption += ": " + cards
 			}
-			t.refs.Stills = append(t.refs.Stills, templates.Still{CID: cid, Caption: caption})
+			t.refs.Stills = append(t.refs.Stills, narrate.Still{CID: cid, Caption: caption})
 			regPNG := picture.NewStill(r.Frame)
 			add(cid, fmt.Sprintf("%s-turn-%d-register-%d.png", tag, turn, r.Register), "image/png", nil, regPNG.Bytes, regPNG.For)
 		}

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode/utf8"
 )
@@ -17,13 +20,40 @@ import (
 //go:embed files/*.tmpl
 var embedded embed.FS
 
-// Set is a loaded set of templates: the embedded ones, each replaced by a file of the
-// same name in the game master's override directory when there is one. Files ending in
-// .txt.tmpl are text/template, files ending in .html.tmpl are html/template (every value
-// escaped for HTML by context).
+// Set is a loaded set of templates: the judge's own (embedded, files/*.tmpl) and the
+// games' (Source), each replaced by a file of the same name in the game master's
+// override directory when there is one. Files ending in .txt.tmpl are text/template,
+// files ending in .html.tmpl are html/template (every value escaped for HTML by
+// context). A Set is safe for concurrent use.
 type Set struct {
 	text *template.Template
 	html *htmltemplate.Template
+	dir  string
+	// games are the games' templates the set holds; with, the sets With made, by
+	// the game's name.
+	games []Source
+	mu    sync.Mutex
+	with  map[string]*Set
+}
+
+// Source is a game's own templates (RoboRally: its turn report, welcome and
+// acknowledgement), rendered through the judge's set so that a game master's overrides
+// apply to them as to the judge's.
+type Source struct {
+	Name string // the game's name, for errors
+	// FS holds the templates, *.tmpl at its root.
+	FS fs.FS
+	// Samples are data for each template, on which a game master's override of it is
+	// tried when the set is loaded: a misspelt field fails at start, not at the first
+	// turn. A template without a sample is only parsed.
+	Samples map[string]any
+}
+
+// file is one template's text as loaded.
+type file struct {
+	name string // its file name: report.txt.tmpl
+	text []byte
+	over bool // read from the override directory
 }
 
 // funcs are the helpers every template may call.
@@ -64,9 +94,10 @@ func htmlFuncs() map[string]any {
 			}
 			return htmltemplate.CSS(fmt.Sprintf("width: 100%%; max-width: %dpx; height: auto; image-rendering: pixelated;", 2*w))
 		},
-		// mapFont is the text map's font size: 13px, or smaller to fit a narrow screen
-		// without scrolling sideways (issue 22: a phone is 390 px wide). A monospace
-		// character is about 0.6 em wide; the page's and the block's padding are 48 px.
+		// mapFont is the font size of a board drawn in text: 13px, or smaller to fit a
+		// narrow screen without scrolling sideways (issue 22: a phone is 390 px wide). A
+		// monospace character is about 0.6 em wide; the page's and the block's padding
+		// are 48 px.
 		"mapFont": func(text string) htmltemplate.CSS {
 			n := 1
 			for _, l := range strings.Split(text, "\n") {
@@ -77,98 +108,158 @@ func htmlFuncs() map[string]any {
 	}
 }
 
-// Load reads the embedded templates and, when dir is not "", the overrides in dir.
-func Load(dir string) (*Set, error) {
-	t := template.New("").Option("missingkey=error").Funcs(funcs())
-	h := htmltemplate.New("").Option("missingkey=error").Funcs(funcs()).Funcs(htmlFuncs())
-	names, err := fs.Glob(embedded, "files/*.tmpl")
+// Load reads the judge's templates and the games', and, when dir is not "", the
+// overrides in dir. A template that does not parse is an error naming its file; so is
+// an override that fails on its template's sample data and, when games are given, a
+// .tmpl file in dir that overrides none of the templates (a misspelt name). Without
+// games, such a file is kept for the games' templates the set is later given (With).
+func Load(dir string, games ...Source) (*Set, error) {
+	s, err := load(dir, games)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range names {
-		b, err := embedded.ReadFile(n)
+	if dir != "" {
+		if err := s.checkOverrides(len(games) > 0); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// With is the set with a game's templates too, under the same overrides; s itself when
+// it holds them already. The set is made once a game and kept.
+func (s *Set) With(game Source) (*Set, error) {
+	for _, g := range s.games {
+		if g.Name == game.Name {
+			return s, nil
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.with[game.Name]; ok {
+		return w, nil
+	}
+	w, err := load(s.dir, append(slices.Clip(s.games), game))
+	if err != nil {
+		return nil, err
+	}
+	if s.with == nil {
+		s.with = map[string]*Set{}
+	}
+	s.with[game.Name] = w
+	return w, nil
+}
+
+// load parses the judge's templates and the games', each replaced by its override in
+// dir.
+func load(dir string, games []Source) (*Set, error) {
+	files, err := readAll(embedded, "files", "the judge's")
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range games {
+		fs, err := readAll(g.FS, ".", g.Name+"'s")
 		if err != nil {
 			return nil, err
 		}
-		base := filepath.Base(n)
-		if dir != "" {
-			if ob, err := os.ReadFile(filepath.Join(dir, base)); err == nil {
-				b = ob
-			} else if !os.IsNotExist(err) {
-				return nil, fmt.Errorf("templates: override %s: %w", base, err)
+		for _, f := range fs {
+			if i := slices.IndexFunc(files, func(o file) bool { return o.name == f.name }); i >= 0 {
+				return nil, fmt.Errorf("templates: %s %s: the name of another template", g.Name, f.name)
 			}
 		}
-		if strings.HasSuffix(base, ".html.tmpl") {
-			_, err = h.New(base).Parse(string(b))
+		files = append(files, fs...)
+	}
+	t := template.New("").Option("missingkey=error").Funcs(funcs())
+	h := htmltemplate.New("").Option("missingkey=error").Funcs(funcs()).Funcs(htmlFuncs())
+	for i, f := range files {
+		if dir != "" {
+			if ob, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil {
+				files[i].text, files[i].over = ob, true
+			} else if !os.IsNotExist(err) {
+				return nil, fmt.Errorf("templates: override %s: %w", f.name, err)
+			}
+		}
+		if strings.HasSuffix(f.name, ".html.tmpl") {
+			_, err = h.New(f.name).Parse(string(files[i].text))
 		} else {
-			_, err = t.New(base).Parse(string(b))
+			_, err = t.New(f.name).Parse(string(files[i].text))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("templates: %s: %w", base, err)
+			return nil, fmt.Errorf("templates: %s: %w", f.name, err)
 		}
 	}
-	set := &Set{text: t, html: h}
-	if dir != "" {
-		if err := set.checkOverrides(dir, names); err != nil {
-			return nil, err
-		}
+	return &Set{text: t, html: h, dir: dir, games: games}, nil
+}
+
+// readAll reads the *.tmpl files of fsys's directory dir; whose names errors.
+func readAll(fsys fs.FS, dir, whose string) ([]file, error) {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.tmpl"))
+	if err != nil {
+		return nil, fmt.Errorf("templates: %s templates: %w", whose, err)
 	}
-	return set, nil
+	var out []file
+	for _, n := range names {
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %s templates: %w", whose, err)
+		}
+		out = append(out, file{name: path.Base(n), text: b})
+	}
+	return out, nil
 }
 
 // checkOverrides refuses what a game master's directory gets wrong at start, not at the
-// first turn: a .tmpl file that overrides nothing (a misspelt name), and a template that
-// fails on sample data (a misspelt field).
-func (s *Set) checkOverrides(dir string, names []string) error {
+// first turn: a template that fails on sample data (a misspelt field) and, when strict,
+// a .tmpl file that overrides nothing (a misspelt name).
+func (s *Set) checkOverrides(strict bool) error {
+	samples := samples()
 	known := map[string]bool{}
-	for _, n := range names {
-		known[filepath.Base(n)] = true
+	for _, t := range s.text.Templates() {
+		known[t.Name()] = true
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.tmpl"))
+	for _, t := range s.html.Templates() {
+		known[t.Name()] = true
+	}
+	delete(known, "")
+	for _, g := range s.games {
+		for n, d := range g.Samples {
+			samples[n] = d
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(s.dir, "*.tmpl"))
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		if !known[filepath.Base(f)] {
-			var list []string
-			for n := range known {
-				list = append(list, n)
-			}
-			sort.Strings(list)
+		if strict && !known[filepath.Base(f)] {
+			list := slices.Sorted(maps.Keys(known))
 			return fmt.Errorf("templates: %s overrides no template (the templates are %s)", f, strings.Join(list, ", "))
 		}
 	}
-	card := []Card{{Register: 1, P: 490, Title: "Move 1"}}
-	sections := []Section{{Register: 1, Title: "Register 1", Lines: []string{"P490 Zoom plays Move 1"}}}
-	robots := []RobotStatus{{Name: "Zoom", Square: "1,2", Facing: "north", Power: "on"}}
-	report := Report{Game: "g", Course: "c", Turn: 1, NextTurn: 2, Part: PartFull, Player: "Zoom", Board: "b", Legend: "l",
-		Sections: sections, Robots: robots, Deadline: "d", Standings: []Standing{{}}, Hand: card, Locked: card,
-		Standing: []string{"if damage > 4 then power down"}, Sheet: "#orders\n#end\n", Pictures: &Pictures{BoardCID: "b", TurnCID: "t", Stills: []Still{{CID: "s1", Caption: "After register 1"}}}, Replay: "r"}
-	samples := map[string]any{
-		"report.txt.tmpl":   report,
-		"report.html.tmpl":  report,
-		"ack.txt.tmpl":      Ack{Game: "g", Robot: "Zoom", Turn: 1, Program: card, Standing: []string{"x"}, Warnings: []string{"w"}, Forecast: "f", Deadline: "d", Waiting: "w"},
-		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
-		"notice.txt.tmpl":   Notice{Kind: "reminder", Game: "g", Subject: "s", Text: "t", Judge: "j"},
-		"welcome.txt.tmpl":  Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
-		"game.html.tmpl":    GameMail{Title: "t", Intro: []string{"i"}, Text: "x", PictureCID: "p", PictureAlt: "a", Foot: "f"},
-		"welcome.html.tmpl": Welcome{Game: "g", Course: "c", Robot: "Zoom", Secret: "(secret)", Board: "b", Legend: "l", Hand: card, Locked: card, Deadline: "d", Sheet: "s", Judge: "j", Turn: 1},
-	}
-	for name, data := range samples {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(samples)) {
+		if _, err := os.Stat(filepath.Join(s.dir, name)); err != nil || !known[name] {
 			continue // not overridden: the embedded template is tested
 		}
 		var err error
 		if strings.HasSuffix(name, ".html.tmpl") {
-			_, err = s.HTML(name, data)
+			_, err = s.HTML(name, samples[name])
 		} else {
-			_, err = s.Text(name, data)
+			_, err = s.Text(name, samples[name])
 		}
 		if err != nil {
 			return fmt.Errorf("templates: override %s fails on sample data: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// samples are data for the judge's own templates.
+func samples() map[string]any {
+	return map[string]any{
+		"rejected.txt.tmpl": Rejected{Summary: "s", Errors: []string{"e"}, Hint: "h"},
+		"notice.txt.tmpl":   Notice{Kind: "reminder", Game: "g", Subject: "s", Text: "t", Judge: "j"},
+		"game.html.tmpl":    GameMail{Title: "t", Intro: []string{"i"}, Text: "x", PictureCID: "p", PictureAlt: "a", Foot: "f"},
+	}
 }
 
 // Text renders the named text template ("report.txt.tmpl") with data.

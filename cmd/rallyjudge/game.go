@@ -14,7 +14,6 @@ import (
 	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // gameFlags are rallyjudge game's flags, for every operation (each uses some).
@@ -380,7 +379,7 @@ func cmdGame(args []string, stdout, stderr io.Writer) int {
 		j.Name = cfg.JudgeName
 	}
 	if cfg.TemplatesDir != "" {
-		if j.Templates, err = templates.Load(cfg.TemplatesDir); err != nil {
+		if j.Templates, err = judge.LoadTemplates(cfg.TemplatesDir, j.Games); err != nil {
 			fmt.Fprintf(stderr, "rallyjudge game %s: %v\n", op, err)
 			return 2
 		}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/judge"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 const importUsage = `usage: rallyjudge import ARCHIVE (--config FILE | --db FILE [--address JUDGE@ADDR])
@@ -124,7 +123,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		j.Name = cfg.JudgeName
 	}
 	if cfg.TemplatesDir != "" {
-		if j.Templates, err = templates.Load(cfg.TemplatesDir); err != nil {
+		if j.Templates, err = judge.LoadTemplates(cfg.TemplatesDir, j.Games); err != nil {
 			fmt.Fprintf(stderr, "rallyjudge import: %v\n", err)
 			return 2
 		}

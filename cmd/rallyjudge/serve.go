@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
-	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // cmdServe runs the judge against a real mailbox until SIGTERM or SIGINT; the message
@@ -76,7 +76,7 @@ func checkServe(cfg judge.Config, getenv func(string) string) error {
 		problems = append(problems, "smtp password: "+err.Error())
 	}
 	if cfg.TemplatesDir != "" {
-		if _, err := templates.Load(cfg.TemplatesDir); err != nil {
+		if _, err := judge.LoadTemplates(cfg.TemplatesDir, games.Hosted()); err != nil {
 			problems = append(problems, "templates_dir: "+err.Error())
 		}
 	}
@@ -152,7 +152,7 @@ func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) 
 	j.AuthFailures = cfg.Limits.AuthFailures
 	j.AuthWindow = cfg.Limits.AuthWindow.D()
 	if cfg.TemplatesDir != "" {
-		if j.Templates, err = templates.Load(cfg.TemplatesDir); err != nil {
+		if j.Templates, err = judge.LoadTemplates(cfg.TemplatesDir, j.Games); err != nil {
 			return err
 		}
 	}

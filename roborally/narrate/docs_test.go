@@ -1,4 +1,4 @@
-package templates
+package narrate
 
 import (
 	"os"
@@ -50,7 +50,7 @@ var stateSpec = regexp.MustCompile(`^([a-z0-9-]+)/([0-9]+)/([A-Za-z0-9 ,]+)$`)
 // valid for their robot in turn 1 of a game on that course with that seed and those
 // robots (as the judge sets one up); "sheet-error" blocks must be refused.
 func TestPlayersGuideSheets(t *testing.T) {
-	const path = "../docs/players.md"
+	const path = "../../docs/players.md"
 	n := 0
 	for _, b := range fencedBlocks(t, path) {
 		kind, spec, _ := strings.Cut(b.info, " ")

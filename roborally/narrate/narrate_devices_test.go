@@ -1,4 +1,4 @@
-package templates
+package narrate
 
 import (
 	"strings"
