@@ -158,16 +158,16 @@ func load(dir string, games []Source) (*Set, error) {
 		return nil, err
 	}
 	for _, g := range games {
-		fs, err := readAll(g.FS, ".", g.Name+"'s")
+		own, err := readAll(g.FS, ".", g.Name+"'s")
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range fs {
-			if i := slices.IndexFunc(files, func(o file) bool { return o.name == f.name }); i >= 0 {
-				return nil, fmt.Errorf("templates: %s %s: the name of another template", g.Name, f.name)
+		for _, f := range own {
+			if slices.ContainsFunc(files, func(o file) bool { return o.name == f.name }) {
+				return nil, fmt.Errorf("templates: %s's %s: the name of another template", g.Name, f.name)
 			}
 		}
-		files = append(files, fs...)
+		files = append(files, own...)
 	}
 	t := template.New("").Option("missingkey=error").Funcs(funcs())
 	h := htmltemplate.New("").Option("missingkey=error").Funcs(funcs()).Funcs(htmlFuncs())
