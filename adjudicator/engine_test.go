@@ -346,6 +346,44 @@ func BenchmarkSimulator(b *testing.B) {
 	}
 }
 
+// BenchmarkSimulator2023 is a forecast under the 2023 rules on docking-run, 4 robots,
+// the first robot playing the first five cards of its hand through one Simulator, as
+// the autopilot's search does: Run copies the robot out (its mat an allocation),
+// Forecast reads it in the Simulator's memory (none).
+func BenchmarkSimulator2023(b *testing.B) {
+	c, err := LoadCourse("docking-run")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewSetup(c, Rules2023(), 7, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, _, err := NewGame(s, []string{"A", "B", "C", "D"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var prog [Registers]int
+	copy(prog[:], st.Robots[0].Hand)
+	for _, mode := range []string{"Run", "Forecast"} {
+		b.Run(mode, func(b *testing.B) {
+			sim := NewSimulator(s, st)
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if mode == "Run" {
+					_, err = sim.Run(0, prog, nil)
+				} else {
+					_, err = sim.Forecast(0, prog, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // The allocation-free shuffle of the deal gives the library's order, so games and
 // archives dealt before it keep their cards.
 func TestShuffleIntsMatchesRand(t *testing.T) {
@@ -422,7 +460,8 @@ func BenchmarkTurn8RobotsArmed(b *testing.B) {
 
 // Under the 2023 rules too the Simulator agrees with Simulate run after run, leaves the
 // state it forecasts as it was (the mats it reuses are copies: energy, damage cards,
-// discards, upgrades used), and a robot it returned keeps its mat through later runs.
+// discards, upgrades used), and a robot it returned (Run, or Forecast and Keep) keeps its
+// mat through later runs.
 func TestSimulatorMatchesSimulate2023(t *testing.T) {
 	c, err := LoadCourse("docking-run")
 	if err != nil {
@@ -475,6 +514,18 @@ func TestSimulatorMatchesSimulate2023(t *testing.T) {
 				if string(jw) != string(jg) {
 					t.Fatalf("round %d robot %d: Simulator %s, Simulate %s", round, i, jg, jw)
 				}
+				kept, keptJSON = append(kept, got), append(keptJSON, string(jg))
+				// Forecast reads the same robot in the Simulator's memory, and Keep
+				// copies it out as Run does.
+				in, err := sim.Forecast(i, prog, alwaysUse{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if j, _ := json.Marshal(in); string(j) != string(jw) {
+					t.Fatalf("round %d robot %d: Forecast %s, Simulate %s", round, i, j, jw)
+				}
+				got = sim.Keep(i, in)
+				jg, _ = json.Marshal(got)
 				kept, keptJSON = append(kept, got), append(keptJSON, string(jg))
 				checked++
 			}

@@ -35,8 +35,16 @@ type Simulator struct {
 	orders []Orders
 	t      turn
 	// mats are the forecast's player mats (2023 rules), copied from the base state's
-	// into these buffers for each run instead of allocated.
-	mats []Mat
+	// into these buffers for each run instead of allocated; discards their discard
+	// piles, and dmgDeck and dmgDiscard the damage piles, copied into the Simulator's
+	// own arrays so that a forecast's damage cards (a SPAM on the discard pile, a
+	// Haywire or a burnt SPAM on the damage discard pile, a SPAM drawn from the middle of
+	// the damage deck) go into memory made once, not into a new array each run.
+	mats                []Mat
+	discards            [][]int
+	dmgDeck, dmgDiscard []int
+	// r23 is the 2023 round's working state (round.go), kept between runs.
+	r23 *roundState
 	// ran: t holds a run's turn (clearTurn).
 	ran bool
 	// The blind copies of ResetBlind and the memory they are made in.
@@ -61,6 +69,16 @@ func (sim *Simulator) clearTurn() {
 	sim.t = turn{}
 	sim.t.hits, sim.t.occ, sim.t.blast = hits, occ, blast
 	sim.ran = false
+}
+
+// roundBuf is the 2023 round state for the next run, zeroed: made once per Simulator.
+func (sim *Simulator) roundBuf() *roundState {
+	if sim.r23 == nil {
+		sim.r23 = &roundState{}
+	} else {
+		*sim.r23 = roundState{}
+	}
+	return sim.r23
 }
 
 // NewSimulator prepares forecasts of st, which must not change while the Simulator is
@@ -109,13 +127,50 @@ func (sim *Simulator) Reset(s *Setup, st *State) {
 // Run plays robot's program prog with decider d (nil: Defaults) and returns the robot
 // after the five registers. It checks the program like Simulate.
 func (sim *Simulator) Run(robot int, prog [Registers]int, d Decider) (Robot, error) {
+	r, err := sim.Forecast(robot, prog, d)
+	if err != nil {
+		return Robot{}, err
+	}
+	return sim.keep(robot, r), nil
+}
+
+// Forecast is Run without the copy: the robot after the five registers as it stands in
+// the Simulator's memory, valid until the Simulator runs or is reset again. A search
+// trying thousands of programs reads each forecast where it is and keeps (Keep) only the
+// few it wants; Run copies every one.
+func (sim *Simulator) Forecast(robot int, prog [Registers]int, d Decider) (*Robot, error) {
 	if robot < 0 || robot >= len(sim.base.Robots) {
-		return Robot{}, fmt.Errorf("simulate: no robot %d", robot)
+		return nil, fmt.Errorf("simulate: no robot %d", robot)
 	}
 	if errs := sim.setup.CheckProgram(sim.base, robot, prog); len(errs) > 0 {
-		return Robot{}, fmt.Errorf("simulate: %v", errs[0])
+		return nil, fmt.Errorf("simulate: %v", errs[0])
 	}
 	return sim.run(robot, Orders{Program: prog, Decider: d}), nil
+}
+
+// Keep is a copy of robot r, a Forecast of the robot numbered robot, that outlives the
+// Simulator's next run: Run's result for the same program.
+func (sim *Simulator) Keep(robot int, r *Robot) Robot {
+	return sim.keep(robot, r)
+}
+
+func (sim *Simulator) keep(robot int, r *Robot) Robot {
+	out := *r
+	if out.Mat != nil {
+		// The mat and its discard pile are the Simulator's buffers: copied. A pile the
+		// forecast added nothing to is the base state's, as it was.
+		m := *out.Mat
+		if base := sim.base.Robots[robot].Mat; base != nil && len(m.Discard) == len(base.Discard) {
+			m.Discard = slices.Clip(base.Discard)
+			if m.Discard == nil {
+				m.Discard = []int{}
+			}
+		} else {
+			m.Discard = slices.Clone(m.Discard)
+		}
+		out.Mat = &m
+	}
+	return out
 }
 
 // Ended is the register in which the last Run's forecast ended the game (the robot
@@ -153,10 +208,13 @@ func (s *Setup) WithUpgradePhase(st *State, robot int, u UpgradeOrders) (*State,
 	return t.st, nil
 }
 
-func (sim *Simulator) run(robot int, o Orders) Robot {
+func (sim *Simulator) run(robot int, o Orders) *Robot {
 	// Shallow copies share Hand and Options with the base state; clipping their
 	// capacity makes any append (an option discarded to prevent damage) copy first.
 	copy(sim.st.Robots, sim.base.Robots)
+	if len(sim.discards) < len(sim.st.Robots) {
+		sim.discards = make([][]int, len(sim.st.Robots))
+	}
 	for i := range sim.st.Robots {
 		r := &sim.st.Robots[i]
 		r.Hand = slices.Clip(r.Hand)
@@ -164,20 +222,27 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 		if m := r.Mat; m != nil {
 			// 2023: a forecast changes the mats (energy, damage cards, discards, upgrades
 			// drawn) but draws no card from a robot's own deck (R-FORECAST-HIDDEN: no
-			// shuffle reorders a pile in place), so a copy of the mat whose piles are
-			// clipped (any append copies first) leaves the base state's untouched.
+			// shuffle reorders a pile in place), so a copy of the mat whose deck and
+			// collection are clipped (any append copies first) and whose discard pile is
+			// copied into the Simulator's own array leaves the base state's untouched.
 			c := &sim.mats[i]
 			*c = *m
-			c.Deck, c.Discard, c.Collection = slices.Clip(m.Deck), slices.Clip(m.Discard), slices.Clip(m.Collection)
-			if c.Discard == nil {
-				c.Discard = []int{} // as Mat.clone, which Simulate uses: the same JSON
-			}
+			c.Deck, c.Collection = slices.Clip(m.Deck), slices.Clip(m.Collection)
+			sim.discards[i] = ownCopy(sim.discards[i], m.Discard)
+			c.Discard = sim.discards[i]
 			r.Mat = c
 		}
 		r.Tokens = slices.Clip(r.Tokens)
 	}
-	sim.st.DamageDeck = slices.Clip(sim.base.DamageDeck)
-	sim.st.DamageDiscard = slices.Clip(sim.base.DamageDiscard)
+	sim.dmgDeck = ownCopy(sim.dmgDeck, sim.base.DamageDeck)
+	sim.dmgDiscard = ownCopy(sim.dmgDiscard, sim.base.DamageDiscard)
+	sim.st.DamageDeck, sim.st.DamageDiscard = sim.dmgDeck, sim.dmgDiscard
+	if sim.base.DamageDeck == nil {
+		sim.st.DamageDeck = nil
+	}
+	if sim.base.DamageDiscard == nil {
+		sim.st.DamageDiscard = nil
+	}
 	sim.st.Turn, sim.st.Winner, sim.st.Over = sim.base.Turn, sim.base.Winner, sim.base.Over
 	sim.st.OptionDeck = slices.Clip(sim.base.OptionDeck)
 	sim.st.OptionDiscard = slices.Clip(sim.base.OptionDiscard)
@@ -188,14 +253,22 @@ func (sim *Simulator) run(robot int, o Orders) Robot {
 	t := &sim.t
 	t.setup, t.st, t.orders, t.single, t.quiet = sim.setup, &sim.st, sim.orders, robot, true
 	t.walls, t.wallsW = sim.setup.walls, sim.setup.wallsW
-	t.playSingle()
-	out := sim.st.Robots[robot]
-	if out.Mat != nil {
-		// The robot returned keeps its mat when the next run reuses the buffers.
-		m := *out.Mat
-		out.Mat = &m
+	t.ownPiles = true
+	if sim.setup.Rules.Own() {
+		t.r23 = sim.roundBuf()
 	}
-	return out
+	t.playSingle()
+	return &sim.st.Robots[robot]
+}
+
+// ownCopy is from copied into buf (grown when short, with room for a round's cards
+// more): a pile the Simulator owns. An empty pile is an empty slice, never nil (as
+// Mat.clone makes it: the same JSON).
+func ownCopy(buf, from []int) []int {
+	if buf == nil || cap(buf) < len(from) {
+		buf = make([]int, 0, len(from)+2*Registers+10)
+	}
+	return append(buf[:0], from...)
 }
 
 func (t *turn) playSingle() {

@@ -83,6 +83,10 @@ func (t *turn) drawSpam() (int, bool) {
 		st.DamageDeck = st.DamageDeck[1:]
 		return c, true
 	}
+	if t.ownPiles {
+		st.DamageDeck = slices.Delete(st.DamageDeck, k, k+1)
+		return c, true
+	}
 	// A new slice: a forecast's deck shares its array with the state it forecasts.
 	deck := make([]int, 0, len(st.DamageDeck)-1)
 	deck = append(deck, st.DamageDeck[:k]...)

@@ -31,6 +31,9 @@ type turn struct {
 	// quiet: record no events (the autopilot's inner loop, Simulator).
 	quiet   bool
 	scratch Event // what event hands out in a quiet turn
+	// ownPiles: the state's damage deck is the turn's own array (a Simulator's
+	// buffer), shared with no other state: a card is taken out of it in place.
+	ownPiles bool
 	// stopAfter: play registers up to this one and skip the end of turn (0: the whole
 	// turn). Scenarios use it to look at the board after register N.
 	stopAfter int

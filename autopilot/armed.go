@@ -215,11 +215,10 @@ type ranked struct {
 // it is among the n best.
 func keepTop(list *[]ranked, n int, c ranked) {
 	l := *list
+	if !admits(l, n, c.key, c.prog) {
+		return
+	}
 	if len(l) == n {
-		w := &l[n-1]
-		if c.key < w.key || (c.key == w.key && !less(c.prog, w.prog)) {
-			return
-		}
 		l = l[:n-1]
 	}
 	k := len(l)
@@ -229,13 +228,24 @@ func keepTop(list *[]ranked, n int, c ranked) {
 	*list = slices.Insert(l, k, c)
 }
 
+// admits reports whether keepTop would keep a program prog of that key in list.
+func admits(list []ranked, n, key int, prog [adjudicator.Registers]int) bool {
+	if len(list) < n {
+		return true
+	}
+	w := &list[n-1]
+	return key > w.key || (key == w.key && less(prog, w.prog))
+}
+
 // keepTops keeps the program among the search's topPrograms best by score, and, when it
 // destroys the robot, among the topLost that go furthest (a use may save them: a jump
 // over the pit that ends them).
 func (s *search) keepTops(prog [adjudicator.Registers]int, o outcome, end *adjudicator.Robot) {
-	keepTop(&s.top, topPrograms, ranked{prog: prog, o: o, end: *end, key: o.Score})
-	if o.Destroyed {
-		keepTop(&s.topLost, topLost, ranked{prog: prog, o: o, end: *end, key: o.progress()})
+	if admits(s.top, topPrograms, o.Score, prog) {
+		keepTop(&s.top, topPrograms, ranked{prog: prog, o: o, end: s.sim.Keep(s.robot, end), key: o.Score})
+	}
+	if o.Destroyed && admits(s.topLost, topLost, o.progress(), prog) {
+		keepTop(&s.topLost, topLost, ranked{prog: prog, o: o, end: s.sim.Keep(s.robot, end), key: o.progress()})
 	}
 }
 

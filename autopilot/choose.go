@@ -209,25 +209,28 @@ func (s *search) leaf() {
 		prog[reg] = s.groups[g].cards[next[g]]
 		next[g]++
 	}
-	end, err := s.sim.Run(s.robot, prog, s.decider)
+	// The forecast robot is read where the Simulator leaves it and copied (Keep) only
+	// when the search keeps it: most programs are not, and a copy of a 2023 robot's mat
+	// was an allocation each.
+	end, err := s.sim.Forecast(s.robot, prog, s.decider)
 	if err != nil {
 		return // cannot happen: the program is built from the hand
 	}
 	s.tried++
 	var o outcome
 	if s.own {
-		o = s.value2023(&end)
+		o = s.value2023(end)
 	} else {
-		o = s.p.evaluate(&s.before, &end)
+		o = s.p.evaluate(&s.before, end)
 	}
 	if s.keep {
-		s.keepTops(prog, o, &end)
+		s.keepTops(prog, o, end)
 	}
-	if s.rivals {
-		keepTop(&s.rtop, rivalTop, ranked{prog: prog, o: o, end: end, key: o.Score, facing: s.facing})
+	if s.rivals && admits(s.rtop, rivalTop, o.Score, prog) {
+		keepTop(&s.rtop, rivalTop, ranked{prog: prog, o: o, end: s.sim.Keep(s.robot, end), key: o.Score, facing: s.facing})
 	}
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {
-		s.best, s.bestProg, s.bestEnd, s.found = o, prog, end, true
+		s.best, s.bestProg, s.bestEnd, s.found = o, prog, s.sim.Keep(s.robot, end), true
 	}
 	switch {
 	case o.Destroyed:

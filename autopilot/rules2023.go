@@ -361,6 +361,9 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 		fs := &searches[k]
 		*fs = *s
 		fs.facing = f
+		if fs.rivals {
+			fs.rtop = make([]ranked, 0, rivalTop)
+		}
 		fd := *d
 		fd.facing = f
 		fs.decider = &fd
