@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
@@ -55,7 +56,7 @@ func (k Kind) course(name string) (*adjudicator.Course, error) {
 	if k.Course != nil {
 		return k.Course(name)
 	}
-	return adjudicator.LoadCourse(name)
+	return shippedCourse(name) // parsed once (setups.go)
 }
 
 // Config is a game's settings: the course, the ruleset (with its variants and option
@@ -189,6 +190,9 @@ type position struct {
 	// older path (legacy.go): its State is the state the engine was given, the
 	// missed-orders policy already applied, not the position the turn was played from.
 	Given bool `json:"given,omitempty"`
+
+	mu     sync.Mutex
+	shared *turnShared // the reports' shared parts of the last events asked about (reportmail.go)
 }
 
 func (k Kind) setup(c Config, seed int64) (*adjudicator.Setup, error) {
@@ -196,7 +200,7 @@ func (k Kind) setup(c Config, seed int64) (*adjudicator.Setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("roborally: course %q: %w", c.CourseName, err)
 	}
-	return NewSetup(course, c.Rules, seed)
+	return setupOf(course, c.Rules, seed) // kept (setups.go)
 }
 
 func (k Kind) Start(c game.Config, seats []string, seed int64) (game.Position, error) {

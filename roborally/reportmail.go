@@ -42,6 +42,46 @@ func (p *position) Mail(events []byte, m game.Mailing) game.Report {
 	return p.reportMail(p.reportData(events, m), m)
 }
 
+// turnShared is what every report of a turn says alike: the turn's events read, and
+// the report's parts that are the same for every reader. The judge asks a position for
+// each report of a turn in turn (Mail) or for all at once (Illustrate), each time with
+// the same events; they are read and written out once (sharedFor).
+type turnShared struct {
+	events string // the events as stored, what the rest is made from
+	oc     outcome
+	base   narrate.Report // the parts every reader's report has alike; read only
+}
+
+// sharedFor is the turn's shared parts for these events, worked out once for the
+// position's reports (the last events asked about are kept).
+func (p *position) sharedFor(events []byte) *turnShared {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t := p.shared; t != nil && t.events == string(events) {
+		return t
+	}
+	t := &turnShared{events: string(events), oc: decodeOutcome(events)}
+	st, setup := p.State, p.setup
+	sections := narrate.Narrate(setup.Deck, t.oc.Events)
+	if len(t.oc.Notes) > 0 {
+		sections = append([]narrate.Section{{Title: "Missed orders", Lines: t.oc.Notes}}, sections...)
+	}
+	t.base = narrate.Report{
+		Course: p.cfg.CourseName,
+		Board:  adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
+		Sections: sections, Robots: narrate.StatusOf(setup.Deck, st), Piles: narrate.PileLines(st),
+		Winner: st.Winner, Over: p.Over(),
+	}
+	for i := range t.base.Robots {
+		t.base.Robots[i].Lighter = p.cfg.Rules.Lighter
+	}
+	if t.base.Over {
+		t.base.Standings = narrate.StandingsOf(st)
+	}
+	p.shared = t
+	return t
+}
+
 // decodeOutcome reads a turn's events as Play stored them (nil, "null": none).
 func decodeOutcome(events []byte) outcome {
 	var oc outcome
@@ -54,27 +94,12 @@ func decodeOutcome(events []byte) outcome {
 // reportData is the templates' report of the turn whose events are given, for the
 // reader m names.
 func (p *position) reportData(events []byte, m game.Mailing) narrate.Report {
-	oc := decodeOutcome(events)
-	st, setup := p.State, p.setup
-	turn, over := m.Turn, p.Over()
-	sections := narrate.Narrate(setup.Deck, oc.Events)
-	if len(oc.Notes) > 0 {
-		sections = append([]narrate.Section{{Title: "Missed orders", Lines: oc.Notes}}, sections...)
-	}
-	rep := narrate.Report{
-		Game: m.Game, Course: p.cfg.CourseName, Turn: turn, NextTurn: turn + 1,
-		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
-		Sections: sections, Robots: narrate.StatusOf(setup.Deck, st), Piles: narrate.PileLines(st),
-		Deadline: m.Deadline, Winner: st.Winner, Over: over,
-		Replay: fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
-			"(with [RR %s] in the subject and your secret) and it comes as an attachment.", m.Judge, m.Game),
-	}
-	for i := range rep.Robots {
-		rep.Robots[i].Lighter = p.cfg.Rules.Lighter
-	}
-	if over {
-		rep.Standings = narrate.StandingsOf(st)
-	}
+	t := p.sharedFor(events)
+	oc, st, setup, turn := t.oc, p.State, p.setup, m.Turn
+	rep := t.base
+	rep.Game, rep.Turn, rep.NextTurn, rep.Deadline = m.Game, turn, turn+1, m.Deadline
+	rep.Replay = fmt.Sprintf("The whole game as a page that plays it turn by turn: send HISTORY REPLAY to %s\n"+
+		"(with [RR %s] in the subject and your secret) and it comes as an attachment.", m.Judge, m.Game)
 	if m.Part == game.PartPublic || m.Seat < 0 || m.Seat >= len(st.Robots) {
 		rep.Part = narrate.PartPublic
 		return rep
@@ -184,7 +209,7 @@ func (p *position) MissedNote(seat int, events []byte) string {
 	if seat < 0 || seat >= len(p.State.Robots) {
 		return ""
 	}
-	return decodeOutcome(events).Private[p.State.Robots[seat].Name]
+	return p.sharedFor(events).oc.Private[p.State.Robots[seat].Name]
 }
 
 // Summary is the game-over mail (game.Summarizer): who won, the robots best first (a

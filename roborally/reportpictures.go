@@ -140,7 +140,7 @@ func (p *position) Illustrate(before game.Position, events []byte, ms []game.Mai
 	if len(ms) == 0 {
 		return out
 	}
-	oc := decodeOutcome(events)
+	oc := p.sharedFor(events).oc
 	var from *adjudicator.State
 	if b, ok := before.(*position); ok && b != nil {
 		from = p.engineStart(b.State, oc)
