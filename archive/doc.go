@@ -1,20 +1,21 @@
-// Package archive writes and reads rallyjudge game archives (.rja files) and replays
-// them: a self-contained record of one game that replays bit for bit. docs/archive.md
-// is the reference for the format.
+// Package archive writes, reads and replays rallyjudge game archives: a
+// self-contained record of one game that replays bit for bit (docs/archive.md).
 //
-// An archive holds the course inline (its course file and the text of every board it
-// places, rebuilt with adjudicator.ParseCourse on reading, never looked up by name), the
-// rules, the option deck, the seed, the robots' names, every turn's played orders (the
-// judge's record, store.Turn.Orders) and the SHA-256 of the state after every turn.
-// Replay re-runs the game from turn 0 with the engine and checks every hash: it either
-// reproduces the game exactly or names the first turn that differs. WriteHTML writes a
-// replay as one self-contained web page.
+// It names no game. Its own format is the one of the games behind the seam
+// (hosted.go: HostedMagic, the settings, seed and seats, every turn's moves and the
+// hash of the position after it; Replay asks the game, through package game, to play
+// it again). A game with a format of its own (game.Archiver: RoboRally's .rja version
+// 1, in roborally/rja) is written and read by its Kind: RecordOf reads a stored game's
+// rows into a game.Record, Of gives its archive in its game's format, and Read reads a
+// file of any format by its first line, over the catalogue it is given. The lines,
+// strict JSON, name checks and errors every format shares are in archive/jsonl.
 //
 // # What it must not do
 //
-// It never writes an address, a secret or anything else about the players but their
-// robots' names. Read treats its input as hostile: every line, string, list and count
-// is bounded, and an error says the line (and column) where the archive went wrong.
-// It decides no rule (the engine does) and keeps no package-level mutable state; the
-// only I/O is the readers and writers it is given and FromStore's reads.
+// It imports no game's package (`go list -deps ./archive/` names no engine): games
+// come in as a game.Catalog. It never writes an address, a secret or anything else
+// about the players but their names. Read treats its input as hostile: every line,
+// string, list and count is bounded, and an error says the line (and column) where
+// the archive went wrong. It decides no rule and keeps no package-level mutable state;
+// the only I/O is the readers and writers it is given and RecordOf's reads.
 package archive

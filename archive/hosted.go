@@ -3,14 +3,12 @@ package archive
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 
+	"github.com/rallyjudge/rallyjudge/archive/jsonl"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -59,14 +57,29 @@ type HostedMove struct {
 // maxSeats bounds the seats an archive may name.
 const maxSeats = 64
 
+// Limits on what ReadHosted accepts (jsonl's, shared by every format).
+const (
+	MaxHeaderBytes = jsonl.MaxHeaderBytes
+	MaxTurnBytes   = jsonl.MaxTurnBytes
+	MaxTurns       = jsonl.MaxTurns
+)
+
+// Anonymous is the sender of an unsigned press message as an archive gives it.
+const Anonymous = jsonl.Anonymous
+
+// Error is a problem reading an archive: the line (and column) and what.
+type Error = jsonl.Error
+
+// ReplayError is a replay that went wrong at a turn.
+type ReplayError = jsonl.ReplayError
+
 // HashPosition is the SHA-256 of a position's encoding.
 func HashPosition(p game.Position) (string, error) {
 	b, err := p.Encode()
 	if err != nil {
 		return "", err
 	}
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:]), nil
+	return jsonl.Hash(b), nil
 }
 
 // IsHosted says whether an archive's first bytes are a hosted game's archive.
@@ -108,9 +121,9 @@ func WriteHosted(w io.Writer, h Hosted) error {
 // ReadHosted reads a hosted game's archive, checking its structure (Replay checks the
 // hashes). Input is hostile: lines and counts are bounded; an error names the line.
 func ReadHosted(r io.Reader) (Hosted, error) {
-	l := newLines(r)
-	next := l.next
-	if err := l.magic(HostedMagic, HostedVersion, "an archive of a hosted game"); err != nil {
+	l := jsonl.NewLines(r)
+	next := l.Next
+	if err := l.Magic(HostedMagic, HostedVersion, "an archive of a hosted game"); err != nil {
 		return Hosted{}, err
 	}
 	hdr, err := next(MaxHeaderBytes)
@@ -121,11 +134,11 @@ func ReadHosted(r io.Reader) (Hosted, error) {
 		return Hosted{}, err
 	}
 	var h Hosted
-	if err := decode(hdr, &h); err != nil {
-		return Hosted{}, &Error{Line: l.n, Col: err.col, Msg: "header: " + err.msg}
+	if err := jsonl.Decode(hdr, &h); err != nil {
+		return Hosted{}, &Error{Line: l.N(), Col: err.Col, Msg: "header: " + err.Msg}
 	}
 	if msg := checkHostedHeader(&h); msg != "" {
-		return Hosted{}, &Error{Line: l.n, Msg: "header: " + msg}
+		return Hosted{}, &Error{Line: l.N(), Msg: "header: " + msg}
 	}
 	for {
 		b, err := next(MaxTurnBytes)
@@ -136,19 +149,19 @@ func ReadHosted(r io.Reader) (Hosted, error) {
 			return Hosted{}, err
 		}
 		if len(h.Turns) >= h.Count {
-			return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
+			return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
 		}
 		var t HostedTurn
-		if err := decode(b, &t); err != nil {
-			return Hosted{}, &Error{Line: l.n, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.msg)}
+		if err := jsonl.Decode(b, &t); err != nil {
+			return Hosted{}, &Error{Line: l.N(), Col: err.Col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.Msg)}
 		}
 		if msg := checkHostedTurn(&h, &t, len(h.Turns)); msg != "" {
-			return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
+			return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
 		}
 		h.Turns = append(h.Turns, t)
 	}
 	if len(h.Turns) != h.Count {
-		return Hosted{}, &Error{Line: l.n, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
+		return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
 	}
 	return h, nil
 }
@@ -157,8 +170,8 @@ func checkHostedHeader(h *Hosted) string {
 	switch {
 	case h.Kind == "" || len(h.Kind) > 40:
 		return "kind: want the game's name"
-	case checkName(h.Game) != "":
-		return "game: " + checkName(h.Game)
+	case jsonl.CheckName(h.Game) != "":
+		return "game: " + jsonl.CheckName(h.Game)
 	case len(h.Config) == 0 || !json.Valid(h.Config):
 		return "config: want the game's settings"
 	case len(h.Seats) == 0 || len(h.Seats) > maxSeats:
@@ -167,7 +180,7 @@ func checkHostedHeader(h *Hosted) string {
 		return fmt.Sprintf("turns %d: want 1 to %d", h.Count, MaxTurns)
 	}
 	for i, s := range h.Seats {
-		if m := checkName(s); m != "" {
+		if m := jsonl.CheckName(s); m != "" {
 			return fmt.Sprintf("seat %d: %s", i+1, m)
 		}
 	}
@@ -178,7 +191,7 @@ func checkHostedTurn(h *Hosted, t *HostedTurn, want int) string {
 	switch {
 	case t.Turn != want:
 		return fmt.Sprintf("numbered %d, want %d", t.Turn, want)
-	case !isHash(t.Hash):
+	case !jsonl.IsHash(t.Hash):
 		return "hash: want 64 hex digits"
 	case want == 0 && len(t.Moves) > 0:
 		return "the set-up has no moves"
@@ -255,46 +268,26 @@ func ReplayHosted(h *Hosted, games game.Catalog, each func(HostedStep) error) er
 	return nil
 }
 
-// hostedPlayed is the judge's record of one turn of a hosted game (turns.orders).
-type hostedPlayed struct {
-	Seat   int       `json:"seat"`
-	Move   game.Move `json:"move"`
-	Missed bool      `json:"missed,omitempty"`
+// HostedFromStore builds the archive of a game behind the seam from the store.
+func HostedFromStore(tx *store.Tx, gameID int64) (Hosted, error) {
+	rec, err := RecordOf(tx, gameID)
+	if err != nil {
+		return Hosted{}, err
+	}
+	return HostedOf(rec)
 }
 
-// HostedFromStore builds the archive of a hosted game from the store.
-func HostedFromStore(tx *store.Tx, gameID int64) (Hosted, error) {
-	g, err := tx.Game(gameID)
-	if err != nil {
-		return Hosted{}, err
+// HostedOf is the archive of a game behind the seam as the store keeps it (RecordOf):
+// each turn's hash is the SHA-256 of the position stored after it.
+func HostedOf(rec game.Record) (Hosted, error) {
+	if rec.Kind == "" {
+		return Hosted{}, fmt.Errorf("archive: game %s is not a hosted game", rec.Tag)
 	}
-	if g.Kind == "" {
-		return Hosted{}, fmt.Errorf("archive: game %s is not a hosted game", g.Tag)
-	}
-	players, err := tx.Players(gameID)
-	if err != nil {
-		return Hosted{}, err
-	}
-	sort.Slice(players, func(a, b int) bool { return players[a].Seat < players[b].Seat })
-	h := Hosted{Kind: g.Kind, Game: g.Tag, Name: g.Name, Config: g.Rules, Seed: g.Seed}
-	for _, p := range players {
-		h.Seats = append(h.Seats, p.Robot)
-	}
-	turns, err := tx.LiveTurns(gameID)
-	if err != nil {
-		return Hosted{}, err
-	}
-	for _, tn := range turns {
-		s := sha256.Sum256(tn.After)
-		t := HostedTurn{Turn: tn.Number, Hash: hex.EncodeToString(s[:])}
-		if tn.Number > 0 {
-			var played []hostedPlayed
-			if err := json.Unmarshal(tn.Orders, &played); err != nil {
-				return Hosted{}, fmt.Errorf("archive: game %s turn %d: the moves played: %w", g.Tag, tn.Number, err)
-			}
-			for _, p := range played {
-				t.Moves = append(t.Moves, HostedMove{Seat: p.Seat, Move: p.Move, Missed: p.Missed})
-			}
+	h := Hosted{Kind: rec.Kind, Game: rec.Tag, Name: rec.Name, Config: rec.Config, Seed: rec.Seed, Seats: rec.Seats}
+	for _, tn := range rec.Turns {
+		t := HostedTurn{Turn: tn.Number, Hash: jsonl.Hash(tn.After)}
+		for _, p := range tn.Played {
+			t.Moves = append(t.Moves, HostedMove{Seat: p.Seat, Move: p.Move, Missed: p.Missed})
 		}
 		h.Turns = append(h.Turns, t)
 	}

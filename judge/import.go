@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -47,7 +47,7 @@ const PlaceholderDomain = "unassigned.invalid"
 // From; anonymous press with the sender "anonymous", as the archive never knew it). Players with an address are mailed their secret and hand
 // (the welcome mail). The course must be the judge's course of that name, exactly
 // (the judge looks courses up by name).
-func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportSpec) (map[string]string, error) {
+func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec) (map[string]string, error) {
 	if !tagRE.MatchString(spec.Tag) {
 		return nil, fmt.Errorf("import: game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
 	}
@@ -87,7 +87,7 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if err != nil {
 		return nil, fmt.Errorf("import: course %q: %w (the judge plays only courses it has)", a.Course.Name, err)
 	}
-	if d := archive.SameCourse(inline, ours); d != "" {
+	if d := rja.SameCourse(inline, ours); d != "" {
 		return nil, fmt.Errorf("import: course %q: the archive's differs from the judge's in %s", a.Course.Name, d)
 	}
 	setup, err := a.Setup()
@@ -98,8 +98,8 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 	if err := roborally.CheckDeck(setup.Rules, a.Options); err != nil {
 		return nil, fmt.Errorf("import: the archive's %w", err)
 	}
-	var steps []archive.Step
-	if err := archive.Replay(a, setup, spec.From, func(s archive.Step) error {
+	var steps []rja.Step
+	if err := rja.Replay(a, setup, spec.From, func(s rja.Step) error {
 		steps = append(steps, s.Kept())
 		return nil
 	}); err != nil {
@@ -163,7 +163,7 @@ func (j *Judge) ImportGame(ctx context.Context, a *archive.Archive, spec ImportS
 				break
 			}
 			for _, p := range a.Turns[n].Press {
-				sp := store.Press{GameID: id, Turn: n + 1, From: p.From, To: p.To, Signed: p.From != archive.Anonymous, Body: p.Text, Sent: now}
+				sp := store.Press{GameID: id, Turn: n + 1, From: p.From, To: p.To, Signed: p.From != rja.Anonymous, Body: p.Text, Sent: now}
 				if _, err := tx.AddPress(sp); err != nil {
 					return err
 				}

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -35,19 +38,17 @@ func (f *fixture) playTurns(n int) {
 	}
 }
 
-func (f *fixture) archiveOf(tag string) archive.Archive {
+func (f *fixture) archiveOf(tag string) rja.Archive {
 	f.t.Helper()
-	var a archive.Archive
+	var a rja.Archive
 	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
 		g, err := tx.GameByTag(tag)
 		if err != nil {
 			return err
 		}
-		var ok bool
-		if a, ok, err = f.j.olderArchive(tx, g); err == nil && !ok {
-			err = fmt.Errorf("game %s plays %s, which has no archive of today", tag, g.Kind)
-		}
-		return err
+		var err2 error
+		a, err2 = f.j.roboRallyArchive(tx, g)
+		return err2
 	})
 	if err != nil {
 		f.t.Fatal(err)
@@ -69,7 +70,7 @@ func TestStoredGameArchiveReplays(t *testing.T) {
 		t.Fatalf("archive: %d turns, turn 1 orders %+v", len(a.Turns), a.Turns[1].Orders)
 	}
 	var buf bytes.Buffer
-	if err := archive.Write(&buf, a); err != nil {
+	if err := rja.Write(&buf, a); err != nil {
 		t.Fatal(err)
 	}
 	for _, secret := range f.secrets {
@@ -80,11 +81,11 @@ func TestStoredGameArchiveReplays(t *testing.T) {
 	if strings.Contains(buf.String(), "@example.test") {
 		t.Fatal("the archive holds an address")
 	}
-	b, err := archive.Read(&buf)
+	b, err := rja.Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+	if err := rja.Replay(&b, nil, -1, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -166,7 +167,7 @@ func TestImportForkResolvesOn(t *testing.T) {
 	if s := b.Turns[3].Orders[0].Sheet; s == nil || len(s.Rules) != 1 {
 		t.Fatalf("Twonky's standing order did not carry over: %+v", b.Turns[3].Orders[0])
 	}
-	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+	if err := rja.Replay(&b, nil, -1, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The fork and the original part at turn 3 (the original's orders were played).
@@ -181,11 +182,11 @@ func TestImportRefuses(t *testing.T) {
 	a := f.archiveOf("spring")
 	ctx := context.Background()
 	tampered := a
-	tampered.Turns = append([]archive.Turn(nil), a.Turns...)
+	tampered.Turns = append([]rja.Turn(nil), a.Turns...)
 	tampered.Turns[2].Hash = strings.Repeat("a", 64)
 	for _, tc := range []struct {
 		name string
-		a    archive.Archive
+		a    rja.Archive
 		spec ImportSpec
 		want string
 	}{
@@ -235,7 +236,7 @@ func TestImport2023Game(t *testing.T) {
 	if len(b.Turns) != 3 || b.Turns[1].Hash != a.Turns[1].Hash {
 		t.Fatalf("imported archive: %d turns, turn 1 as the original's: %v", len(b.Turns), b.Turns[1].Hash == a.Turns[1].Hash)
 	}
-	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+	if err := rja.Replay(&b, nil, -1, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -290,4 +291,26 @@ func TestImportedGameListsTheCourseSeats(t *testing.T) {
 	if reply, err = f.j.RunCommand(ctx, "", Command{Verb: "LIST"}); err != nil || !strings.Contains(reply, "spring-again     running  sprint     3/4 players") {
 		t.Errorf("LIST (%v) of a game imported with no seats stored:\n%s", err, reply)
 	}
+}
+
+// roboRallyArchive is a RoboRally game's .rja archive on either path, as export and
+// HISTORY REPLAY make it (archive.RecordOf, archive.Of).
+func (j *Judge) roboRallyArchive(tx *store.Tx, g store.Game) (rja.Archive, error) {
+	rec, err := archive.RecordOf(tx, g.ID)
+	if err != nil {
+		return rja.Archive{}, err
+	}
+	games := j.Games
+	if g.Kind == "" { // the older path's game, in a judge that may host no RoboRally
+		games = game.Catalog{roborally.Kind{Course: j.Course}}
+	}
+	a, err := archive.Of(rec, games)
+	if err != nil {
+		return rja.Archive{}, err
+	}
+	ra, ok := a.(*rja.Archive)
+	if !ok {
+		return rja.Archive{}, fmt.Errorf("game %s plays %s, which has no .rja archive", g.Tag, g.Kind)
+	}
+	return *ra, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -190,27 +189,6 @@ func (j *Judge) adoptIn(tx *store.Tx, id int64, k game.Kind, l game.Legacy, audi
 	_, err = tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: "judge", Action: "adopt",
 		Detail: fmt.Sprintf("stored before the game seam: now played as %s (%d turns, %d order versions)", k.Name(), len(turns), len(versions))})
 	return err == nil, err
-}
-
-// olderArchive is the archive of today (docs/archive.md, version 1) of a RoboRally game
-// on either path: a game stored before the seam as it always was, one behind the seam
-// through its game (game.Unadopter); ok false for another game behind the seam, whose
-// archive is archive.Hosted.
-func (j *Judge) olderArchive(tx *store.Tx, g store.Game) (a archive.Archive, ok bool, err error) {
-	if g.Kind == "" {
-		a, err = archive.FromStore(tx, g.ID)
-		return a, true, err
-	}
-	k, err := j.hostedKind(g)
-	if err != nil {
-		return a, false, err
-	}
-	u, ok := k.(game.Unadopter)
-	if !ok {
-		return a, false, nil
-	}
-	a, err = archive.FromStoreAs(tx, g.ID, j.Course, adjudicator.LoadBoard, u)
-	return a, true, err
 }
 
 // roboRallyEngine is a RoboRally game's engine setup and current state, on either path:

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -275,18 +275,18 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 			var archives [2]bytes.Buffer
 			for i, f := range both {
 				a := f.archiveOf("spring")
-				if err := archive.Write(&archives[i], a); err != nil {
+				if err := rja.Write(&archives[i], a); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if !bytes.Equal(archives[0].Bytes(), archives[1].Bytes()) {
 				t.Fatalf("the adopted game's archive is not the older path's:\n%s\n%s", archives[1].String(), archives[0].String())
 			}
-			a, err := archive.Read(&archives[1])
+			a, err := rja.Read(&archives[1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := archive.Replay(&a, nil, -1, nil); err != nil {
+			if err := rja.Replay(&a, nil, -1, nil); err != nil {
 				t.Fatalf("the adopted game's archive does not replay: %v", err)
 			}
 			// the adopted game's reports are mailed through the seam

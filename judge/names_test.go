@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 )
 
 // TestEveryNameRefusesControlAndBidi: every name that reaches players' mail and the
@@ -46,11 +46,11 @@ func TestEveryNameRefusesControlAndBidi(t *testing.T) {
 	// page) whatever name carries the character: the game's free-text name, a robot's,
 	// a board's, an option card's.
 	var buf bytes.Buffer
-	if err := archive.Write(&buf, f.archiveOf("spring")); err != nil {
+	if err := rja.Write(&buf, f.archiveOf("spring")); err != nil {
 		t.Fatal(err)
 	}
 	good := buf.String()
-	if _, err := archive.Read(strings.NewReader(good)); err != nil {
+	if _, err := rja.Read(strings.NewReader(good)); err != nil {
 		t.Fatalf("the plain archive: %v", err)
 	}
 	for _, bad := range []string{"\u202e", "\u2067", "\u200f", "\u061c", "\u200b", "\u0085", `\u001b`, "\u00ad"} {
@@ -63,7 +63,7 @@ func TestEveryNameRefusesControlAndBidi(t *testing.T) {
 			if text == good {
 				t.Fatalf("%s: %s not found in the archive", field.name, field.old)
 			}
-			_, err := archive.Read(strings.NewReader(text))
+			_, err := rja.Read(strings.NewReader(text))
 			if err == nil || !strings.Contains(err.Error(), "not allowed in names") {
 				t.Errorf("an archive with %s in a %s's name: %v", bad, field.name, err)
 			}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -61,7 +61,7 @@ func TestArchiveOfEveryMissedPolicyReplays(t *testing.T) {
 			// and what Read refuses, Write refuses (docs/archive.md): export never
 			// writes an archive that does not read
 			b.Turns[1].Orders[2].Missed = "shrug"
-			if err := archive.Write(&bytes.Buffer{}, b); err == nil || !strings.Contains(err.Error(), `missed: "shrug"`) {
+			if err := rja.Write(&bytes.Buffer{}, b); err == nil || !strings.Contains(err.Error(), `missed: "shrug"`) {
 				t.Fatalf("Write took a missed-orders policy Read refuses: %v", err)
 			}
 		})
@@ -223,17 +223,17 @@ func TestMissedLimitSetAfterTheMissesCounts(t *testing.T) {
 // exportReplayImport writes a as export does, reads it back, replays it and imports it
 // as spring-again, kept up to turn from, failing t at the first step
 // that does not work; it returns the archive as read back.
-func exportReplayImport(t *testing.T, f *fixture, a archive.Archive, from int) archive.Archive {
+func exportReplayImport(t *testing.T, f *fixture, a rja.Archive, from int) rja.Archive {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := archive.Write(&buf, a); err != nil {
+	if err := rja.Write(&buf, a); err != nil {
 		t.Fatal(err)
 	}
-	b, err := archive.Read(bytes.NewReader(buf.Bytes()))
+	b, err := rja.Read(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatalf("the exported archive does not read: %v", err)
 	}
-	if err := archive.Replay(&b, nil, -1, nil); err != nil {
+	if err := rja.Replay(&b, nil, -1, nil); err != nil {
 		t.Fatalf("the exported archive does not replay: %v", err)
 	}
 	if _, err := f.j.ImportGame(context.Background(), &b, ImportSpec{Tag: "spring-again", From: from}); err != nil {

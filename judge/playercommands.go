@@ -627,28 +627,26 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 	return fmt.Sprintf("%s %s: the robot leaves the race when turn %d is resolved.\n", p.Robot, how, g.CurrentTurn), nil
 }
 
-// mailReplay mails the sender the game's replay page (archive.WriteHTML: the board and
+// mailReplay mails the sender the game's replay page (game.Archive.WriteHTML: the board and
 // every turn step by step, with no player's orders in it) as an attachment.
 func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 	g := *e.game
 	if g.Status == store.GameOpen {
 		return "", refuse("game %s has not started.", g.Tag)
 	}
+	// the archive in its game's format (archive.Of: RoboRally's .rja, or the games
+	// behind the seam's), its page as that format draws it
 	var page bytes.Buffer
-	if a, ok, err := j.olderArchive(e.tx, g); err != nil {
+	rec, err := archive.RecordOf(e.tx, g.ID)
+	if err != nil {
 		return "", err
-	} else if ok { // RoboRally (legacy.go)
-		if err := archive.WriteHTML(&page, &a, archive.HTMLOptions{}, nil); err != nil {
-			return "", err
-		}
-	} else { // another game behind the seam (archive/hosted.go)
-		h, err := archive.HostedFromStore(e.tx, g.ID)
-		if err != nil {
-			return "", err
-		}
-		if err := archive.WriteHostedHTML(&page, &h, j.Games); err != nil {
-			return "", err
-		}
+	}
+	a, err := archive.Of(rec, j.Games)
+	if err != nil {
+		return "", err
+	}
+	if err := a.WriteHTML(&page, nil); err != nil {
+		return "", err
 	}
 	to := e.from
 	if e.player != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -24,16 +24,16 @@ func TestPressByMailInArchive(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		a, _, err := f.j.olderArchive(tx, g) // RoboRally's archive on either path
+		a, err := f.j.roboRallyArchive(tx, g) // RoboRally's archive on either path
 		if err != nil {
 			return err
 		}
-		return archive.Write(&buf, a)
+		return rja.Write(&buf, a)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := archive.Read(bytes.NewReader(buf.Bytes()))
+	a, err := rja.Read(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestPressByMailInArchive(t *testing.T) {
 	if len(ps) != 2 {
 		t.Fatalf("turn 0's line: %d press, want 2 (sent during turn 1)", len(ps))
 	}
-	if ps[0].From != archive.Anonymous || strings.Join(ps[0].To, ",") != "Zoombot" || !strings.HasPrefix(ps[0].Text, "Meet me at the flag.") {
+	if ps[0].From != rja.Anonymous || strings.Join(ps[0].To, ",") != "Zoombot" || !strings.HasPrefix(ps[0].Text, "Meet me at the flag.") {
 		t.Errorf("anonymous press: %+v", ps[0])
 	}
 	if ps[1].From != "Hulk" || ps[1].To != nil || ps[1].Text != "Good luck, all." {

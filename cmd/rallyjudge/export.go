@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
@@ -60,8 +59,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	var a archive.Archive
-	var hosted *archive.Hosted
+	var a game.Archive
 	err = st.View(context.Background(), func(tx *store.Tx) error {
 		g, err := tx.GameByTag(pos[0])
 		if errors.Is(err, store.ErrNotFound) {
@@ -75,18 +73,13 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		if k, err := games.Hosted().Lookup(g.Kind); g.Kind != "" && err == nil {
-			if u, ok := k.(game.Unadopter); ok { // RoboRally behind the seam: the archive of today
-				a, err = archive.FromStoreAs(tx, g.ID, adjudicator.LoadCourse, adjudicator.LoadBoard, u)
-				return err
-			}
-		}
-		if g.Kind != "" { // a game behind the seam (archive/hosted.go)
-			h, err := archive.HostedFromStore(tx, g.ID)
-			hosted = &h
+		// the archive in its game's format (archive.Of): RoboRally's .rja on either
+		// path, the format of the games behind the seam for the others
+		rec, err := archive.RecordOf(tx, g.ID)
+		if err != nil {
 			return err
 		}
-		a, err = archive.FromStore(tx, g.ID)
+		a, err = archive.Of(rec, games.Hosted())
 		return err
 	})
 	if err != nil {
@@ -103,12 +96,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		w = f
 	}
-	write := func() error { return archive.Write(w, a) }
-	if hosted != nil {
-		a.Game, a.Turns = hosted.Game, make([]archive.Turn, len(hosted.Turns))
-		write = func() error { return archive.WriteHosted(w, *hosted) }
-	}
-	if err := write(); err != nil {
+	if err := a.Write(w); err != nil {
 		fmt.Fprintf(stderr, "rallyjudge export: %v\n", err)
 		return 1
 	}
@@ -118,7 +106,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(stderr, "exported %s: %d turns\n", a.Game, len(a.Turns)-1)
+	fmt.Fprintf(stderr, "exported %s: %d turns\n", a.Tag(), a.Last())
 	return 0
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 )
 
 const importUsage = `usage: rallyjudge import ARCHIVE (--config FILE | --db FILE [--address JUDGE@ADDR])
@@ -96,9 +97,14 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		}
 		*address = "judge@localhost" // no mail is made
 	}
-	a, err := readArchive(pos[0])
+	read, err := readArchive(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge import: %v\n", err)
+		return 1
+	}
+	a, ok := read.(*rja.Archive)
+	if !ok {
+		fmt.Fprintf(stderr, "rallyjudge import: %s: an archive of game %s: only RoboRally's archives (.rja) are imported\n", pos[0], read.Tag())
 		return 1
 	}
 	keep := *from
@@ -128,7 +134,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	secrets, err := j.ImportGame(context.Background(), &a, judge.ImportSpec{Tag: *tag, Name: *name, From: *from, Emails: players})
+	secrets, err := j.ImportGame(context.Background(), a, judge.ImportSpec{Tag: *tag, Name: *name, From: *from, Emails: players})
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge import: %s: %v\n", pos[0], err)
 		return 1

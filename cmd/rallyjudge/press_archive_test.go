@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -90,7 +90,7 @@ func TestPressExportImport(t *testing.T) {
 	}
 	db := judgeDB(t, 4) // turns 1-4 resolved, turn 5 being played
 	addPress(t, db, press("Zoombot")...)
-	rja := filepath.Join(dir, "a.rja")
+	rjaPath := filepath.Join(dir, "a.rja")
 	b := export(db, "a.rja")
 
 	db2 := judgeDB(t, 4)
@@ -102,13 +102,13 @@ func TestPressExportImport(t *testing.T) {
 		t.Fatal("an address in the archive")
 	}
 
-	a, err := readArchive(rja)
+	a, err := readRJA(rjaPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int][]archive.Press{
+	want := map[int][]rja.Press{
 		1: {{From: "Twonky", To: []string{"Zoombot"}, Text: "Meet me\nat flag 1."}},
-		2: {{From: archive.Anonymous, Text: "Someone is bluffing.[2J"}},
+		2: {{From: rja.Anonymous, Text: "Someone is bluffing.[2J"}},
 		4: {{From: "Zoombot", Text: "After the last turn."}},
 	}
 	for _, tn := range a.Turns {
@@ -124,18 +124,18 @@ func TestPressExportImport(t *testing.T) {
 		}
 	}
 
-	code, out, errs := runCmd("replay", rja, "--turn", "3")
+	code, out, errs := runCmd("replay", rjaPath, "--turn", "3")
 	if code != 0 || !strings.Contains(out, "Press of turn 3 (sent before it resolved):\n  from anonymous to everyone:\n    | Someone is bluffing.[2J\n") ||
 		!strings.Contains(out, "Press after turn 3 (sent during turn 4):\n  none\n") {
 		t.Fatalf("replay --turn 3: %d %s\n%s", code, errs, out)
 	}
-	code, out, _ = runCmd("replay", rja, "--turn", "1")
+	code, out, _ = runCmd("replay", rjaPath, "--turn", "1")
 	if code != 0 || !strings.Contains(out, "Press after turn 1 (sent during turn 2):\n  from Twonky to Zoombot:\n    | Meet me\n    | at flag 1.\n") {
 		t.Fatalf("replay --turn 1: %d\n%s", code, out)
 	}
 
 	// Continue the game: all press comes back, numbered as the judge numbered it.
-	if code, _, errs := runCmd("import", rja, "--db", db, "--tag", "cli-on"); code != 0 {
+	if code, _, errs := runCmd("import", rjaPath, "--db", db, "--tag", "cli-on"); code != 0 {
 		t.Fatalf("import: %d %s", code, errs)
 	}
 	got := pressOf(t, db, "cli-on")
@@ -150,7 +150,7 @@ func TestPressExportImport(t *testing.T) {
 		body   string
 	}{
 		{2, "Twonky", true, "Zoombot", "Meet me\nat flag 1."},
-		{3, archive.Anonymous, false, "", "Someone is bluffing.[2J"},
+		{3, rja.Anonymous, false, "", "Someone is bluffing.[2J"},
 		{5, "Zoombot", true, "", "After the last turn."},
 	} {
 		g := got[i]
@@ -163,7 +163,7 @@ func TestPressExportImport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export of the imported game: %d %s", code, errs)
 	}
-	a2, err := archive.Read(strings.NewReader(out))
+	a2, err := rja.Read(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestPressExportImport(t *testing.T) {
 	}
 
 	// A fork from turn 2 keeps the press of turns 1 and 2 only.
-	if code, _, errs := runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-fork"); code != 0 {
+	if code, _, errs := runCmd("import", rjaPath, "--db", db, "--from", "2", "--tag", "cli-fork"); code != 0 {
 		t.Fatalf("fork: %d %s", code, errs)
 	}
 	if got := pressOf(t, db, "cli-fork"); len(got) != 1 || got[0].Turn != 2 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/archive"
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/picture"
 )
 
@@ -160,42 +161,25 @@ func renderArchive(cfg renderConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)
 		return 1
 	}
-	a, err := archive.Read(f)
+	a, err := archive.Read(f, games.Hosted())
 	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
 		return 1
 	}
-	if cfg.turn >= len(a.Turns) {
-		fmt.Fprintf(stderr, "rallyjudge render: %s has turns 0 to %d, not %d\n", cfg.archive, len(a.Turns)-1, cfg.turn)
+	if cfg.turn > a.Last() {
+		fmt.Fprintf(stderr, "rallyjudge render: %s has turns 0 to %d, not %d\n", cfg.archive, a.Last(), cfg.turn)
 		return 1
 	}
-	setup, err := a.Setup()
+	pic, err := a.Picture(cfg.turn, strings.EqualFold(filepath.Ext(cfg.out), ".gif"), cfg.cell)
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
 		return 1
 	}
-	var step archive.Step
-	if err := archive.Replay(&a, setup, cfg.turn, func(s archive.Step) error { step = s.Kept(); return nil }); err != nil {
-		fmt.Fprintf(stderr, "rallyjudge render: %s: %v\n", cfg.archive, err)
-		return 1
-	}
-	var buf bytes.Buffer
-	opt := picture.Options{Cell: cfg.cell, Turn: cfg.turn, Deck: setup.Deck, Rules: setup.Rules.Name}
-	if strings.EqualFold(filepath.Ext(cfg.out), ".gif") && step.Before != nil {
-		opt.Devices = step.Before.Devices
-		err = picture.TurnGIF(&buf, setup.Course, step.Before.Robots, step.Events, opt)
+	if cfg.out == "" || cfg.out == "-" {
+		_, err = stdout.Write(pic)
 	} else {
-		opt.Caption = fmt.Sprintf("%s: %s after turn %d", a.Game, setup.Course.Name, cfg.turn)
-		opt.Devices = step.After.Devices
-		err = picture.PNG(&buf, picture.Course(setup.Course, step.After.Robots, opt))
-	}
-	if err == nil {
-		if cfg.out == "" || cfg.out == "-" {
-			_, err = stdout.Write(buf.Bytes())
-		} else {
-			err = os.WriteFile(cfg.out, buf.Bytes(), 0o644)
-		}
+		err = os.WriteFile(cfg.out, pic, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge render: %v\n", err)

@@ -96,7 +96,7 @@ func TestRenderStdout(t *testing.T) {
 // one frame per step, and the floor after it.
 func TestRenderArchiveTurn(t *testing.T) {
 	dir := t.TempDir()
-	rja := filepath.Join("..", "..", "archive", "testdata", "sprint-3.rja")
+	rja := filepath.Join("..", "..", "roborally", "rja", "testdata", "sprint-3.rja")
 	for _, tc := range []struct {
 		args []string
 		code int

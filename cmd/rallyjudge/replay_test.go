@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally/rja"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -54,9 +54,9 @@ func runCmd(args ...string) (int, string, string) {
 func TestExportReplayImport(t *testing.T) {
 	db := judgeDB(t, 6)
 	dir := t.TempDir()
-	rja := filepath.Join(dir, "cli.rja")
+	rjaPath := filepath.Join(dir, "cli.rja")
 
-	code, _, errs := runCmd("export", "cli", "--db", db, "-o", rja)
+	code, _, errs := runCmd("export", "cli", "--db", db, "-o", rjaPath)
 	if code != 0 {
 		t.Fatalf("export: %d %s", code, errs)
 	}
@@ -64,28 +64,28 @@ func TestExportReplayImport(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "rallyjudge-archive 1\n") {
 		t.Fatalf("export to stdout: %d %s", code, errs)
 	}
-	if b, _ := os.ReadFile(rja); !bytes.Equal(b, []byte(out)) {
+	if b, _ := os.ReadFile(rjaPath); !bytes.Equal(b, []byte(out)) {
 		t.Fatal("export -o and export to standard output differ")
 	}
 
-	code, out, errs = runCmd("replay", rja)
+	code, out, errs = runCmd("replay", rjaPath)
 	if code != 0 || !strings.Contains(out, "6 turns replay exactly") {
 		t.Fatalf("replay: %d %q %q", code, out, errs)
 	}
-	code, out, _ = runCmd("replay", rja, "--turn", "3")
+	code, out, _ = runCmd("replay", rjaPath, "--turn", "3")
 	if code != 0 || !strings.Contains(out, "After turn 3") || !strings.Contains(out, "Twonky") || !strings.Contains(out, "Events of turn 3:") || !strings.Contains(out, "R1 move") {
 		t.Fatalf("replay --turn 3: %d\n%s", code, out)
 	}
 	page := filepath.Join(dir, "cli.html")
-	code, _, errs = runCmd("replay", "--html", page, rja)
+	code, _, errs = runCmd("replay", "--html", page, rjaPath)
 	if fi, err := os.Stat(page); code != 0 || err != nil || fi.Size() < 1000 {
 		t.Fatalf("replay --html: %d %s %v", code, errs, err)
 	}
-	code, _, errs = runCmd("replay", rja, "--progress")
+	code, _, errs = runCmd("replay", rjaPath, "--progress")
 	if code != 0 || !strings.Contains(errs, "replaying [") {
 		t.Fatalf("--progress asked for and no bar drawn: %q", errs)
 	}
-	code, _, errs = runCmd("replay", rja)
+	code, _, errs = runCmd("replay", rjaPath)
 	if code != 0 || strings.Contains(errs, "replaying [") {
 		t.Fatalf("a bar drawn when not asked for (not a terminal): %q", errs)
 	}
@@ -95,7 +95,7 @@ func TestExportReplayImport(t *testing.T) {
 	caught := false
 	for k := 2; k <= 6 && !caught; k++ {
 		for r := 0; r < 2 && !caught; r++ {
-			a, err := readArchive(rja)
+			a, err := readRJA(rjaPath)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestExportReplayImport(t *testing.T) {
 			prog[0], prog[1] = prog[1], prog[0]
 			bad := filepath.Join(dir, "tampered.rja")
 			var buf bytes.Buffer
-			if err := archive.Write(&buf, a); err != nil {
+			if err := rja.Write(&buf, a); err != nil {
 				t.Fatal(err)
 			}
 			os.WriteFile(bad, buf.Bytes(), 0o644)
@@ -125,11 +125,11 @@ func TestExportReplayImport(t *testing.T) {
 	t.Setenv("RALLYJUDGE_CONFIG", "")
 	// --player mails a welcome, From the judge's address: without one it is refused (the
 	// welcome was From judge@localhost, which no SMTP server takes).
-	code, _, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test")
+	code, _, errs = runCmd("import", rjaPath, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test")
 	if code != 2 || !strings.Contains(errs, "--player mails a welcome") {
 		t.Fatalf("import --player without the judge's address: %d %q", code, errs)
 	}
-	code, out, errs = runCmd("import", rja, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test", "--address", "robo@example.test")
+	code, out, errs = runCmd("import", rjaPath, "--db", db, "--from", "2", "--tag", "cli-what-if", "--player", "Twonky=new@example.test", "--address", "robo@example.test")
 	if code != 0 || !strings.Contains(out, "game cli-what-if: turns 0-2, next turn 3") || !strings.Contains(out, "Zoombot: no player yet") {
 		t.Fatalf("import: %d %q %q", code, out, errs)
 	}
@@ -149,7 +149,7 @@ func TestExportReplayImport(t *testing.T) {
 	if !strings.Contains(welcomeFrom, "From: \"rallyjudge\" <robo@example.test>") {
 		t.Errorf("the fork's welcome is not From the judge's address:\n%.600s", welcomeFrom)
 	}
-	code, _, errs = runCmd("import", rja, "--db", db, "--tag", "cli-what-if")
+	code, _, errs = runCmd("import", rjaPath, "--db", db, "--tag", "cli-what-if")
 	if code != 1 || !strings.Contains(errs, "cli-what-if") {
 		t.Fatalf("import twice under one tag: %d %q", code, errs)
 	}
@@ -186,11 +186,11 @@ func TestArchiveCommandsExitCodes(t *testing.T) {
 	}
 	// Past the end of the archive.
 	db := judgeDB(t, 2)
-	rja := filepath.Join(dir, "g.rja")
-	if code, _, errs := runCmd("export", "cli", "--db", db, "-o", rja); code != 0 {
+	rjaPath := filepath.Join(dir, "g.rja")
+	if code, _, errs := runCmd("export", "cli", "--db", db, "-o", rjaPath); code != 0 {
 		t.Fatal(errs)
 	}
-	if code, _, errs := runCmd("replay", rja, "--turn", "3"); code != 1 || !strings.Contains(errs, "ends at turn 2") {
+	if code, _, errs := runCmd("replay", rjaPath, "--turn", "3"); code != 1 || !strings.Contains(errs, "ends at turn 2") {
 		t.Errorf("--turn past the end: %d %q", code, errs)
 	}
 }
@@ -238,4 +238,17 @@ func TestExportWithConfig(t *testing.T) {
 	if code, _, _ = runCmd("export", "cli", "--db", db, "--config", cfg); code != 2 {
 		t.Fatalf("export with both --db and --config: exit %d, want 2 (usage)", code)
 	}
+}
+
+// readRJA reads an archive file (readArchive) that must be RoboRally's .rja.
+func readRJA(path string) (rja.Archive, error) {
+	a, err := readArchive(path)
+	if err != nil {
+		return rja.Archive{}, err
+	}
+	ra, ok := a.(*rja.Archive)
+	if !ok {
+		return rja.Archive{}, fmt.Errorf("%s: not an .rja archive", path)
+	}
+	return *ra, nil
 }

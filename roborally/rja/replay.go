@@ -1,12 +1,11 @@
-package archive
+package rja
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive/jsonl"
 )
 
 // Hash is the SHA-256, in lower-case hex, of the state's canonical JSON: encoding/json
@@ -20,10 +19,7 @@ func Hash(st *adjudicator.State) string {
 	return hashBytes(b)
 }
 
-func hashBytes(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+func hashBytes(b []byte) string { return jsonl.Hash(b) }
 
 // Rules decodes the archive's rules (an empty object: the postal rules).
 func (a *Archive) rules() (adjudicator.Rules, error) {
@@ -67,22 +63,8 @@ type Step struct {
 	Hash   string // of After; equal to the archive's
 }
 
-// ReplayError is a replay that went wrong at Turn: the state after it hashes to Got
-// where the archive says Want, or (Err set) the turn could not be played at all.
-type ReplayError struct {
-	Turn      int
-	Want, Got string
-	Err       error
-}
-
-func (e *ReplayError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("turn %d: %v", e.Turn, e.Err)
-	}
-	return fmt.Sprintf("turn %d: the replayed state differs from the archive (hash %.12s…, the archive says %.12s…)", e.Turn, e.Got, e.Want)
-}
-
-func (e *ReplayError) Unwrap() error { return e.Err }
+// ReplayError is a replay that went wrong at a turn (jsonl.ReplayError).
+type ReplayError = jsonl.ReplayError
 
 // Replay re-runs the game from the set-up through turn upto (a negative upto: every
 // turn), checking every turn's hash, and calls each with every turn replayed (each may

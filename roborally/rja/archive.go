@@ -1,10 +1,9 @@
-package archive
+package rja
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/archive/jsonl"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
 )
@@ -25,22 +25,21 @@ const Version = 1
 
 // Limits on what Read accepts (docs/archive.md).
 const (
-	MaxHeaderBytes = 8 << 20             // the header line: the course and its boards inline
-	MaxTurnBytes   = 4 << 20             // one turn line (its orders and its press)
-	MaxTurns       = 100000              // turn lines, turn 0 included
-	MaxBoards      = 16                  // boards carried
-	MaxOptions     = 256                 // option deck cards
-	MaxRules       = 200                 // standing and conditional orders on one robot's sheet
-	MaxCondDepth   = orders.MaxCondDepth // nesting of all/any in a condition (the judge takes no deeper sheet)
-	MaxCondNodes   = orders.MaxCondTests // tests in one order's conditions
-	MaxPress       = 1000                // press messages on one turn line
-	MaxPressBytes  = 64 << 10            // the text of one press message
-	maxNameBytes   = 64
+	MaxHeaderBytes = jsonl.MaxHeaderBytes // the header line: the course and its boards inline
+	MaxTurnBytes   = jsonl.MaxTurnBytes   // one turn line (its orders and its press)
+	MaxTurns       = jsonl.MaxTurns       // turn lines, turn 0 included
+	MaxBoards      = 16                   // boards carried
+	MaxOptions     = 256                  // option deck cards
+	MaxRules       = 200                  // standing and conditional orders on one robot's sheet
+	MaxCondDepth   = orders.MaxCondDepth  // nesting of all/any in a condition (the judge takes no deeper sheet)
+	MaxCondNodes   = orders.MaxCondTests  // tests in one order's conditions
+	MaxPress       = 1000                 // press messages on one turn line
+	MaxPressBytes  = 64 << 10             // the text of one press message
 )
 
 // Anonymous is the sender of anonymous press as the archive gives it: the public
 // never learns who wrote it, and neither does the archive.
-const Anonymous = "anonymous"
+const Anonymous = jsonl.Anonymous
 
 // Archive is one game: how it was set up and every turn's orders, with the hash of the
 // state after each turn.
@@ -152,34 +151,15 @@ func Write(w io.Writer, a Archive) error {
 	return bw.Flush()
 }
 
-// Error is a problem reading an archive: where (File may be set by the caller; Line
-// counts from 1, Col from 1 and is 0 for the whole line) and what.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	var where string
-	switch {
-	case e.File != "" && e.Col > 0:
-		where = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
-	case e.File != "":
-		where = fmt.Sprintf("%s:%d", e.File, e.Line)
-	case e.Col > 0:
-		where = fmt.Sprintf("line %d:%d", e.Line, e.Col)
-	default:
-		where = fmt.Sprintf("line %d", e.Line)
-	}
-	return where + ": " + e.Msg
-}
+// Error is a problem reading an archive (jsonl.Error): where (File may be set by the
+// caller; Line counts from 1, Col from 1 and is 0 for the whole line) and what.
+type Error = jsonl.Error
 
 // Read reads an archive, checking its structure (not its hashes: Replay does that).
 func Read(r io.Reader) (Archive, error) {
-	l := newLines(r)
-	next := l.next
-	if err := l.magic(Magic, Version, "a rallyjudge archive"); err != nil {
+	l := jsonl.NewLines(r)
+	next := l.Next
+	if err := l.Magic(Magic, Version, "a rallyjudge archive"); err != nil {
 		return Archive{}, err
 	}
 	hdr, err := next(MaxHeaderBytes)
@@ -191,10 +171,10 @@ func Read(r io.Reader) (Archive, error) {
 	}
 	var a Archive
 	if err := decode(hdr, &a); err != nil {
-		return Archive{}, &Error{Line: l.n, Col: err.col, Msg: "header: " + err.msg}
+		return Archive{}, &Error{Line: l.N(), Col: err.Col, Msg: "header: " + err.Msg}
 	}
 	if msg := checkHeader(&a); msg != "" {
-		return Archive{}, &Error{Line: l.n, Msg: "header: " + msg}
+		return Archive{}, &Error{Line: l.N(), Msg: "header: " + msg}
 	}
 	for {
 		b, err := next(MaxTurnBytes)
@@ -205,76 +185,29 @@ func Read(r io.Reader) (Archive, error) {
 			return Archive{}, err
 		}
 		if len(a.Turns) >= a.Count {
-			return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
+			return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
 		}
 		var t Turn
 		if err := decode(b, &t); err != nil {
-			return Archive{}, &Error{Line: l.n, Col: err.col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.msg)}
+			return Archive{}, &Error{Line: l.N(), Col: err.Col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.Msg)}
 		}
 		if msg := checkTurn(&a, &t, len(a.Turns)); msg != "" {
-			return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
+			return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
 		}
 		a.Turns = append(a.Turns, t)
 	}
 	if len(a.Turns) != a.Count {
-		return Archive{}, &Error{Line: l.n, Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
+		return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
 	}
 	return a, nil
 }
 
-type decodeError struct {
-	col int
-	msg string
-}
+func decode(b []byte, v any) *jsonl.DecodeError { return jsonl.Decode(b, v) }
 
-// decode reads one JSON line strictly: unknown fields are errors (a newer writer would
-// have changed the version), and so is anything after the value.
-func decode(b []byte, v any) *decodeError {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return &decodeError{int(se.Offset), "bad JSON: " + se.Error()}
-		case errors.As(err, &te):
-			return &decodeError{int(te.Offset), fmt.Sprintf("%s: want %s, found JSON %s", te.Field, te.Type, te.Value)}
-		case err == io.EOF:
-			return &decodeError{0, "empty line (want a JSON object)"}
-		}
-		return &decodeError{0, clip(err.Error())}
-	}
-	if dec.More() {
-		return &decodeError{int(dec.InputOffset()) + 1, "more after the JSON object"}
-	}
-	return nil
-}
+func clip(s string) string { return jsonl.Clip(s) }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
-
-// checkName refuses empty, long or odd names (robots, boards, options, tags): control
-// characters, bidirectional overrides and the rest game.NameProblem names.
-func checkName(s string) string {
-	if s == "" {
-		return "empty"
-	}
-	if len(s) > maxNameBytes {
-		return fmt.Sprintf("longer than %d bytes", maxNameBytes)
-	}
-	if !utf8.ValidString(s) {
-		return "invalid UTF-8"
-	}
-	if p := game.NameProblem(s); p != "" {
-		return p + ", which is not allowed in names" // issue 14 item 9: shown to players and terminals
-	}
-	return ""
-}
+// checkName refuses empty, long or odd names (robots, boards, options, tags).
+func checkName(s string) string { return jsonl.CheckName(s) }
 
 func checkHeader(a *Archive) string {
 	if a.Game != "" {
@@ -481,9 +414,7 @@ func condOK(c *orders.Cond, depth int, n *int) bool {
 	return true
 }
 
-func isHash(s string) bool {
-	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
-}
+func isHash(s string) bool { return jsonl.IsHash(s) }
 
 // Sums are the SHA-256, lower-case hex, of each part of an archive's set-up: the
 // course (its JSON in the header: name, course file, boards), the rules (compact

@@ -1,4 +1,4 @@
-package archive
+package rja
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/game"
 )
 
 // withPress is a short game with press on turn lines 0 and 2: signed to one robot,
@@ -137,13 +137,13 @@ func TestPublicPress(t *testing.T) {
 	a := withPress(t)
 	for _, tc := range []struct {
 		name string
-		in   store.Press
+		in   game.RecordPress
 		from string
 		text func(string) bool
 	}{
-		{"anonymous", store.Press{From: "Hulk", Body: "psst"}, Anonymous, func(s string) bool { return s == "psst" }},
-		{"signed, CRLF and escapes", store.Press{From: "Hulk", Signed: true, Body: "a\r\nb\x1b[1m\u0085c\xff"}, "Hulk", func(s string) bool { return s == "a\nb[1mc\uFFFD" }},
-		{"too long", store.Press{From: "Zoombot", Signed: true, Body: strings.Repeat("é", MaxPressBytes)}, "Zoombot", func(s string) bool {
+		{"anonymous", game.RecordPress{From: "Hulk", Body: "psst"}, Anonymous, func(s string) bool { return s == "psst" }},
+		{"signed, CRLF and escapes", game.RecordPress{From: "Hulk", Signed: true, Body: "a\r\nb\x1b[1m\u0085c\xff"}, "Hulk", func(s string) bool { return s == "a\nb[1mc\uFFFD" }},
+		{"too long", game.RecordPress{From: "Zoombot", Signed: true, Body: strings.Repeat("é", MaxPressBytes)}, "Zoombot", func(s string) bool {
 			return len(s) <= MaxPressBytes && utf8.ValidString(s) && strings.HasSuffix(s, " bytes longer]") && strings.HasPrefix(s, "éé")
 		}},
 	} {
@@ -160,7 +160,7 @@ func TestPublicPress(t *testing.T) {
 			}
 		})
 	}
-	if _, err := publicPress(&a, store.Press{From: "Mallory", Signed: true, Body: "x"}); err == nil {
+	if _, err := publicPress(&a, game.RecordPress{From: "Mallory", Signed: true, Body: "x"}); err == nil {
 		t.Fatal("press from a robot not in the game exported")
 	}
 }

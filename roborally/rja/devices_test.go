@@ -1,4 +1,4 @@
-package archive
+package rja
 
 import (
 	"bytes"
@@ -123,7 +123,7 @@ func TestHTMLDevicesGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("the page's devices differ from %s (go test ./archive -run TestHTMLDevicesGolden -update-devices):\n%s", path, got)
+		t.Errorf("the page's devices differ from %s (go test ./roborally/rja -run TestHTMLDevicesGolden -update-devices):\n%s", path, got)
 	}
 	if !strings.Contains(got, "[[-1") && !strings.Contains(got, "[77 ") {
 		t.Error("the golden shows no missile")

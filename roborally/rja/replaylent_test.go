@@ -1,4 +1,4 @@
-package archive
+package rja
 
 import (
 	"encoding/json"
