@@ -35,9 +35,9 @@ func (t *turn) moveBelts(which beltSet) {
 	var dirs [MaxRobots]Dir
 	var moving [MaxRobots]bool
 	n := 0
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.devs.flying[i] {
+		if !r.Active() || !b.In(r.Pos) || t.devs.flying[i] {
 			continue // seed 001, Flying: belts and currents do not carry a flying robot
 		}
 		var dir Dir

@@ -51,9 +51,9 @@ type drawnOption struct {
 // runChopShops asks every robot on a chop shop for its choice and carries it out.
 func (t *turn) runChopShops(endOfTurn bool) {
 	b := t.board()
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || !b.At(r.Pos).ChopShop {
+		if !r.Active() || !b.In(r.Pos) || !b.At(r.Pos).ChopShop {
 			continue
 		}
 		cd, ok := t.decider(i).(ChopShopDecider)

@@ -18,9 +18,9 @@ func (t *turn) runPushers() {
 	var todo [MaxRobots]int
 	var dirs [MaxRobots]Dir
 	n := 0
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || t.bare(r.Pos) {
 			continue
 		}
 		p := b.At(r.Pos).Pusher
@@ -56,9 +56,9 @@ func (t *turn) runPushers() {
 // 90 degrees, in the direction indicated by the arrows."
 func (t *turn) runGears() {
 	b := t.board()
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || t.bare(r.Pos) {
 			continue
 		}
 		if g := b.At(r.Pos).Gear; g != NoRotation && t.effectElement(i, "gear") && !t.devs.flying[i] {
@@ -73,9 +73,9 @@ func (t *turn) runGears() {
 // destroyed. Crushers only activate on certain phases."
 func (t *turn) runCrushers() {
 	b := t.board()
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) || t.bare(r.Pos) {
+		if !r.Active() || !b.In(r.Pos) || t.bare(r.Pos) {
 			continue
 		}
 		if b.At(r.Pos).Crusher.Has(t.register) && t.effectElement(i, "crusher") {

@@ -19,9 +19,9 @@ func (t *turn) touchFlags() {
 	flags := t.setup.Course.Flags
 	own := t.setup.Rules.Own()
 	var finishers []int
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) {
 			continue
 		}
 		if own && r.Power == PowerDown {

@@ -29,9 +29,9 @@ func (t *turn) runFlamers() {
 		return
 	}
 	b := t.board()
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) {
 			continue
 		}
 		if b.At(r.Pos).Flamer.Has(t.register) && t.effectElement(i, "flamer") {

@@ -48,7 +48,10 @@ func (t *turn) fireLasers() {
 		}
 	}
 	doors := t.setup.fx&fxDoor != 0
-	if em := t.setup.emitters; len(em) <= 64 && len(t.setup.beamFrom) == len(b.Squares)+1 {
+	switch em := t.setup.emitters; {
+	case t.offBeams(b):
+		// A forecast hits only its robot, which stands on no board laser's path.
+	case len(em) <= 64 && len(t.setup.beamFrom) == len(b.Squares)+1:
 		// Looked at from the robots: for each laser, the nearest robot in its path (the
 		// same hits as walking every path, in the same order).
 		var near [64]int32
@@ -81,19 +84,17 @@ func (t *turn) fireLasers() {
 				}
 			}
 		}
-	} else {
+	default:
 		hits = t.boardLasers(hits, doors)
 	}
 	// Robot lasers: the main laser, shaped by the robot's options (Turret, Double Laser,
 	// Power Laser) or replaced by another weapon, and any extra lasers (Rear Laser).
 	t.hits = hits
-	for i := range t.st.Robots {
+	// Forecasts: the other robots stand still and hold fire (actors).
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
 		if !r.Active() || r.Virtual || r.Power == PowerDown || !b.In(r.Pos) {
 			continue
-		}
-		if !t.acts(i) {
-			continue // forecasts: the other robots stand still and hold fire
 		}
 		g := Gun{Dir: r.Facing, Beams: 1}
 		if t.has(i, hkGun) {
@@ -134,6 +135,22 @@ func (t *turn) fireLasers() {
 		t.later[k]()
 	}
 	t.later = t.later[:0]
+}
+
+// offBeams reports whether a forecast's robot (turn.single) cannot be hit by a board
+// laser in this lasers phase: it is not on the board, or no board laser's path holds
+// its square (Setup.beamFrom). The board lasers hit no one else in a forecast (acts),
+// so fireLasers skips them: most of a forecast's registers end off every beam.
+func (t *turn) offBeams(b *Board) bool {
+	if t.single < 0 || len(t.setup.beamFrom) != len(b.Squares)+1 {
+		return false
+	}
+	r := &t.st.Robots[t.single]
+	if !r.Active() || !b.In(r.Pos) {
+		return true
+	}
+	sq := r.Pos.Y*b.W + r.Pos.X
+	return t.setup.beamFrom[sq] == t.setup.beamFrom[sq+1]
 }
 
 // extraGuns fires robot i's extra lasers (ExtraGunner); apart so that a robot without

@@ -122,3 +122,58 @@ func TestPlainShotMatchesBeamWalk(t *testing.T) {
 	}
 	t.Logf("%d hits compared", hits)
 }
+
+// A forecast skips the board lasers when its robot stands on no laser's path
+// (turn.offBeams): walking every laser's path (boardLasers) hits it then in no register,
+// on any library course, for random crowds; and the robot is on a path often enough for
+// the skip to be tested both ways.
+func TestForecastOffBeamsHitsNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	off, on := 0, 0
+	for _, name := range Courses() {
+		c, err := LoadCourse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSetup(c, PostalRules(), 3, nil)
+		if err != nil {
+			continue // a course made for other rules
+		}
+		b := c.Board
+		for crowd := 0; crowd < 50; crowd++ {
+			st := &State{Robots: make([]Robot, 4)}
+			for j := range st.Robots {
+				r := &st.Robots[j]
+				r.Name = string(rune('A' + j))
+				r.Pos = Pos{rng.IntN(b.W), rng.IntN(b.H)}
+				r.Destroyed = rng.IntN(8) == 0
+				r.Lives = 3
+			}
+			for single := range st.Robots {
+				tr := &turn{setup: s, st: st, single: single, walls: s.walls, wallsW: s.wallsW}
+				tr.occ = make([]bool, len(b.Squares))
+				for j := range st.Robots {
+					if r := &st.Robots[j]; r.Active() {
+						tr.occ[r.Pos.Y*b.W+r.Pos.X] = true
+					}
+				}
+				for reg := 1; reg <= Registers; reg++ {
+					tr.register = reg
+					hits := tr.boardLasers(nil, s.fx&fxDoor != 0)
+					if !tr.offBeams(b) {
+						on++
+						continue
+					}
+					off++
+					if len(hits) > 0 {
+						t.Fatalf("%s register %d: robot %d at %v is off every beam, but a laser hits it: %v", name, reg, single, st.Robots[single].Pos, hits)
+					}
+				}
+			}
+		}
+	}
+	if off < 100 || on < 100 {
+		t.Fatalf("robots off the beams %d times, on them %d times: too few to tell", off, on)
+	}
+	t.Logf("off the beams %d times, on them %d", off, on)
+}

@@ -12,9 +12,9 @@ func (t *turn) runStompers() {
 		return
 	}
 	b := t.board()
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
-		if !r.Active() || !b.In(r.Pos) || !t.acts(i) {
+		if !r.Active() || !b.In(r.Pos) {
 			continue
 		}
 		if b.At(r.Pos).Stomper.Has(t.register) && t.effectElement(i, "stomper") {

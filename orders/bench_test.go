@@ -57,3 +57,22 @@ func BenchmarkParse(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime(b)-t0)/float64(n), "cpu-ns/op")
 }
+
+// BenchmarkValidate checks the parsed sample sheet: the part of BenchmarkParseValidate
+// that is not reading the text (most of it the forecast's Simulator).
+func BenchmarkValidate(b *testing.B) {
+	setup, st := testGame(b)
+	s, err := Parse(typicalSheet)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n, t0 := 0, cpuTime(b)
+	for b.Loop() {
+		if rep := Validate(setup, st, "Fred", s); !rep.OK() {
+			b.Fatal(rep)
+		}
+		n++
+	}
+	b.ReportMetric(float64(cpuTime(b)-t0)/float64(n), "cpu-ns/op")
+}
