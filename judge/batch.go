@@ -58,6 +58,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 	// alone. A savepoint copies every page a mail touches before it writes it: most
 	// batches have no failure, and paid that for nothing (issue 14, intake speed).
 	var v *views
+	var memo map[any]any // the committed transaction's memo (store.Tx.Memo)
 	rolledBack := false
 	var err error
 	for _, apart := range []bool{false, true} {
@@ -133,6 +134,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 					return errTakeApart
 				}
 			}
+			memo = tx.Memo()
 			if mailbox != "" && len(items) > 0 {
 				return j.positionIn(tx, mailbox, uidvalidity, items[len(items)-1].row.UID)
 			}
@@ -153,6 +155,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		j.folds.reset() // a rolled-back mail may have folded versions never committed
 	} else {
 		v.publish(&j.folds) // the folds the batch made are the committed ones now
+		j.seatFolds.publish(memo)
 	}
 	if err != nil {
 		if store.IsBroken(err) {

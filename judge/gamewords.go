@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/game"
@@ -55,14 +54,10 @@ func (j *Judge) departures(tx *store.Tx, g store.Game) game.Departures {
 // as it stands with the move in (the version is stored): the deadline in the
 // player's time zone, how many due moves of players still in the game are missing,
 // what holds the turn, the seat's moves of the turn folded.
-func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Player, text, file string, m game.Move) (string, error) {
+func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, players []store.Player, player *store.Player, text, file string, m game.Move) (string, error) {
 	a, ok := h.pos.(game.Acknowledger)
 	if !ok {
 		return "", nil
-	}
-	players, err := tx.Players(g.ID)
-	if err != nil {
-		return "", err
 	}
 	moves, missing, partial, err := j.hostedMoves(tx, g, h, players)
 	if err != nil {
@@ -92,11 +87,12 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, player *store.Play
 }
 
 // sendHostedAck audits an accepted move and mails its reply.
-func (j *Judge) sendHostedAck(tx *store.Tx, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message, text string) (store.InboxStatus, string, int64, error) {
-	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
+func (j *Judge) sendHostedAck(tx *store.Tx, v *views, audit func(store.AuditEntry) (int64, error), g store.Game, player *store.Player,
+	row store.InboxMessage, msg *mail.Message, text string) (store.InboxStatus, string, int64, error) {
+	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
-	return store.InboxProcessed, noteAccepted, g.ID, j.enqueue(tx, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
+	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueIn(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
 }
 
@@ -117,29 +113,17 @@ func (j *Judge) offTurnMoves(tx *store.Tx, g store.Game, h hosted, players []sto
 	for _, s := range h.pos.Due() {
 		due[s] = true
 	}
-	folder, folds := h.pos.(game.Folder)
 	for _, p := range players {
 		if due[p.Seat] || p.Withdrawn || !o.MaySend(p.Seat) {
 			continue
 		}
-		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		// the version the mail server received last counts (a backlog read out of
+		// order), folded (txmemo.go)
+		f, err := j.seatFoldOf(tx, g, h, p.Robot, p.Seat)
 		if err != nil {
 			return err
 		}
-		// the version the mail server received last counts (a backlog read out of order)
-		sort.SliceStable(vs, func(a, b int) bool { return vs[a].Received.Before(vs[b].Received) })
-		var got *game.Move
-		for _, v := range vs {
-			m, err := hostedMove(v)
-			if err != nil || len(m.Data) == 0 {
-				continue
-			}
-			if got != nil && folds {
-				m = folder.Fold(p.Seat, *got, m)
-			}
-			got = &m
-		}
-		if got != nil {
+		if got := f.move; got != nil {
 			moves[p.Seat] = *got
 		}
 	}

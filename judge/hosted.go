@@ -7,7 +7,6 @@ import (
 	htmltemplate "html/template"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -52,17 +51,24 @@ type hosted struct {
 
 // hostedState reads g's settings and latest position.
 func (j *Judge) hostedState(tx *store.Tx, g store.Game, k game.Kind) (hosted, error) {
+	if m, ok := stateMemo(tx, g, k); ok { // decoded before in this transaction (txmemo.go)
+		return m, nil
+	}
 	h := hosted{kind: k}
 	var err error
-	if h.cfg, err = k.LoadConfig(g.Rules); err != nil {
-		return h, fmt.Errorf("game %s: settings: %w", g.Tag, err)
-	}
 	if h.last, err = tx.LatestTurn(g.ID); err != nil {
 		return h, err
+	}
+	if m, ok := stateMemoAt(tx, g, k, h.last); ok {
+		return m, nil
+	}
+	if h.cfg, err = k.LoadConfig(g.Rules); err != nil {
+		return h, fmt.Errorf("game %s: settings: %w", g.Tag, err)
 	}
 	if h.pos, err = k.Load(h.cfg, h.last.After); err != nil {
 		return h, fmt.Errorf("game %s turn %d: %w", g.Tag, h.last.Number, err)
 	}
+	keepState(tx, g, h)
 	return h, nil
 }
 
@@ -349,8 +355,11 @@ func hostedMove(o store.OrderSheet) (game.Move, error) {
 // judgeHostedSheet judges a sheet for a game behind the seam, once its sender is known
 // to be the player (judgeSheet): the game checks the move against the position, the
 // version is stored, and the player told.
-func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player *store.Player, row store.InboxMessage,
-	msg *mail.Message, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
+//
+// In a batch (v set) the acknowledgement is composed beside the writer (ackQueue), and
+// players are the game's players as the batch read them.
+func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Kind, players []store.Player, player *store.Player,
+	row store.InboxMessage, msg *mail.Message, rd *Reading, f *fate) (store.InboxStatus, string, int64, error) {
 	h, err := j.hostedState(tx, g, k)
 	if err != nil {
 		return "", "", 0, err
@@ -390,9 +399,17 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 	if !valid && len(checked.Move.Data) == 0 { // a refused move keeps what the game read of it, if anything
 		version.Parsed = nil
 	}
-	if _, err := tx.AddOrders(version); err != nil {
+	// in a batch judged without savepoints the rows of a mail are inserted with the
+	// batch's others, several to a statement (store/later.go)
+	addOrders, audit := tx.AddOrders, tx.Audit
+	if v != nil && v.acks != nil {
+		addOrders, audit = tx.AddOrdersLater, tx.AuditLater
+	}
+	writes := tx.Writes("orders")
+	if version.ID, err = addOrders(version); err != nil {
 		return "", "", 0, err
 	}
+	versionAdded(tx, g, h, player.Seat, version, writes) // txmemo.go
 	var b strings.Builder
 	if !valid && refusal != "" {
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
@@ -410,11 +427,11 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
 			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
 	}
-	if text, err := j.gameAck(tx, g, h, player, moveText, sheetFile(rd), checked.Move); err != nil || text != "" { // game.Acknowledger
+	if text, err := j.gameAck(tx, g, h, players, player, moveText, sheetFile(rd), checked.Move); err != nil || text != "" { // game.Acknowledger
 		if err != nil {
 			return "", "", 0, err
 		}
-		return j.sendHostedAck(tx, g, player, row, msg, text)
+		return j.sendHostedAck(tx, v, audit, g, player, row, msg, text)
 	}
 	fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, is accepted:\n\n  %s\n", player.Robot, g.CurrentTurn, g.Tag,
 		strings.ReplaceAll(strings.TrimSpace(checked.Move.Text), "\n", "\n  "))
@@ -436,10 +453,10 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, g store.Game, k game.Kind, player
 		fmt.Fprintf(&b, "\nYou may send a new move until the deadline, %s%s;\nthe last valid one counts.\n",
 			deadlineText(g.DeadlineAt), timeLeft(g.DeadlineAt, j.now()))
 	}
-	if _, err := tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
+	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
-	return store.InboxProcessed, noteAccepted, g.ID, j.enqueue(tx, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
+	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueIn(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
 		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
 }
 
@@ -467,34 +484,24 @@ func (j *Judge) dueText(tx *store.Tx, g store.Game, h hosted) string {
 // in; partial holds a missing seat's incomplete fold, for the autopilot to complete.
 func (j *Judge) hostedMoves(tx *store.Tx, g store.Game, h hosted, players []store.Player) (moves map[int]game.Move, missing []int, partial map[int]game.Move, err error) {
 	moves, partial = map[int]game.Move{}, map[int]game.Move{}
-	folder, folds := h.pos.(game.Folder)
+	_, folds := h.pos.(game.Folder)
 	for _, seat := range h.pos.Due() {
 		p := playerAt(players, seat)
 		if p == nil || p.Withdrawn {
 			missing = append(missing, seat)
 			continue
 		}
-		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		// the version the mail server received last counts (a backlog read out of
+		// order), folded (txmemo.go)
+		f, err := j.seatFoldOf(tx, g, h, p.Robot, seat)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		// the version the mail server received last counts (a backlog read out of order)
-		sort.SliceStable(vs, func(a, b int) bool { return vs[a].Received.Before(vs[b].Received) })
-		var got *game.Move
-		for _, v := range vs {
-			m, err := hostedMove(v)
-			if err != nil || len(m.Data) == 0 {
-				continue
-			}
-			if got != nil && folds {
-				m = folder.Fold(seat, *got, m)
-			}
-			got = &m
-		}
+		got := f.move
 		switch {
 		case got == nil:
 			missing = append(missing, seat)
-		case folds && !folder.Complete(seat, *got):
+		case folds && !f.complete:
 			missing = append(missing, seat)
 			partial[seat] = *got
 		default:
@@ -520,11 +527,11 @@ func (j *Judge) hostedHolds(tx *store.Tx, g store.Game, h hosted, players []stor
 		if p.Withdrawn {
 			continue
 		}
-		vs, err := tx.ValidOrderVersionsAfter(g.ID, g.CurrentTurn, p.Robot, 0)
+		f, err := j.seatFoldOf(tx, g, h, p.Robot, p.Seat)
 		if err != nil {
 			return nil, err
 		}
-		why, in := hd.Holds(p.Seat, len(vs) > 0)
+		why, in := hd.Holds(p.Seat, f.n > 0)
 		if !in {
 			continue
 		}

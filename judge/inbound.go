@@ -650,8 +650,8 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		if err != nil {
 			return "", "", 0, err
 		}
-		v.reset() // the game's view holds no RoboRally state to keep
-		return j.judgeHostedSheet(tx, g, k, player, row, msg, rd, f)
+		// the views of the game and its players stay: judging a sheet changes neither
+		return j.judgeHostedSheet(tx, v, g, k, players, player, row, msg, rd, f)
 	}
 	// A sheet with syntax errors is validated too, as far as it was read, so the reply
 	// lists every error at once ("Every error in one reply, not just the first").

@@ -109,8 +109,9 @@ type Judge struct {
 	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
 	folds     foldCache
-	ready     readyWatch // the games Tick looks at for a complete turn (readywatch.go)
-	life      lifeWatch  // the games Lifecycle looks at (lifewatch.go)
+	seatFolds seatFoldCache // a hosted game's moves folded (hostedmemo.go)
+	ready     readyWatch    // the games Tick looks at for a complete turn (readywatch.go)
+	life      lifeWatch     // the games Lifecycle looks at (lifewatch.go)
 	setups    setupCache
 }
 

@@ -80,6 +80,7 @@ func (j *Judge) AdoptLegacy(ctx context.Context) (int, error) {
 		}
 	}
 	j.folds.reset()
+	j.seatFolds.reset() // the versions' readings were rewritten
 	if n > 0 {
 		j.Log.Info("games stored before the seam adopted", "kind", k.Name(), "games", n)
 	}

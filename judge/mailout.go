@@ -63,7 +63,12 @@ type outMail struct {
 var noticeKinds = map[string]bool{"reminder": true, "missed": true, "notice": true, "gm-notice": true,
 	"press": true, "broadcast": true, "final": true, "replay": true}
 
-func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
+func (j *Judge) enqueue(tx *store.Tx, m outMail) error { return j.enqueueIn(tx, nil, m) }
+
+// enqueueIn is enqueue; in a batch judged without savepoints (v.acks set) the mail is
+// composed beside the writer and stored with the batch's acknowledgements before it
+// commits (ackQueue), unless its pictures are drawn after the commit.
+func (j *Judge) enqueueIn(tx *store.Tx, v *views, m outMail) error {
 	if !mail.ValidAddress(m.to) {
 		// a stored address that is not one (an old row, an import): say so, send nothing
 		j.Log.Warn("mail not sent: the recipient is not a plain address", "kind", m.kind, "message_id", m.messageID)
@@ -96,7 +101,7 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	// Every mail to an observer of the game says how to stop them, in its text and in a
 	// List-Unsubscribe header (observers.go; issue 21 item 2).
 	if m.gameID != 0 && !isReply(m.kind) {
-		obs, err := tx.Observes(m.gameID, m.to)
+		obs, err := observes(tx, m.gameID, m.to) // once a transaction (txmemo.go)
 		if err != nil {
 			return err
 		}
@@ -117,6 +122,10 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error {
 	// echoed from the mail answered) is removed here.
 	m.text, m.html, m.subject = redactText(m.text), redactText(m.html), redactText(m.subject)
 	now := j.now()
+	if v != nil && v.acks != nil && m.later == nil {
+		v.acks.add(&composed{m: m, now: now})
+		return nil
+	}
 	raw, err := j.compose(m, now)
 	if err != nil {
 		return err

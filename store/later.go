@@ -79,6 +79,7 @@ func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
 	id := lt.nextID
 	lt.nextID++
 	lt.rows = append(lt.rows, append([]any{id}, values...))
+	t.noteWriteTo(lt.name)
 	return id, nil
 }
 
@@ -100,6 +101,7 @@ func (t *Tx) laterFor() *later {
 // orders nor the audit table, leaves their rows queued and the IDs counted, unless
 // inbox rows are queued too (it must see them).
 func (t *Tx) before(query string) error {
+	t.noteWrite(query) // every statement but the queued inserts comes here (memo.go)
 	if t.later == nil || query == inboxInsertNew && len(t.later.inbox.rows) == 0 {
 		return nil
 	}

@@ -356,6 +356,10 @@ type Tx struct {
 	laterErr error
 	// the mails a batch looked up (InboxExpect): those InboxInsert may queue
 	expect *inboxExpect
+	// what callers worked out from the rows this transaction read (Memo), and the
+	// writes that may have changed them, by table (Writes)
+	memo   map[any]any
+	writes map[string]int
 }
 
 // queryAll runs a query and scans every row it returns with scan; what names the rows
@@ -398,6 +402,7 @@ func (t *Tx) Savepoint(fn func() error) error {
 	}
 	if err != nil {
 		t.dropLater() // rolled back with it
+		clear(t.memo) // it may count rows the rollback undoes
 		if _, rerr := t.exec("ROLLBACK TO one"); rerr != nil {
 			return errors.Join(err, fmt.Errorf("store: rollback to savepoint: %w", rerr))
 		}

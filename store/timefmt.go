@@ -68,3 +68,13 @@ func needTime(what, field string, t time.Time) error {
 	}
 	return nil
 }
+
+// AsStored is t as the store keeps it and gives it back (UTC, to the microsecond): a
+// caller that compares a time it stored with times read back compares this.
+func AsStored(t time.Time) time.Time {
+	s, err := parseTime(fmtTime(t))
+	if err != nil {
+		return t
+	}
+	return s
+}
