@@ -41,6 +41,7 @@ func (f *ownFile) Write(w io.Writer) error {
 	_, err := io.WriteString(w, "own-archive 1\n"+f.tag+"\n")
 	return err
 }
+func (f *ownFile) Kind() string                               { return "own" }
 func (f *ownFile) Tag() string                                { return f.tag }
 func (f *ownFile) Last() int                                  { return f.last }
 func (f *ownFile) About() string                              { return "" }

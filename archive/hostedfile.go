@@ -19,6 +19,7 @@ type hostedFile struct {
 var _ game.Archive = (*hostedFile)(nil)
 
 func (f *hostedFile) Write(w io.Writer) error { return WriteHosted(w, f.h) }
+func (f *hostedFile) Kind() string            { return f.h.Kind }
 func (f *hostedFile) Tag() string             { return f.h.Game }
 func (f *hostedFile) Last() int               { return len(f.h.Turns) - 1 }
 func (f *hostedFile) About() string           { return "" }

@@ -28,6 +28,8 @@ type Archiver interface {
 type Archive interface {
 	// Write writes the archive in its format: the same archive gives the same bytes.
 	Write(w io.Writer) error
+	// Kind is the name of the game it records (Kind.Name).
+	Kind() string
 	// Tag is the game's tag as the archive names it; Last its last turn (turn 0 is the
 	// set-up).
 	Tag() string
@@ -85,4 +87,52 @@ type RecordPress struct {
 	To     []string
 	Signed bool
 	Body   string
+}
+
+// Importer is an Archiver whose archives a judge can make a new game of: to continue
+// it where the archive ends, or to fork it from an earlier turn ("what if"), as
+// `rallyjudge import` does.
+type Importer interface {
+	// Import replays a (an archive its ReadArchive read) through turn as.From, every
+	// hash checked (an archive that does not replay exactly is refused, naming the
+	// turn), and gives the game as it stands there in the Kind's own encodings: what
+	// the judge stores, as it stores a game created and played behind the seam. An
+	// archive the judge could not go on playing (a course or a card it does not have)
+	// is refused, saying why.
+	Import(a Archive, as ImportAs) (Imported, error)
+}
+
+// ImportAs is how the judge makes the new game.
+type ImportAs struct {
+	Tag  string // the new game's tag
+	From int    // the last turn kept, 0 to Archive.Last()
+	// Missed is the missed-moves policy the game master chose for the new game, ""
+	// the game's default (a game without policies ignores it).
+	Missed string
+}
+
+// Imported is a game made from an archive, in the Kind's own encodings.
+type Imported struct {
+	Config []byte // the settings, as LoadConfig reads them
+	Seed   int64
+	Seats  []string // the players' names, in seat order
+	// Turns are turns 0 to From: the positions (Before nil for turn 0), the events as
+	// Play returns them and each seat's move played.
+	Turns []AdoptedTurn
+	// Versions are moves in force at turn From that the judge keeps as valid order
+	// versions (RoboRally: each robot's standing orders), as a Move's JSON.
+	Versions []ImportedVersion
+	// Press is the archive's press the new game keeps, numbered as the judge numbers
+	// it (sent while turn n's moves were gathered: n); an unsigned message's sender is
+	// the archive's word for it ("anonymous").
+	Press []RecordPress
+	// Over says the game had ended at turn From.
+	Over bool
+}
+
+// ImportedVersion is one order version to keep: its turn, its seat and its reading
+// (a Move's JSON, as the judge stores a valid version's).
+type ImportedVersion struct {
+	Turn, Seat int
+	Parsed     []byte
 }

@@ -224,7 +224,14 @@ func (j *Judge) startHostedIn(tx *store.Tx, g store.Game, k game.Kind, players [
 		Detail: fmt.Sprintf("%s, %d players", k.Title(), len(players))}); err != nil {
 		return err
 	}
-	h := hosted{kind: k, cfg: cfg, pos: pos}
+	return j.welcomeHosted(tx, g, hosted{kind: k, cfg: cfg, pos: pos}, players, secrets)
+}
+
+// welcomeHosted mails each of players the welcome of game g behind the seam at
+// position h: their secret (secrets, by name; none: the one sent when they joined) and
+// the report of the position.
+func (j *Judge) welcomeHosted(tx *store.Tx, g store.Game, h hosted, players []store.Player, secrets map[string]string) error {
+	k, cfg, pos := h.kind, h.cfg, h.pos
 	for _, p := range players {
 		sec := secrets[p.Robot]
 		var slots []store.Owner

@@ -9,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/orders"
-	"github.com/rallyjudge/rallyjudge/roborally"
-	"github.com/rallyjudge/rallyjudge/roborally/rja"
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -37,17 +34,20 @@ type ImportSpec struct {
 // plays yet (RFC 2606: .invalid never delivers).
 const PlaceholderDomain = "unassigned.invalid"
 
-// ImportGame makes a new game from an archive: it replays the archive through turn
-// spec.From (every hash checked: an archive that does not replay exactly is refused
-// with the turn that differs), stores the game, its players with fresh secrets
-// (returned by robot), and turns 0 to From with their states, events and played
-// orders, so the game goes on at turn From+1 (running, or over if the game ended
-// there). Each robot's standing orders in force at turn From carry over, stored as an
-// order sheet of turn From. The archive's press comes back (a fork's only up to turn
-// From; anonymous press with the sender "anonymous", as the archive never knew it). Players with an address are mailed their secret and hand
-// (the welcome mail). The course must be the judge's course of that name, exactly
-// (the judge looks courses up by name).
-func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec) (map[string]string, error) {
+// ImportGame makes a new game from an archive, through its game (game.Importer): the
+// game replays the archive through turn spec.From (every hash checked: an archive that
+// does not replay exactly is refused with the turn that differs) and gives the game as
+// it stands there in its own encodings; the judge stores it as a game behind the seam,
+// its players with fresh secrets (returned by name), and turns 0 to From with their
+// positions, events and moves played, so the game goes on at turn From+1 (running, or
+// over if the game ended there). The order versions the game keeps (RoboRally: each
+// robot's standing orders in force at turn From) are stored as valid versions. The
+// archive's press comes back (a fork's only up to turn From; anonymous press with the
+// sender "anonymous", as the archive never knew it). Players with an address are
+// mailed their secret and the position (the welcome mail). What the judge could not go
+// on playing (RoboRally: a course that is not the judge's course of that name,
+// exactly) the game refuses.
+func (j *Judge) ImportGame(ctx context.Context, a game.Archive, spec ImportSpec) (map[string]string, error) {
 	if !tagRE.MatchString(spec.Tag) {
 		return nil, fmt.Errorf("import: game tag %q: use 1–40 lower-case letters, digits and dashes", spec.Tag)
 	}
@@ -55,22 +55,12 @@ func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec)
 	if err := checkName("game name", spec.Name); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	for i, r := range a.Robots {
-		if err := checkName(fmt.Sprintf("the archive's robot %d's name", i+1), r); err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-	}
-	last := len(a.Turns) - 1
+	last := a.Last()
 	if spec.From < 0 {
 		spec.From = last
 	}
 	if spec.From > last {
 		return nil, fmt.Errorf("import: turn %d: the archive ends at turn %d", spec.From, last)
-	}
-	for robot := range spec.Emails {
-		if !slices.Contains(a.Robots, robot) {
-			return nil, fmt.Errorf("import: no robot %q in the archive (it has %s)", robot, strings.Join(a.Robots, ", "))
-		}
 	}
 	if spec.Missed == "" {
 		spec.Missed = store.MissedPowerDown
@@ -78,42 +68,54 @@ func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec)
 	if spec.Deadline.Kind == "" {
 		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
 	}
-	// The judge will rebuild the setup from the course name: it must be this course.
-	inline, err := a.Course.Build()
+	k, err := j.Games.Lookup(a.Kind())
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	ours, err := j.Course(a.Course.Name)
-	if err != nil {
-		return nil, fmt.Errorf("import: course %q: %w (the judge plays only courses it has)", a.Course.Name, err)
+	imp, ok := k.(game.Importer)
+	if !ok {
+		return nil, fmt.Errorf("import: %s games cannot be made from an archive", k.Title())
 	}
-	if d := rja.SameCourse(inline, ours); d != "" {
-		return nil, fmt.Errorf("import: course %q: the archive's differs from the judge's in %s", a.Course.Name, d)
-	}
-	setup, err := a.Setup()
+	got, err := imp.Import(a, game.ImportAs{Tag: spec.Tag, From: spec.From, Missed: string(spec.Missed)})
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	// option cards must be ones this judge plays (roborally.CheckDeck)
-	if err := roborally.CheckDeck(setup.Rules, a.Options); err != nil {
-		return nil, fmt.Errorf("import: the archive's %w", err)
+	for i, r := range got.Seats {
+		if err := checkName(fmt.Sprintf("the archive's robot %d's name", i+1), r); err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
 	}
-	var steps []rja.Step
-	if err := rja.Replay(a, setup, spec.From, func(s rja.Step) error {
-		steps = append(steps, s.Kept())
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("import: the archive does not replay: %w", err)
+	for robot := range spec.Emails {
+		if !slices.Contains(got.Seats, robot) {
+			return nil, fmt.Errorf("import: no robot %q in the archive (it has %s)", robot, strings.Join(got.Seats, ", "))
+		}
 	}
-	final := steps[len(steps)-1].After
+	if len(got.Turns) != spec.From+1 {
+		return nil, fmt.Errorf("import: %s gave %d turns for turns 0 to %d", k.Title(), len(got.Turns), spec.From)
+	}
+	cfg, err := k.LoadConfig(got.Config)
+	if err != nil {
+		return nil, fmt.Errorf("import: settings: %w", err)
+	}
+	final := got.Turns[len(got.Turns)-1]
+	pos, err := k.Load(cfg, final.After)
+	if err != nil {
+		return nil, fmt.Errorf("import: turn %d: %w", spec.From, err)
+	}
 	now := j.now()
-	rulesJSON, _ := json.Marshal(setup.Rules)
 	g := store.Game{
-		Tag: spec.Tag, Name: spec.Name, Course: a.Course.Name, Rules: rulesJSON, Seed: a.Seed,
+		Tag: spec.Tag, Name: spec.Name, Kind: k.Name(), Rules: got.Config, Seed: got.Seed,
 		Deadline: spec.Deadline, Grace: spec.Grace, Missed: spec.Missed, Status: store.GameRunning,
 		ListAddress: spec.List, Created: now,
 	}
-	if final.Over {
+	if u, ok := k.(game.Unadopter); ok {
+		// a game of a Legacy kind keeps the course column its games made before the
+		// seam have, as CREATE's do (LIST shows it)
+		if g.Course, _, err = u.UnadoptConfig(got.Config); err != nil {
+			return nil, fmt.Errorf("import: settings: %w", err)
+		}
+	}
+	if got.Over {
 		g.Status = store.GameOver
 	} else if g.DeadlineAt, err = spec.Deadline.Next(now); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
@@ -130,74 +132,64 @@ func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec)
 			return err
 		}
 		g.ID = id
-		// The seats are the course's, as CREATE sets them (createGameIn): LIST and
-		// REPLACE count them.
-		var o Options
-		if seats := courseSeats(setup.Course); seats < adjudicator.MaxRobots {
-			o.MaxPlayers = seats
-		}
-		if err := setOptions(tx, id, o); err != nil {
+		// The seats are the game's, as CREATE sets them: LIST and REPLACE count them.
+		_, hi := cfg.Seats()
+		if err := setOptions(tx, id, Options{MaxPlayers: hi}); err != nil {
 			return err
 		}
-		for _, s := range steps {
-			tn := store.Turn{GameID: id, Number: s.Turn, Resolved: now}
-			tn.After, _ = json.Marshal(s.After)
-			tn.Events, _ = json.Marshal(s.Events)
-			if s.Turn > 0 {
-				tn.Before, _ = json.Marshal(s.Before)
-				tn.Orders, _ = json.Marshal(s.Played)
-			}
-			if s.Turn == 0 {
-				tn.Events = []byte("[]") // as CreateGame stores it
+		for n, at := range got.Turns {
+			tn := store.Turn{GameID: id, Number: n, Resolved: now, Before: at.Before, After: at.After, Events: at.Events}
+			if n > 0 {
+				var played []hostedPlayed
+				for _, m := range at.Played {
+					hp := hostedPlayed{Seat: m.Seat, Move: m.Move, Missed: m.Missed}
+					if m.Seat >= 0 && m.Seat < len(got.Seats) {
+						hp.Player = got.Seats[m.Seat]
+					}
+					played = append(played, hp)
+				}
+				if tn.Orders, err = json.Marshal(played); err != nil {
+					return err
+				}
 			}
 			if _, err := tx.SaveTurn(tn); err != nil {
 				return err
 			}
 		}
-		// Press: the messages sent before turn From resolved (on the lines 0 to
-		// From-1), and, when the game goes on where the archive ends, those sent
-		// since (on line From). A fork leaves out the press of the original's future.
-		// Anonymous press comes back anonymous: the archive never knew its sender.
-		for n := 0; n <= spec.From; n++ {
-			if n == spec.From && spec.From != last {
-				break
-			}
-			for _, p := range a.Turns[n].Press {
-				sp := store.Press{GameID: id, Turn: n + 1, From: p.From, To: p.To, Signed: p.From != rja.Anonymous, Body: p.Text, Sent: now}
-				if _, err := tx.AddPress(sp); err != nil {
-					return err
-				}
+		for _, p := range got.Press {
+			sp := store.Press{GameID: id, Turn: p.Turn, From: p.From, To: p.To, Signed: p.Signed, Body: p.Body, Sent: now}
+			if _, err := tx.AddPress(sp); err != nil {
+				return err
 			}
 		}
-		// Standing orders in force: what answered each robot's decisions in the last
-		// turn kept, stored as that turn's sheet, so the judge folds them in.
-		if spec.From > 0 {
-			for _, p := range steps[len(steps)-1].Played {
-				if p.Sheet == nil || len(p.Sheet.Rules) == 0 {
-					continue
-				}
-				sheet := orders.Sheet{Game: spec.Tag, Robot: p.Robot, Turn: spec.From, Rules: p.Sheet.Rules}
-				parsed, _ := json.Marshal(&sheet)
-				if _, err := tx.AddOrders(store.OrderSheet{GameID: id, Turn: spec.From, Robot: p.Robot,
-					Raw: "(standing orders imported from archive " + a.Game + ")", Parsed: parsed, Valid: true, Received: now}); err != nil {
-					return err
-				}
+		for _, v := range got.Versions {
+			if v.Seat < 0 || v.Seat >= len(got.Seats) {
+				return fmt.Errorf("import: %s kept orders of seat %d of %d", k.Title(), v.Seat+1, len(got.Seats))
+			}
+			if _, err := tx.AddOrders(store.OrderSheet{GameID: id, Turn: v.Turn, Robot: got.Seats[v.Seat],
+				Raw: "(standing orders imported from archive " + a.Tag() + ")", Parsed: v.Parsed, Valid: true, Received: now}); err != nil {
+				return err
 			}
 		}
 		// Players with an address first: the welcome mail goes to the players stored
 		// so far; placeholders are added after it.
+		var welcomed []store.Player
 		add := func(seat int, robot, email string) error {
 			sec, hash, err := j.newSecret()
 			if err != nil {
 				return err
 			}
-			if _, err := tx.AddPlayer(store.Player{GameID: id, Robot: robot, Seat: seat, Email: email, SecretHash: hash, Created: now}); err != nil {
+			p := store.Player{GameID: id, Robot: robot, Seat: seat, Email: email, SecretHash: hash, Created: now}
+			if p.ID, err = tx.AddPlayer(p); err != nil {
 				return err
 			}
 			secrets[robot] = sec
+			if email == spec.Emails[robot] {
+				welcomed = append(welcomed, p)
+			}
 			return nil
 		}
-		for seat, robot := range a.Robots {
+		for seat, robot := range got.Seats {
 			if e := spec.Emails[robot]; e != "" {
 				if err := add(seat, robot, e); err != nil {
 					return err
@@ -208,11 +200,12 @@ func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec)
 			if err := tx.SetDeadline(id, g.DeadlineAt); err != nil {
 				return err
 			}
-			if err := j.enqueueWelcome(tx, g, setup, final, secrets); err != nil {
+			g.CurrentTurn = spec.From + 1
+			if err := j.welcomeHosted(tx, g, hosted{kind: k, cfg: cfg, pos: pos}, welcomed, secrets); err != nil {
 				return err
 			}
 		}
-		for seat, robot := range a.Robots {
+		for seat, robot := range got.Seats {
 			if spec.Emails[robot] == "" {
 				if err := add(seat, robot, fmt.Sprintf("seat%d@%s", seat+1, PlaceholderDomain)); err != nil {
 					return err
@@ -220,22 +213,12 @@ func (j *Judge) ImportGame(ctx context.Context, a *rja.Archive, spec ImportSpec)
 			}
 		}
 		_, err = tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "import",
-			Detail: fmt.Sprintf("from archive of %s, turns 0-%d, course %s, %d players", a.Game, spec.From, g.Course, len(a.Robots))})
-		if err != nil {
-			return err
-		}
-		// RoboRally behind the seam: the game imported as stored before it, adopted
-		// at once (legacy.go)
-		if k, l := j.legacyKind(); l != nil {
-			if _, err := j.adoptIn(tx, id, k, l, false); err != nil {
-				return err
-			}
-		}
-		return nil
+			Detail: fmt.Sprintf("from archive of %s, turns 0-%d, %s, %d players", a.Tag(), spec.From, cfg.Text(), len(got.Seats))})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	j.Log.Info("game imported", "game", g.Tag, "from", a.Game, "turn", spec.From)
+	j.Log.Info("game imported", "game", g.Tag, "from", a.Tag(), "turn", spec.From)
 	return secrets, nil
 }

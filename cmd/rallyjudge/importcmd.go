@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/judge"
-	"github.com/rallyjudge/rallyjudge/roborally/rja"
 )
 
 const importUsage = `usage: rallyjudge import ARCHIVE (--config FILE | --db FILE [--address JUDGE@ADDR])
@@ -97,22 +96,17 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		}
 		*address = "judge@localhost" // no mail is made
 	}
-	read, err := readArchive(pos[0])
+	a, err := readArchive(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "rallyjudge import: %v\n", err)
 		return 1
 	}
-	a, ok := read.(*rja.Archive)
-	if !ok {
-		fmt.Fprintf(stderr, "rallyjudge import: %s: an archive of game %s: only RoboRally's archives (.rja) are imported\n", pos[0], read.Tag())
-		return 1
-	}
 	keep := *from
 	if keep < 0 {
-		keep = len(a.Turns) - 1
+		keep = a.Last()
 	}
 	if *tag == "" {
-		*tag = fmt.Sprintf("%s-fork-%d", a.Game, keep)
+		*tag = fmt.Sprintf("%s-fork-%d", a.Tag(), keep)
 	}
 	st, err := openExisting(*db)
 	if err != nil {

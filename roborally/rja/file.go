@@ -18,6 +18,10 @@ var _ game.Archive = (*Archive)(nil)
 // Write writes a in the .rja format (Write).
 func (a *Archive) Write(w io.Writer) error { return Write(w, *a) }
 
+// Kind is "roborally": an .rja archive records a RoboRally game (roborally.Kind.Name;
+// TestArchiveNamesItsKind keeps them the same).
+func (a *Archive) Kind() string { return "roborally" }
+
 // Tag is the game's tag.
 func (a *Archive) Tag() string { return a.Game }
 
