@@ -12,8 +12,8 @@ import (
 
 // Every archive opens with the line "MAGIC VERSION". HostedMagic is the format of the
 // games behind the seam (Hosted); a Kind with a format of its own (game.Archiver:
-// RoboRally's .rja) names its magic. Read and Write pick the format by it, over the
-// catalogue, without asking which game it is.
+// RoboRally's .rja) names its magic. Read picks a file's format by it and Of a stored
+// game's by its Kind, over the catalogue, without asking which game it is.
 
 // Read reads an archive of any game the catalogue hosts: the format of the games behind
 // the seam (HostedMagic) or the format of the Kind whose magic the first line opens

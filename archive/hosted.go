@@ -14,7 +14,7 @@ import (
 )
 
 // Archives of the games the judge hosts behind the game seam (package game). The format
-// is the RoboRally archive's in shape (docs/archive.md): a magic line, a JSON header,
+// has the shape every archive has (archive/jsonl, docs/archive.md): a magic line, a JSON header,
 // one JSON line per turn. The header names the game (its package's name), its settings
 // as the game encoded them, the seed and the seats; turn 0 is the set-up's hash; turn
 // n is each due seat's move as the game read it (the autopilot's for a missed one) and
