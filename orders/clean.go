@@ -48,6 +48,16 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		c.out, c.cols = out, cols
 		return out, cols, false
 	}
+	out, cols = c.undo(s, n)
+	return out, cols, false
+}
+
+// undo is clean for a line that is not printable ASCII already (printableASCII), of n
+// runes.
+func (c *cleaner) undo(s string, n int) (out []rune, cols []int) {
+	if cap(c.in) < n {
+		c.in = make([]rune, 0, n)
+	}
 	in := c.in[:n]
 	if n == len(s) {
 		for i := range in { // ASCII: a rune a byte
@@ -119,7 +129,7 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		}
 		out, cols = append(out, r), append(cols, col)
 	}
-	return out, cols, false
+	return out, cols
 }
 
 // copyASCII writes the bytes of s as runes to out and their columns (1-based) to cols,
@@ -131,15 +141,47 @@ func copyASCII(out []rune, cols []int, s string) {
 	}
 }
 
-// printableASCII reports whether s is printable ASCII without the "&" and "<" an HTML
-// entity or tag starts with: a line clean already.
+// printableASCII reports whether s is printable ASCII without a "<" (an HTML tag may
+// start with it) and whose every "&" starts no HTML entity: a line clean already, which
+// cleaning would leave as it is ("repair & damage > 3", from seed 003's sample orders).
 func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c >= 0x7f || c == '&' || c == '<' {
+	// Eight bytes at a time while none is past '~' or below ' ' and none is "<" or "&"
+	// (hasZeroByte of x with the byte's bits flipped off).
+	const ones = 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		odd := x&(0x80*ones) | (x-0x20*ones)&^x&(0x80*ones) | hasZeroByte(x^0x7f*ones) | hasZeroByte(x^'<'*ones) | hasZeroByte(x^'&'*ones)
+		if odd != 0 {
+			break // the bytes one by one from here
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= 0x7f || c == '<' || c == '&' && ampEntity(s[i:]) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasZeroByte is nonzero when a byte of x is zero.
+func hasZeroByte(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	return (x - ones) &^ x & (0x80 * ones)
+}
+
+// ampEntity reports whether the ASCII text s, which starts with "&", starts with an HTML
+// entity (entity): the runes entity reads of it, at most ten, are copied onto the stack.
+func ampEntity(s string) bool {
+	var buf [10]rune
+	n := 0
+	for n < len(buf) && n < len(s) {
+		buf[n] = rune(s[n])
+		n++
+	}
+	_, k := entity(buf[:n])
+	return k > 0
 }
 
 var entities = map[string]rune{

@@ -96,9 +96,13 @@ func (p *langParser) acceptAny(words ...string) (string, bool) {
 	if p.i >= len(p.toks) {
 		return "", false
 	}
-	t := &p.toks[p.i]
+	t := p.toks[p.i].text
+	if t == "" {
+		return "", false
+	}
+	// the first bytes told apart before the whole texts, as in is
 	for _, w := range words {
-		if t.text == w && t.text != "" {
+		if len(w) == len(t) && w[0] == t[0] && w == t {
 			p.i++
 			return w, true
 		}

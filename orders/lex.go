@@ -255,8 +255,8 @@ func allDigits(s string) bool {
 	if s == "" {
 		return false
 	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
+	for i := 0; i < len(s); i++ { // a byte of a rune past ASCII is no digit either
+		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}

@@ -214,6 +214,17 @@ func normalize(b []byte) (text, lower string) {
 func lowerASCII(dst, src []byte) bool {
 	dst = dst[:len(src)]
 	upper := false
+	// Eight bytes at a time: a byte's top bit of x+0x3f is set from 'A' up, of x+0x25
+	// past 'Z' (no byte carries into the next: every byte is below 0x80); the capitals'
+	// top bits shifted down two are the 0x20 that lower-cases them.
+	const ones = 0x0101010101010101
+	for len(src) >= 8 {
+		x := binary.LittleEndian.Uint64(src)
+		caps := (x + 0x3f*ones) &^ (x + 0x25*ones) & (0x80 * ones)
+		binary.LittleEndian.PutUint64(dst, x|caps>>2)
+		upper = upper || caps != 0
+		src, dst = src[8:], dst[8:]
+	}
 	for i, c := range src {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
