@@ -6,9 +6,11 @@ import (
 	"image"
 	"image/gif"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/internal/parallel"
 )
 
 // A turn's GIF shows the turn step by step, replayed from the engine's event log (rules
@@ -283,19 +285,16 @@ func TurnStory(c *adjudicator.Course, before []adjudicator.Robot, events []adjud
 	}
 	p := newPainter(c, robots, opt)
 	devices := opt.Devices
-	draw := func(caption, note string, m *marks) Frame {
-		img := p.base()
-		p.marks = youMarks{}
-		p.caption(img, caption)
-		p.notes(img, note)
-		p.devices(img, devices, robots)
-		p.robots(img, robots, m)
-		p.legend(img, robots)
-		ringYou(img, p.marks, p.you)
-		return Frame{Image: img, Caption: caption, you: p.marks}
+	// The story is told first (the robots moved event by event, what each frame shows
+	// gathered), the frames drawn after, side by side (drawFrames).
+	var shots []frameShot
+	draw := func(caption, note string, m *marks) int {
+		shots = append(shots, frameShot{caption: caption, note: note, m: m, devices: devices, robots: robotsNow(robots)})
+		return len(shots) - 1
 	}
-	frames := []Frame{draw(first, "", nil)}
-	var regs []RegisterFrame
+	var frames []int
+	frames = append(frames, draw(first, "", nil))
+	var regs []registerShot
 	reg, rm := 0, newRegisterMarks()
 	beamsAt := map[adjudicator.Pos]bool{}
 	flush := func() {
@@ -307,9 +306,7 @@ func TurnStory(c *adjudicator.Course, before []adjudicator.Robot, events []adjud
 		for _, f := range rm.fallen {
 			m.destroyed = append(m.destroyed, f.at)
 		}
-		f := draw(registerHead(opt.Turn, reg), cardsNote(cards[reg]), m)
-		f.Caption = registerCaption(reg, cards[reg])
-		regs = append(regs, RegisterFrame{reg, f})
+		regs = append(regs, registerShot{reg, draw(registerHead(opt.Turn, reg), cardsNote(cards[reg]), m), registerCaption(reg, cards[reg])})
 	}
 	for _, s := range steps {
 		if s.Register != reg {
@@ -375,7 +372,70 @@ func TurnStory(c *adjudicator.Course, before []adjudicator.Robot, events []adjud
 		frames = append(frames, draw(s.Caption, cardsNote(cards[s.Register]), m))
 	}
 	flush()
-	return frames, regs
+	drawn := p.drawFrames(shots)
+	out := make([]Frame, len(frames))
+	for i, k := range frames {
+		out[i] = drawn[k]
+	}
+	var outRegs []RegisterFrame
+	for _, r := range regs {
+		f := drawn[r.shot]
+		f.Caption = r.caption
+		outRegs = append(outRegs, RegisterFrame{r.reg, f})
+	}
+	return out, outRegs
+}
+
+// frameShot is what one frame of a turn shows: its caption and note, the marks of its
+// step, and the devices and robots as they stood.
+type frameShot struct {
+	caption, note string
+	m             *marks
+	devices       []adjudicator.Device // ApplyDeviceEvent changes a copy: never changed after
+	robots        []adjudicator.Robot
+}
+
+// registerShot is a register's picture: its frame and caption.
+type registerShot struct {
+	reg, shot int
+	caption   string
+}
+
+// robotsNow is a copy of the robots as they stand, for a frame drawn later.
+func robotsNow(robots []adjudicator.Robot) []adjudicator.Robot {
+	return (&adjudicator.State{Robots: robots}).Clone().Robots
+}
+
+// drawFrames draws the frames of a turn, in runs of consecutive frames side by side,
+// each run with a painter of its own (a run's frames saying the same in the legend
+// draw it once, as one painter for all would: the pictures are the same).
+func (p *painter) drawFrames(shots []frameShot) []Frame {
+	out := make([]Frame, len(shots))
+	if p.stat == nil {
+		p.stat = backgrounds.get(p) // once, before the runs share it
+	}
+	runs := min(len(shots), 2*runtime.GOMAXPROCS(0))
+	parallel.Do(runs, func(r int) {
+		w := *p
+		w.marks, w.lastLegend = youMarks{}, nil
+		for i := r * len(shots) / runs; i < (r+1)*len(shots)/runs; i++ {
+			out[i] = w.drawFrame(shots[i])
+		}
+	})
+	return out
+}
+
+// drawFrame draws one frame of a turn.
+func (p *painter) drawFrame(s frameShot) Frame {
+	img := p.base()
+	p.marks = youMarks{}
+	p.caption(img, s.caption)
+	p.notes(img, s.note)
+	p.devices(img, s.devices, s.robots)
+	p.robots(img, s.robots, s.m)
+	p.legend(img, s.robots)
+	ringYou(img, p.marks, p.you)
+	return Frame{Image: img, Caption: s.caption, you: p.marks}
 }
 
 // TurnGIF writes the turn as an animated GIF (see TurnFrames). Frames after the first
