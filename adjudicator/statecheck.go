@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Impossible states (issue 12): a state read from outside (a saved turn, a scenario, an
@@ -183,10 +184,7 @@ func (s *Setup) CheckState(st *State) error {
 	}
 	s.checkDevices(st, add, useCard) // devices.go
 	// Every option card is in the deck once: held, to draw or discarded.
-	known := map[string]bool{}
-	for _, o := range OptionNames() {
-		known[strings.ToLower(o)] = true
-	}
+	known := optionNamesLower()
 	where := map[string]string{}
 	copies := map[string]int{}
 	option := func(name, place string) {
@@ -265,3 +263,14 @@ func eachOptionCard(st *State, f func(name, place string)) {
 		}
 	}
 }
+
+// optionNamesLower is every option card's name in lower case, read once from the
+// embedded list: CheckState asks at every position read (the judge reads one several
+// times a turn), and reading the list was half of it.
+var optionNamesLower = sync.OnceValue(func() map[string]bool {
+	known := map[string]bool{}
+	for _, o := range OptionNames() {
+		known[strings.ToLower(o)] = true
+	}
+	return known
+})
