@@ -99,6 +99,9 @@ func (p *position) drawTurn(before *adjudicator.State, events []adjudicator.Even
 	// the rows of the ring again
 	boardPNG := picture.NewStill(board)
 	add(t.refs.BoardCID, fmt.Sprintf("%s-turn-%d.png", tag, turn), "image/png", nil, boardPNG.Bytes, boardPNG.For)
+	// the board compressed now, beside the turn's frames, rather than after them: every
+	// reader's copy of it is made from its bands
+	boardPNG.Bytes()
 	wg.Wait()
 	if panicked != nil {
 		panic(panicked)
