@@ -178,3 +178,32 @@ func TestBlastDistancesCached(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24 item 5: blast distances are searched once per register and reused. Asked
+// again in the register, the same distances come back from memory (the same slice, no
+// new entry); asked in the next register (runRegister forgets), they are searched anew,
+// in the memory the last register used.
+func TestBlastDistancesSearchedOncePerRegister(t *testing.T) {
+	b := testCourse(t).Board
+	tr := &turn{mem: new(turnMem)}
+	at := Pos{3, 4}
+	first := tr.blastDistances(b, at, len(b.Squares), 1)
+	for k := 0; k < 5; k++ {
+		again := tr.blastDistances(b, at, len(b.Squares), 1)
+		if &again[0] != &first[0] || tr.blast.n != 1 {
+			t.Fatalf("ask %d in the same register: searched again (%d entries)", k+2, tr.blast.n)
+		}
+	}
+	other := tr.blastDistances(b, Pos{0, 0}, len(b.Squares), 1)
+	if tr.blast.n != 2 || &other[0] == &first[0] {
+		t.Fatalf("another square in the register: %d entries, want 2 of their own", tr.blast.n)
+	}
+	tr.blast.forget() // as runRegister does at the start of a register
+	next := tr.blastDistances(b, at, len(b.Squares), 2)
+	if tr.blast.n != 1 || &next[0] != &first[0] {
+		t.Fatalf("the next register: %d entries, want 1 searched into the first's memory", tr.blast.n)
+	}
+	if !slices.Equal(next, BlastDistances(b, at, len(b.Squares), 2)) {
+		t.Fatal("the next register's distances are not BlastDistances")
+	}
+}

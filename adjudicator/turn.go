@@ -404,7 +404,9 @@ func (t *turn) runRegister(reg int) {
 		}
 		t.phase = st.name
 		st.run(t)
-		t.devicesOnElements(st.name) // devices.go
+		if len(t.st.Devices) > 0 {
+			t.devicesOnElements(st.name) // devices.go
+		}
 		if t.onRamp > 0 || t.devs.bigRamp != 0 {
 			t.settleRamps() // pushed onto a ramp by a pusher: it slides straight back (levels.go)
 		}
@@ -454,12 +456,9 @@ func (t *turn) revealAndOrder() {
 		return
 	}
 	t.order = t.orderBuf[:0]
-	for i := range t.st.Robots {
+	for i, hi := t.actors(); i < hi; i++ {
 		r := &t.st.Robots[i]
 		if !r.Active() || r.Power == PowerDown || t.cardIn(i) == 0 {
-			continue
-		}
-		if t.single >= 0 && i != t.single {
 			continue
 		}
 		t.order = append(t.order, i)
