@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"math"
@@ -203,9 +204,10 @@ func (p *painter) base() *image.Paletted {
 	if p.stat == nil {
 		p.stat = backgrounds.get(p)
 	}
-	img := image.NewPaletted(p.stat.Rect, p.stat.Palette)
-	copy(img.Pix, p.stat.Pix)
-	return img
+	// a copy made by bytes.Clone is not cleared before the background is copied in
+	// (image.NewPaletted clears its pixels first: a turn's fifty frames cleared for
+	// nothing)
+	return &image.Paletted{Pix: bytes.Clone(p.stat.Pix), Stride: p.stat.Stride, Rect: p.stat.Rect, Palette: p.stat.Palette}
 }
 
 func (p *painter) caption(img *image.Paletted, s string) {
