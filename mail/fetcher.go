@@ -65,7 +65,7 @@ type FetcherConfig struct {
 	// BatchBytes bounds the bytes fetched in one FETCH (default 8 MiB); BatchCount the messages
 	// (default 250: fewer commits and flag round trips. TestThroughput against Dovecot,
 	// idle, interleaved: 100 took 3,095–3,292 mails/s, 250 took 3,738–4,264, 500 took
-	// 3,824–4,221).
+	// 3,824–4,221). A backlog's first batches are smaller (fetchAll).
 	BatchBytes int64
 	BatchCount int
 	Logger     *slog.Logger
@@ -505,14 +505,22 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 
 // fetchAll fetches the messages uids, sizes first (a few batches at a time), then the
 // bodies one batch at a time, and sends each batch on out until quit is closed.
+//
+// The first batch of a backlog holds at most firstBatch messages, and each one after
+// it twice the one before, up to BatchCount: the handler starts on the first while the
+// next are fetched, instead of waiting for a whole batch (issue 24 item 7: a first
+// batch of 250 kept the handler idle for some 20 ms, a tenth of what intake of 1,000
+// mails from Dovecot may take at 40 % of the bare fetch rate).
 func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []Fetched, quit <-chan struct{}) error {
 	meta := map[imap.UID]sized{}
 	var batch []imap.UID
 	var batchBytes int64
+	limit := min(firstBatch, f.cfg.BatchCount) // the count the batch in hand may reach
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
+		limit = min(2*limit, f.cfg.BatchCount)
 		got, err := f.fetchBatch(c, batch, meta)
 		for _, u := range batch {
 			delete(meta, u)
@@ -531,8 +539,9 @@ func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []F
 			return nil // the handling side stopped and reports why
 		}
 	}
-	// the first sizes cover one batch, so that the handler starts soon; later ones five
-	chunk := f.cfg.BatchCount
+	// the first sizes cover the first batch, so that the handler starts soon; later ones
+	// five batches
+	chunk := limit
 	for len(uids) > 0 {
 		next := uids[:min(chunk, len(uids))]
 		uids = uids[len(next):]
@@ -546,7 +555,7 @@ func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []F
 				continue // expunged meanwhile
 			}
 			size := min(m.size, f.cfg.MaxFetchSize)
-			if len(batch) > 0 && (batchBytes+size > f.cfg.BatchBytes || len(batch) >= f.cfg.BatchCount) {
+			if len(batch) > 0 && (batchBytes+size > f.cfg.BatchBytes || len(batch) >= limit) {
 				if err := flush(); err != nil {
 					return err
 				}
@@ -557,6 +566,9 @@ func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []F
 	}
 	return flush()
 }
+
+// firstBatch is the most messages the first batch of a check holds (fetchAll).
+const firstBatch = 32
 
 // sized is what fetchSizes learns of a message: its size and when the server received it.
 type sized struct {

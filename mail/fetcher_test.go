@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,54 @@ var fetcherScenarios = []struct {
 	{"idle wakes on new mail", scenarioIdleWakes},
 	{"server freezes on an open connection", scenarioServerFreezes},
 	{"batches handled in turn, marked after", scenarioBatchesInTurn},
+	{"a backlog's first batches small, then growing", scenarioBatchesGrow},
+}
+
+// scenarioBatchesGrow: the first batch of a backlog is small so that the handler starts
+// soon (firstBatch), each next one twice the one before up to BatchCount, and every
+// message is handed over once, in UID order.
+func scenarioBatchesGrow(t *testing.T, s *testStack) {
+	const n = 150
+	s.deliver(t, mails(t.Name(), n, 0)...)
+	cfg := s.config()
+	cfg.BatchCount = 50
+	cfg.Logger = testLogger(t)
+	f, err := NewFetcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var sizes []int
+	var last uint32
+	all := make(chan struct{})
+	done := make(chan error, 1)
+	got := 0
+	go func() {
+		done <- f.RunBatch(ctx, func(_ context.Context, _ uint32, msgs []Fetched) []error {
+			sizes = append(sizes, len(msgs))
+			for _, m := range msgs {
+				if m.UID <= last {
+					t.Errorf("uid %d handed over after uid %d", m.UID, last)
+				}
+				last = m.UID
+			}
+			if got += len(msgs); got == n {
+				close(all)
+			}
+			return make([]error, len(msgs))
+		})
+	}()
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%d of %d messages handed over, in batches of %v", got, n, sizes)
+	}
+	cancel()
+	<-done
+	if want := []int{32, 50, 50, 18}; !slices.Equal(sizes, want) {
+		t.Errorf("batches of %v; want %v", sizes, want)
+	}
 }
 
 // scenarioBatchesInTurn: the fetcher fetches the next batch while the handler takes one
