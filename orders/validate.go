@@ -17,11 +17,15 @@ type Report struct {
 	Problems []Problem `json:"problems"`
 }
 
-// OK reports whether the sheet has no errors (warnings allowed).
 // simulators keep the forecast's Simulators between sheets: a Simulator's buffers
-// (robots, mats, the laser scratch) are most of what a check of one sheet allocated.
+// (robots, mats, the laser scratch) are most of what a check of one sheet allocated. A
+// Simulator put back keeps the game it last forecast until the next sheet's ResetBlind
+// writes another over it, or the pool lets it go at a collection: letting go of it at
+// once (Reset(nil, nil)) zeroed some kB of pointers a sheet, each a write barrier while
+// the collector marks.
 var simulators = sync.Pool{New: func() any { return adjudicator.NewSimulator(nil, &adjudicator.State{}) }}
 
+// OK reports whether the sheet has no errors (warnings allowed).
 func (r Report) OK() bool {
 	for _, p := range r.Problems {
 		if !p.Warning {
@@ -128,10 +132,10 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 		// As the forecast: the game as the player knows it (R-FORECAST-HIDDEN).
 		sim := simulators.Get().(*adjudicator.Simulator)
 		sim.ResetBlind(setup, st, idx)
-		final, err := sim.Run(idx, programOf(s, r), Compile(s))
-		sim.Reset(nil, nil)
+		final, err := sim.Forecast(idx, programOf(s, r), Compile(s))
+		destroyed := err == nil && final.Destroyed
 		simulators.Put(sim)
-		if err == nil && final.Destroyed {
+		if destroyed {
 			if f, err := Forecast(setup, st, robotName, s); err == nil {
 				for _, w := range f.Warnings {
 					if w.Destroyed {
@@ -178,7 +182,9 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 		}
 	}
 	hand := r.Hand
-	used := map[int]int{}
+	// The cards placed so far and their registers: at most five, looked through.
+	var usedCard, usedReg [adjudicator.Registers]int
+	nUsed := 0
 	for i, c := range s.Program {
 		reg := i + 1
 		if reg > adjudicator.Registers {
@@ -222,11 +228,12 @@ func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, 
 			rep.err(c.At, "P%d is %s, not %s", c.Priority, kind.Title(), want.Title())
 			continue
 		}
-		if prev, ok := used[c.Priority]; ok {
-			rep.err(c.At, "P%d is already in register %d", c.Priority, prev)
+		if k := slices.Index(usedCard[:nUsed], c.Priority); k >= 0 {
+			rep.err(c.At, "P%d is already in register %d", c.Priority, usedReg[k])
 			continue
 		}
-		used[c.Priority] = reg
+		usedCard[nUsed], usedReg[nUsed] = c.Priority, reg
+		nUsed++
 	}
 	// The engine has the last word on legality: anything it finds that the checks above
 	// did not is reported too.
