@@ -41,6 +41,26 @@ type Describer interface {
 	ListLine() string
 }
 
+// Tagline is a Kind that says in a line what it is and its main settings, for HELP's
+// list of games (RoboRally: "RoboRally: programs of five cards, everyone at once
+// (course=NAME, options=DECK, rules.KEY=VALUE)"); without it HELP gives its Title.
+type Tagline interface {
+	Tagline() string
+}
+
+// Labeler is a Config that names what a game of it plays in a word, for LIST's column
+// (RoboRally: the course, "sprint"); without it LIST shows the game's name.
+type Labeler interface {
+	Label() string
+}
+
+// Announcer is a Config whose game words the reply to CREATE itself (RoboRally: the
+// course, then the judge's settings, then its rules settings one a line), given the
+// new game's tag and the judge's settings as it shows them (a line each).
+type Announcer interface {
+	Announce(tag, settings string) string
+}
+
 // Wording is a Config whose game names its things in the judge's replies to START,
 // a JOIN's CONFIRM and RESUME (RoboRally: each player plays a robot and gets a hand).
 // Without it the judge says players, moves and reports.

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -29,15 +27,12 @@ import (
 //     "autopilot" plays the autopilot for the robot; "powerdown" powers it down. A game
 //     master's PROCESS resolves at once whatever the absences.
 
-// canHold says whether g's turns may be held to their deadline (WAIT): RoboRally's on the
-// judge's own path, a hosted game's when its position is a game.Holder.
+// canHold says whether g's turns may be held to their deadline (WAIT): when its position
+// is a game.Holder.
 func (j *Judge) canHold(tx *store.Tx, g store.Game) bool {
 	k, err := j.hostedKind(g)
 	if err != nil {
 		return false
-	}
-	if k == nil {
-		return true
 	}
 	h, err := j.hostedState(tx, g, k)
 	if err != nil {
@@ -45,24 +40,6 @@ func (j *Judge) canHold(tx *store.Tx, g store.Game) bool {
 	}
 	_, ok := h.pos.(game.Holder)
 	return ok
-}
-
-// holds lists why a turn whose programs are all in still waits for its deadline.
-func holds(g store.Game, st *adjudicator.State, sheets map[string]*orders.Sheet, players []store.Player) []string {
-	var out []string
-	for i, r := range st.Robots {
-		p := playerAt(players, i)
-		if r.Out || p == nil || p.Withdrawn {
-			continue
-		}
-		if p.WaitTurn == g.CurrentTurn && g.CurrentTurn > 0 {
-			out = append(out, fmt.Sprintf("%s asked to WAIT", r.Name))
-		}
-		if r.Power == adjudicator.PowerDown && sheets[r.Name] == nil {
-			out = append(out, fmt.Sprintf("%s is powered down and has not said whether it stays down", r.Name))
-		}
-	}
-	return out
 }
 
 func (j *Judge) cmdWait(e *cmdEnv, c Command) (string, error) {
@@ -73,7 +50,7 @@ func (j *Judge) cmdWait(e *cmdEnv, c Command) (string, error) {
 	if !j.canHold(e.tx, g) {
 		// a game behind the seam that is no game.Holder plays a turn as soon as its
 		// due moves are in (resolveHostedIn): a hold would be promised and not kept
-		return "", refuse("in game %s (%s) a turn is played as soon as the moves it waits for are in; WAIT and NOWAIT are for RoboRally.", g.Tag, j.gameWhat(g))
+		return "", refuse("in game %s (%s) a turn is played as soon as the moves it waits for are in; WAIT and NOWAIT are for games that hold a turn to its deadline.", g.Tag, j.gameWhat(g))
 	}
 	turn := g.CurrentTurn
 	if c.Verb == "NOWAIT" {

@@ -46,7 +46,7 @@ func benchStores(b *testing.B, fn func(b *testing.B, st *store.Store)) {
 
 // benchGame makes a running game of three robots and returns its secrets.
 func benchGame(b *testing.B, j *Judge, tag string) map[string]string {
-	spec := GameSpec{Tag: tag, Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	spec := GameSpec{Tag: tag, Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, u := range []string{"alice", "bob", "carol"} {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(u[:1]) + u[1:], Email: u + "@example.test"})
 	}

@@ -7,9 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -143,7 +141,6 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		if !errors.Is(err, errTakeApart) {
 			break
 		}
-		j.folds.reset() // the rolled-back attempt may have folded versions never committed
 		// only the items already read: the reading-ahead goroutine may still be writing
 		// the others (a data race), whose Readings nothing has judged yet
 		for i := range nReady {
@@ -151,11 +148,8 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		}
 	}
 	await(len(items) - 1)
-	if rolledBack || err != nil {
-		j.folds.reset() // a rolled-back mail may have folded versions never committed
-	} else {
-		v.publish(&j.folds) // the folds the batch made are the committed ones now
-		j.seatFolds.publish(memo)
+	if !rolledBack && err == nil {
+		j.seatFolds.publish(memo) // the folds the batch made are the committed ones now
 	}
 	if err != nil {
 		if store.IsBroken(err) {
@@ -364,30 +358,16 @@ type ackQueue struct {
 	stopped bool
 }
 
-// composed is one acknowledgement: the mail, when it was made, and its bytes; with
-// ack set, its text is ack rendered by set (ack.txt.tmpl), on the composing goroutine
-// too.
+// composed is one acknowledgement: the mail, when it was made, and its bytes.
 type composed struct {
 	m   outMail
-	ack *narrate.Ack
-	set game.Renderer
 	now time.Time
 	raw []byte
 	err error
 }
 
-// make renders and composes c.
-func (c *composed) make(j *Judge) {
-	if c.ack != nil {
-		text, err := c.set.Text("ack.txt.tmpl", *c.ack)
-		if err != nil {
-			c.err = err
-			return
-		}
-		c.m.text = redactText(text) // as enqueue does: no plain secret in a stored mail
-	}
-	c.raw, c.err = j.compose(c.m, c.now)
-}
+// make composes c.
+func (c *composed) make(j *Judge) { c.raw, c.err = j.compose(c.m, c.now) }
 
 func newAckQueue(j *Judge) *ackQueue {
 	q := &ackQueue{jobs: make(chan *composed, 256), done: make(chan struct{})}
@@ -429,28 +409,5 @@ func (q *ackQueue) flush(j *Judge, tx *store.Tx) error {
 		return err
 	}
 	q.list = nil
-	return nil
-}
-
-// enqueueAck is enqueue for an acknowledgement, its text ack rendered: in a batch
-// judged without savepoints it is rendered and composed beside the writer (ackQueue;
-// rendering was a twentieth of the writer's time a mail, issue 14 item 10); anywhere
-// else, or when it is anything but a plain acknowledgement, it is rendered here and
-// goes through enqueue. A template that fails fails the mail either way: in the batch,
-// when the acknowledgements are stored, and the batch is judged again one savepoint a
-// mail.
-func (j *Judge) enqueueAck(tx *store.Tx, v *views, m outMail, ack narrate.Ack) error {
-	if v == nil || v.acks == nil || !mail.ValidAddress(m.to) || isReply(m.kind) || noticeKinds[m.kind] {
-		text, err := j.ownRoboRally().Text("ack.txt.tmpl", ack)
-		if err != nil {
-			return err
-		}
-		m.text = text
-		return j.enqueue(tx, m)
-	}
-	// as enqueue does: no plain secret in a stored mail (issue 14 item 8); the text is
-	// redacted once rendered
-	m.html, m.subject = redactText(m.html), redactText(m.subject)
-	v.acks.add(&composed{m: m, ack: &ack, set: j.ownRoboRally(), now: j.now()})
 	return nil
 }

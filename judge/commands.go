@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rallyjudge/rallyjudge/games"
 	"strconv"
 	"strings"
+
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/games"
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -114,18 +116,17 @@ func HelpText(judge string) string {
 	for _, v := range gmOrder {
 		fmt.Fprintf(&b, "  %-28s %s\n", verbs[v].usage, verbs[v].help)
 	}
-	b.WriteString("\nGame options (CREATE GAME key=value ..., SET KEY VALUE); CREATE also takes course,\n" +
-		"seed, options (the option deck: none, crash-burn, armed-dangerous, both) and\n" +
-		"rules.KEY=VALUE (the rules options):\n")
+	b.WriteString("\nGame options (CREATE GAME key=value ..., SET KEY VALUE); CREATE also takes seed\n" +
+		"and the game's own settings:\n")
 	b.WriteString(settingsHelp())
-	b.WriteString("\nGames: CREATE GAME game=NAME plays another game than RoboRally (the default), with\n" +
+	b.WriteString("\nGames: CREATE GAME game=NAME plays another game than the first (the default), with\n" +
 		"that game's own settings as key=value; docs/games.md lists them:\n")
-	fmt.Fprintf(&b, "  %-28s %s\n", games.RoboRally, "RoboRally: programs of five cards, everyone at once (course=NAME)")
 	for _, k := range games.Hosted() {
-		if k.Name() == games.RoboRally {
-			continue
+		line := k.Title()
+		if t, ok := k.(game.Tagline); ok { // the game in a line (RoboRally: course=NAME ...)
+			line = t.Tagline()
 		}
-		fmt.Fprintf(&b, "  %-28s %s\n", k.Name(), k.Title())
+		fmt.Fprintf(&b, "  %-28s %s\n", k.Name(), line)
 	}
 	return b.String()
 }
@@ -474,7 +475,6 @@ func (j *Judge) RunCommand(ctx context.Context, tag string, c Command) (string, 
 		return nil
 	})
 	if err != nil {
-		j.folds.reset()
 		return "", err
 	}
 	if touched != 0 {

@@ -17,7 +17,7 @@ import (
 // other-gm@example.test) beside the fixture's spring and returns its secrets.
 func (f *fixture) secondGame() map[string]string {
 	f.t.Helper()
-	spec := GameSpec{Tag: "autumn", Course: "sprint", Seed: 7, GMEmail: "other-gm@example.test",
+	spec := GameSpec{Tag: "autumn", Settings: map[string]string{"course": "sprint"}, Seed: 7, GMEmail: "other-gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alpha", Email: "alpha@example.test"}, {Robot: "Beta", Email: "beta@example.test"}}}
 	sec, err := f.j.CreateGame(context.Background(), spec)

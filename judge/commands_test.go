@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -134,7 +135,7 @@ func TestCommands(t *testing.T) {
 			want: []string{"Game autumn is created", "autopilot", "at most 2", "Autumn Cup"},
 			check: func(t *testing.T, _ string) {
 				g, o := f.game("autumn")
-				if g.Status != store.GameOpen || o.MaxPlayers != 2 || o.Missed != MissedAutopilot || o.MissedLimit != 2 || o.OnMissedLimit != "remove" {
+				if g.Status != store.GameOpen || o.MaxPlayers != 2 || gameMissed(g) != MissedAutopilot || o.MissedLimit != 2 || o.OnMissedLimit != "remove" {
 					t.Errorf("autumn: %+v %+v", g, o)
 				}
 				if !strings.Contains(string(g.Rules), `"max_options":2`) || !strings.Contains(string(g.Rules), `"option_deck":"none"`) {
@@ -166,10 +167,10 @@ func TestCommands(t *testing.T) {
 			},
 			want: []string{"Game summer23 is created", "2023 (seed 004) with A Less Deadly Game", "Dynamic Archiving", "Act Fast"},
 			check: func(t *testing.T, _ string) {
-				g, o := f.game("summer23")
+				g, _ := f.game("summer23")
 				r := gameRules(g)
-				if !r.Own() || !r.EdgeWalls || !r.DynamicArchive || r.Lighter || r.DiscardSpam || o.policy(g) != string(store.MissedRandom) {
-					t.Errorf("summer23: rules %s, missed %s", g.Rules, o.policy(g))
+				if !r.Own() || !r.EdgeWalls || !r.DynamicArchive || r.Lighter || r.DiscardSpam || gameMissed(g) != string(store.MissedRandom) {
+					t.Errorf("summer23: rules %s, missed %s", g.Rules, gameMissed(g))
 				}
 				if len(r.OptionCards) != 24 {
 					t.Errorf("summer23 deals %d upgrades, want the twelve twice", len(r.OptionCards))
@@ -315,8 +316,8 @@ func TestCommands(t *testing.T) {
 			want: []string{"missed orders:   autopilot", "reminders:       none", `Not done: unknown option "bogus"`},
 			check: func(t *testing.T, _ string) {
 				// the policy in force, wherever the game keeps it (behind the seam: its settings)
-				if g, o := f.game("spring"); !strings.Contains(f.j.missedRule(g, o.policy(g)), "autopilot") || o.Reminders == nil || len(o.Reminders) != 0 {
-					t.Errorf("options %+v, without orders: %s", o, f.j.missedRule(g, o.policy(g)))
+				if g, o := f.game("spring"); !strings.Contains(f.j.missedRule(g), "autopilot") || o.Reminders == nil || len(o.Reminders) != 0 {
+					t.Errorf("options %+v, without orders: %s", o, f.j.missedRule(g))
 				}
 			}},
 		{name: "process", from: "gm@example.test", subject: "[RR spring] go",
@@ -379,7 +380,7 @@ func TestCommands(t *testing.T) {
 					tn, _ = tx.Turn(g.ID, 1)
 					return nil
 				})
-				var played []Played
+				var played []orders.Played
 				mustJSON(t, testPlayedJSON(tn), &played)
 				if len(played) != 3 || played[0].Robot != "Twonky" || played[0].Missed != "" || played[0].Program[0] == 0 {
 					t.Errorf("Twonky's orders were not kept through the rollback: %+v", played)

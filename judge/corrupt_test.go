@@ -34,7 +34,7 @@ func TestCorruptPagesWhileServing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := GameSpec{Tag: "live", Course: "sprint", Seed: 3, GMEmail: "gm@example.test",
+	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
 	secrets, err := j.CreateGame(ctx, spec)

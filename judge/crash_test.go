@@ -52,7 +52,7 @@ func TestCrashAndRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := GameSpec{Tag: "crash", Course: "sprint", Seed: 5, GMEmail: "gm@example.test",
+	spec := GameSpec{Tag: "crash", Settings: map[string]string{"course": "sprint"}, Seed: 5, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, p := range players {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(p[:1]) + p[1:], Email: p + "@example.test"})

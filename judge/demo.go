@@ -141,8 +141,10 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	}
 	defer done()
 	st := j.Store
+	// the game's settings as CREATE names them (roborally.Kind.Configure reads them)
+	settings := map[string]string{"course": o.Course, "missed": "random"}
 	spec := GameSpec{
-		Tag: "demo", Name: "Demo race", Course: o.Course, Seed: o.Seed, Missed: store.MissedRandom,
+		Tag: "demo", Name: "Demo race", Seed: o.Seed, Settings: settings,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
 	}
 	if o.Rules != "" && o.Rules != "postal" {
@@ -151,11 +153,10 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 		if o.OptionDeck != "" {
 			return res, fmt.Errorf("demo: the %s rules have no option cards (--options)", o.Rules)
 		}
-		rules, err := adjudicator.RulesByName(o.Rules)
-		if err != nil {
+		if _, err := adjudicator.RulesByName(o.Rules); err != nil {
 			return res, fmt.Errorf("demo: %w", err)
 		}
-		vs := map[string]string{}
+		settings["rules"] = o.Rules
 		for _, v := range strings.Split(o.Variants, ",") {
 			if v = strings.TrimSpace(v); v == "" {
 				continue
@@ -163,40 +164,31 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 			if v != roborally.ActFastKey && roborally.VariantByKey(v) == nil {
 				return res, fmt.Errorf("demo: %q is not a variant of the 2023 rules (want lighter, less-deadly, less-spammy, dynamic-archive, act-fast)", v)
 			}
-			vs[v] = "yes"
+			// The demo's game fills a missed program at random (Act Fast) either way.
+			settings[v] = "yes"
 		}
-		// The demo's game fills a missed program at random (Act Fast) either way.
-		if _, err := applyVariants(&rules, vs); err != nil {
-			return res, fmt.Errorf("demo: %w", err)
-		}
-		spec.Rules = &rules
 	} else if o.OptionDeck != "" || o.Variants != "" {
-		rules := adjudicator.PostalRules()
 		if o.OptionDeck != "" {
-			d, ok := adjudicator.ParseOptionDeck(o.OptionDeck)
-			if !ok {
+			if _, ok := adjudicator.ParseOptionDeck(o.OptionDeck); !ok {
 				return res, fmt.Errorf("demo: option deck %q: want none, crash-burn, armed-dangerous (armed) or both", o.OptionDeck)
 			}
-			rules.OptionDeck = d
+			settings["options"] = o.OptionDeck
 		}
 		kvs, err := adjudicator.VariantSettings(o.Variants)
 		if err != nil {
 			return res, fmt.Errorf("demo: %v", err)
+		}
+		if o.Variants != "" {
+			settings["variants"] = o.Variants
 		}
 		if o.OptionDeck != "" && o.OptionDeck != "none" && !slices.ContainsFunc(kvs, func(kv [2]string) bool { return kv[0] == "option_package" }) {
 			// A robot draws an option card only ending a turn on a double wrench, which
 			// the bots' short races seldom do: with --options alone they held no card
 			// and used none (issue 22). The demo deals each robot one card before the
 			// game (seed 001's Standard Option Package), so the cards are played.
-			kvs = append(kvs, [2]string{"option_package", "standard"})
+			settings["rules.option_package"] = "standard"
 			fmt.Fprintf(o.Out, "Each robot starts with one option card (the standard-package variant; --variants deluxe-package offers three to choose from).\n")
 		}
-		for _, kv := range kvs {
-			if err := rules.Set(kv[0], kv[1]); err != nil {
-				return res, fmt.Errorf("demo: %v", err)
-			}
-		}
-		spec.Rules = &rules
 	}
 	for _, n := range bots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: n, Email: strings.ToLower(n) + "@example.test"})
@@ -386,8 +378,19 @@ func (j *Judge) demoState(ctx context.Context) (store.Game, *adjudicator.State, 
 		if g, err = tx.GameByTag("demo"); err != nil {
 			return err
 		}
-		setup, state, err = j.roboRallyEngine(tx, g) // the bots read the engine's state
-		return err
+		k, err := j.hostedKind(g)
+		if err != nil {
+			return err
+		}
+		h, err := j.hostedState(tx, g, k)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if state, setup, ok = roborally.Engine(h.pos); !ok { // the bots read the engine's state
+			return fmt.Errorf("demo: game %s is not RoboRally", g.Tag)
+		}
+		return nil
 	})
 	return g, state, setup, err
 }

@@ -99,7 +99,7 @@ func runHostedDemo(ctx context.Context, o HostedDemoOptions) (HostedDemoResult, 
 	}
 	defer emb.Close()
 	spec := GameSpec{Tag: "demo", Name: "Demo " + k.Title(), Kind: k.Name(), Config: raw, Seed: o.Seed,
-		Missed: store.MissedPowerDown, GMEmail: "gm@example.test",
+		GMEmail:  "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, n := range players {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: n, Email: strings.ToLower(n) + "@example.test"})

@@ -53,7 +53,7 @@ func newFaultRig(t *testing.T, exit time.Duration) *faultRig {
 	t.Cleanup(func() { emb.Close() })
 	r.emb = emb
 	r.open()
-	r.secrets, err = r.j.CreateGame(context.Background(), GameSpec{Tag: "live", Course: "sprint", Seed: 3, GMEmail: "gm@example.test",
+	r.secrets, err = r.j.CreateGame(context.Background(), GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}})
 	if err != nil {

@@ -37,7 +37,7 @@ func TestEndToEndWithDovecotAndPostfix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := GameSpec{Tag: "e2e", Course: "sprint", Seed: 11, GMEmail: "orders@example.test",
+	spec := GameSpec{Tag: "e2e", Settings: map[string]string{"course": "sprint"}, Seed: 11, GMEmail: "orders@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, p := range players {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: p.robot, Email: p.user + "@example.test"})

@@ -66,7 +66,7 @@ func TestFailoverThreeJudges(t *testing.T) {
 		t.Fatal(err)
 	}
 	players := []string{"alice", "bob", "carol"}
-	spec := GameSpec{Tag: "failover", Course: "sprint", Seed: 9, GMEmail: "carol@example.test",
+	spec := GameSpec{Tag: "failover", Settings: map[string]string{"course": "sprint"}, Seed: 9, GMEmail: "carol@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, p := range players {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(p[:1]) + p[1:], Email: p + "@example.test"})
@@ -76,7 +76,7 @@ func TestFailoverThreeJudges(t *testing.T) {
 	}
 	// A second game whose players never write: each turn is resolved by its deadline,
 	// which the test sets a few seconds ahead as each turn opens.
-	late := GameSpec{Tag: "deadlines", Course: "sprint", Seed: 4, GMEmail: "carol@example.test",
+	late := GameSpec{Tag: "deadlines", Settings: map[string]string{"course": "sprint"}, Seed: 4, GMEmail: "carol@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, p := range players[:2] {
 		late.Players = append(late.Players, PlayerSpec{Robot: "Late" + p, Email: p + "@example.test"})

@@ -5,17 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/games"
-	"github.com/rallyjudge/rallyjudge/roborally"
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -45,76 +39,16 @@ func (j *Judge) cmdCreate(e *cmdEnv, c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if name := kv["game"]; name != "" && !strings.EqualFold(name, games.RoboRally) {
-		k, err := j.Games.Lookup(name)
-		if err != nil {
+	if len(j.Games) == 0 {
+		return "", refuse("this judge hosts no game.")
+	}
+	k := j.Games[0] // the default game
+	if name := kv["game"]; name != "" {
+		if k, err = j.Games.Lookup(name); err != nil {
 			return "", refuse("game=%s: there is no such game here; games: %s.", name, strings.Join(j.Games.Names(), ", "))
 		}
-		return j.cmdCreateHosted(e, tag, k, kv)
 	}
-	delete(kv, "game")
-	spec := GameSpec{Tag: tag, Course: kv["course"], Seed: j.newSeed(),
-		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
-	if spec.Course == "" {
-		return "", refuse("CREATE needs course=NAME.")
-	}
-	if _, err := j.Course(spec.Course); err != nil {
-		return "", refuse("course %q: %v.%s", spec.Course, err, courseHint(spec.Course))
-	}
-	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
-	rs := roborally.NewSettingsReader() // the ruleset and its variants are RoboRally's to read
-	for _, k := range slices.Sorted(maps.Keys(kv)) {
-		v := kv[k]
-		if done, err := j.createKey(&spec, k, v); done || err != nil {
-			if err != nil {
-				return "", err
-			}
-			continue
-		}
-		switch {
-		case k == "course":
-		case rs.Takes(k):
-			if err := rs.Read(k, v); err != nil {
-				return "", refuse("%v.", err)
-			}
-		default:
-			if err := applySetting(&set, &spec.Options, k, v); err != nil {
-				return "", err
-			}
-		}
-	}
-	rules, actFast, err := rs.Finish()
-	if err != nil {
-		return "", refuse("%v.", err)
-	}
-	if actFast {
-		if m := strings.ToLower(kv["missed"]); m != "" && m != string(store.MissedRandom) {
-			return "", refuse("act-fast=yes fills missing registers at random (missed=random); it cannot go with missed=%s.", m)
-		}
-		set.Missed, spec.Options.Missed = store.MissedRandom, ""
-	}
-	spec.Rules = &rules
-	if err := j.notJudge("list", set.ListAddress); err != nil {
-		return "", err
-	}
-	spec.Name, spec.Deadline, spec.Grace, spec.Missed, spec.List = set.Name, set.Deadline, set.Grace, set.Missed, set.ListAddress
-	if e.cli {
-		spec.GMEmail = kv["gm"]
-	}
-	g, secrets, err := j.createGameIn(e.tx, spec)
-	if err != nil {
-		return "", refuse("%v", err)
-	}
-	e.game = &g
-	if err := j.gmAfterCreate(e, g, spec.GMEmail, secrets[""]); err != nil {
-		return "", err
-	}
-	stored, err := j.optionsOf(e.tx, g) // as created: the course may have set the seats
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
-		g.Tag, g.Course, settingsText(set, stored, g, j.describer(g)), rules.Name, rulesText(rules), g.Tag), nil
+	return j.cmdCreateHosted(e, tag, k, kv)
 }
 
 // createKey reads one of the CREATE settings every game takes: gm= (checked here, kept
@@ -157,10 +91,7 @@ func (j *Judge) gmAfterCreate(e *cmdEnv, g store.Game, gmEmail, sec string) erro
 			}
 		}
 		sec = j.hold(o, sec) // the secret goes in at send time
-		what := "course " + g.Course
-		if g.Kind != "" {
-			what = g.Kind
-		}
+		what := j.gameWhat(g)
 		return j.enqueue(e.tx, outMail{kind: "gm-notice", gameID: g.ID, turn: -1, to: gmEmail, slots: []store.Owner{o},
 			subject:   subject(g.Tag, "You are the game master"),
 			messageID: j.noticeID("gm", fmt.Sprintf("%s.%s", g.Tag, e.key)),
@@ -175,38 +106,14 @@ func (j *Judge) gmAfterCreate(e *cmdEnv, g store.Game, gmEmail, sec string) erro
 // policy, a hosted game's autopilot), by name.
 func missedIn(g store.Game, tn store.Turn) []string {
 	var out []string
-	if g.Kind != "" {
-		var played []hostedPlayed
-		_ = json.Unmarshal(tn.Orders, &played)
-		for _, p := range played {
-			if p.Missed {
-				out = append(out, p.Player)
-			}
-		}
-		return out
-	}
-	var played []Played
+	var played []hostedPlayed
 	_ = json.Unmarshal(tn.Orders, &played)
 	for _, p := range played {
-		if p.Missed != "" {
-			out = append(out, p.Robot)
+		if p.Missed {
+			out = append(out, p.Player)
 		}
 	}
 	return out
-}
-
-// rulesText shows a game's rules settings, one a line, those the game changed marked
-// with * (adjudicator.Rules.Settings).
-func rulesText(r adjudicator.Rules) string {
-	var b strings.Builder
-	for _, s := range r.Settings() {
-		mark := " "
-		if s.Changed {
-			mark = "*"
-		}
-		fmt.Fprintf(&b, " %s %s: %s\n", mark, s, s.Text)
-	}
-	return b.String()
 }
 
 func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
@@ -233,12 +140,10 @@ func (j *Judge) cmdStart(e *cmdEnv) (string, error) {
 	for _, p := range ps {
 		names = append(names, p.Robot)
 	}
-	w := &game.Words{Seat: "robot", First: "first hand"}
-	if g.Kind != "" {
-		if w = j.words(g); w == nil { // the game names no things of its own (game.Wording)
-			return fmt.Sprintf("Game %s (%s) has started with %s (%s). Each player has the first report;\nthe deadline for turn 1 is %s.\n",
-				g.Tag, j.gameWhat(g), plural(len(ps), "player"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
-		}
+	w := j.words(g)
+	if w == nil { // the game names no things of its own (game.Wording)
+		return fmt.Sprintf("Game %s (%s) has started with %s (%s). Each player has the first report;\nthe deadline for turn 1 is %s.\n",
+			g.Tag, j.gameWhat(g), plural(len(ps), "player"), strings.Join(names, ", "), deadlineText(ng.DeadlineAt)), nil
 	}
 	return fmt.Sprintf("Game %s has started with %s (%s). Each player has the %s;\nthe deadline for turn 1 is %s.\n",
 		g.Tag, plural(len(ps), w.Seat), strings.Join(names, ", "), w.First, deadlineText(ng.DeadlineAt)), nil
@@ -393,11 +298,9 @@ func (j *Judge) cmdResume(e *cmdEnv) (string, error) {
 			fmt.Sprintf("Game %s goes on. Every program for turn %d is in: the turn is resolved now.\n", g.Tag, g.CurrentTurn)); err != nil {
 			return "", err
 		}
-		what := "every program"
+		what := "every move"
 		if w := j.words(g); w != nil {
 			what = "every " + w.Move
-		} else if g.Kind != "" {
-			what = "every move"
 		}
 		return fmt.Sprintf("Game %s goes on; %s for turn %d is in, so the turn is resolved now. The players are told.\n", g.Tag, what, g.CurrentTurn), nil
 	}
@@ -442,20 +345,18 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			return "", err
 		}
 	}
-	if g.Kind != "" {
-		// a hosted game's reports are each seat's own (a hand of cards is no one else's,
-		// a partner's included): one address holds one seat, as JOIN allows
-		ps, err := e.tx.Players(g.ID)
-		if err != nil {
-			return "", err
-		}
-		for _, o := range ps {
-			if o.ID != p.ID && strings.EqualFold(o.Email, addr) {
-				return "", refuse("%s already plays %s in game %s, and each seat's reports are its player's alone: give %s to another address.", addr, o.Robot, g.Tag, p.Robot)
-			}
+	// a game's reports are each seat's own (a hand of cards is no one else's, a
+	// partner's included): one address holds one seat, as JOIN allows
+	others, err := e.tx.Players(g.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range others {
+		if o.ID != p.ID && strings.EqualFold(o.Email, addr) {
+			return "", refuse("%s already plays %s in game %s, and each seat's reports are its player's alone: give %s to another address.", addr, o.Robot, g.Tag, p.Robot)
 		}
 	}
-	if k, err := j.hostedKind(g); err == nil && k != nil && g.Status != store.GameOpen {
+	if k, err := j.hostedKind(g); err == nil && g.Status != store.GameOpen {
 		// a seat that has left the game (game.Roster: a robot out of the race)
 		h, err := j.hostedState(e.tx, g, k)
 		if err != nil {
@@ -465,15 +366,6 @@ func (j *Judge) cmdReplace(e *cmdEnv, c Command) (string, error) {
 			if gone := r.Gone(p.Seat); gone != "" {
 				return "", refuse("%s is %s; it cannot be given to a new player.", p.Robot, gone)
 			}
-		}
-	}
-	if g.Status != store.GameOpen && g.Kind == "" { // a hosted game's seats never leave it
-		st, _, err := stateOf(e.tx, g)
-		if err != nil {
-			return "", err
-		}
-		if p.Seat < len(st.Robots) && st.Robots[p.Seat].Out {
-			return "", refuse("%s is out of the race; it cannot be given to a new player.", p.Robot)
 		}
 	}
 	sec, hash, err := j.newSecret()
@@ -606,10 +498,6 @@ func (j *Judge) cmdRollback(e *cmdEnv) (string, error) {
 	// a hosted game's kept move is not played again at once: in a game played in turn it
 	// is the very move the rollback was for; it stands at the deadline unless its player
 	// sends another (the notice below says so)
-	if g.Kind == "" {
-		e.touched = g.ID
-	}
-	j.folds.reset()
 	text := fmt.Sprintf("The game master has rolled back turn %d of game %s: its report is void.\n\n"+
 		"Orders sent for turn %d still count, and you may send new ones; the turn will be\n"+
 		"resolved again. The deadline is %s. Send RESEND %d for the report you\nshould play from.\n",
@@ -639,8 +527,8 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 			return text, err
 		}
 	}
-	if g.Kind != "" && roboRallyOnly(key) {
-		return "", refuse("%s is a setting of RoboRally; game %s plays %s, whose missed moves its autopilot plays.", key, g.Tag, j.gameWhat(g))
+	if gamesOwn(key) {
+		return "", refuse("game %s plays %s, which has no setting %s (a missed move is played by its autopilot).", g.Tag, j.gameWhat(g), key)
 	}
 	o, err := j.optionsOf(e.tx, g)
 	if err != nil {
@@ -655,20 +543,12 @@ func (j *Judge) cmdSet(e *cmdEnv, c Command) (string, error) {
 	}
 	if key == "players" || key == "max-players" {
 		seats := 0
-		if g.Kind != "" {
-			st, ok := cfg.(game.Settable)
-			if ok {
-				seats, ok = st.Players()
-			}
-			if !ok { // how many play is the game's rule (game.Settable)
-				return "", refuse("how many play %s was set when the game was created.", j.gameWhat(g))
-			}
-		} else {
-			setup, err := j.setupFor(g)
-			if err != nil {
-				return "", err
-			}
-			seats = courseSeats(setup.Course)
+		st, ok := cfg.(game.Settable)
+		if ok {
+			seats, ok = st.Players()
+		}
+		if !ok { // how many play is the game's rule (game.Settable)
+			return "", refuse("how many play %s was set when the game was created.", j.gameWhat(g))
 		}
 		if o.MaxPlayers > seats {
 			return "", refuse("%s seats at most %d players.", j.gameWhat(g), seats)
@@ -820,40 +700,9 @@ func (j *Judge) takeOverWelcome(tx *store.Tx, g store.Game, p store.Player, sec 
 			"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
 			"When the game master STARTs the game you get your first report.\n", p.Robot, g.Tag, j.gameWhat(g), sec), "", nil
 	}
-	if k, err := j.hostedKind(g); err != nil || k != nil {
-		if err != nil {
-			return "", "", err
-		}
-		return j.hostedTakeOver(tx, g, k, p, sec)
-	}
-	setup, err := j.setupFor(g)
+	k, err := j.hostedKind(g)
 	if err != nil {
 		return "", "", err
 	}
-	st, _, err := stateOf(tx, g)
-	if err != nil {
-		return "", "", err
-	}
-	if p.Seat < 0 || p.Seat >= len(st.Robots) {
-		return "", "", fmt.Errorf("game %s: robot %s has no seat %d", g.Tag, p.Robot, p.Seat)
-	}
-	r := st.Robots[p.Seat]
-	hand, locked := narrate.HandOf(setup.Deck, r)
-	w := narrate.Welcome{
-		Game: g.Tag, Course: g.Course, Robot: r.Name, Secret: sec,
-		Board: adjudicator.RenderState(setup.Course, st), Legend: adjudicator.RenderReportLegend(setup.Course, st),
-		Hand: hand, Locked: locked, Deadline: deadlineText(g.DeadlineAt),
-		Sheet: narrate.SheetFor(g.Tag, r, st.Turn, nil), Judge: j.Address, Turn: st.Turn, TakeOver: true,
-		RulesName: setup.Rules.Name, Rules: setup.Rules.Settings(),
-		Mat: narrate.MatOf(st, r, setup.Rules.Lighter),
-	}
-	if o, err := j.optionsOf(tx, g); err == nil {
-		w.Variants = roborally.WelcomeText(setup.Rules, o.policy(g))
-	}
-	w.OptionsWelcome(st, r)
-	if text, err = j.ownRoboRally().Text("welcome.txt.tmpl", w); err != nil {
-		return "", "", err
-	}
-	html, err = j.ownRoboRally().HTML("welcome.html.tmpl", w)
-	return text, html, err
+	return j.hostedTakeOver(tx, g, k, p, sec)
 }

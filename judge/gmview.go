@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -41,35 +39,6 @@ func (j *Judge) mailGMs(tx *store.Tx, g store.Game, kind, key, what, text string
 	return nil
 }
 
-// turnSummaryForGMs tells the game masters, after a turn is resolved, who sent orders,
-// who was late and what was played for them, and who waits or is away.
-func (j *Judge) turnSummaryForGMs(tx *store.Tx, g store.Game, st *adjudicator.State, played []Played, players []store.Player,
-	missedBy map[string]bool, force bool, gen int, next *adjudicator.State) error {
-	var in, late, out []string
-	for i, r := range st.Robots {
-		p := playerAt(players, i)
-		switch {
-		case r.Out || p != nil && p.Withdrawn:
-			out = append(out, r.Name)
-		case missedBy[r.Name]:
-			what := "missed"
-			if i < len(played) && played[i].Missed != "" {
-				what = played[i].Missed
-			}
-			n := 1
-			if p != nil {
-				n = p.Missed + 1
-			}
-			late = append(late, fmt.Sprintf("%s (%s; %d in a row)", r.Name, what, n))
-		case !roborally.NeedsProgram(r):
-			in = append(in, r.Name+" (powered down)")
-		default:
-			in = append(in, r.Name)
-		}
-	}
-	return j.mailTurnSummary(tx, g, in, late, out, force, gen, next.Over || !inRace(next))
-}
-
 // mailTurnSummary mails the game masters the summary of a turn played: who was in,
 // who was late, who is out.
 func (j *Judge) mailTurnSummary(tx *store.Tx, g store.Game, in, late, out []string, force bool, gen int, over bool) error {
@@ -98,7 +67,7 @@ func (j *Judge) mailTurnSummary(tx *store.Tx, g store.Game, in, late, out []stri
 
 // rollcallForGMs is the game masters' summary of a turn of a game behind the seam
 // whose position says how each seat came into it (game.Rollcall), as the judge's own
-// RoboRally path mails it (turnSummaryForGMs); pos is the position the turn was played
+// RoboRally path mailed it; pos is the position the turn was played
 // from.
 func (j *Judge) rollcallForGMs(tx *store.Tx, g store.Game, pos game.Position, events []byte, players []store.Player,
 	missedBy map[string]bool, force bool, gen int, over bool) error {
@@ -173,12 +142,11 @@ func rosterText(tx *store.Tx, g store.Game, players []store.Player, sheets map[s
 }
 
 // TurnToCheck is what a sheet for game tag is checked against now, as the judge checks a
-// mailed one (inbound.go): the game's setup and the state of its turn being played, and
-// that turn's number. It reads and changes nothing else; `rallyjudge check --db` uses it
-// to show a game master exactly what the judge made of a player's mail.
-func (j *Judge) TurnToCheck(ctx context.Context, tag string) (*adjudicator.Setup, *adjudicator.State, int, error) {
-	var setup *adjudicator.Setup
-	var st *adjudicator.State
+// mailed one (inbound.go): the position of its turn being played, and that turn's
+// number. It reads and changes nothing else; `rallyjudge check --db` uses it to show a
+// game master exactly what the judge made of a player's mail.
+func (j *Judge) TurnToCheck(ctx context.Context, tag string) (game.Position, int, error) {
+	var pos game.Position
 	var turn int
 	err := j.Store.View(ctx, func(tx *store.Tx) error {
 		g, err := tx.GameByTag(tag)
@@ -190,9 +158,13 @@ func (j *Judge) TurnToCheck(ctx context.Context, tag string) (*adjudicator.Setup
 		if g.Status != store.GameRunning && g.Status != store.GamePaused {
 			return fmt.Errorf("game %s is %s: it takes no orders", g.Tag, g.Status)
 		}
-		setup, st, err = j.roboRallyEngine(tx, g)
-		turn = g.CurrentTurn
+		k, err := j.hostedKind(g)
+		if err != nil {
+			return err
+		}
+		h, err := j.hostedState(tx, g, k)
+		pos, turn = h.pos, g.CurrentTurn
 		return err
 	})
-	return setup, st, turn, err
+	return pos, turn, err
 }

@@ -16,11 +16,8 @@ import (
 // seam (the engine's bare state, an orders.Sheet a version) or RoboRally behind it
 // (roborally.Kind: a position holding the state, a game.Move holding the sheet).
 
-// testStateOf is the game's current RoboRally state (stateOf on the older path).
+// testStateOf is a RoboRally game's current engine state: its latest position's.
 func testStateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, error) {
-	if g.Kind != "roborally" {
-		return stateOf(tx, g)
-	}
 	tn, err := tx.LatestTurn(g.ID)
 	if err != nil {
 		return nil, tn, fmt.Errorf("game %s: latest turn: %w", g.Tag, err)
@@ -32,6 +29,56 @@ func testStateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, er
 		return nil, tn, fmt.Errorf("game %s: position of turn %d: %v", g.Tag, tn.Number, err)
 	}
 	return p.State, tn, nil
+}
+
+// stateOf is testStateOf (the tests' older name).
+func stateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, error) {
+	return testStateOf(tx, g)
+}
+
+// setupFor is a RoboRally game's engine setup as roborally.Kind makes it from the
+// game's settings and seed, with the course loader of the judge's roborally.Kind.
+func (j *Judge) setupFor(g store.Game) (*adjudicator.Setup, error) {
+	k, err := j.hostedKind(g)
+	if err != nil {
+		return nil, err
+	}
+	rk, ok := k.(roborally.Kind)
+	if !ok {
+		return nil, fmt.Errorf("game %s plays %s", g.Tag, g.Kind)
+	}
+	cfg, err := k.LoadConfig(g.Rules)
+	if err != nil {
+		return nil, err
+	}
+	c := cfg.(roborally.Config)
+	load := rk.Course
+	if load == nil {
+		load = adjudicator.LoadCourse
+	}
+	course, err := load(c.CourseName)
+	if err != nil {
+		return nil, err
+	}
+	return roborally.NewSetup(course, c.Rules, g.Seed)
+}
+
+// gameRules is a RoboRally game's ruleset as its settings keep it (roborally.ReadRules:
+// with the option deck dealt).
+func gameRules(g store.Game) adjudicator.Rules {
+	var c struct {
+		Rules json.RawMessage `json:"rules"`
+	}
+	_ = json.Unmarshal(g.Rules, &c)
+	r, _ := roborally.ReadRules(c.Rules)
+	return r
+}
+
+// gameMissed is a RoboRally game's missed-orders policy as its settings keep it.
+func gameMissed(g store.Game) string {
+	var c roborally.Config
+	_ = json.Unmarshal(g.Rules, &c)
+	return c.MissedPolicy()
 }
 
 // testSheetJSON is a stored order version's sheet as the orders package encodes it.
@@ -130,7 +177,6 @@ func testAfterJSON(tn store.Turn) []byte {
 // setups read before forgotten. Tests use it to make a mail's handling fail (a course
 // that cannot be read) and then to mend it.
 func (f *fixture) setCourses(load func(string) (*adjudicator.Course, error)) {
-	f.j.setups = setupCache{}
 	f.j.Course = load
 	for i, k := range f.j.Games {
 		if rk, ok := k.(roborally.Kind); ok {

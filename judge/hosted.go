@@ -25,14 +25,15 @@ import (
 // and the events it returned. A "turn" of the judge is one call of Play: every seat's
 // move in a game played at once, one seat's move in a game played in turn.
 //
-// RoboRally as stored before the seam (Kind "") still takes the judge's older path
-// (resolve.go, reports.go); the dispatch is in the few places that call hostedKind.
+// A row stored before the seam (Kind "", RoboRally's older encoding) is adopted by the
+// game that takes it over (legacy.go) before the judge serves; the judge plays no game
+// any other way.
 
-// hostedKind is the game g plays behind the seam, nil for a RoboRally row stored before
-// the seam; an error when the row names a game this judge does not host.
+// hostedKind is the game g plays; an error when the row names a game this judge does not
+// host, or is a row from before the seam not yet adopted.
 func (j *Judge) hostedKind(g store.Game) (game.Kind, error) {
 	if g.Kind == "" {
-		return nil, nil
+		return nil, fmt.Errorf("game %s: %w", g.Tag, errNotAdopted)
 	}
 	k, err := j.Games.Lookup(g.Kind)
 	if err != nil {
@@ -78,16 +79,20 @@ func isJudgeKey(k string) bool {
 	return k == "game" || k == "gm" || k == "seed" || settingByKey(k) != nil
 }
 
-// roboRallyOnly are the judge's settings that only RoboRally's path reads: a hosted
-// game refuses them rather than keep a setting that does nothing.
-func roboRallyOnly(key string) bool { return key == "missed" || key == "rules" }
+// gamesOwn are the keys of the judge's settings table that a game reads as its own
+// settings (game.Configure, game.Settable), since a missed move and the rules are the
+// game's: a game that does not take them refuses them rather than keep a setting that
+// does nothing.
+func gamesOwn(key string) bool { return key == "missed" || key == "rules" }
 
-// cmdCreateHosted is CREATE for a game behind the seam.
+// cmdCreateHosted is CREATE for game k: the judge's own settings (settings.go), and
+// the rest the game's (Configure).
 func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[string]string) (string, error) {
 	spec := GameSpec{Tag: tag, Kind: k.Name(), Seed: j.newSeed(),
-		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}, Missed: store.MissedPowerDown}
-	set := store.GameSettings{Deadline: spec.Deadline, Missed: spec.Missed}
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}}
+	set := store.GameSettings{Deadline: spec.Deadline, Missed: store.MissedPowerDown}
 	own := map[string]string{}
+	players := "" // players=N: the game's rule, or the game master's limit (below)
 	for _, key := range slices.Sorted(maps.Keys(kv)) {
 		v := kv[key]
 		if done, err := j.createKey(&spec, key, v); done || err != nil {
@@ -99,11 +104,9 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 		switch {
 		case key == "game":
 		case key == "players" || key == "max-players":
-			// how many play is the game's to say (Config.Seats): a game of 2 or 4
-			// players, a team game, is a rule of the game, not a limit of the judge's
-			own["players"] = v
-		case roboRallyOnly(key):
-			return "", refuse("%s is a setting of RoboRally, not of %s (a missed move is played by its autopilot).", key, k.Title())
+			players = v
+		case gamesOwn(key):
+			own[key] = v
 		case isJudgeKey(key):
 			if err := applySetting(&set, &spec.Options, key, v); err != nil {
 				return "", err
@@ -114,7 +117,29 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 	}
 	cfg, err := k.Configure(own)
 	if err != nil {
-		return "", refuse("%s: %v.", k.Title(), err)
+		return "", refuse("%s", sentence(err.Error()))
+	}
+	if players != "" {
+		// how many play is the game master's limit where the game says so
+		// (game.Settable: RoboRally's robots, up to the course's seats), else the
+		// game's own rule (Crash by Crash: a game of 2, or of 4 in two teams)
+		if st, ok := cfg.(game.Settable); ok {
+			if hi, ok := st.Players(); ok {
+				if err := applySetting(&set, &spec.Options, "players", players); err != nil {
+					return "", err
+				}
+				if spec.Options.MaxPlayers > hi {
+					return "", refuse("%s seats at most %d players, not %d.", j.describeConfig(k, cfg), hi, spec.Options.MaxPlayers)
+				}
+				players = ""
+			}
+		}
+	}
+	if players != "" {
+		own["players"] = players
+		if cfg, err = k.Configure(own); err != nil {
+			return "", refuse("%s", sentence(err.Error()))
+		}
 	}
 	if spec.Config, err = cfg.Encode(); err != nil {
 		return "", err
@@ -122,7 +147,7 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 	if err := j.notJudge("list", set.ListAddress); err != nil {
 		return "", err
 	}
-	spec.Name, spec.Deadline, spec.Grace, spec.Missed, spec.List = set.Name, set.Deadline, set.Grace, set.Missed, set.ListAddress
+	spec.Name, spec.Deadline, spec.Grace, spec.List = set.Name, set.Deadline, set.Grace, set.ListAddress
 	if e.cli {
 		spec.GMEmail = kv["gm"]
 	}
@@ -138,24 +163,57 @@ func (j *Judge) cmdCreateHosted(e *cmdEnv, tag string, k game.Kind, kv map[strin
 	if err != nil {
 		return "", err
 	}
+	settings := settingsText(set, stored, g, j.describer(g))
+	if a, ok := cfg.(game.Announcer); ok { // the reply in the game's own layout
+		return a.Announce(g.Tag, settings), nil
+	}
 	lo, hi := cfg.Seats()
 	seats := fmt.Sprintf("%d players", hi)
 	if lo != hi {
 		seats = fmt.Sprintf("%d to %d players", lo, hi)
 	}
 	return fmt.Sprintf("Game %s is created and open for players: %s (%s), %s.\n%s\nPlayers join with \"JOIN %s NAME\"; START it when they have.\n",
-		g.Tag, k.Title(), cfg.Text(), seats, settingsText(set, stored, g, j.describer(g)), g.Tag), nil
+		g.Tag, k.Title(), cfg.Text(), seats, settings, g.Tag), nil
+}
+
+// sentence ends s with a full stop unless it ends a sentence already.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+// gameLabel names what g plays in a word, for LIST's column: the game's (game.Labeler:
+// RoboRally's course), else the game's name.
+func (j *Judge) gameLabel(g store.Game) string {
+	if l, ok := j.hostedConfig(g).(game.Labeler); ok {
+		return l.Label()
+	}
+	return g.Kind
+}
+
+// describeConfig is what a game of cfg plays in a few words (game.Describer: "course
+// sprint"), else the game's title.
+func (j *Judge) describeConfig(k game.Kind, cfg game.Config) string {
+	if d, ok := cfg.(game.Describer); ok {
+		return d.Describe()
+	}
+	return k.Title()
 }
 
 // createHostedRow checks spec's game and settings for createGameIn: the row's Kind and
 // Rules, and the seats the game takes (spec.Options.MaxPlayers).
 func (j *Judge) createHostedRow(spec *GameSpec, g *store.Game) error {
+	if spec.Kind == "" && len(j.Games) > 0 {
+		spec.Kind = j.Games[0].Name()
+	}
 	k, err := j.Games.Lookup(spec.Kind)
 	if err != nil {
 		return err
 	}
 	if len(spec.Config) == 0 {
-		cfg, err := k.Configure(nil)
+		cfg, err := k.Configure(spec.Settings)
 		if err != nil {
 			return err
 		}
@@ -170,9 +228,9 @@ func (j *Judge) createHostedRow(spec *GameSpec, g *store.Game) error {
 	_, hi := cfg.Seats()
 	switch {
 	case spec.Options.MaxPlayers > hi:
-		return fmt.Errorf("%s seats at most %d players, not %d", k.Title(), hi, spec.Options.MaxPlayers)
+		return fmt.Errorf("%s seats at most %d players, not %d", j.describeConfig(k, cfg), hi, spec.Options.MaxPlayers)
 	case len(spec.Players) > hi:
-		return fmt.Errorf("%s seats at most %d players, not %d", k.Title(), hi, len(spec.Players))
+		return fmt.Errorf("%s seats at most %d players, not %d", j.describeConfig(k, cfg), hi, len(spec.Players))
 	case spec.Options.MaxPlayers == 0:
 		spec.Options.MaxPlayers = hi
 	}
@@ -564,81 +622,50 @@ func (j *Judge) missingOrders(tx *store.Tx, g store.Game) ([]store.Player, map[s
 	if err != nil {
 		return nil, nil, err
 	}
-	if k != nil {
-		h, err := j.hostedState(tx, g, k)
-		if err != nil {
-			return nil, nil, err
-		}
-		_, seats, _, err := j.hostedMoves(tx, g, h, players)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, s := range seats {
-			if p := playerAt(players, s); p != nil {
-				missing[p.Robot] = true
-			}
-		}
-		return players, missing, nil
-	}
-	st, _, err := stateOf(tx, g)
+	h, err := j.hostedState(tx, g, k)
 	if err != nil {
 		return nil, nil, err
 	}
-	sheets, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
+	_, seats, _, err := j.hostedMoves(tx, g, h, players)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, r := range readiness(st, sheets, players) {
-		missing[r] = true
+	for _, s := range seats {
+		if p := playerAt(players, s); p != nil {
+			missing[p.Robot] = true
+		}
 	}
 	return players, missing, nil
 }
 
-// gameWhat names what g plays: "course sprint" for RoboRally, the title of a hosted
-// game.
+// gameWhat names what g plays: the game's own words (game.Describer: "course sprint"),
+// else its title.
 func (j *Judge) gameWhat(g store.Game) string {
-	if d := j.describer(g); d != nil { // game.Describer: "course sprint"
+	if d := j.describer(g); d != nil {
 		return d.Describe()
 	}
-	if k, err := j.hostedKind(g); err == nil && k != nil {
+	if k, err := j.hostedKind(g); err == nil {
 		return k.Title()
 	}
-	if g.Kind != "" {
-		return g.Kind
-	}
-	return "course " + g.Course
+	return g.Kind
 }
 
 // allOrdersIn says whether every order the game's turn waits for is in.
 func (j *Judge) allOrdersIn(tx *store.Tx, g store.Game) (bool, error) {
-	if k, err := j.hostedKind(g); err != nil || k != nil {
-		if err != nil {
-			return false, err
-		}
-		players, missing, err := j.missingOrders(tx, g)
-		if err != nil || len(missing) > 0 {
-			return false, err
-		}
-		h, err := j.hostedState(tx, g, k)
-		if err != nil {
-			return false, err
-		}
-		hs, err := j.hostedHolds(tx, g, h, players)
-		return len(hs) == 0, err
-	}
-	st, _, err := stateOf(tx, g)
+	k, err := j.hostedKind(g)
 	if err != nil {
 		return false, err
 	}
-	ps, err := tx.Players(g.ID)
+	players, missing, err := j.missingOrders(tx, g)
+	if err != nil || len(missing) > 0 {
+		return false, err
+	}
+	h, err := j.hostedState(tx, g, k)
 	if err != nil {
 		return false, err
 	}
-	valid, err := j.turnSheets(tx, g.ID, g.CurrentTurn, st)
-	if err != nil {
-		return false, err
-	}
-	return len(readiness(st, valid, ps)) == 0 && len(holds(g, st, valid, ps)) == 0, nil
+	hs, err := j.hostedHolds(tx, g, h, players)
+	return len(hs) == 0, err
 }
 
 // hostedStatus is STATUS of a hosted game, below the lines every game's STATUS has.
@@ -1058,8 +1085,12 @@ func (j *Judge) hostedTakeOver(tx *store.Tx, g store.Game, k game.Kind, p store.
 	return m.text, m.html, nil
 }
 
-// errNotHosted refuses, for a game behind the seam, a command that reads RoboRally's
-// state (its robots, program cards, pictures).
+// errNotHosted refuses a command the game does not answer (it lacks the seam's
+// optional part the command needs).
 var errNotHosted = errors.New("not available for this game")
+
+// errNotAdopted is a row stored before the seam that no game has taken over yet
+// (AdoptLegacy runs before the judge serves).
+var errNotAdopted = errors.New("stored before the game seam and not adopted (run rallyjudge serve or a rallyjudge game command once)")
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -148,16 +148,11 @@ func (j *Judge) mailerReports(tx *store.Tx, g store.Game, ml game.Mailer, before
 	return nil
 }
 
-// missedRule is what happens to a player's robot or seat without orders in time, for
-// the reminder and STATUS: the game's words for a hosted game (game.MissedRuler),
-// RoboRally's policy p on the judge's own path.
-func (j *Judge) missedRule(g store.Game, p string) string {
-	if k, err := j.hostedKind(g); err == nil && k != nil {
-		if c, err := k.LoadConfig(g.Rules); err == nil {
-			if r, ok := c.(game.MissedRuler); ok {
-				return r.MissedRule()
-			}
-		}
+// missedRule is what happens to a player's seat without orders in time, for the
+// reminder and STATUS: the game's words (game.MissedRuler), else its autopilot's move.
+func (j *Judge) missedRule(g store.Game) string {
+	if r, ok := j.hostedConfig(g).(game.MissedRuler); ok {
+		return r.MissedRule()
 	}
-	return policyText(g, p)
+	return "the game's autopilot plays a move for you"
 }

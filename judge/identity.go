@@ -61,7 +61,7 @@ func (j *Judge) cmdWhoGame(e *cmdEnv) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s (course %s, %s):\n", g.Tag, g.Course, g.Status)
+	fmt.Fprintf(&b, "Game %s (%s, %s):\n", g.Tag, j.gameWhat(g), g.Status)
 	for _, p := range ps {
 		note := ""
 		if p.Withdrawn {

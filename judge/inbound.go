@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -147,7 +145,6 @@ func (j *Judge) processStored(ctx context.Context, row store.InboxMessage, msg *
 		return j.finishInbox(tx, row, msg, status, note)
 	})
 	if err != nil {
-		j.folds.reset() // the failed transaction may have folded versions it never committed
 		if store.IsCorrupt(err) {
 			j.Log.Error("THE DATABASE IS DAMAGED: no more mail is taken; "+damagedWhatToDo, "inbox", row.ID, "err", err)
 			return j.corrupt(err)
@@ -489,7 +486,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 	} else if err != nil {
 		return "", "", 0, err
 	}
-	if g.Kind != "" && !readsSheets(j.hostedKind(g)) {
+	if !readsSheets(j.hostedKind(g)) {
 		// a game behind the seam reads the move itself (judgeHostedSheet): what RoboRally's
 		// order grammar says of its lines ("expected an order ... got place") is not the
 		// player's to read, unless its moves are such sheets (game.SheetReader)
@@ -646,28 +643,11 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 				cutoff.UTC().Format(time.RFC3339), g.CurrentTurn, g.CurrentTurn+1), nil,
 			fmt.Sprintf("Read the report of turn %d when it comes, and send your orders for turn %d.", g.CurrentTurn, g.CurrentTurn+1))
 	}
-	if k, err := j.hostedKind(g); err != nil || k != nil {
-		if err != nil {
-			return "", "", 0, err
-		}
-		// the views of the game and its players stay: judging a sheet changes neither
-		return j.judgeHostedSheet(tx, v, g, k, players, player, row, msg, rd, f)
-	}
-	// A sheet with syntax errors is validated too, as far as it was read, so the reply
-	// lists every error at once ("Every error in one reply, not just the first").
-	setup, err := j.setupFor(g)
+	k, err := j.hostedKind(g)
 	if err != nil {
 		return "", "", 0, err
 	}
-	st, _, err := v.state(tx, g)
-	if err != nil {
-		return "", "", 0, err
-	}
-	if sheet.Turn == 0 {
-		sheet.Turn = g.CurrentTurn // a sheet without a turn line is for the turn being played
-	}
-	rep := orders.Validate(setup, st, player.Robot, sheet)
-	return j.storeSheet(tx, v, g, player, row, msg, rd, &rep, f)
+	return j.judgeHostedSheet(tx, v, g, k, players, player, row, msg, rd, f)
 }
 
 // receivedLate reports whether the mail in row reached the server after the deadline
@@ -709,103 +689,6 @@ func receivedAt(row store.InboxMessage, now time.Time) time.Time {
 		return now
 	}
 	return row.Received
-}
-
-// storeSheet keeps the sheet version and enqueues its acknowledgement or its errors.
-func (j *Judge) storeSheet(tx *store.Tx, v *views, g store.Game, player *store.Player, row store.InboxMessage, msg *mail.Message,
-	rd *Reading, rep *orders.Report, f *fate) (store.InboxStatus, string, int64, error) {
-	sheet, syntax := rd.Sheet, rd.SheetErr
-	valid := syntax == nil && rep != nil && rep.OK()
-	problems, n := problemsOf(rd.SheetText, syntax, rep)
-	f.outcome, f.errors = outcomeAccepted, 0
-	if !valid {
-		f.outcome, f.errors = outcomeInvalid, n
-	}
-	version := store.OrderSheet{
-		GameID: g.ID, Turn: g.CurrentTurn, Robot: player.Robot, InboxID: row.ID, Raw: redactSecret(msg.Text, sheet.Secret),
-		Parsed: sheet.JSON(), Valid: valid, Errors: problems, Received: receivedAt(row, j.now()),
-	}
-	// in a batch judged without savepoints the rows of an accepted mail are inserted
-	// with the batch's others, several to a statement (store/later.go)
-	addOrders, audit := tx.AddOrders, tx.Audit
-	if v != nil && v.acks != nil {
-		addOrders, audit = tx.AddOrdersLater, tx.AuditLater
-	}
-	var err error
-	if version.ID, err = addOrders(version); err != nil {
-		return "", "", 0, err
-	}
-	if valid {
-		v.added(version)
-	}
-	if !valid {
-		text, err := j.Templates.Text("rejected.txt.tmpl", templates.Rejected{
-			Summary: fmt.Sprintf("Your orders for %s, turn %d of game %s, were NOT accepted:", player.Robot, g.CurrentTurn, g.Tag),
-			Errors:  problems,
-			Hint:    withMarkerHint("Correct them and send the whole sheet again; until then your earlier valid orders, if any, stand.", syntax),
-		})
-		if err != nil {
-			return "", "", 0, err
-		}
-		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
-			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
-	}
-	ack, err := j.ackFor(tx, v, g, player, sheet, rep)
-	if err != nil {
-		return "", "", 0, err
-	}
-	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
-		return "", "", 0, err
-	}
-	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueAck(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
-		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID}, ack)
-}
-
-func (j *Judge) ackFor(tx *store.Tx, v *views, g store.Game, player *store.Player, sheet *orders.Sheet, rep *orders.Report) (narrate.Ack, error) {
-	ack := narrate.Ack{Game: g.Tag, Robot: player.Robot, Turn: g.CurrentTurn,
-		Deadline: deadlineText(g.DeadlineAt) + timeLeft(g.DeadlineAt, j.now())}
-	setup, err := j.setupFor(g)
-	if err != nil {
-		return ack, err
-	}
-	st, _, err := v.state(tx, g)
-	if err != nil {
-		return ack, err
-	}
-	// what the orders are in the game's words: RoboRally's (roborally.Acknowledge)
-	roborally.Acknowledge(&ack, setup, st, player.Robot, sheet, rep)
-	valid, err := v.sheets(j, tx, g.ID, g.CurrentTurn, st)
-	if err != nil {
-		return ack, err
-	}
-	players, err := v.players(tx, g)
-	if err != nil {
-		return ack, err
-	}
-	// The orders in force, not only this sheet's: earlier turns' standing orders carry
-	// over, and this turn's answer a decision anew (orders.Merge; docs/players.md).
-	standing, err := v.standing(j, tx, g, st)
-	if err != nil {
-		return ack, err
-	}
-	if eff := effectiveSheet(standing[player.Robot], valid, player.Robot); eff != nil {
-		ack.Standing = standingLines(eff)
-	}
-	ack.Deadline = deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now())
-	missing := readiness(st, valid, players)
-	hs := holds(g, st, valid, players)
-	switch {
-	case g.Status == store.GamePaused:
-		ack.Deadline = "none while the game is paused"
-		ack.Waiting = "The game is paused: the turn is resolved when the game master resumes it and every program is in, or at the deadline."
-	case len(missing) == 0 && len(hs) > 0:
-		ack.Waiting = "Every program is in, but the turn waits for its deadline: " + strings.Join(hs, "; ") + "."
-	case len(missing) == 0:
-		ack.Waiting = "Every program is in: the turn will be resolved now."
-	default:
-		ack.Waiting = fmt.Sprintf("Still waiting for orders from %d robot(s).", len(missing))
-	}
-	return ack, nil
 }
 
 // timeLeft is " (in 1 day 3 hours)", for people reading a deadline.
@@ -970,13 +853,7 @@ func readAfterItsTurn(tx *store.Tx, v *views, g store.Game, row store.InboxMessa
 		return time.Time{}, false, nil
 	}
 	// the latest turn is the one before the current (the state it is played from)
-	var prev store.Turn
-	var err error
-	if g.Kind == "" {
-		_, prev, err = v.state(tx, g)
-	} else {
-		prev, err = tx.LatestTurn(g.ID) // a hosted game's view holds no RoboRally state
-	}
+	prev, err := tx.LatestTurn(g.ID)
 	if err == nil && prev.Number != g.CurrentTurn-1 {
 		prev, err = tx.Turn(g.ID, g.CurrentTurn-1)
 	}

@@ -64,7 +64,7 @@ func TestIntakeCheckFindsDamageAfterItsWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := GameSpec{Tag: "live", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
+	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players: []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
 	if _, err := j.CreateGame(ctx, spec); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	cryptorand "crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,7 +17,6 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -108,11 +106,9 @@ type Judge struct {
 	held      heldSecrets // secrets whose mail is not sent yet (secretslots.go)
 	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
-	folds     foldCache
 	seatFolds seatFoldCache // a hosted game's moves folded (hostedmemo.go)
 	ready     readyWatch    // the games Tick looks at for a complete turn (readywatch.go)
 	life      lifeWatch     // the games Lifecycle looks at (lifewatch.go)
-	setups    setupCache
 }
 
 // DefaultMaxMessageBytes is the largest mail the judge reads when its config does not
@@ -159,96 +155,26 @@ func (j *Judge) newSeed() int64 {
 	return RandomSeed()
 }
 
-// setupCache keeps each game's engine setup: a game's course, rules and seed never
-// change once it is created, and a Setup is read-only.
-type setupCache struct {
-	mu sync.Mutex
-	m  map[int64]*adjudicator.Setup
-}
-
-// setupFor is a game's engine setup, from its stored course, rules and seed.
-func (j *Judge) setupFor(g store.Game) (*adjudicator.Setup, error) {
-	if g.ID == 0 {
-		return j.buildSetup(g)
-	}
-	j.setups.mu.Lock()
-	s := j.setups.m[g.ID]
-	j.setups.mu.Unlock()
-	if s != nil {
-		return s, nil
-	}
-	s, err := j.buildSetup(g)
-	if err != nil {
-		return nil, err
-	}
-	j.setups.mu.Lock()
-	if j.setups.m == nil {
-		j.setups.m = map[int64]*adjudicator.Setup{}
-	}
-	j.setups.m[g.ID] = s
-	j.setups.mu.Unlock()
-	return s, nil
-}
-
-func (j *Judge) buildSetup(g store.Game) (*adjudicator.Setup, error) {
-	if g.Kind != "" { // RoboRally behind the seam keeps its settings as its Config (legacy.go)
-		k, err := j.hostedKind(g)
-		if err != nil {
-			return nil, err
-		}
-		u, ok := k.(game.Unadopter)
-		if !ok {
-			return nil, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
-		}
-		if g.Course, g.Rules, err = u.UnadoptConfig(g.Rules); err != nil {
-			return nil, fmt.Errorf("game %s: settings: %w", g.Tag, err)
-		}
-	}
-	c, err := j.Course(g.Course)
-	if err != nil {
-		return nil, fmt.Errorf("game %s: course %q: %w", g.Tag, g.Course, err)
-	}
-	rules, err := roborally.ReadRules(g.Rules)
-	if err != nil {
-		return nil, fmt.Errorf("game %s: %w", g.Tag, err)
-	}
-	return roborally.NewSetup(c, rules, g.Seed)
-}
-
-// stateOf is the game's current state: the state after its latest turn.
-func stateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, error) {
-	if g.Kind != "" { // a game behind the seam has no RoboRally state (hosted.go)
-		return nil, store.Turn{}, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
-	}
-	tn, err := tx.LatestTurn(g.ID)
-	if err != nil {
-		return nil, tn, fmt.Errorf("game %s: latest turn: %w", g.Tag, err)
-	}
-	var st adjudicator.State
-	if err := json.Unmarshal(tn.After, &st); err != nil {
-		return nil, tn, fmt.Errorf("game %s: state of turn %d: %w", g.Tag, tn.Number, err)
-	}
-	return &st, tn, nil
-}
+// MaxSeats is the most seats a game may have on this judge (RoboRally's eight robots,
+// the most of any game it hosts); each game's settings bound its own (Config.Seats).
+const MaxSeats = 8
 
 // GameSpec is a new game.
 type GameSpec struct {
 	Tag      string
 	Name     string
-	Course   string
 	Seed     int64
 	Deadline store.DeadlineRule
 	Grace    time.Duration
-	Missed   store.MissedPolicy
 	List     string // a mailing list for public reports; "" for none
 	GMEmail  string
 	Players  []PlayerSpec
-	// Rules are the rules options (nil: adjudicator.PostalRules).
-	Rules *adjudicator.Rules
-	// Kind names a game behind the game seam (Judge.Games); "" is RoboRally. Config
-	// is its settings as the game encoded them (nil: its defaults).
-	Kind   string
-	Config []byte
+	// Kind names the game (Judge.Games; "" the first, the default). Config is its
+	// settings as the game encoded them; without it the game reads Settings, its own
+	// CREATE key=values (Configure; none: its defaults).
+	Kind     string
+	Config   []byte
+	Settings map[string]string
 	// Options are the game's further settings (player limit, missed-turns limit,
 	// reminders, the autopilot policy).
 	Options Options
@@ -268,8 +194,8 @@ var tagRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 // createGameIn (an open game with its players) followed by startGameIn (lifecycle.go);
 // the CREATE/JOIN/START mail commands take the same two steps apart.
 func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]string, error) {
-	if len(spec.Players) == 0 || len(spec.Players) > adjudicator.MaxRobots {
-		return nil, fmt.Errorf("game %s: %d players (want 1 to %d)", spec.Tag, len(spec.Players), adjudicator.MaxRobots)
+	if len(spec.Players) == 0 || len(spec.Players) > MaxSeats {
+		return nil, fmt.Errorf("game %s: %d players (want 1 to %d)", spec.Tag, len(spec.Players), MaxSeats)
 	}
 	var secrets map[string]string
 	err := j.Store.Tx(ctx, func(tx *store.Tx) error {
@@ -283,7 +209,7 @@ func (j *Judge) CreateGame(ctx context.Context, spec GameSpec) (map[string]strin
 	if err != nil {
 		return nil, err
 	}
-	j.Log.Info("game created", "game", spec.Tag, "course", spec.Course, "players", len(spec.Players))
+	j.Log.Info("game created", "game", spec.Tag, "kind", spec.Kind, "players", len(spec.Players))
 	return secrets, nil
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -30,12 +31,13 @@ type fixture struct {
 	secrets map[string]string
 	uid     uint32
 	path    string // the database file
+	dsn     string // or the PostgreSQL database's (fixtureOn), with its password
 }
 
 func newFixture(t *testing.T, players ...string) *fixture {
 	t.Helper()
 	f := newJudgeFixture(t)
-	spec := GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+	spec := GameSpec{Tag: "spring", Settings: map[string]string{"course": "sprint"}, Seed: 42, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	f.createGame(spec, players...)
 	return f
@@ -569,7 +571,7 @@ func TestTurnRecordReplays(t *testing.T) {
 		return err
 	})
 	var before adjudicator.State
-	var played []Played
+	var played []orders.Played
 	mustJSON(t, testBeforeJSON(t, f.j, tn), &before)
 	mustJSON(t, testPlayedJSON(tn), &played)
 	if len(played) != 3 || played[2].Missed != "powerdown" || played[0].Sheet == nil || len(played[0].Sheet.Rules) != 1 {
@@ -689,7 +691,7 @@ func TestAutopilotMissedOrdersReplay(t *testing.T) {
 		return err
 	})
 	var before adjudicator.State
-	var played []Played
+	var played []orders.Played
 	mustJSON(t, testBeforeJSON(t, f.j, tn), &before)
 	mustJSON(t, testPlayedJSON(tn), &played)
 	if played[1].Missed != "autopilot" || played[1].Sheet == nil || len(played[1].Sheet.Rules) == 0 {

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -79,7 +77,6 @@ func (j *Judge) AdoptLegacy(ctx context.Context) (int, error) {
 			n++
 		}
 	}
-	j.folds.reset()
 	j.seatFolds.reset() // the versions' readings were rewritten
 	if n > 0 {
 		j.Log.Info("games stored before the seam adopted", "kind", k.Name(), "games", n)
@@ -180,40 +177,10 @@ func (j *Judge) adoptIn(tx *store.Tx, id int64, k game.Kind, l game.Legacy, audi
 			return false, fmt.Errorf("game %s turn %d: %w", g.Tag, v.Turn, err)
 		}
 	}
-	// the adopted game is read afresh: the setups and folds of the older path go
-	j.setups.mu.Lock()
-	delete(j.setups.m, g.ID)
-	j.setups.mu.Unlock()
 	if !audit {
 		return true, nil
 	}
 	_, err = tx.Audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: "judge", Action: "adopt",
 		Detail: fmt.Sprintf("stored before the game seam: now played as %s (%d turns, %d order versions)", k.Name(), len(turns), len(versions))})
 	return err == nil, err
-}
-
-// roboRallyEngine is a RoboRally game's engine setup and current state, on either path:
-// for the demo's bots and `rallyjudge check`, which read the game as the engine does.
-func (j *Judge) roboRallyEngine(tx *store.Tx, g store.Game) (*adjudicator.Setup, *adjudicator.State, error) {
-	k, err := j.hostedKind(g)
-	if err != nil {
-		return nil, nil, err
-	}
-	if k == nil {
-		setup, err := j.setupFor(g)
-		if err != nil {
-			return nil, nil, err
-		}
-		st, _, err := stateOf(tx, g)
-		return setup, st, err
-	}
-	h, err := j.hostedState(tx, g, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, setup, ok := roborally.Engine(h.pos)
-	if !ok {
-		return nil, nil, refuse("game %s plays %s: %v.", g.Tag, g.Kind, errNotHosted)
-	}
-	return setup, st, nil
 }

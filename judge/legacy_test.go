@@ -3,8 +3,10 @@ package judge
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -59,50 +61,113 @@ func (f *fixture) adoptedPosition() (store.Game, []byte, []*orders.Sheet) {
 	return g, st, standing
 }
 
-// olderPath makes f's judge create RoboRally games on its older path, as before the
-// seam: RoboRally is not among its games.
-func olderPath(f *fixture) *fixture {
-	var keep game.Catalog
-	for _, k := range f.j.Games {
-		if _, ok := k.(game.Legacy); !ok {
-			keep = append(keep, k)
-		}
-	}
-	f.j.Games = keep
-	return f
-}
-
-// oldStanding is the standing orders in force on the older path, by seat.
-func (f *fixture) oldStanding() []*orders.Sheet {
+// unadopt rewrites game tag, played behind the seam, as the judge stored RoboRally
+// before the seam (game.Unadopter: the older path's encodings): the row names no game
+// and keeps the course and the engine's rules, each turn its bare states, the engine's
+// events and the orders played, each valid order version its orders.Sheet, the options
+// the missed-orders policy. It stands in for a database a judge kept before the seam.
+func (f *fixture) unadopt(tag string) {
 	f.t.Helper()
-	var out []*orders.Sheet
-	err := f.j.Store.View(context.Background(), func(tx *store.Tx) error {
-		g, err := tx.GameByTag("spring")
+	var id int64
+	var course string
+	var rules []byte
+	err := f.j.Store.Tx(context.Background(), func(tx *store.Tx) error {
+		g, err := tx.GameByTag(tag)
 		if err != nil {
 			return err
 		}
-		_, st := f.state()
-		m, err := f.j.standingOrders(tx, g, st)
+		id = g.ID
+		k, err := f.j.hostedKind(g)
 		if err != nil {
 			return err
 		}
-		for _, r := range st.Robots {
-			out = append(out, m[r.Name])
+		u := k.(game.Unadopter)
+		if course, rules, err = u.UnadoptConfig(g.Rules); err != nil {
+			return err
 		}
-		return nil
+		turns, err := tx.LiveTurns(g.ID)
+		if err != nil {
+			return err
+		}
+		for _, tn := range turns {
+			var played []hostedPlayed
+			if tn.Number > 0 {
+				if err := json.Unmarshal(tn.Orders, &played); err != nil {
+					return err
+				}
+			}
+			moves := map[int]game.Move{}
+			for _, p := range played {
+				moves[p.Seat] = p.Move
+			}
+			lt, err := u.UnadoptTurn(g.Rules, tn.Before, moves, tn.After, tn.Events)
+			if err != nil {
+				return fmt.Errorf("turn %d: %w", tn.Number, err)
+			}
+			tn.Before, tn.After, tn.Orders, tn.Events = lt.Before, lt.After, lt.Orders, testEventsJSON(tn)
+			if tn.Number == 0 {
+				tn.Events, tn.Orders = []byte("[]"), nil
+			}
+			if err := tx.RewriteTurn(tn); err != nil {
+				return err
+			}
+		}
+		players, err := tx.Players(g.ID)
+		if err != nil {
+			return err
+		}
+		for turn := 1; turn <= g.CurrentTurn; turn++ {
+			for _, p := range players {
+				vs, err := tx.ValidOrderVersionsAfter(g.ID, turn, p.Robot, 0)
+				if err != nil {
+					return err
+				}
+				for _, v := range vs {
+					if err := tx.SetOrderParsed(v.ID, testSheetJSON(v.Parsed)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		cfg, err := k.LoadConfig(g.Rules)
+		if err != nil {
+			return err
+		}
+		o, err := f.j.optionsOf(tx, g)
+		if err != nil {
+			return err
+		}
+		o.Missed = cfg.(roborally.Config).MissedPolicy()
+		return setOptions(tx, g.ID, o)
 	})
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return out
+	// the row itself: no store call writes a game back to before the seam
+	var db *sql.DB
+	q := `UPDATE games SET game = '', rules_json = ?, course = ? WHERE id = ?`
+	if f.dsn != "" {
+		db, err = sql.Open("pgx", f.dsn)
+		q = `UPDATE games SET game = '', rules_json = $1, course = $2 WHERE id = $3`
+	} else {
+		db, err = sql.Open("sqlite", "file:"+f.path)
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(q, string(rules), course, id); err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 // A RoboRally game stored by the judge's older path, adopted mid-turn (legacy.go,
 // roborally.Kind.Adopt) — orders of the turn in, standing orders in force, a robot
 // powered down or shut down, a robot's mails of the turn folded — plays on through the
-// seam as the older path plays it: two databases get the same mails, one adopts its
-// game after turn 4 with two sheets of turn 5 in, and after every turn their states
-// are the same bytes; the standing orders the adopted game keeps are the older path's.
+// seam as if it had never left it: two databases get the same mails, and one has its
+// game written back to the older path's encodings (unadopt) after turn 4 with two
+// sheets of turn 5 in and adopted; after every turn their states are the same bytes,
+// with the same standing orders, and their archives are the same.
 func TestAdoptedGamePlaysOnAsTheOlderPath(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) { adoptedPlaysOn(t, backend) })
@@ -121,6 +186,10 @@ func fixtureOn(t *testing.T, backend string) *fixture {
 	}
 	dsn, pw := failoverSchema(t)
 	st, err := store.OpenWith(dsn, store.Options{Password: pw})
+	if u, err := url.Parse(dsn); err == nil && pw != "" && u.User != nil {
+		u.User = url.UserPassword(u.User.Username(), pw)
+		dsn = u.String()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +198,7 @@ func fixtureOn(t *testing.T, backend string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	f := &fixture{t: t, j: j, now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), dsn: dsn}
 	j.Now = func() time.Time { return f.now }
 	j.NewSeed = func() int64 { return f.now.Unix() }
 	return f
@@ -138,18 +207,17 @@ func fixtureOn(t *testing.T, backend string) *fixture {
 func adoptedPlaysOn(t *testing.T, backend string) {
 	for _, tc := range []struct {
 		name     string
-		course   string
-		rules    *adjudicator.Rules
+		settings map[string]string
 		standing string
 		down     string // a robot's orders to power down (postal) or shut down (2023)
 	}{
-		{"postal", "sprint", nil, "if damage > 1 power down", "power down\n"},
-		{"2023", "docking-run", ptr(adjudicator.Rules2023()), "if damage > 1 shut down", "shut down\n"},
+		{"postal", map[string]string{"course": "sprint"}, "if damage > 1 power down", "power down\n"},
+		{"2023", map[string]string{"course": "docking-run", "rules": "2023"}, "if damage > 1 shut down", "shut down\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			old, adopted := olderPath(newJudgeFixture(t)), olderPath(fixtureOn(t, backend))
+			old, adopted := newJudgeFixture(t), fixtureOn(t, backend)
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
-			spec := GameSpec{Tag: "spring", Course: tc.course, Rules: tc.rules, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}
+			spec := GameSpec{Tag: "spring", Settings: tc.settings, Seed: 42, GMEmail: "gm@example.test", Deadline: dl}
 			old.createGame(spec)
 			adopted.createGame(spec)
 			both := []*fixture{old, adopted}
@@ -178,14 +246,15 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 				}
 				ag, got, standing := adopted.adoptedPosition()
 				if ag.CurrentTurn != g.CurrentTurn || ag.Status != g.Status {
-					t.Fatalf("%s: the adopted game is at turn %d (%s), the older path's at turn %d (%s)", when, ag.CurrentTurn, ag.Status, g.CurrentTurn, g.Status)
+					t.Fatalf("%s: the adopted game is at turn %d (%s), the other at turn %d (%s)", when, ag.CurrentTurn, ag.Status, g.CurrentTurn, g.Status)
 				}
 				if !bytes.Equal(got, want) {
-					t.Fatalf("%s: the adopted game's state is not the older path's:\n%s\n%s", when, got, want)
+					t.Fatalf("%s: the adopted game's state is not the other's:\n%s\n%s", when, got, want)
 				}
-				w, _ := json.Marshal(old.oldStanding())
+				_, _, oldStanding := old.adoptedPosition()
+				w, _ := json.Marshal(oldStanding)
 				if s, _ := json.Marshal(standing); !bytes.Equal(s, w) {
-					t.Fatalf("%s: the adopted game's standing orders are not the older path's:\n%s\n%s", when, s, w)
+					t.Fatalf("%s: the adopted game's standing orders are not the other's:\n%s\n%s", when, s, w)
 				}
 			}
 			program := func(st *adjudicator.State, r adjudicator.Robot, turn int, extra string) string {
@@ -238,9 +307,12 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 					}
 				}
 				if turn == 5 {
-					// the flip: RoboRally is a game of the seam, and the stored game is
-					// handed to it with two sheets of turn 5 in
-					adopted.j.Games = append(game.Catalog{roborally.Kind{Course: adopted.j.Course}}, adopted.j.Games...)
+					// the game as a judge stored it before the seam, with two sheets of
+					// turn 5 in, handed to RoboRally behind the seam
+					adopted.unadopt("spring")
+					if g, _ := adopted.game("spring"); g.Kind != "" || g.Course != "sprint" && g.Course != "docking-run" {
+						t.Fatalf("the game written back plays %q on course %q", g.Kind, g.Course)
+					}
 					n, err := adopted.j.AdoptLegacy(context.Background())
 					if err != nil || n != 1 {
 						t.Fatalf("AdoptLegacy: %d games, %v", n, err)
@@ -267,7 +339,7 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 			if !isAdopted {
 				t.Fatal("the game ended before the adoption")
 			}
-			if !wasDown && tc.rules == nil {
+			if !wasDown && tc.name == "postal" {
 				t.Error("no robot was powered down at the adoption")
 			}
 			// the archive of today: the adopted game's (game.Unadopter) is the older
@@ -299,7 +371,7 @@ func adoptedPlaysOn(t *testing.T, backend string) {
 
 // A stored game the adoption cannot read (damaged or hostile bytes in a turn, an order
 // version or the settings) is refused with an error that names the game and the turn,
-// and nothing of it changes: it stays on the older path, which plays on.
+// and nothing of it changes.
 func TestAdoptRefusesDamagedGames(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -350,11 +422,12 @@ func TestAdoptRefusesDamagedGames(t *testing.T) {
 		}, []string{"game spring", `missed-orders policy "teleport"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := olderPath(newJudgeFixture(t))
-			f.createGame(GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+			f := newJudgeFixture(t)
+			f.createGame(GameSpec{Tag: "spring", Settings: map[string]string{"course": "sprint"}, Seed: 42, GMEmail: "gm@example.test",
 				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}})
 			f.playTurns(2)
 			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", ""))) // turn 3's, in
+			f.unadopt("spring")
 			var before []store.Turn
 			var versions []store.OrderSheet
 			err := f.j.Store.Tx(context.Background(), func(tx *store.Tx) error {
@@ -374,7 +447,6 @@ func TestAdoptRefusesDamagedGames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.j.Games = append(game.Catalog{roborally.Kind{Course: f.j.Course}}, f.j.Games...)
 			n, err := f.j.AdoptLegacy(context.Background())
 			if err == nil || n != 0 {
 				t.Fatalf("AdoptLegacy adopted %d games, err %v; want the game refused", n, err)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -36,12 +34,12 @@ import (
 
 // MissedAutopilot is the missed-orders policy that plays autopilot.Choose's program;
 // the games table's CHECK predates it, so it lives in Options.Missed.
-const MissedAutopilot = roborally.MissedAutopilot
+const MissedAutopilot = "autopilot"
 
 // Options are a game's settings beyond the games table's columns (store
 // GameOptions JSON).
 type Options struct {
-	MaxPlayers    int    `json:"max_players,omitempty"`     // 0: adjudicator.MaxRobots
+	MaxPlayers    int    `json:"max_players,omitempty"`     // 0: MaxSeats
 	Missed        string `json:"missed,omitempty"`          // "autopilot" overrides the column
 	MissedLimit   int    `json:"missed_limit,omitempty"`    // missed turns in a row before OnMissedLimit; 0: never
 	OnMissedLimit string `json:"on_missed_limit,omitempty"` // "ask" (default) or "remove"
@@ -118,8 +116,8 @@ func (o Options) policy(g store.Game) string {
 }
 
 func (o Options) maxPlayers() int {
-	if o.MaxPlayers <= 0 || o.MaxPlayers > adjudicator.MaxRobots {
-		return adjudicator.MaxRobots
+	if o.MaxPlayers <= 0 || o.MaxPlayers > MaxSeats {
+		return MaxSeats
 	}
 	return o.MaxPlayers
 }
@@ -153,42 +151,6 @@ func setOptions(tx *store.Tx, gameID int64, o Options) error {
 		return err
 	}
 	return tx.SetGameOptions(gameID, b)
-}
-
-// policyText says what happens to a robot without orders in game g.
-func policyText(g store.Game, p string) string {
-	if g.Kind != "" { // a hosted game (hosted.go)
-		return "the game's autopilot plays a move for you"
-	}
-	return roborally.PolicyText(gameRules(g), p)
-}
-
-// removeWithdrawn takes withdrawn players' robots out of the race in st (the state
-// about to be given to the engine) and returns a note for each robot newly out.
-func removeWithdrawn(st *adjudicator.State, players []store.Player) []string {
-	var notes []string
-	for _, p := range players {
-		if !p.Withdrawn || p.Seat < 0 || p.Seat >= len(st.Robots) {
-			continue
-		}
-		r := &st.Robots[p.Seat]
-		if r.Out {
-			continue
-		}
-		r.Out, r.Virtual = true, false
-		notes = append(notes, fmt.Sprintf("%s has left the race (its player withdrew).", r.Name))
-	}
-	return notes
-}
-
-// inRace reports whether any robot is still in the race.
-func inRace(st *adjudicator.State) bool {
-	for _, r := range st.Robots {
-		if !r.Out {
-			return true
-		}
-	}
-	return false
 }
 
 // afterTurn tells players what was played for them, and applies the missed-turns limit.
@@ -360,7 +322,7 @@ func (j *Judge) remind(tx *store.Tx, g store.Game) (int, error) {
 		text := fmt.Sprintf("This is a reminder: no valid orders for %s, turn %d of game %s, have arrived yet.\n\n"+
 			"The deadline is %s (in about %s).\nIf no valid orders arrive by then, %s.\n\n"+
 			"Send your sheet to %s with [RR %s] in the subject; send RESEND for your latest report.\n",
-			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), j.missedRule(g, o.policy(g)), j.Address, g.Tag)
+			p.Robot, g.CurrentTurn, g.Tag, deadlineIn(g.DeadlineAt, p.Timezone), roughly(g.DeadlineAt.Sub(now)), j.missedRule(g), j.Address, g.Tag)
 		if err := j.enqueue(tx, outMail{kind: "reminder", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("Reminder: orders for %s, turn %d", p.Robot, g.CurrentTurn)),
 			messageID: id, inReplyTo: j.gameRoot(g.Tag), refs: []string{j.gameRoot(g.Tag)}, text: text, generated: true}); err != nil {
@@ -421,12 +383,7 @@ func (j *Judge) finalSummary(tx *store.Tx, g store.Game) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var text string
-	if k != nil {
-		text, err = j.hostedSummary(tx, g, k)
-	} else {
-		text, err = j.summaryText(tx, g)
-	}
+	text, err := j.hostedSummary(tx, g, k)
 	if err != nil {
 		return 0, err
 	}
@@ -439,61 +396,6 @@ func (j *Judge) finalSummary(tx *store.Tx, g store.Game) (int, error) {
 		}
 	}
 	return len(pending), nil
-}
-
-// summaryText is the final mail: standings and the game turn by turn.
-func (j *Judge) summaryText(tx *store.Tx, g store.Game) (string, error) {
-	turns, err := tx.LiveTurns(g.ID)
-	if err != nil {
-		return "", err
-	}
-	if len(turns) == 0 {
-		return "", fmt.Errorf("game %s: no turns", g.Tag)
-	}
-	var st adjudicator.State
-	if err := json.Unmarshal(turns[len(turns)-1].After, &st); err != nil {
-		return "", err
-	}
-	players, err := tx.Players(g.ID)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s", g.Tag)
-	if g.Name != "" {
-		fmt.Fprintf(&b, " (%s)", g.Name)
-	}
-	fmt.Fprintf(&b, " on %s is over after %d turn(s).\n", g.Course, len(turns)-1)
-	b.WriteString(roborally.WinnerLine(&st) + "\n")
-	b.WriteString("\nStandings\n")
-	for i, line := range standings(&st, players) {
-		fmt.Fprintf(&b, "  %d. %s\n", i+1, line)
-	}
-	b.WriteString("\nThe game turn by turn\n")
-	for _, tn := range turns[1:] {
-		fmt.Fprintf(&b, "  Turn %d: %s\n", tn.Number, turnSummary(tn))
-	}
-	b.WriteString("\nThank you for playing. Send HISTORY for this log, RESEND N for the report of turn N.\n")
-	return b.String(), nil
-}
-
-// standings orders the robots: the winner, then by flags touched, robots still in the
-// race before those out, then lives, then less damage.
-func standings(st *adjudicator.State, players []store.Player) []string {
-	var out []string
-	for _, i := range roborally.Ranking(st) {
-		line := roborally.StandingLine(st, st.Robots[i])
-		if p := playerAt(players, i); p != nil && p.Withdrawn {
-			line += " (withdrew)"
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
-// turnSummary is one line about a resolved turn: flags, losses, missed orders.
-func turnSummary(tn store.Turn) string {
-	return roborally.TurnLine(tn.Events, tn.Orders)
 }
 
 // createGameIn inserts a game that is open (taking players) with the spec's players
@@ -511,9 +413,6 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 			return store.Game{}, nil, fmt.Errorf("game %s: %w", spec.Tag, err)
 		}
 	}
-	if spec.Missed == "" {
-		spec.Missed = store.MissedPowerDown
-	}
 	if spec.Deadline.Kind == "" {
 		spec.Deadline = store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 48}
 	}
@@ -525,33 +424,11 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		return store.Game{}, nil, fmt.Errorf("game %s: %d players, the limit is %d", spec.Tag, len(spec.Players), max)
 	}
 	g := store.Game{
-		Tag: spec.Tag, Name: spec.Name, Course: spec.Course, Seed: spec.Seed, Deadline: spec.Deadline,
-		Grace: spec.Grace, Missed: spec.Missed, Status: store.GameOpen, ListAddress: spec.List, Created: now,
+		Tag: spec.Tag, Name: spec.Name, Seed: spec.Seed, Deadline: spec.Deadline,
+		Grace: spec.Grace, Missed: store.MissedPowerDown, Status: store.GameOpen, ListAddress: spec.List, Created: now,
 	}
-	if spec.Kind != "" { // a game behind the seam (hosted.go)
-		if err := j.createHostedRow(&spec, &g); err != nil {
-			return g, nil, err
-		}
-	} else {
-		if spec.Rules != nil {
-			g.Rules, _ = json.Marshal(spec.Rules)
-		}
-		setup, err := j.buildSetup(g) // checks the course and rules before anything is stored
-		if err != nil {
-			return g, nil, err
-		}
-		g.Rules, _ = json.Marshal(setup.Rules)
-		// A course seats at most its "players" range's top (and never more robots than it
-		// has start squares): a game may take fewer, never more.
-		seats := courseSeats(setup.Course)
-		switch {
-		case spec.Options.MaxPlayers > seats:
-			return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, spec.Options.MaxPlayers)
-		case len(spec.Players) > seats:
-			return g, nil, fmt.Errorf("course %s seats at most %d players, not %d", spec.Course, seats, len(spec.Players))
-		case spec.Options.MaxPlayers == 0 && seats < adjudicator.MaxRobots:
-			spec.Options.MaxPlayers = seats
-		}
+	if err := j.createHostedRow(&spec, &g); err != nil {
+		return g, nil, err
 	}
 	id, err := tx.CreateGame(g)
 	if err != nil {
@@ -585,18 +462,8 @@ func (j *Judge) createGameIn(tx *store.Tx, spec GameSpec) (store.Game, map[strin
 		secrets[p.Robot] = sec
 	}
 	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: id, Actor: "gm", Action: "create",
-		Detail: fmt.Sprintf("%s, %d players", orDefault(g.Kind, "course "+g.Course), len(spec.Players))}); err != nil {
+		Detail: fmt.Sprintf("%s, %d players", j.gameWhat(g), len(spec.Players))}); err != nil {
 		return g, nil, err
-	}
-	// RoboRally, created from its settings as the judge always read them (above), is
-	// played behind the seam: adopted at once (legacy.go)
-	if k, l := j.legacyKind(); l != nil && g.Kind == "" {
-		if _, err := j.adoptIn(tx, g.ID, k, l, false); err != nil {
-			return g, nil, err
-		}
-		if g, err = tx.Game(g.ID); err != nil {
-			return g, nil, err
-		}
 	}
 	return g, secrets, nil
 }
@@ -621,52 +488,11 @@ func (j *Judge) startGameIn(tx *store.Tx, g store.Game, secrets map[string]strin
 	if len(players) == 0 {
 		return fmt.Errorf("game %s has no players yet", g.Tag)
 	}
-	if k, err := j.hostedKind(g); err != nil || k != nil {
-		if err != nil {
-			return err
-		}
-		return j.startHostedIn(tx, g, k, players, secrets)
-	}
-	setup, err := j.setupFor(g)
+	k, err := j.hostedKind(g)
 	if err != nil {
 		return err
 	}
-	names := make([]string, len(players))
-	for i, p := range players {
-		names[i] = p.Robot
-	}
-	st, _, err := adjudicator.NewGame(setup, names)
-	if err != nil {
-		return err
-	}
-	after, _ := json.Marshal(st)
-	now := j.now()
-	deadline, err := g.Deadline.Next(now)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.SaveTurn(store.Turn{GameID: g.ID, Number: 0, After: after, Events: []byte("[]"), Resolved: now}); err != nil {
-		return err
-	}
-	if err := tx.SetDeadline(g.ID, deadline); err != nil {
-		return err
-	}
-	if err := tx.SetGameStatus(g.ID, store.GameRunning); err != nil {
-		return err
-	}
-	g.DeadlineAt, g.Status, g.CurrentTurn = deadline, store.GameRunning, 1
-	if _, err := tx.Audit(store.AuditEntry{At: now, GameID: g.ID, Actor: "gm", Action: "start",
-		Detail: fmt.Sprintf("%d players", len(players))}); err != nil {
-		return err
-	}
-	sec := map[string]string{}
-	for _, p := range players {
-		sec[p.Robot] = joinedSecret
-		if s, ok := secrets[p.Robot]; ok {
-			sec[p.Robot] = s
-		}
-	}
-	return j.enqueueWelcome(tx, g, setup, st, sec)
+	return j.startHostedIn(tx, g, k, players, secrets)
 }
 
 // genTag marks the notes of a turn resolved again after a rollback (".g1"), so they are
@@ -679,9 +505,9 @@ func genTag(gen int) string {
 }
 
 // courseSeats is how many robots a course takes: its players range's top, at most its
-// start squares and adjudicator.MaxRobots.
+// start squares and MaxSeats.
 func courseSeats(c *adjudicator.Course) int {
-	n := adjudicator.MaxRobots
+	n := MaxSeats
 	if c.MaxPlayers > 0 && c.MaxPlayers < n {
 		n = c.MaxPlayers
 	}

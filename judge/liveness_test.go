@@ -51,7 +51,7 @@ func livenessGame(t *testing.T, users map[string]string) (*Judge, *fakeClock, ma
 	}
 	clock := &fakeClock{t: time.Now().UTC()}
 	j.Now = clock.Now
-	spec := GameSpec{Tag: "live", Course: "sprint", Seed: 3, GMEmail: "gm@example.test",
+	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
 	secrets, err := j.CreateGame(context.Background(), spec)
@@ -191,7 +191,7 @@ func TestUnwritableDatabaseStopsSending(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := j.CreateGame(ctx, GameSpec{Tag: "ro", Course: "sprint", Seed: 3,
+	if _, err := j.CreateGame(ctx, GameSpec{Tag: "ro", Settings: map[string]string{"course": "sprint"}, Seed: 3,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}); err != nil {
 		t.Fatal(err)
@@ -615,7 +615,7 @@ func TestNamesRefuseControlAndBidi(t *testing.T) {
 		}
 	}
 	j, _, _ := livenessGame(t, nil)
-	_, err := j.CreateGame(context.Background(), GameSpec{Tag: "bidi", Name: "x\u202Ey", Course: "sprint", Seed: 1,
+	_, err := j.CreateGame(context.Background(), GameSpec{Tag: "bidi", Name: "x\u202Ey", Settings: map[string]string{"course": "sprint"}, Seed: 1,
 		Players: []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}}})
 	if err == nil || !strings.Contains(err.Error(), "bidirectional") {
 		t.Errorf("CreateGame with a bidi override in the name: %v", err)

@@ -21,7 +21,7 @@ func TestEveryNameRefusesControlAndBidi(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	for i, robot := range []string{"Ali\u202Ece", "Esc\x1b[2J", "Zero\u200Bwidth", "C1\u0085"} {
-		_, err := f.j.CreateGame(ctx, GameSpec{Tag: fmt.Sprintf("names%d", i), Course: "sprint", Seed: 1,
+		_, err := f.j.CreateGame(ctx, GameSpec{Tag: fmt.Sprintf("names%d", i), Settings: map[string]string{"course": "sprint"}, Seed: 1,
 			Players: []PlayerSpec{{Robot: robot, Email: "alice@example.test"}}})
 		if err == nil || !strings.Contains(err.Error(), "not allowed in names") || strings.Contains(err.Error(), robot) {
 			t.Errorf("CreateGame with the robot %q: %v", robot, err)

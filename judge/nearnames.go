@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/internal/near"
@@ -76,14 +75,4 @@ func NoGame(tx *store.Tx, tag string) error {
 		h = "; " + strings.ToLower(h[:1]) + strings.TrimSuffix(h[1:], ".")
 	}
 	return fmt.Errorf("there is no game %q here%s", tag, h)
-}
-
-// courseHint follows a refused course name: " Did you mean sprint?" when a shipped
-// course is near, else "".
-func courseHint(name string) string {
-	h := near.Hint(name, adjudicator.Courses(), "courses are")
-	if !strings.HasPrefix(h, "did you mean") {
-		return ""
-	}
-	return near.Sentence(h)
 }

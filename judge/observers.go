@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -113,8 +112,8 @@ func (j *Judge) takeObserve(e *cmdEnv, pj store.PendingJoin) (string, error) {
 	if err := j.audit(e, "observe", pj.Email); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("You now observe game %s (course %s): each turn's public report comes to you,\n"+
-		"with the board and what happened, and the press written to everyone. UNOBSERVE %s stops it.\n", g.Tag, g.Course, g.Tag), nil
+	return fmt.Sprintf("You now observe game %s (%s): each turn's public report comes to you,\n"+
+		"with the board and what happened, and the press written to everyone. UNOBSERVE %s stops it.\n", g.Tag, j.gameWhat(g), g.Tag), nil
 }
 
 // observerFooter ends every mail to an observer of game tag: how to stop them, by a
@@ -141,33 +140,6 @@ func watching(tx *store.Tx, g store.Game, o Options) ([]store.Watcher, error) {
 		return nil, nil
 	}
 	return tx.Observers(g.ID)
-}
-
-// enqueuePublicCopies sends the public part of a turn's report to the game's observers
-// and, with gm-copies on, to its game masters.
-func (j *Judge) enqueuePublicCopies(tx *store.Tx, g store.Game, base narrate.Report, pics *reportPictures, gen int, subj string) error {
-	o, err := j.optionsOf(tx, g)
-	if err != nil {
-		return err
-	}
-	to, err := publicCopies(tx, g, o)
-	if err != nil || len(to) == 0 {
-		return err
-	}
-	rep := base
-	rep.Part = narrate.PartPublic
-	for _, r := range to {
-		m, err := j.reportMail(rep, pics)
-		if err != nil {
-			return err
-		}
-		m.kind, m.gameID, m.turn, m.to, m.subject = "report", g.ID, base.Turn, r.addr, subj
-		m.messageID, m.inReplyTo, m.refs = j.reportIDGen(g.Tag, base.Turn, gen, r.key), j.gameRoot(g.Tag), []string{j.gameRoot(g.Tag)}
-		if err := j.enqueue(tx, m); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // copyRcpt is one reader of a copy of the public report: the address and the key of

@@ -12,7 +12,6 @@ import (
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -69,8 +68,6 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 		if cfg := j.hostedConfig(g); cfg != nil {
 			_, hi := cfg.Seats()
 			seats = min(seats, hi)
-		} else if s, err := j.setupFor(g); err == nil {
-			seats = min(seats, courseSeats(s.Course))
 		}
 		what := fmt.Sprintf("turn %d", g.CurrentTurn)
 		if g.Status == store.GameOpen {
@@ -79,11 +76,9 @@ func (j *Judge) cmdList(e *cmdEnv) (string, error) {
 				what = "full"
 			}
 		}
-		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, orDefault(g.Course, g.Kind), len(ps), seats, what)
-		if k, err := j.hostedKind(g); err == nil && k != nil {
-			fmt.Fprintf(&b, "      %s\n", hostedRulesLine(g, o, k))
-		} else {
-			fmt.Fprintf(&b, "      %s\n", gameRulesLine(g, o))
+		fmt.Fprintf(&b, "  %-16s %-8s %-10s %d/%d players  %s\n", g.Tag, g.Status, j.gameLabel(g), len(ps), seats, what)
+		if k, err := j.hostedKind(g); err == nil {
+			fmt.Fprintf(&b, "      %s\n", hostedRulesLine(g, k))
 		}
 	}
 	return b.String(), nil
@@ -228,16 +223,10 @@ func (j *Judge) takeJoin(e *cmdEnv, pj store.PendingJoin) (string, error) {
 			"It is in this mail only. When the game master STARTs the game you get your %s's\n%s.\n",
 			g.Tag, j.gameWhat(g), w.Seat, robot, len(ps)+1, o.maxPlayers(), sec, w.Orders, w.Seat, w.First), nil
 	}
-	if g.Kind != "" {
-		return fmt.Sprintf("You have joined game %s (%s) as %s; %d of %d seats are taken.\n\n"+
-			"Your secret is: %s\n\nKeep it: every move and command needs it, on a line \"secret ...\".\n"+
-			"It is in this mail only. When the game master STARTs the game you get the first report.\n",
-			g.Tag, j.gameWhat(g), robot, len(ps)+1, o.maxPlayers(), sec), nil
-	}
-	return fmt.Sprintf("You have joined game %s (course %s) with the robot %s; %d of %d seats are taken.\n\n"+
-		"Your secret is: %s\n\nKeep it: every order sheet and command needs it, on a line \"secret ...\".\n"+
-		"It is in this mail only. When the game master STARTs the game you get your robot's\nfirst hand.\n",
-		g.Tag, g.Course, robot, len(ps)+1, o.maxPlayers(), sec), nil
+	return fmt.Sprintf("You have joined game %s (%s) as %s; %d of %d seats are taken.\n\n"+
+		"Your secret is: %s\n\nKeep it: every move and command needs it, on a line \"secret ...\".\n"+
+		"It is in this mail only. When the game master STARTs the game you get the first report.\n",
+		g.Tag, j.gameWhat(g), robot, len(ps)+1, o.maxPlayers(), sec), nil
 }
 
 func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
@@ -270,96 +259,29 @@ func (j *Judge) cmdStatus(e *cmdEnv) (string, error) {
 		}
 		return b.String(), nil
 	}
-	if k, err := j.hostedKind(g); err != nil || k != nil {
-		if err != nil {
-			return "", err
-		}
-		h, err := j.hostedState(e.tx, g, k)
-		if err != nil {
-			return "", err
-		}
-		text := ""
-		if r, ok := h.pos.(game.Roster); ok {
-			text, err = j.rosterStatus(e, g, h, r, o, ps, &b)
-		} else {
-			text, err = j.hostedStatus(e, g, k, ps, &b)
-		}
-		if err != nil || e.gm == nil && !e.cli {
-			return text, err
-		}
-		in, err := sheetsIn(e.tx, g, ps)
-		if err != nil {
-			return "", err
-		}
-		r, err := rosterText(e.tx, g, ps, in)
-		return text + r, err
-	}
-	st, _, err := stateOf(e.tx, g)
+	k, err := j.hostedKind(g)
 	if err != nil {
 		return "", err
 	}
-	if g.Status != store.GameOver {
-		zone := ""
-		if e.player != nil {
-			zone = e.player.Timezone
-		}
-		fmt.Fprintf(&b, "Turn %d. Deadline: %s", g.CurrentTurn, deadlineIn(g.DeadlineAt, zone))
-		if g.Grace > 0 {
-			fmt.Fprintf(&b, " (grace %s)", shortDuration(g.Grace))
-		}
-		if g.Status == store.GamePaused {
-			fmt.Fprintf(&b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
-		}
-		fmt.Fprintf(&b, ".\nWithout orders: %s.\n\n", j.missedRule(g, o.policy(g)))
+	h, err := j.hostedState(e.tx, g, k)
+	if err != nil {
+		return "", err
+	}
+	text := ""
+	if r, ok := h.pos.(game.Roster); ok {
+		text, err = j.rosterStatus(e, g, h, r, o, ps, &b)
 	} else {
-		fmt.Fprintf(&b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
+		text, err = j.hostedStatus(e, g, k, ps, &b)
 	}
-	valid, err := j.turnSheets(e.tx, g.ID, g.CurrentTurn, st)
+	if err != nil || e.gm == nil && !e.cli {
+		return text, err
+	}
+	in, err := sheetsIn(e.tx, g, ps)
 	if err != nil {
 		return "", err
 	}
-	for i, r := range st.Robots {
-		p := playerAt(ps, i)
-		var what string
-		switch {
-		case p != nil && p.Withdrawn:
-			what = "withdrawn"
-		case r.Out:
-			what = "out of the race"
-		case g.Status == store.GameOver:
-			what = count(r.Flags, "flag", "flags")
-			if r.Mat != nil {
-				what = count(r.Flags, "checkpoint", "checkpoints")
-			}
-		case !roborally.NeedsProgram(r):
-			what = "powered down: no program needed"
-		case roborally.HasOrders(r, valid[r.Name]):
-			what = "orders in"
-		default:
-			what = "waiting for orders"
-		}
-		if p != nil && p.Missed > 0 && !p.Withdrawn {
-			what += fmt.Sprintf(" (missed %d turn(s) in a row)", p.Missed)
-		}
-		fmt.Fprintf(&b, "  %-12s %s\n", r.Name, what)
-	}
-	if g.Status == store.GameRunning || g.Status == store.GamePaused {
-		if hs := holds(g, st, valid, ps); len(hs) > 0 {
-			fmt.Fprintf(&b, "The turn waits for its deadline: %s.\n", strings.Join(hs, "; "))
-		}
-	}
-	if e.gm != nil || e.cli {
-		in := map[string]bool{}
-		for name, s := range valid {
-			in[name] = s != nil
-		}
-		r, err := rosterText(e.tx, g, ps, in)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(r)
-	}
-	return b.String(), nil
+	r, err := rosterText(e.tx, g, ps, in)
+	return text + r, err
 }
 
 // rosterStatus is STATUS of a game behind the seam whose position says how each seat
@@ -384,7 +306,7 @@ func (j *Judge) rosterStatus(e *cmdEnv, g store.Game, h hosted, r game.Roster, o
 		if g.Status == store.GamePaused {
 			fmt.Fprintf(b, "; the clock is stopped, %s left", shortDuration(time.Duration(o.PausedLeft)*time.Second))
 		}
-		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", j.missedRule(g, o.policy(g))) // game.MissedRuler
+		fmt.Fprintf(b, ".\nWithout orders: %s.\n\n", j.missedRule(g)) // game.MissedRuler
 	} else {
 		fmt.Fprintf(b, "The game is over after %d turn(s).\n\n", g.CurrentTurn-1)
 	}
@@ -533,26 +455,19 @@ func (j *Judge) cmdHistory(e *cmdEnv, c Command) (string, error) {
 		return fmt.Sprintf("Game %s has not started.\n", g.Tag), nil
 	}
 	var b strings.Builder
-	if g.Kind != "" {
-		k, _ := j.hostedKind(g)
-		ch, _ := k.(game.Chronicle) // the game's turns in its words, or who played what
-		setUp := "the game was set up"
+	k, _ := j.hostedKind(g)
+	ch, _ := k.(game.Chronicle) // the game's turns in its words, or who played what
+	setUp := "the game was set up"
+	if ch != nil {
+		setUp = ch.SetUp()
+	}
+	fmt.Fprintf(&b, "Game %s, %s.\n  Turn 0: %s (%s).\n", g.Tag, j.gameWhat(g), setUp, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
+	for _, tn := range turns[1:] {
+		line := hostedTurnLine(tn)
 		if ch != nil {
-			setUp = ch.SetUp()
+			line = ch.TurnLine(tn.Events)
 		}
-		fmt.Fprintf(&b, "Game %s, %s.\n  Turn 0: %s (%s).\n", g.Tag, j.gameWhat(g), setUp, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
-		for _, tn := range turns[1:] {
-			line := hostedTurnLine(tn)
-			if ch != nil {
-				line = ch.TurnLine(tn.Events)
-			}
-			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), line)
-		}
-	} else {
-		fmt.Fprintf(&b, "Game %s, course %s.\n  Turn 0: the robots were placed (%s).\n", g.Tag, g.Course, turns[0].Resolved.Format("2 Jan 2006 15:04 UTC"))
-		for _, tn := range turns[1:] {
-			fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), turnSummary(tn))
-		}
+		fmt.Fprintf(&b, "  Turn %d (%s): %s\n", tn.Number, tn.Resolved.Format("2 Jan 15:04"), line)
 	}
 	if g.Status != store.GameOver {
 		fmt.Fprintf(&b, "Turn %d is being played.\n", g.CurrentTurn)
@@ -599,12 +514,9 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 	}
 	dep := j.departures(e.tx, g)
 	if e.player == nil || e.player.ID != p.ID {
-		leaves := fmt.Sprintf("your robot %s leaves the race", p.Robot)
-		switch {
-		case dep != nil:
+		leaves := fmt.Sprintf("the game's autopilot plays %s from now on", p.Robot)
+		if dep != nil {
 			leaves = dep.Notice(p.Seat)
-		case g.Kind != "":
-			leaves = fmt.Sprintf("the game's autopilot plays %s from now on", p.Robot)
 		}
 		if err := j.enqueue(e.tx, outMail{kind: "notice", gameID: g.ID, turn: g.CurrentTurn, to: p.Email,
 			subject:   subject(g.Tag, fmt.Sprintf("%s has left the game", p.Robot)),
@@ -620,11 +532,8 @@ func (j *Judge) withdraw(e *cmdEnv, p store.Player, how string) (string, error) 
 	if dep != nil { // the seat leaves the game (game.Leaver)
 		return fmt.Sprintf("%s %s: %s.\n", p.Robot, how, dep.Departure(p.Seat, g.CurrentTurn)), nil
 	}
-	if g.Kind != "" {
-		// a hosted game keeps every seat: the game's autopilot plays a withdrawn one
-		return fmt.Sprintf("%s %s: from now on the game's autopilot plays %s's moves (a game master may REPLACE the player).\n", p.Robot, how, p.Robot), nil
-	}
-	return fmt.Sprintf("%s %s: the robot leaves the race when turn %d is resolved.\n", p.Robot, how, g.CurrentTurn), nil
+	// a game without game.Departures keeps every seat: its autopilot plays a withdrawn one
+	return fmt.Sprintf("%s %s: from now on the game's autopilot plays %s's moves (a game master may REPLACE the player).\n", p.Robot, how, p.Robot), nil
 }
 
 // mailReplay mails the sender the game's replay page (game.Archive.WriteHTML: the board and
@@ -669,7 +578,7 @@ func (j *Judge) mailReplay(e *cmdEnv) (string, error) {
 
 // hostedRulesLine is gameRulesLine for a game behind the seam: its settings in the
 // game's words (RoboRally's ruleset and option deck are not its).
-func hostedRulesLine(g store.Game, o Options, k game.Kind) string {
+func hostedRulesLine(g store.Game, k game.Kind) string {
 	grace := "no grace"
 	if g.Grace > 0 {
 		grace = "grace " + shortDuration(g.Grace)
@@ -682,17 +591,5 @@ func hostedRulesLine(g store.Game, o Options, k game.Kind) string {
 	if err == nil {
 		what += ", " + cfg.Text()
 	}
-	return fmt.Sprintf("deadline %s, %s; without orders: %s; %s", deadlineRuleText(g.Deadline), grace, missedText(g, o), what)
-}
-
-// gameRulesLine is a game's deadline rules, missed-orders policy, option deck and
-// ruleset in one line, for LIST.
-func gameRulesLine(g store.Game, o Options) string {
-	grace := "no grace"
-	if g.Grace > 0 {
-		grace = "grace " + shortDuration(g.Grace)
-	}
-	// the ruleset in words is RoboRally's (roborally.ListText)
-	return fmt.Sprintf("deadline %s, %s; without orders: %s; %s",
-		deadlineRuleText(g.Deadline), grace, missedText(g, o), roborally.ListText(g.Rules, o.policy(g)))
+	return fmt.Sprintf("deadline %s, %s; without orders: the game's autopilot plays the move; %s", deadlineRuleText(g.Deadline), grace, what)
 }

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -44,18 +43,18 @@ func (s *reportCounter) Send(_ context.Context, _ string, _ []string, raw []byte
 // itself is not timed). It reports the median beside the goal of 100 ms, and the
 // bytes of a report. Before and after in one run: pictures-in-tx draws the pictures
 // inside the turn's transaction at best compression, as before; after-commit is the
-// judge as it is (reportpictures.go); seam is the same game as roborally.Kind behind
-// the game seam (game.Mailer and game.Illustrator: the same mails).
+// judge as it is (reportpictures.go). The game is roborally.Kind behind the game seam
+// (game.Mailer and game.Illustrator).
 func BenchmarkLastOrderToSMTP(b *testing.B) {
 	for _, c := range []struct {
-		name       string
-		inTx, seam bool
-	}{{"pictures-in-tx", true, false}, {"after-commit", false, false}, {"seam", false, true}} {
-		b.Run(c.name, func(b *testing.B) { benchLastOrderToSMTP(b, c.inTx, c.seam) })
+		name string
+		inTx bool
+	}{{"pictures-in-tx", true}, {"after-commit", false}} {
+		b.Run(c.name, func(b *testing.B) { benchLastOrderToSMTP(b, c.inTx) })
 	}
 }
 
-func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
+func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 	st, err := store.Open(filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -66,30 +65,6 @@ func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
 		b.Fatal(err)
 	}
 	j.picturesInTx = inTx
-	var config []byte
-	var seamRules adjudicator.Rules
-	if !seam { // the judge's older RoboRally path: a judge without RoboRally among its games
-		var keep game.Catalog
-		for _, k := range j.Games {
-			if _, ok := k.(game.Legacy); !ok {
-				keep = append(keep, k)
-			}
-		}
-		j.Games = keep
-	}
-	if seam {
-		// the judge's own RoboRally (games.Hosted), as a judge runs it: the shipped
-		// courses and their setups are kept (roborally/setups.go)
-		k, err := j.Games.Lookup("roborally")
-		if err != nil {
-			b.Fatal(err)
-		}
-		cfg, err := k.Configure(map[string]string{"course": "sprint"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		config, seamRules = mustEncode(b, cfg), cfg.(roborally.Config).Rules
-	}
 	ctx := context.Background()
 	users := []string{"alice", "bob", "carol", "dave"}
 	games, uid := 0, uint32(0)
@@ -99,10 +74,7 @@ func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
 	newGame := func() {
 		games++
 		tag = fmt.Sprintf("lo%d", games)
-		spec := GameSpec{Tag: tag, Course: "sprint", Seed: int64(games), Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
-		if seam {
-			spec.Course, spec.Kind, spec.Config = "", "roborally", config
-		}
+		spec := GameSpec{Tag: tag, Settings: map[string]string{"course": "sprint"}, Seed: int64(games), Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 		for _, u := range users {
 			spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(u[:1]) + u[1:], Email: u + "@example.test"})
 		}
@@ -127,27 +99,7 @@ func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
 			if g, err = tx.GameByTag(tag); err != nil {
 				return err
 			}
-			if !seam {
-				state, _, err = stateOf(tx, g)
-				return err
-			}
-			k, err := j.hostedKind(g)
-			if err != nil {
-				return err
-			}
-			h, err := j.hostedState(tx, g, k)
-			if err != nil {
-				return err
-			}
-			pb, err := h.pos.Encode()
-			if err != nil {
-				return err
-			}
-			var p struct {
-				State *adjudicator.State `json:"state"`
-			}
-			err = json.Unmarshal(pb, &p)
-			state = p.State
+			state, _, err = testStateOf(tx, g)
 			return err
 		}); err != nil {
 			b.Fatal(err)
@@ -158,12 +110,6 @@ func benchLastOrderToSMTP(b *testing.B, inTx, seam bool) {
 			continue
 		}
 		setup, err := j.setupFor(g)
-		if seam {
-			var course *adjudicator.Course
-			if course, err = j.Course("sprint"); err == nil {
-				setup, err = roborally.NewSetup(course, seamRules, g.Seed)
-			}
-		}
 		if err != nil {
 			b.Fatal(err)
 		}

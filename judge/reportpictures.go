@@ -5,17 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
-	"io"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -40,13 +34,13 @@ import (
 // reader whose robot is ringed ("" for the shared pictures: a mailing list, an
 // observer), the report as rendered, and the mail as enqueue left it.
 type pictureJob struct {
-	Game   int64          `json:"game"`
-	Turn   int            `json:"turn"`
-	You    string         `json:"you,omitempty"`
-	Report narrate.Report `json:"report"`
-	// Mailing, when set, is a report of a game behind the seam that draws its own
-	// pictures (game.Illustrator), as the game was told of the mail (hostedmail.go);
-	// You and Report are then unused.
+	Game int64  `json:"game"`
+	Turn int    `json:"turn"`
+	You  string `json:"you,omitempty"`
+	// Report is kept by jobs the judge stored before RoboRally played behind the seam
+	// (olderReport); Mailing, set by every job since, is the report as the game was told
+	// of the mail (hostedmail.go), which draws its own pictures (game.Illustrator).
+	Report  *olderReport  `json:"report,omitempty"`
 	Mailing *game.Mailing `json:"mailing,omitempty"`
 	// The mail as stored: its text (unchanged by pictures), whether enqueue added the
 	// observer footer, and its headers.
@@ -61,57 +55,12 @@ type pictureJob struct {
 	Unsubscribe string   `json:"unsubscribe,omitempty"`
 }
 
-// laterPictures stands for the pictures of the game's turn, drawn after the commit.
-func (j *Judge) laterPictures(g store.Game, turn int) *reportPictures {
-	p := &reportPictures{later: &pictureJob{Game: g.ID, Turn: turn}}
-	p.you = func(robot string) *reportPictures {
-		return &reportPictures{later: &pictureJob{Game: g.ID, Turn: turn, You: robot}}
-	}
-	return p
-}
-
 // awaitJob completes m's picture job with the mail as enqueue leaves it.
 func (m *outMail) awaitJob() ([]byte, error) {
 	job := *m.later
 	job.Kind, job.To, job.Subject, job.MessageID, job.InReplyTo, job.Refs = m.kind, m.to, m.subject, m.messageID, m.inReplyTo, m.refs
 	job.Text, job.Observer, job.Unsubscribe = m.text, m.observer, m.unsubscribe
 	return json.Marshal(job)
-}
-
-// encodePNG writes a report picture as a PNG at the compression chosen for speed: the
-// pictures of a turn are the largest part of the time from the last order to the
-// reports (BenchmarkLastOrderToSMTP gives the time and the bytes a report).
-func (j *Judge) encodePNG(w io.Writer, img image.Image) error {
-	level := png.BestSpeed
-	if j.picturesInTx {
-		level = png.BestCompression // as before issue 24 item 3
-	}
-	return (&png.Encoder{CompressionLevel: level}).Encode(w, img)
-}
-
-// encodeOwnPNG is encodePNG for a reader's own copy (yourpictures.go).
-func (j *Judge) encodeOwnPNG(w io.Writer, img image.Image) error {
-	if j.picturesInTx {
-		return (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, img) // as before
-	}
-	return j.encodePNG(w, img)
-}
-
-// turnBefore is the state the game's turn began from (nil when there is none to read:
-// the turn's animation is left out).
-func turnBefore(tx *store.Tx, gameID int64, turn int) (*adjudicator.State, error) {
-	tn, err := tx.Turn(gameID, turn)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil || len(tn.Before) == 0 {
-		return nil, err
-	}
-	var before adjudicator.State
-	if err := json.Unmarshal(tn.Before, &before); err != nil {
-		return nil, nil
-	}
-	return &before, nil
 }
 
 // awaiting is one report awaiting its pictures.
@@ -200,133 +149,12 @@ func (j *Judge) turnReportPictures(ctx context.Context, gameID int64, turn int, 
 	if len(jobs) == 0 {
 		return 0, nil
 	}
-	if jobs[0].job.Mailing != nil { // a game behind the seam: all of a turn's jobs are
-		return j.hostedReportPictures(ctx, gameID, turn, jobs, start)
-	}
-	var g store.Game
-	var setup *adjudicator.Setup
-	var before, next *adjudicator.State
-	var events []adjudicator.Event
-	adopted := false
-	if err := j.Store.View(ctx, func(tx *store.Tx) error {
-		var err error
-		if g, err = tx.Game(gameID); errors.Is(err, store.ErrNotFound) {
-			return nil // no such game: its reports go without pictures
-		} else if err != nil {
-			return err
-		}
-		if g.Kind != "" {
-			adopted = true // by a game behind the seam since (legacy.go): drawn by it
-			return nil
-		}
-		tn, err := tx.Turn(gameID, turn)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil // rolled back meanwhile: its reports are void
-		} else if err != nil {
-			return err
-		}
-		var after adjudicator.State
-		if json.Unmarshal(tn.After, &after) != nil || json.Unmarshal(tn.Events, &events) != nil {
-			j.Log.Error("a turn's record does not read: its reports go without pictures", "game", g.Tag, "turn", turn)
-			return nil
-		}
-		next = &after
-		if before, err = turnBefore(tx, gameID, turn); err != nil {
-			return err
-		}
-		if setup, err = j.setupFor(g); err != nil {
-			j.Log.Error("a turn's course does not load: its reports go without pictures", "game", g.Tag, "turn", turn, "err", err)
-			setup = nil
-		}
-		return nil
-	}); err != nil {
-		return 0, err
-	}
-	if adopted {
-		if err := j.adoptedJobs(ctx, g, jobs); err != nil {
+	if jobs[0].job.Mailing == nil { // stored by the judge's path before the seam
+		if err := j.olderJobs(ctx, gameID, jobs); err != nil {
 			return 0, err
 		}
-		return j.hostedReportPictures(ctx, gameID, turn, jobs, start)
 	}
-	if setup != nil && next != nil {
-		j.drawReports(g, setup, before, next, events, turn, jobs)
-	}
-	if j.stopAt("pictures-drawn") {
-		return 0, nil
-	}
-	n, err := j.finishPictures(ctx, jobs)
-	if err == nil {
-		bytes := 0
-		for _, a := range jobs {
-			bytes += len(a.raw)
-		}
-		j.Log.Info("report pictures drawn", "game", g.Tag, "turn", turn, "reports", n,
-			"ms", time.Since(start).Milliseconds(), "bytes", bytes)
-	}
-	return n, err
-}
-
-// drawReports draws the turn's pictures and composes each report of jobs with them
-// (its raw). A picture that panics leaves every report of the turn without pictures
-// (logged): a drawing that fails for good must not stop the outbox at every start.
-func (j *Judge) drawReports(g store.Game, setup *adjudicator.Setup, before, next *adjudicator.State,
-	events []adjudicator.Event, turn int, jobs []*awaiting) {
-	defer func() {
-		if r := recover(); r != nil {
-			j.Log.Error("drawing a turn's pictures failed: its reports go without them", "game", g.Tag, "turn", turn, "panic", fmt.Sprint(r))
-			for _, a := range jobs {
-				a.raw = nil
-			}
-		}
-	}()
-	everyone := slices.ContainsFunc(jobs, func(a *awaiting) bool { return a.job.You == "" })
-	shared := j.turnPictures(g, setup, before, next, events, turn, everyone)
-	if shared != nil {
-		// each reader's own copy, side by side
-		var readers []string
-		for _, a := range jobs {
-			if a.job.You != "" && !slices.Contains(readers, a.job.You) {
-				readers = append(readers, a.job.You)
-			}
-		}
-		own := make([]*reportPictures, len(readers))
-		if shared.you != nil {
-			parallel.Do(len(readers), func(i int) { own[i] = shared.you(readers[i]) })
-		}
-		picsOf := func(you string) *reportPictures {
-			for i, r := range readers {
-				if r == you && own[i] != nil {
-					return own[i]
-				}
-			}
-			return shared.complete()
-		}
-		parallel.Do(len(jobs), func(i int) {
-			a := jobs[i]
-			raw, err := j.finishedReport(a.job, picsOf(a.job.You))
-			if err != nil {
-				j.Log.Error("a report with its pictures could not be composed: it goes without them", "outbox", a.id, "err", err)
-				return
-			}
-			a.raw = raw
-		})
-	}
-}
-
-// finishedReport is the report of job with its pictures, composed as enqueue would.
-func (j *Judge) finishedReport(job pictureJob, pics *reportPictures) ([]byte, error) {
-	m, err := j.reportMail(job.Report, pics)
-	if err != nil {
-		return nil, err
-	}
-	m.kind, m.gameID, m.turn, m.to, m.subject = job.Kind, job.Game, job.Turn, job.To, job.Subject
-	m.messageID, m.inReplyTo, m.refs, m.unsubscribe = job.MessageID, job.InReplyTo, job.Refs, job.Unsubscribe
-	m.text = job.Text
-	if job.Observer {
-		m.html = withObserverHTML(m.html, j.observerFooter(job.Report.Game))
-	}
-	m.html = redactText(m.html)
-	return j.compose(m, j.now())
+	return j.hostedReportPictures(ctx, gameID, turn, jobs, start)
 }
 
 // finishPictures puts the finished mails in their outbox rows and removes their marks,
@@ -463,28 +291,48 @@ func (j *Judge) drawHostedReports(g store.Game, ill game.Illustrator, before gam
 	})
 }
 
-// adoptedJobs turns the picture jobs of the judge's own RoboRally path into jobs of the
-// game behind the seam that adopted their game after the turn was played (legacy.go):
-// what the game is told of each mail (game.Mailing) is read from the report the job
-// kept, so that the game draws the same pictures and writes the same HTML.
-func (j *Judge) adoptedJobs(ctx context.Context, g store.Game, jobs []*awaiting) error {
+// olderReport is what a picture job the judge stored before RoboRally played behind the
+// seam kept of its report, as far as olderJobs reads it (templates.Report's fields of
+// the same names, as that job wrote them).
+type olderReport struct {
+	Game, Part, List, Deadline string
+}
+
+// olderJobs turns the picture jobs of the judge's path before the seam into jobs of the
+// game that adopted their game since (legacy.go): what the game is told of each mail
+// (game.Mailing) is read from the report the job kept, so that the game draws the same
+// pictures and writes the same HTML. A game not adopted, or gone, leaves the jobs to go
+// without pictures.
+func (j *Judge) olderJobs(ctx context.Context, gameID int64, jobs []*awaiting) error {
+	var g store.Game
 	var players []store.Player
 	if err := j.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
+		if g, err = tx.Game(gameID); err != nil {
+			return err
+		}
 		players, err = tx.Players(g.ID)
 		return err
-	}); err != nil {
+	}); errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
 		return err
 	}
+	if g.Kind == "" {
+		return nil
+	}
 	for _, a := range jobs {
-		rep := a.job.Report
+		var rep olderReport
+		if a.job.Report != nil {
+			rep = *a.job.Report
+		}
 		c := j.mailing(g, game.MailReport, -1, a.job.Turn)
 		c.Templates = nil
 		c.Game, c.Deadline, c.List = rep.Game, rep.Deadline, rep.List
 		switch {
-		case rep.Part == narrate.PartPublic || a.job.You == "":
+		case rep.Part == "public" || a.job.You == "":
 			c.Part = game.PartPublic
-		case rep.Part == narrate.PartPrivate:
+		case rep.Part == "private":
 			c.Part = game.PartPrivate
 		}
 		for _, p := range players {

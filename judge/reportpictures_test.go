@@ -264,7 +264,7 @@ func TestReportPicturesOfTwoTurns(t *testing.T) {
 func TestTwoJudgesDrawEachReportOnce(t *testing.T) {
 	a, b := twoJudges(t, "postgres")
 	ctx := context.Background()
-	spec := GameSpec{Tag: "twodrawers", Course: "sprint", Seed: 5,
+	spec := GameSpec{Tag: "twodrawers", Settings: map[string]string{"course": "sprint"}, Seed: 5,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	robots := []string{"Alice", "Bob", "Carol"}
 	for _, r := range robots {

@@ -294,7 +294,7 @@ type reportFixture struct {
 func newReportFixture(t *testing.T, list string) reportFixture {
 	t.Helper()
 	f := newJudgeFixture(t)
-	spec := GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test", List: list,
+	spec := GameSpec{Tag: "spring", Settings: map[string]string{"course": "sprint"}, Seed: 42, GMEmail: "gm@example.test", List: list,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	f.createGame(spec)
 	g, _ := f.state()

@@ -440,60 +440,50 @@ func TestSeamReportPicturesOfAVoidTurn(t *testing.T) {
 	}
 }
 
-// A game of the judge's own RoboRally path adopted by roborally.Kind (legacy.go) while
-// its turn's reports await their pictures — a judge upgraded right after a turn — sends
-// them with the pictures and HTML the older path would have: the game behind the seam
-// draws them from what each report's job kept. Before, they went without pictures.
-func TestAdoptedGameDrawsPendingReportPictures(t *testing.T) {
-	ctx := context.Background()
-	// games of the older path: made by judges that host no game adopting them
-	olderPath := func() *fixture {
-		f := newJudgeFixture(t)
-		var kinds game.Catalog
-		for _, k := range f.j.Games {
-			if _, ok := k.(game.Legacy); !ok {
-				kinds = append(kinds, k)
-			}
-		}
-		f.j.Games = kinds
-		f.createGame(GameSpec{Tag: "spring", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
-			Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}})
-		f.resolveTurn1()
-		return f
+// A report whose pictures the judge's own RoboRally path left to draw — a judge
+// upgraded right after a turn, its outbox_pictures rows written before the seam — is
+// drawn by the game behind the seam that adopted its game (olderJobs): what each job
+// kept of its report (the older job's report: game, part, list, deadline) and its
+// reader make the same game.Mailing a job of the seam holds, so the game draws the same
+// pictures and writes the same HTML.
+func TestOlderPictureJobsAreDrawnThroughTheSeam(t *testing.T) {
+	f := newSeamFixture(t, GameSpec{})
+	f.resolveTurn1()
+	rows := f.pictureJobs()
+	if len(rows) < 3 {
+		t.Fatalf("%d reports await their pictures, want at least 3", len(rows))
 	}
-	want := olderPath()
-	wantMails := gameMails(t, want)
-	f := olderPath()
-	if jobs := f.pictureJobs(); len(jobs) != 3 {
-		t.Fatalf("%d reports await their pictures, want 3", len(jobs))
-	}
-	f.j.Games = append(game.Catalog{roborally.Kind{Course: f.j.Course}}, f.j.Games...)
-	if n, err := f.j.AdoptLegacy(ctx); err != nil || n != 1 {
-		t.Fatalf("adopted %d games: %v", n, err)
-	}
-	got := gameMails(t, f)
-	reports := 0
-	for id, w := range wantMails {
-		if !strings.HasPrefix(id, "report.spring.1.") {
-			continue
+	var older []*awaiting
+	var want []string
+	for _, r := range rows {
+		var job pictureJob
+		if err := json.Unmarshal(r.Job, &job); err != nil || job.Mailing == nil {
+			t.Fatalf("job of outbox %d: %v", r.OutboxID, err)
 		}
-		reports++
-		g, ok := got[id]
-		switch {
-		case !ok:
-			t.Errorf("%s was not sent", id)
-		case g.text != w.text || g.html != w.html:
-			t.Errorf("%s: the text or HTML differs from the older path's:\n%s", id, lineDiff(w.html, g.html))
-		case len(g.inline) != len(w.inline) || len(g.inline) != 7:
-			t.Errorf("%s: %d pictures, want the older path's %d", id, len(g.inline), len(w.inline))
+		m := *job.Mailing
+		b, _ := json.Marshal(m)
+		want = append(want, string(b))
+		// the job as the older path wrote it: its report, the reader's robot
+		o := job
+		o.Mailing = nil
+		part := map[string]string{game.PartPublic: "public", game.PartPrivate: "private"}[m.Part]
+		o.Report = &olderReport{Game: m.Game, Part: part, List: m.List, Deadline: m.Deadline}
+		if m.Seat >= 0 {
+			o.You = []string{"Twonky", "Zoombot", "Hulk"}[m.Seat]
 		}
-		for cid, data := range w.inline {
-			if string(g.inline[cid]) != string(data) {
-				t.Errorf("%s: picture %s differs from the older path's", id, cid)
-			}
-		}
+		older = append(older, &awaiting{id: r.OutboxID, job: o})
 	}
-	if reports != 3 {
-		t.Fatalf("%d reports of turn 1 on the older path, want 3", reports)
+	g, _ := f.game("spring")
+	if err := f.j.olderJobs(context.Background(), g.ID, older); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range older {
+		if a.job.Mailing == nil {
+			t.Fatalf("job %d was not given a mailing", i+1)
+		}
+		got, _ := json.Marshal(*a.job.Mailing)
+		if string(got) != want[i] {
+			t.Errorf("job %d: the older job reads as\n%s\nwant\n%s", i+1, got, want[i])
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/autopilot"
+	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -99,7 +100,7 @@ func TestGame2023ByMail(t *testing.T) {
 		}
 		var before adjudicator.State
 		mustJSON(t, testBeforeJSON(t, j, tn), &before)
-		var played []Played
+		var played []orders.Played
 		mustJSON(t, testPlayedJSON(tn), &played)
 		ords := make([]adjudicator.Orders, len(played))
 		for i, p := range played {
@@ -152,24 +153,15 @@ func TestGame2023ByMail(t *testing.T) {
 func newFixture2023(t *testing.T, missed string, variants ...string) *fixture {
 	t.Helper()
 	f := newJudgeFixture(t)
-	rules := adjudicator.Rules2023()
-	vs := map[string]string{}
+	settings := map[string]string{"course": "docking-run", "rules": "2023"}
 	for _, v := range variants {
-		vs[v] = "yes"
+		settings[v] = "yes"
 	}
-	actFast, err := applyVariants(&rules, vs)
-	if err != nil {
-		t.Fatal(err)
+	if missed != "" {
+		settings["missed"] = missed
 	}
-	spec := GameSpec{Tag: "spring", Course: "docking-run", Seed: 42, GMEmail: "gm@example.test", Rules: &rules,
-		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, Missed: store.MissedPolicy(missed)}
-	if actFast {
-		spec.Missed = store.MissedRandom
-	}
-	if missed == MissedAutopilot {
-		spec.Missed, spec.Options.Missed = "", MissedAutopilot
-	}
-	f.createGame(spec)
+	f.createGame(GameSpec{Tag: "spring", Settings: settings, Seed: 42, GMEmail: "gm@example.test",
+		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}})
 	return f
 }
 
@@ -255,8 +247,8 @@ func TestMissedOrders2023(t *testing.T) {
 			g0, before := f.state()
 			// What reminders and STATUS tell the player will happen.
 			want := map[string]string{"powerdown": "shuts down for the round", "random": "Act Fast", MissedAutopilot: "autopilot"}[tc.want]
-			if o, err := optionsOfGame(f, g0); err != nil || !strings.Contains(f.j.missedRule(g0, o.policy(g0)), want) {
-				t.Errorf("policy text %q (%v), want it to say %q", f.j.missedRule(g0, o.policy(g0)), err, want)
+			if !strings.Contains(f.j.missedRule(g0), want) {
+				t.Errorf("policy text %q, want it to say %q", f.j.missedRule(g0), want)
 			}
 			f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet2023("Twonky", "")))
 			// Hulk shuts down: a sheet without a program, which is enough.
@@ -280,7 +272,7 @@ func TestMissedOrders2023(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			var played []Played
+			var played []orders.Played
 			mustJSON(t, testPlayedJSON(tn), &played)
 			z := played[before.Robot("Zoombot")]
 			if z.Missed != tc.want {

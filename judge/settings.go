@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -230,23 +229,17 @@ var gameSettings = []gameSetting{
 			}
 			return nil
 		},
-		show: func(s store.GameSettings, o Options, g store.Game) string {
-			g.Missed = s.Missed
-			return missedText(g, o)
-		}},
+		show: func(store.GameSettings, Options, store.Game) string { return "the game's autopilot plays the move" }},
 	{key: "rules", values: "postal | 2023, and the 2023 variants lighter, less-deadly, less-spammy, dynamic-archive, act-fast =yes (at CREATE only)", label: "rules",
 		set: func(*store.GameSettings, *Options, string) error {
 			return refuse("the ruleset and its variants are chosen when the game is created (CREATE ... rules=2023 less-deadly=yes) and do not change.")
 		},
-		show: func(s store.GameSettings, o Options, g store.Game) string {
-			g.Missed = s.Missed
-			return variantsText(gameRules(g), g, o)
-		}},
+		show: func(_ store.GameSettings, _ Options, g store.Game) string { return g.Kind + "'s own (set at CREATE)" }},
 	{key: "players", aliases: []string{"max-players"}, values: "N (the most that may join)", label: "players",
 		set: func(_ *store.GameSettings, o *Options, v string) error {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > adjudicator.MaxRobots {
-				return refuse("players %q: want 1 to %d.", v, adjudicator.MaxRobots)
+			if err != nil || n < 1 || n > MaxSeats {
+				return refuse("players %q: want 1 to %d.", v, MaxSeats)
 			}
 			o.MaxPlayers = n
 			return nil

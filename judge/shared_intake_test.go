@@ -63,7 +63,7 @@ func measureSharedIntake(t *testing.T, judges, n int, stopOne bool) float64 {
 	}
 	robots := []string{"Alice", "Bob", "Carol"}
 	users := []string{"alice", "bob", "carol"}
-	spec := GameSpec{Tag: "si", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	spec := GameSpec{Tag: "si", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for i, r := range robots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: users[i] + "@example.test"})
 	}

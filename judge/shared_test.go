@@ -51,7 +51,7 @@ func TestSecondClockLeavesTheNextTurn(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			a, b := twoJudges(t, backend)
 			ctx := context.Background()
-			spec := GameSpec{Tag: "twoclocks", Course: "sprint", Seed: 5,
+			spec := GameSpec{Tag: "twoclocks", Settings: map[string]string{"course": "sprint"}, Seed: 5,
 				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 			for _, r := range []string{"Alice", "Bob"} {
 				spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: strings.ToLower(r) + "@example.test"})
@@ -117,7 +117,7 @@ func TestSecondClockLeavesTheNextTurn(t *testing.T) {
 func TestTwoSendersSendEachMailOnce(t *testing.T) {
 	a, b := twoJudges(t, "postgres")
 	ctx := context.Background()
-	spec := GameSpec{Tag: "twosenders", Course: "sprint", Seed: 5,
+	spec := GameSpec{Tag: "twosenders", Settings: map[string]string{"course": "sprint"}, Seed: 5,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, r := range []string{"Alice", "Bob", "Carol"} {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: strings.ToLower(r) + "@example.test"})
@@ -204,7 +204,7 @@ func TestStoredMailJudgedOnce(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			a, b := twoJudges(t, backend)
 			ctx := context.Background()
-			spec := GameSpec{Tag: "once", Course: "sprint", Seed: 5,
+			spec := GameSpec{Tag: "once", Settings: map[string]string{"course": "sprint"}, Seed: 5,
 				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 			for _, r := range []string{"Alice", "Bob"} {
 				spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: strings.ToLower(r) + "@example.test"})

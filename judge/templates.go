@@ -2,7 +2,6 @@ package judge
 
 import (
 	"github.com/rallyjudge/rallyjudge/game"
-	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -64,14 +63,3 @@ type brokenTemplates struct{ err error }
 
 func (b brokenTemplates) Text(string, any) (string, error) { return "", b.err }
 func (b brokenTemplates) HTML(string, any) (string, error) { return "", b.err }
-
-// ownRoboRally is the judge's templates with RoboRally's, for the judge's own
-// RoboRally path (reports.go, the acknowledgements of inbound.go and batch.go, the
-// take-over's welcome): it goes with that path.
-func (j *Judge) ownRoboRally() game.Renderer {
-	set, err := j.Templates.With(narrate.Source())
-	if err != nil {
-		return brokenTemplates{err}
-	}
-	return set
-}

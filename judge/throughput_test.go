@@ -113,7 +113,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	ctx := context.Background()
 	robots := []string{"Alice", "Bob", "Carol"}
 	users := []string{"alice", "bob", "carol"}
-	spec := GameSpec{Tag: "tp", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	spec := GameSpec{Tag: "tp", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for i, r := range robots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: users[i] + "@example.test"})
 	}
@@ -290,7 +290,7 @@ func BenchmarkHandleBatch(b *testing.B) {
 	defer cancel()
 	robots := []string{"Alice", "Bob", "Carol"}
 	users := []string{"alice", "bob", "carol"}
-	spec := GameSpec{Tag: "tp", Course: "sprint", Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
+	spec := GameSpec{Tag: "tp", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for i, r := range robots {
 		spec.Players = append(spec.Players, PlayerSpec{Robot: r, Email: users[i] + "@example.test"})
 	}

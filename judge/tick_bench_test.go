@@ -136,7 +136,7 @@ func BenchmarkTick(b *testing.B) {
 				return j
 			}
 			j := open()
-			spec := GameSpec{Tag: "idle", Course: "sprint", Seed: 42, GMEmail: "gm@example.test",
+			spec := GameSpec{Tag: "idle", Settings: map[string]string{"course": "sprint"}, Seed: 42, GMEmail: "gm@example.test",
 				Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 			for _, p := range []string{"Twonky", "Zoombot", "Hulk"} {
 				spec.Players = append(spec.Players, PlayerSpec{Robot: p, Email: strings.ToLower(p) + "@example.test"})

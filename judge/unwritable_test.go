@@ -98,7 +98,7 @@ func fullDiskWhileServing(t *testing.T, freeUp bool) {
 	if !freeUp {
 		j.UnwritableExit = time.Nanosecond // the first try after the failure is past it
 	}
-	secrets, err := j.CreateGame(ctx, GameSpec{Tag: "live", Course: "sprint", Seed: 3, GMEmail: "gm@example.test",
+	secrets, err := j.CreateGame(ctx, GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}})
 	if err != nil {

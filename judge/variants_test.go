@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -47,18 +46,18 @@ func TestCreateVariantsShownEverywhere(t *testing.T) {
 		}
 	}
 	var g store.Game
-	var o Options
 	if err := st.View(ctx, func(tx *store.Tx) error {
 		var err error
-		if g, err = tx.GameByTag("hunt"); err != nil {
-			return err
-		}
-		o, err = j.optionsOf(tx, g)
+		g, err = tx.GameByTag("hunt")
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	line := gameRulesLine(g, o)
+	k, err := j.hostedKind(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := hostedRulesLine(g, k)
 	for _, want := range []string{"rules: postal with", "option_package=deluxe", "scavenger_hunt=2", "bio_bots=true", "pass_touches=true"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("LIST's line lacks %q: %s", want, line)
@@ -69,9 +68,7 @@ func TestCreateVariantsShownEverywhere(t *testing.T) {
 	}
 
 	// The welcome, through CreateGame with the players seated.
-	rules := adjudicator.PostalRules()
-	rules.OptionPackage, rules.BioBots, rules.ScavengerHunt = "deluxe", true, 1
-	spec := GameSpec{Tag: "deluxe", Course: "sprint", Seed: 42, GMEmail: "gm@example.test", Rules: &rules,
+	spec := GameSpec{Tag: "deluxe", Settings: map[string]string{"course": "sprint", "variants": "deluxe-package,scavenger-hunt-1,bio-bots"}, Seed: 42, GMEmail: "gm@example.test",
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
 		Players:  []PlayerSpec{{Robot: "Twonky", Email: "twonky@example.test"}, {Robot: "Hulk", Email: "hulk@example.test"}}}
 	if _, err := j.CreateGame(ctx, spec); err != nil {

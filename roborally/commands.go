@@ -62,6 +62,15 @@ func (Config) Words() game.Words {
 	return game.Words{Seat: "robot", First: "first hand", Orders: "order sheet", Move: "program"}
 }
 
+// Tagline is RoboRally in HELP's list of games, with its main settings.
+func (Kind) Tagline() string {
+	return "RoboRally: programs of five cards, everyone at once\n" +
+		strings.Repeat(" ", 31) + "(course=NAME, options=DECK, rules=postal|2023, rules.KEY=VALUE)"
+}
+
+// Label is the course: "sprint".
+func (c Config) Label() string { return c.CourseName }
+
 // Describe is the course: "course sprint".
 func (c Config) Describe() string { return "course " + c.CourseName }
 
@@ -173,4 +182,20 @@ func seatsOf(c *adjudicator.Course) int {
 		n = len(c.Starts)
 	}
 	return n
+}
+
+// Announce is the reply to CREATE: the course, the judge's settings, then every rules
+// setting one a line, those the game changed from its ruleset's marked with * (as
+// CREATE has always answered a RoboRally game).
+func (c Config) Announce(tag, settings string) string {
+	var b strings.Builder
+	for _, s := range c.Rules.Settings() {
+		mark := " "
+		if s.Changed {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, " %s %s: %s\n", mark, s, s.Text)
+	}
+	return fmt.Sprintf("Game %s is created and open for players (course %s):\n%s\nThe rules (* changed from the %s rules):\n%s\nPlayers join with \"JOIN %s ROBOT\"; START it when they have.\n",
+		tag, c.CourseName, settings, c.Rules.Name, b.String(), tag)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/internal/near"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
@@ -148,11 +149,17 @@ func (k Kind) Configure(kv map[string]string) (game.Config, error) {
 	if err := c.Rules.Check(); err != nil {
 		return nil, err
 	}
+	if _, err := k.course(c.CourseName); err != nil {
+		return nil, fmt.Errorf("course %q: %v.%s", c.CourseName, err, courseHint(c.CourseName))
+	}
 	setup, err := k.setup(c, 0) // the course, and whether the rules play it
 	if err != nil {
 		return nil, err
 	}
 	c.seats = seatsOf(setup.Course)
+	// the option (or upgrade) cards the game deals are fixed at its creation
+	// (NewSetup): a later change to the decks changes no game made before it
+	c.Rules = setup.Rules
 	return c, nil
 }
 
@@ -635,4 +642,14 @@ var _ game.Templater = Kind{}
 func (Kind) Templates() (fs.FS, map[string]any) {
 	src := narrate.Source()
 	return src.FS, src.Samples
+}
+
+// courseHint follows a refused course name: " Did you mean sprint?" when a shipped
+// course is near, else "".
+func courseHint(name string) string {
+	h := near.Hint(name, adjudicator.Courses(), "courses are")
+	if !strings.HasPrefix(h, "did you mean") {
+		return ""
+	}
+	return " " + near.Sentence(h)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/adjudicator/scenario"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 )
 
 // checkConfig is the parsed command line of `rallyjudge check`.
@@ -63,9 +64,13 @@ func (cfg checkConfig) against(tag string) (setup *adjudicator.Setup, st *adjudi
 	if err != nil {
 		return nil, nil, "", err
 	}
-	setup, st, turn, err := j.TurnToCheck(context.Background(), strings.ToLower(tag))
+	pos, turn, err := j.TurnToCheck(context.Background(), strings.ToLower(tag))
 	if err != nil {
 		return nil, nil, "", err
+	}
+	st, setup, ok := roborally.Engine(pos)
+	if !ok {
+		return nil, nil, "", fmt.Errorf("game %s is not a RoboRally game: check reads RoboRally order sheets", strings.ToLower(tag))
 	}
 	return setup, st, fmt.Sprintf("game %s in %s (turn %d)", strings.ToLower(tag), db, turn), nil
 }

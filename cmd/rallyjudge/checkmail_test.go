@@ -12,6 +12,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -103,10 +104,14 @@ func TestCheckAgainstTheJudgesDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	j, _ := judge.New(st, "judge@example.test", nil)
-	_, state, turn, err := j.TurnToCheck(context.Background(), "cli")
+	pos, turn, err := j.TurnToCheck(context.Background(), "cli")
 	st.Close()
 	if err != nil || turn != 3 {
 		t.Fatalf("TurnToCheck: turn %d, %v", turn, err)
+	}
+	state, _, ok := roborally.Engine(pos)
+	if !ok {
+		t.Fatal("game cli is not RoboRally")
 	}
 	hand := state.Robots[0].Hand
 	dir := t.TempDir()

@@ -33,7 +33,7 @@ func judgeDB(t *testing.T, turns int) string {
 	j.Now = func() time.Time { return now }
 	j.NewSeed = func() int64 { return now.Unix() }
 	ctx := context.Background()
-	if _, err := j.CreateGame(ctx, judge.GameSpec{Tag: "cli", Course: "sprint", Seed: 9, Missed: store.MissedRandom,
+	if _, err := j.CreateGame(ctx, judge.GameSpec{Tag: "cli", Settings: map[string]string{"course": "sprint", "missed": "random"}, Seed: 9,
 		Players: []judge.PlayerSpec{{Robot: "Twonky", Email: "a@example.test"}, {Robot: "Zoombot", Email: "b@example.test"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package judge
+package roborally
 
 import (
 	"strings"
@@ -24,7 +24,11 @@ func TestStandingsSpeakTheRulesWords(t *testing.T) {
 		{"postal", postal, []string{"Hulk         2 flags, 3 lives, 0 damage — winner", "Zoe          1 flag, 2 lives, 3 damage"}, []string{"flag(s)", "checkpoint"}},
 		{"2023", own, []string{"Hulk         2 checkpoints, energy 7, upgrades Zoop — winner", "Zoe          1 checkpoint, energy 4"}, []string{"flag", "lives", "damage"}},
 	} {
-		out := strings.Join(standings(tc.st, nil), "\n")
+		var lines []string
+		for _, i := range Ranking(tc.st) {
+			lines = append(lines, StandingLine(tc.st, tc.st.Robots[i]))
+		}
+		out := strings.Join(lines, "\n")
 		for _, w := range tc.want {
 			if !strings.Contains(out, w) {
 				t.Errorf("%s standings lack %q:\n%s", tc.name, w, out)
