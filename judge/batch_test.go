@@ -144,7 +144,7 @@ func TestBatchFailedMailKeptForRecover(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sheet := f.sheet("Twonky", "")
-	load := f.j.Course
+	load := adjudicator.LoadCourse
 	f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 	const guess = "wrong-guess-1234"
 	batch := []mail.Fetched{

@@ -32,7 +32,7 @@ func TestFailedMailKeepsNoSecret(t *testing.T) {
 					t.Fatal("the base64 mail carries the secret in clear")
 				}
 			}
-			load := f.j.Course
+			load := adjudicator.LoadCourse
 			f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 			f.deliver(raw)
 			row := f.inboxStatus(f.uid)

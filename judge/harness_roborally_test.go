@@ -177,7 +177,6 @@ func testAfterJSON(tn store.Turn) []byte {
 // setups read before forgotten. Tests use it to make a mail's handling fail (a course
 // that cannot be read) and then to mend it.
 func (f *fixture) setCourses(load func(string) (*adjudicator.Course, error)) {
-	f.j.Course = load
 	for i, k := range f.j.Games {
 		if rk, ok := k.(roborally.Kind); ok {
 			rk.Course = load

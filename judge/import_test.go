@@ -302,7 +302,7 @@ func (j *Judge) roboRallyArchive(tx *store.Tx, g store.Game) (rja.Archive, error
 	}
 	games := j.Games
 	if g.Kind == "" { // the older path's game, in a judge that may host no RoboRally
-		games = game.Catalog{roborally.Kind{Course: j.Course}}
+		games = game.Catalog{roborally.Kind{}}
 	}
 	a, err := archive.Of(rec, games)
 	if err != nil {

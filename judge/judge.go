@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/store"
@@ -91,8 +90,6 @@ type Judge struct {
 	// Retention says how long bookkeeping rows are kept (pruned by Tick).
 	Retention store.Retention
 	lastPrune time.Time
-	// Course loads a course by name (adjudicator.LoadCourse by default).
-	Course func(name string) (*adjudicator.Course, error)
 
 	// picturesInTx draws a turn's pictures inside its transaction at best compression,
 	// as before issue 24 item 3: BenchmarkLastOrderToSMTP's "before" (tests only).
@@ -133,7 +130,6 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		MaxMessageBytes: DefaultMaxMessageBytes, AuthFailures: 5, AuthWindow: time.Hour, MaxIntakeWait: time.Hour, Replies: DefaultReplyLimits(),
 		UnwritableExit: DefaultUnwritableExit, UnwritableProbe: 5 * time.Second, IntegrityCheck: DefaultIntegrityCheck,
 		Retention: store.DefaultRetention(),
-		Course:    adjudicator.LoadCourse,
 		Games:     games.Hosted(),
 	}, nil
 }

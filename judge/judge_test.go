@@ -791,7 +791,7 @@ func TestRedactInboundBase64(t *testing.T) {
 // failed, and Recover (at every start) processes it once what broke is mended.
 func TestFailedMessageIsTakenUpAgainAtRestart(t *testing.T) {
 	f := newFixture(t)
-	load := f.j.Course
+	load := adjudicator.LoadCourse
 	f.setCourses(func(string) (*adjudicator.Course, error) { return nil, errors.New("disk on fire") })
 	f.deliver(rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")))
 	if row := f.inboxStatus(f.uid); row.Status != store.InboxFailed {

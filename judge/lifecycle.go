@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -502,19 +501,6 @@ func genTag(gen int) string {
 		return ""
 	}
 	return fmt.Sprintf(".g%d", gen)
-}
-
-// courseSeats is how many robots a course takes: its players range's top, at most its
-// start squares and MaxSeats.
-func courseSeats(c *adjudicator.Course) int {
-	n := MaxSeats
-	if c.MaxPlayers > 0 && c.MaxPlayers < n {
-		n = c.MaxPlayers
-	}
-	if len(c.Starts) > 0 && len(c.Starts) < n {
-		n = len(c.Starts)
-	}
-	return n
 }
 
 // count is "1 flag", "2 flags".

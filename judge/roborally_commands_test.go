@@ -42,7 +42,7 @@ func newTwoPaths(t *testing.T, own bool) *twoPaths {
 		tp.rules, kv = &r, map[string]string{"course": "docking-run", "rules": "2023"}
 	}
 	dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
-	k := roborally.Kind{Course: tp.seam.j.Course}
+	k := roborally.Kind{}
 	tp.seam.j.Games = append(game.Catalog{k}, tp.seam.j.Games...)
 	cfg, err := k.Configure(kv)
 	if err != nil {
@@ -354,7 +354,7 @@ func TestRoboRallyOpenGameThroughTheSeam(t *testing.T) {
 				r := adjudicator.Rules2023()
 				tp.rules, kv = &r, map[string]string{"course": "docking-run", "rules": "2023"}
 			}
-			k := roborally.Kind{Course: tp.seam.j.Course}
+			k := roborally.Kind{}
 			tp.seam.j.Games = append(game.Catalog{k}, tp.seam.j.Games...)
 			cfg, err := k.Configure(kv)
 			if err != nil {

@@ -47,7 +47,7 @@ func TestRoboRallySeamMailsTheSameReports(t *testing.T) {
 			players := []string{"Twonky", "Zoombot", "Hulk"}
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
 			seam := newJudgeFixture(t)
-			k := roborally.Kind{Course: seam.j.Course}
+			k := roborally.Kind{}
 			seam.j.Games = append(game.Catalog{k}, seam.j.Games...)
 			cfg, err := k.Configure(tc.kv)
 			if err != nil {
@@ -247,7 +247,7 @@ func lineDiff(a, b string) string {
 func newSeamFixture(t *testing.T, spec GameSpec) *fixture {
 	t.Helper()
 	f := newJudgeFixture(t)
-	k := roborally.Kind{Course: f.j.Course}
+	k := roborally.Kind{}
 	f.j.Games = append(game.Catalog{k}, f.j.Games...)
 	cfg, err := k.Configure(map[string]string{"course": "sprint"})
 	if err != nil {

@@ -35,7 +35,7 @@ func TestRoboRallyThroughTheSeamIsTheSameGame(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTranscript(t)
 			f := newJudgeFixture(t)
-			k := roborally.Kind{Course: f.j.Course}
+			k := roborally.Kind{}
 			f.j.Games = append(game.Catalog{k}, f.j.Games...)
 			players := []string{"Twonky", "Zoombot", "Hulk"}
 			dl := store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}
@@ -160,7 +160,7 @@ func ptr[T any](v T) *T { return &v }
 // the list and each player its own part alone (game.Parts), as its own path does.
 func TestRoboRallyThroughTheSeamWithAList(t *testing.T) {
 	f := newJudgeFixture(t)
-	k := roborally.Kind{Course: f.j.Course}
+	k := roborally.Kind{}
 	f.j.Games = append(game.Catalog{k}, f.j.Games...)
 	cfg, err := k.Configure(map[string]string{"course": "sprint"})
 	if err != nil {
