@@ -65,7 +65,7 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, players []store.Pl
 	}
 	t := game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, File: file, Paused: g.Status == store.GamePaused,
 		Deadline: deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now()), Fold: m}
-	if r := j.templatesFor(g); r != nil {
+	if r := j.templatesIn(tx, g); r != nil {
 		t.Render = r.Text
 	}
 	for _, seat := range missing {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/store"
+	"github.com/rallyjudge/rallyjudge/templates"
 )
 
 // What judging a sheet for a hosted game reads of the database, kept in the
@@ -249,4 +250,25 @@ func observes(tx *store.Tx, gameID int64, addr string) (bool, error) {
 	}
 	tx.Memo()[key] = observed{yes, writes}
 	return yes, nil
+}
+
+// templatesKey names in the memo the templates a game's mails are rendered with.
+type templatesKey struct {
+	set  *templates.Set
+	kind string
+}
+
+// templatesIn is templatesFor, layered once a transaction for each game kind (every
+// acknowledgement of a batch asked for them: layering the game's templates over the
+// judge's a mail cost intake a twentieth of its allocations).
+func (j *Judge) templatesIn(tx *store.Tx, g store.Game) game.Renderer {
+	key := templatesKey{j.Templates, g.Kind}
+	if r, ok := tx.Memo()[key].(game.Renderer); ok {
+		return r
+	}
+	r := j.templatesFor(g)
+	if r != nil {
+		tx.Memo()[key] = r
+	}
+	return r
 }
