@@ -103,7 +103,7 @@ type Judge struct {
 	held      heldSecrets // secrets whose mail is not sent yet (secretslots.go)
 	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
-	seatFolds seatFoldCache // a hosted game's moves folded (hostedmemo.go)
+	seatFolds seatFoldCache // a hosted game's moves folded (txmemo.go)
 	ready     readyWatch    // the games Tick looks at for a complete turn (readywatch.go)
 	life      lifeWatch     // the games Lifecycle looks at (lifewatch.go)
 }
