@@ -87,18 +87,27 @@ func (t *turn) rebootSquare(i int) (Pos, Dir) {
 	best, found := Pos{}, false
 	var dir Dir
 	dist := 0
-	for k := range b.Squares {
+	try := func(k int) {
 		tok := b.Squares[k].Reboot
 		if !tok.On {
-			continue
+			return
 		}
 		p := Pos{k % b.W, k / b.W}
 		if region >= 0 && t.course().BoardOf(p) != region {
-			continue
+			return
 		}
 		d := abs(p.X-last.X) + abs(p.Y-last.Y)
 		if !found || d < dist {
 			best, dir, dist, found = p, tok.Dir, d, true
+		}
+	}
+	if s := t.setup; s.rebootsOK {
+		for _, k := range s.reboots {
+			try(int(k))
+		}
+	} else {
+		for k := range b.Squares {
+			try(k)
 		}
 	}
 	if found {

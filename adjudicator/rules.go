@@ -395,6 +395,11 @@ type Setup struct {
 	// reach[4*sq+d] is how many squares a beam leaving square sq in direction d crosses
 	// before a wall or the edge of the board stops it (turn.shoot).
 	reach []uint16
+	// reboots is the squares holding a reboot token, in board order, when rebootsOK
+	// (turn.rebootSquare: a rebooting robot's every forecast looked for them square by
+	// square).
+	reboots   []int32
+	rebootsOK bool
 
 	// Rules come last: a turn reads the fields above far more often, and Rules (352
 	// 300 bytes) between them spread them over more cache lines; a field added to
@@ -491,6 +496,12 @@ func (s *Setup) prepare() error {
 		s.fxTable = newEffectTable(s.Effects)
 	}
 	s.walls, s.wallsW = make([]Edges, len(b.Squares)), b.W
+	s.reboots, s.rebootsOK = nil, true
+	for k := range b.Squares {
+		if b.Squares[k].Reboot.On {
+			s.reboots = append(s.reboots, int32(k))
+		}
+	}
 	s.reach = make([]uint16, 4*len(b.Squares))
 	for y := 0; y < b.H; y++ {
 		for x := 0; x < b.W; x++ {
