@@ -122,8 +122,8 @@ func guardOf(list []ast.Expr, mask string) (string, ast.Expr, bool) {
 	return id.Name, and.Y, true
 }
 
-// firstWordsAsked are the first literal words of the p.is and p.accept calls in e that
-// are not under a "!".
+// firstWordsAsked are the first literal words of the p.is and p.accept calls (and their
+// one-word forms is1 and accept1) in e that are not under a "!".
 func firstWordsAsked(e ast.Expr) []string {
 	var words []string
 	var walk func(n ast.Node) bool
@@ -135,7 +135,7 @@ func firstWordsAsked(e ast.Expr) []string {
 			}
 		case *ast.CallExpr:
 			sel, ok := n.Fun.(*ast.SelectorExpr)
-			if !ok || (sel.Sel.Name != "is" && sel.Sel.Name != "accept") || len(n.Args) == 0 {
+			if !ok || !slices.Contains([]string{"is", "accept", "is1", "accept1"}, sel.Sel.Name) || len(n.Args) == 0 {
 				return true
 			}
 			if lit, ok := n.Args[0].(*ast.BasicLit); ok && lit.Kind == gotoken.STRING {

@@ -82,6 +82,24 @@ func (p *langParser) is(words ...string) bool {
 	return true
 }
 
+// is1 is is for one word (not ""), as most asks are: without is's list to walk.
+func (p *langParser) is1(w string) bool {
+	if p.i >= len(p.toks) {
+		return false
+	}
+	t := p.toks[p.i].text
+	return len(t) == len(w) && t[0] == w[0] && t == w
+}
+
+// accept1 is accept for one word (not "").
+func (p *langParser) accept1(w string) bool {
+	if p.is1(w) {
+		p.i++
+		return true
+	}
+	return false
+}
+
 // accept consumes words... if they come next.
 func (p *langParser) accept(words ...string) bool {
 	if p.is(words...) {
@@ -168,15 +186,15 @@ func (p *langParser) parseRule() (Rule, bool) {
 	reg := p.registerPrefix()
 	var pre *Cond // a condition written first without "if": "on a double wrench, take option"
 	switch {
-	case (p.is("if") || p.is("when") || p.is("unless") || p.is("only", "if") || p.is("only", "when")) && !p.is("when", "i", "die"):
-		p.accept("only")
+	case (p.is1("if") || p.is1("when") || p.is1("unless") || p.is("only", "if") || p.is("only", "when")) && !p.is("when", "i", "die"):
+		p.accept1("only")
 		neg := p.peek(0).text == "unless"
 		p.i++
 		if p.mustLoseOption() {
 			// "if I have to lose an option, lose Brakes": the decision itself, always true.
 			must = true
 			p.skip(",", ":", "-")
-			p.accept("then")
+			p.accept1("then")
 			r.Then = p.parseAction()
 			break
 		}
@@ -186,7 +204,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 		}
 		r.If = &c
 		p.skip(",", ":", "-")
-		p.accept("then")
+		p.accept1("then")
 		p.skip(",", ":")
 		r.Then = p.parseAction()
 		p.parseElse(&r)
@@ -194,7 +212,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 		if c, ok := p.condFirst(); ok {
 			pre = &c
 			p.skip(",", ":", "-")
-			p.accept("then")
+			p.accept1("then")
 		}
 		r.Then = p.parseAction()
 		if pre == nil && !p.failed() && r.Then.Do != DoUse && r.Then.Do != DoDecline && r.Then.Do != DoFace {
@@ -203,7 +221,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 				pre = &c
 			}
 		}
-		p.accept("only")
+		p.accept1("only")
 		if w, ok := p.acceptAny("if", "when", "unless"); ok {
 			c := p.parseCond()
 			if w == "unless" {
@@ -246,7 +264,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 		r.If = andCond(&Cond{Test: TestIDestroyed}, r.If)
 	}
 	sentence := false
-	for p.is(".") || p.is("!") || p.is(";") || p.is(",") {
+	for p.is1(".") || p.is1("!") || p.is1(";") || p.is1(",") {
 		sentence = sentence || p.peek(0).text != ","
 		p.i++
 	}
@@ -347,13 +365,13 @@ func (p *langParser) parseElse(r *Rule) {
 	}
 	save := p.i
 	p.skip(",", ";", ".", "-")
-	if p.accept("or", "else") || p.accept("else") || p.accept("otherwise") {
+	if p.accept("or", "else") || p.accept1("else") || p.accept1("otherwise") {
 		p.skip(",", ":")
-		p.accept("then")
+		p.accept1("then")
 		thenAlts := p.alts
 		p.alts = nil
 		defer func() { p.elseAlts, p.alts = p.alts, thenAlts }()
-		if p.is("don't") || p.is("dont") || p.is("do", "not") || p.is("not") {
+		if p.is1("don't") || p.is1("dont") || p.is("do", "not") || p.is1("not") {
 			// "if damage > 4 power down, else don't": the other answer of the same decision.
 			at := p.i
 			p.skip("don't", "dont", "do", "not")
@@ -454,13 +472,13 @@ func (p *langParser) registerPrefix() int {
 	p.skip("in", "during", "for", "at", "on")
 	p.skip("the")
 	if _, ok := p.acceptAny("register", "reg", "phase"); ok {
-		if n, ok := p.registerNumber(); ok && !p.end() && (p.is(":") || p.is(",") || p.is("-") || p.is(")") || !p.is("or") && !p.is("and") && !p.isOp()) {
+		if n, ok := p.registerNumber(); ok && !p.end() && (p.is1(":") || p.is1(",") || p.is1("-") || p.is1(")") || !p.is1("or") && !p.is1("and") && !p.isOp()) {
 			p.skip(":", ",", "-", ")", ".")
 			if !p.end() {
 				return n
 			}
 		}
-	} else if n, ok := p.ordinal(); ok && p.accept("register") {
+	} else if n, ok := p.ordinal(); ok && p.accept1("register") {
 		p.skip(":", ",", "-")
 		if !p.end() {
 			return n
@@ -493,7 +511,7 @@ func (p *langParser) registerNumber() (int, bool) {
 func (p *langParser) ordinalAhead() bool {
 	save := p.i
 	_, ok := p.ordinal()
-	ok = ok && (p.is("register") || p.is("reg") || p.is("phase"))
+	ok = ok && (p.is1("register") || p.is1("reg") || p.is1("phase"))
 	p.i = save
 	return ok
 }
@@ -520,7 +538,7 @@ func (p *langParser) condFirst() (Cond, bool) {
 		p.accept("when", "i", "die") || p.accept("if", "i", "die") || p.accept("upon", "death") || p.accept("after", "destruction") {
 		return Cond{Test: TestDead}, true
 	}
-	if p.is("on") || p.is("at") || p.is("upon") {
+	if p.is1("on") || p.is1("at") || p.is1("upon") {
 		return p.squareAfter()
 	}
 	if kind, n := p.squareKind(); n > 0 && inList(p.peek(n).text, ":", ",", "-") && kind != "repair" && kind != "flag" && kind != "start" {
@@ -537,7 +555,7 @@ func (p *langParser) condFirst() (Cond, bool) {
 // robot is on that square.
 func (p *langParser) squareAfter() (Cond, bool) {
 	save := p.i
-	if p.is("on") || p.is("at") || p.is("upon") {
+	if p.is1("on") || p.is1("at") || p.is1("upon") {
 		p.i++
 		p.skip("a", "an", "the", "my")
 		if kind, n := p.squareKind(); n > 0 {
@@ -554,10 +572,10 @@ func (p *langParser) squareAfter() (Cond, bool) {
 func (p *langParser) mustLoseOption() bool {
 	save := p.i
 	p.skip(fillers...)
-	if p.accept("have", "to") || p.accept("must") || p.accept("need", "to") || p.accept("am", "forced", "to") {
+	if p.accept("have", "to") || p.accept1("must") || p.accept("need", "to") || p.accept("am", "forced", "to") {
 		if _, ok := p.acceptAny("lose", "discard", "drop", "give"); ok {
 			p.skip("up", "an", "a", "one", "my")
-			if p.accept("option") || p.accept("options") {
+			if p.accept1("option") || p.accept1("options") {
 				p.skip("card")
 				return true
 			}
@@ -579,7 +597,7 @@ func (p *langParser) parseCond() Cond {
 	for !p.failed() {
 		save := p.i
 		p.skip(",")
-		if (p.is("or") && !p.is("or", "else")) || p.is("|") {
+		if (p.is1("or") && !p.is("or", "else")) || p.is1("|") {
 			p.i++
 			if any == nil {
 				any = make([]Cond, 1, 2) // room for the one read next
@@ -603,7 +621,7 @@ func (p *langParser) parseAnd() Cond {
 	for !p.failed() {
 		save := p.i
 		p.skip(",")
-		if p.is("and") || p.is("&") || p.is("+") {
+		if p.is1("and") || p.is1("&") || p.is1("+") {
 			p.i++
 			if all == nil {
 				all = make([]Cond, 1, 2) // room for the one read next
@@ -637,8 +655,8 @@ func (p *langParser) parseLeaf() Cond {
 	for {
 		p.skip(fillers...)
 		switch {
-		case p.accept("not"), p.accept("no"), p.accept("don't"), p.accept("dont"), p.accept("do", "not"),
-			p.accept("doesn't"), p.accept("isn't"), p.accept("aren't"), p.accept("am", "not"), p.accept("never"):
+		case p.accept1("not"), p.accept1("no"), p.accept1("don't"), p.accept1("dont"), p.accept("do", "not"),
+			p.accept1("doesn't"), p.accept1("isn't"), p.accept1("aren't"), p.accept("am", "not"), p.accept1("never"):
 			neg = !neg
 			continue
 		}
@@ -647,12 +665,12 @@ func (p *langParser) parseLeaf() Cond {
 	var c Cond
 	t := p.peek(0)
 	switch {
-	case p.accept("("):
+	case p.accept1("("):
 		c = p.parseCond()
-		if !p.accept(")") {
+		if !p.accept1(")") {
 			p.fail("expected \")\" to close the condition, got %s", p.got())
 		}
-	case p.is("would") || p.is("will") || p.is("i'd") || p.is("should"):
+	case p.is1("would") || p.is1("will") || p.is1("i'd") || p.is1("should"):
 		p.i++
 		c = p.parsePrediction(false)
 	case inList(t.text, "target", "targets", "opponent", "enemy", "victim", "it", "they", "other", "he", "she"):
@@ -691,12 +709,12 @@ func (p *langParser) parseLeaf() Cond {
 		c = p.parseHolds()
 	case inList(t.text, "powered", "down", "power"):
 		p.i++
-		p.accept("down")
+		p.accept1("down")
 		c = Cond{Test: TestDown}
 	case inList(t.text, "destroyed", "dead", "killed", "reentering", "re-entering", "was", "die", "dies", "died",
 		"rebooting"):
 		p.i++
-		p.accept("destroyed")
+		p.accept1("destroyed")
 		c = Cond{Test: TestDead}
 	case inList(t.text, "finish", "finished", "finishing", "end", "ends", "ending", "ended", "stand", "standing",
 		"stop", "stopping", "stopped", "sit", "sitting", "be", "land", "on", "at", "in", "upon"):
@@ -725,18 +743,18 @@ func inList(w string, list ...string) bool {
 func (p *langParser) parsePrediction(target bool) Cond {
 	p.skip("be", "get", "then")
 	switch {
-	case p.accept("destroyed"), p.accept("die"), p.accept("killed"), p.accept("explode"):
+	case p.accept1("destroyed"), p.accept1("die"), p.accept1("killed"), p.accept1("explode"):
 		if target {
 			return Cond{Test: TestTargetDestroyed}
 		}
 		return Cond{Test: TestIDestroyed}
-	case p.accept("fall"), p.accept("pushed"), p.accept("drop"), p.accept("falls"):
+	case p.accept1("fall"), p.accept1("pushed"), p.accept1("drop"), p.accept1("falls"):
 		p.skip("into", "in", "down", "off", "a", "an", "the", "pit", "hole", "shaft", "board", "edge")
 		if target {
 			return Cond{Test: TestTargetFalls}
 		}
 		return Cond{Test: TestIFall}
-	case !target && (p.is("end") || p.is("finish") || p.is("stop") || p.is("stand") || p.is("be")):
+	case !target && (p.is1("end") || p.is1("finish") || p.is1("stop") || p.is1("stand") || p.is1("be")):
 		p.i++
 		p.skip("the", "turn", "my", "move", "up")
 		p.skip("on", "in", "under", "a", "an", "the")
@@ -744,7 +762,7 @@ func (p *langParser) parsePrediction(target bool) Cond {
 			p.fail("expected \"laser\" (as in \"I would end on a laser\"), got %s", p.got())
 			return Cond{}
 		}
-		p.accept("beam")
+		p.accept1("beam")
 		return Cond{Test: TestIEndOnLaser}
 	}
 	if target {
@@ -782,25 +800,25 @@ func (p *langParser) number() (int, bool) {
 func (p *langParser) parseOp() string {
 	p.skip("is", "are", "has", "of")
 	switch {
-	case p.is(">"), p.is(">="), p.is("<"), p.is("<="), p.is("="), p.is("!="):
+	case p.is1(">"), p.is1(">="), p.is1("<"), p.is1("<="), p.is1("="), p.is1("!="):
 		op := p.peek(0).text
 		p.i++
 		return op
-	case p.accept("not"), p.accept("isn't"):
+	case p.accept1("not"), p.accept1("isn't"):
 		return "!="
-	case p.accept("more", "than"), p.accept("greater", "than"), p.accept("higher", "than"), p.accept("over"),
-		p.accept("above"), p.accept("exceeds"), p.accept("exceed"), p.accept("bigger", "than"):
+	case p.accept("more", "than"), p.accept("greater", "than"), p.accept("higher", "than"), p.accept1("over"),
+		p.accept1("above"), p.accept1("exceeds"), p.accept1("exceed"), p.accept("bigger", "than"):
 		return ">"
-	case p.accept("less", "than"), p.accept("fewer", "than"), p.accept("lower", "than"), p.accept("under"),
-		p.accept("below"), p.accept("smaller", "than"):
+	case p.accept("less", "than"), p.accept("fewer", "than"), p.accept("lower", "than"), p.accept1("under"),
+		p.accept1("below"), p.accept("smaller", "than"):
 		return "<"
-	case p.accept("at", "least"), p.accept("no", "less", "than"), p.accept("minimum"):
+	case p.accept("at", "least"), p.accept("no", "less", "than"), p.accept1("minimum"):
 		return ">="
-	case p.accept("at", "most"), p.accept("no", "more", "than"), p.accept("maximum"), p.accept("up", "to"):
+	case p.accept("at", "most"), p.accept("no", "more", "than"), p.accept1("maximum"), p.accept("up", "to"):
 		return "<="
-	case p.accept("equals"), p.accept("equal", "to"), p.accept("exactly"):
+	case p.accept1("equals"), p.accept("equal", "to"), p.accept1("exactly"):
 		return "="
-	case p.accept("reaches"), p.accept("reach"), p.accept("reached"), p.accept("hits"), p.accept("hit"),
+	case p.accept1("reaches"), p.accept1("reach"), p.accept1("reached"), p.accept1("hits"), p.accept1("hit"),
 		p.accept("gets", "to"), p.accept("get", "to"), p.accept("got", "to"), p.accept("goes", "to"), p.accept("go", "to"):
 		return ">=" // "damage reaches 8": 8 or more
 	}
@@ -812,11 +830,11 @@ func (p *langParser) parseNumberTest(subject string) Cond {
 	switch subject {
 	case "damage", "damaged", "dmg":
 		test = TestDamage
-		p.accept("to") // "damaged to 8 or more"
+		p.accept1("to") // "damaged to 8 or more"
 		if subject == "damaged" && p.endOfTest() {
 			return Cond{Test: TestDamage, Op: ">", N: 0} // "power down if damaged"
 		}
-		if p.is("would") || p.is("will") {
+		if p.is1("would") || p.is1("will") {
 			// "damage would reach 9": the damage once the hit being dealt lands.
 			p.i++
 			test = TestDamageWould
@@ -851,11 +869,11 @@ func (p *langParser) parseNumberTest(subject string) Cond {
 // that goes on with the rule ("then", "and", a comma, an action's "power").
 func (p *langParser) endOfTest() bool {
 	return p.end() || inList(p.peek(0).text, ",", ":", ";", ".", "then", "and", "&", "or", "|", ")", "else", "otherwise") ||
-		p.peek(0).kind == 'w' && !p.is("to") && !p.is("is") && !p.is("at") && !p.is("more") && !p.is("less") &&
-			!p.is("over") && !p.is("above") && !p.is("under") && !p.is("below") && !p.is("reaches") && !p.is("reach") &&
-			!p.is("would") && !p.is("will") && numberWords[p.peek(0).text] == 0 && !p.is("equals") && !p.is("exactly") &&
-			!p.is("greater") && !p.is("fewer") && !p.is("no") && !p.is("of") && !p.is("not") && !p.is("has") &&
-			!p.is("hits") && !p.is("reached") && !p.is("gets") && !p.is("exceeds")
+		p.peek(0).kind == 'w' && !p.is1("to") && !p.is1("is") && !p.is1("at") && !p.is1("more") && !p.is1("less") &&
+			!p.is1("over") && !p.is1("above") && !p.is1("under") && !p.is1("below") && !p.is1("reaches") && !p.is1("reach") &&
+			!p.is1("would") && !p.is1("will") && numberWords[p.peek(0).text] == 0 && !p.is1("equals") && !p.is1("exactly") &&
+			!p.is1("greater") && !p.is1("fewer") && !p.is1("no") && !p.is1("of") && !p.is1("not") && !p.is1("has") &&
+			!p.is1("hits") && !p.is1("reached") && !p.is1("gets") && !p.is1("exceeds")
 }
 
 // countNouns are what "I have N ..." and "N+ damage" count, and the test each names.
@@ -888,7 +906,7 @@ func (p *langParser) orMore(op string) string {
 		return op
 	}
 	switch {
-	case p.accept("or", "more"), p.accept("or", "higher"), p.accept("or", "above"), p.accept("or", "over"), p.accept("+"):
+	case p.accept("or", "more"), p.accept("or", "higher"), p.accept("or", "above"), p.accept("or", "over"), p.accept1("+"):
 		return ">="
 	case p.accept("or", "less"), p.accept("or", "fewer"), p.accept("or", "lower"), p.accept("or", "below"), p.accept("or", "under"):
 		return "<="
@@ -907,12 +925,12 @@ func (p *langParser) parseOn() Cond {
 	}
 	p.skip("a", "an", "the", "my")
 	switch {
-	case p.is("register") || p.is("reg") || p.is("phase"):
+	case p.is1("register") || p.is1("reg") || p.is1("phase"):
 		t := p.peek(0)
 		p.i++
 		return p.parseNumberTest(t.text)
-	case p.accept("laser"), p.accept("lasers"), p.accept("laser", "beam"), p.accept("beam"):
-		p.accept("beam")
+	case p.accept1("laser"), p.accept1("lasers"), p.accept("laser", "beam"), p.accept1("beam"):
+		p.accept1("beam")
 		return Cond{Test: TestOnLaser}
 	}
 	kind, n := p.squareKind()
@@ -1041,14 +1059,14 @@ func (p *langParser) parseSide() (string, bool) {
 func (p *langParser) parseHolds() Cond {
 	p.skip("the", "a", "an", "my")
 	switch {
-	case p.is("option") && !p.isOptionName() || p.is("options") || p.is("any", "option") || p.is("any", "options"):
-		p.accept("any")
+	case p.is1("option") && !p.isOptionName() || p.is1("options") || p.is("any", "option") || p.is("any", "options"):
+		p.accept1("any")
 		p.i++
 		p.skip("card", "cards")
 		return Cond{Test: TestOptions, Op: ">=", N: 1}
-	case p.peek(0).kind == 'n' || numberWords[p.peek(0).text] > 0 || p.is("more") || p.is("less") || p.is("at") ||
-		p.is("fewer") || p.is("over") || p.is("under") || p.is("exactly") || p.is("no", "more") || p.is("no", "less") ||
-		p.is("greater") || p.is("above") || p.is("below"):
+	case p.peek(0).kind == 'n' || numberWords[p.peek(0).text] > 0 || p.is1("more") || p.is1("less") || p.is1("at") ||
+		p.is1("fewer") || p.is1("over") || p.is1("under") || p.is1("exactly") || p.is("no", "more") || p.is("no", "less") ||
+		p.is1("greater") || p.is1("above") || p.is1("below"):
 		return p.parseCount()
 	}
 	name, ok := p.parseOptionName()
@@ -1132,7 +1150,7 @@ func (p *langParser) optionNameHere() (string, bool) {
 	}
 	p.i += n
 	// "Brakes option card"; but "Target Control option Brakes" names the target's option.
-	if (p.is("option") || p.is("card")) && !p.optionAhead(1) {
+	if (p.is1("option") || p.is1("card")) && !p.optionAhead(1) {
 		p.skip("option", "card")
 	}
 	return name, true
@@ -1277,18 +1295,18 @@ func (p *langParser) parseAction() Action {
 	}
 	m := actionStarts[t.text] // the forms below that can start with the word there
 	switch {
-	case m&aGadget != 0 && ((p.is("drop") || p.is("lay") || p.is("place") || p.is("leave")) && p.gadgetAhead(1)):
+	case m&aGadget != 0 && ((p.is1("drop") || p.is1("lay") || p.is1("place") || p.is1("leave")) && p.gadgetAhead(1)):
 		// "drop goo in register 2", "lay a mine in register 3": a gadget's phase program
 		// (seed 001), not a discard.
 		p.i++
 		p.skip("a", "an", "the", "my")
 		name, _ := p.parseOptionName()
 		return p.bareUse(name)
-	case m&aPowerDown != 0 && (p.accept("power", "down") || p.accept("powerdown") || p.accept("power-down") || p.accept("announce") ||
-		p.accept("shut", "down") || p.accept("shutdown") || p.accept("pd")):
+	case m&aPowerDown != 0 && (p.accept("power", "down") || p.accept1("powerdown") || p.accept1("power-down") || p.accept1("announce") ||
+		p.accept("shut", "down") || p.accept1("shutdown") || p.accept1("pd")):
 		if t.text == "announce" {
 			p.skip("a", "my")
-			if !p.accept("power", "down") && !p.accept("powerdown") && !p.accept("power-down") {
+			if !p.accept("power", "down") && !p.accept1("powerdown") && !p.accept1("power-down") {
 				p.fail("expected \"power down\" after \"announce\", got %s", p.got())
 			}
 		}
@@ -1301,16 +1319,16 @@ func (p *langParser) parseAction() Action {
 		return Action{Do: DoStayDown}
 	case m&aPowerUp != 0 && (p.accept("power", "up") || p.accept("power", "back", "up") || p.accept("power", "on") || p.accept("stay", "up") ||
 		p.accept("come", "back", "up") || p.accept("come", "up") || p.accept("come", "back", "on") || p.accept("stay", "on") ||
-		p.accept("stay", "powered", "up") || p.accept("come", "back") || p.accept("power-up") || p.accept("powerup") ||
+		p.accept("stay", "powered", "up") || p.accept("come", "back") || p.accept1("power-up") || p.accept1("powerup") ||
 		p.accept("don't", "power", "down") || p.accept("dont", "power", "down") || p.accept("do", "not", "power", "down") ||
-		p.accept("no", "power", "down") || p.accept("wake", "up") || !p.is("restart", "facing") && !p.is("restart", "face") && p.accept("restart") ||
+		p.accept("no", "power", "down") || p.accept("wake", "up") || !p.is("restart", "facing") && !p.is("restart", "face") && p.accept1("restart") ||
 		p.accept("never", "power", "down") || p.accept("don't", "stay", "down") || p.accept("dont", "stay", "down") ||
 		p.accept("do", "not", "stay", "down") || p.accept("never", "stay", "down") || p.accept("don't", "stay", "powered", "down") ||
 		p.accept("do", "not", "stay", "powered", "down")):
 		p.skip("online", "next", "for", "the", "turn", "round")
 		return Action{Do: DoPowerUp}
-	case m&aRepair != 0 && (p.accept("repair") || p.accept("take", "repair") || p.accept("take", "the", "repair") || p.accept("heal") ||
-		p.accept("take", "repairs") || p.accept("fix")):
+	case m&aRepair != 0 && (p.accept1("repair") || p.accept("take", "repair") || p.accept("take", "the", "repair") || p.accept1("heal") ||
+		p.accept("take", "repairs") || p.accept1("fix")):
 		p.skip("2", "two", "damage", "both", "points", "twice")
 		p.skipInsteadOf("option", "options", "card", "an", "a", "the", "take", "taking", "drawing", "draw")
 		return Action{Do: DoRepair}
@@ -1327,7 +1345,7 @@ func (p *langParser) parseAction() Action {
 		p.skip("card")
 		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
 		return Action{Do: DoTakeOption}
-	case m&aBuy != 0 && (p.is("buy") && !p.is("buy", "upgrade") && !p.is("buy", "an") && !p.is("buy", "a")):
+	case m&aBuy != 0 && (p.is1("buy") && !p.is("buy", "upgrade") && !p.is("buy", "an") && !p.is("buy", "a")):
 		// seed 004, Phase 1: buying an upgrade is installing it, paying its cost.
 		p.i++
 		name, ok := p.parseOptionName()
@@ -1342,7 +1360,7 @@ func (p *langParser) parseAction() Action {
 			return p.installDrawn() // "draw an upgrade and install it"
 		}
 		return Action{Do: DoDrawUpgrade} // seed 004, Phase 1: draw an upgrade for 1 energy
-	case m&aInstall != 0 && (p.accept("install") || p.accept("uninstall")):
+	case m&aInstall != 0 && (p.accept1("install") || p.accept1("uninstall")):
 		do := DoInstall
 		if t.text == "uninstall" {
 			do = DoUninstall
@@ -1355,10 +1373,10 @@ func (p *langParser) parseAction() Action {
 			return Action{}
 		}
 		return Action{Do: do, Option: name}
-	case m&aTakeOption != 0 && (p.is("take") || p.is("draw") || p.is("get") || p.is("choose") || p.is("pick") || p.is("option")):
+	case m&aTakeOption != 0 && (p.is1("take") || p.is1("draw") || p.is1("get") || p.is1("choose") || p.is1("pick") || p.is1("option")):
 		p.i++
 		p.skip("up", "an", "a", "the", "new")
-		if !p.accept("option") && !p.accept("options") && !p.accept("card") && t.text != "option" {
+		if !p.accept1("option") && !p.accept1("options") && !p.accept1("card") && t.text != "option" {
 			p.fail("expected \"option\" or \"repair\" after %q, got %s", t.raw, p.got())
 			return Action{}
 		}
@@ -1366,23 +1384,23 @@ func (p *langParser) parseAction() Action {
 		p.skipInsteadOf("repair", "repairs", "repairing", "a", "the")
 		p.skip("instead")
 		return Action{Do: DoTakeOption}
-	case m&aFace != 0 && (p.is("face") || p.is("facing") || p.is("reenter") || p.is("re-enter") || p.is("re-entry") ||
-		p.is("reentry") || p.is("enter") || p.is("respawn") || p.is("return") || p.is("point") && !p.optionAhead(1) ||
+	case m&aFace != 0 && (p.is1("face") || p.is1("facing") || p.is1("reenter") || p.is1("re-enter") || p.is1("re-entry") ||
+		p.is1("reentry") || p.is1("enter") || p.is1("respawn") || p.is1("return") || p.is1("point") && !p.optionAhead(1) ||
 		p.is("on", "re-entry") || p.is("on", "reentry") || p.is("at", "re-entry") || p.is("at", "reentry") ||
-		p.is("when", "re-entering") || p.is("when", "reentering") || p.is("reboot") || p.is("rebooting") ||
-		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is("restart")):
+		p.is("when", "re-entering") || p.is("when", "reentering") || p.is1("reboot") || p.is1("rebooting") ||
+		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is1("restart")):
 		p.skip("on", "at", "when", "upon", "after")
 		p.skip("face", "facing", "reenter", "re-enter", "re-entry", "reentry", "re-entering", "reentering",
 			"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me",
 			"reboot", "rebooting", "restart")
-		if p.is("at") || p.is("on") || p.is("in") || p.is("square") || p.is("to") && p.peek(1).kind == 'n' {
+		if p.is1("at") || p.is1("on") || p.is1("in") || p.is1("square") || p.is1("to") && p.peek(1).kind == 'n' {
 			save := p.i
 			p.skip("at", "on", "in", "to", "my", "the", "a")
-			if p.accept("archive") || p.accept("safety", "copy") || p.accept("reboot", "token") {
+			if p.accept1("archive") || p.accept("safety", "copy") || p.accept("reboot", "token") {
 				p.skip(",", "facing", "face", "pointing")
 				return p.parseFacing()
 			}
-			if p.is("square") || p.peek(0).kind == 'n' {
+			if p.is1("square") || p.peek(0).kind == 'n' {
 				p.i = save
 				p.fail("the square a robot re-enters on is not chosen: it re-enters on its archive (rules README, A turn 5; " +
 					"virtual if another robot is there) or, under the 2023 rules, on its reboot token (seed 004, Rebooting); " +
@@ -1392,15 +1410,15 @@ func (p *langParser) parseAction() Action {
 			p.i = save
 		}
 		return p.parseFacing()
-	case m&aPrevent != 0 && (p.accept("prevent") || p.accept("block") || p.accept("avoid") || p.accept("absorb")):
-		if p.accept("death") || p.accept("destruction") || p.accept("being", "destroyed") {
+	case m&aPrevent != 0 && (p.accept1("prevent") || p.accept1("block") || p.accept1("avoid") || p.accept1("absorb")):
+		if p.accept1("death") || p.accept1("destruction") || p.accept("being", "destroyed") {
 			p.lethal = true // "prevent death with Brakes": only a point that would destroy
 		}
 		p.skip("damage", "a", "point", "of", "one")
 		p.skip("with", "using", "by", "discarding")
 		return p.parseDiscardWhich(DoPreventDamage)
-	case m&aDiscard != 0 && (p.accept("discard") || p.accept("drop") || p.accept("sacrifice") || p.accept("exchange") || p.accept("give", "up") ||
-		!p.is("trade", "in") && p.accept("trade") || p.accept("spend")): // "trade in X" is the chop shop's swap
+	case m&aDiscard != 0 && (p.accept1("discard") || p.accept1("drop") || p.accept1("sacrifice") || p.accept1("exchange") || p.accept("give", "up") ||
+		!p.is("trade", "in") && p.accept1("trade") || p.accept1("spend")): // "trade in X" is the chop shop's swap
 		a := p.parseDiscardWhich(DoLoseOption)
 		if p.failed() {
 			return a
@@ -1414,7 +1432,7 @@ func (p *langParser) parseAction() Action {
 			p.bareDiscard = inList(t.text, "discard", "drop", "sacrifice", "spend")
 		}
 		return a
-	case m&aSwap != 0 && (p.accept("swap") || p.accept("chop") || p.accept("replace") || p.accept("trade", "in")):
+	case m&aSwap != 0 && (p.accept1("swap") || p.accept1("chop") || p.accept1("replace") || p.accept("trade", "in")):
 		// seed 003, CHOP SHOP: scrap an option and draw a new one in its place.
 		name, ok := p.parseOptionName()
 		if !ok {
@@ -1432,14 +1450,14 @@ func (p *langParser) parseAction() Action {
 		p.accept("place", "my", "safety", "copy")):
 		p.skip("marker", "here", "there", "on", "the", "flag")
 		return Action{Do: DoMoveArchive}
-	case m&aLose != 0 && (p.accept("lose") || p.accept("scrap")):
+	case m&aLose != 0 && (p.accept1("lose") || p.accept1("scrap")):
 		return p.parseDiscardWhich(DoLoseOption)
 	case m&aKeepOptions != 0 && (p.accept("keep", "options") || p.accept("keep", "my", "options") || p.accept("keep", "all", "options") ||
 		p.accept("never", "discard") || p.accept("don't", "discard") || p.accept("dont", "discard") || p.accept("do", "not", "discard") ||
 		p.accept("keep", "all")):
 		p.skip("options", "my", "option", "cards", "to", "prevent", "damage")
 		return Action{Do: DoKeepOptions}
-	case m&aKeepOption != 0 && (p.accept("keep") || p.accept("prefer")):
+	case m&aKeepOption != 0 && (p.accept1("keep") || p.accept1("prefer")):
 		// seed 001, Deluxe Option Package and Scavenger Hunt I: the card to keep of
 		// those offered (after "keep archive", "keep options" and "keep down" above).
 		name, ok := p.parseOptionName()
@@ -1448,7 +1466,7 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("first")
 		return Action{Do: DoKeepOption, Option: name}
-	case m&aGive != 0 && (p.accept("give")):
+	case m&aGive != 0 && (p.accept1("give")):
 		// seed 001, Scavenger Hunt II: the card the robot on your right receives at a
 		// flag ("give Brakes", "give Brakes to Fred").
 		name, ok := p.parseOptionName()
@@ -1456,7 +1474,7 @@ func (p *langParser) parseAction() Action {
 			return Action{}
 		}
 		a := Action{Do: DoGiveOption, Option: name}
-		if p.accept("to") {
+		if p.accept1("to") {
 			if p.end() {
 				p.fail("expected a robot's name after \"to\"")
 				return Action{}
@@ -1465,17 +1483,17 @@ func (p *langParser) parseAction() Action {
 			p.i++
 		}
 		return a
-	case m&aDecline != 0 && (p.accept("don't", "use") || p.accept("dont", "use") || p.accept("do", "not", "use") || p.accept("decline") ||
-		p.accept("never", "use") || p.accept("skip")):
+	case m&aDecline != 0 && (p.accept("don't", "use") || p.accept("dont", "use") || p.accept("do", "not", "use") || p.accept1("decline") ||
+		p.accept("never", "use") || p.accept1("skip")):
 		name, ok := p.parseOptionName()
 		if !ok {
 			return Action{}
 		}
 		return Action{Do: DoDecline, Option: name}
-	case m&aUse != 0 && (p.accept("use") || p.accept("fire") || p.accept("activate") || p.accept("launch") || p.accept("deploy") ||
-		p.accept("engage") || p.accept("play") || p.accept("apply") || p.accept("trigger") || p.accept("throw") || p.accept("flip") ||
-		p.accept("switch", "on") || p.accept("turn", "on") || p.accept("set") || p.accept("put", "up") || p.accept("raise") ||
-		(p.is("turn") || p.is("point") || p.is("aim") || p.is("switch")) && p.optionAhead(1) && p.accept(t.text)):
+	case m&aUse != 0 && (p.accept1("use") || p.accept1("fire") || p.accept1("activate") || p.accept1("launch") || p.accept1("deploy") ||
+		p.accept1("engage") || p.accept1("play") || p.accept1("apply") || p.accept1("trigger") || p.accept1("throw") || p.accept1("flip") ||
+		p.accept("switch", "on") || p.accept("turn", "on") || p.accept1("set") || p.accept("put", "up") || p.accept1("raise") ||
+		(p.is1("turn") || p.is1("point") || p.is1("aim") || p.is1("switch")) && p.optionAhead(1) && p.accept(t.text)):
 		p.skip("my", "the")
 		name, ok := p.parseOptionName()
 		if !ok {
@@ -1488,7 +1506,7 @@ func (p *langParser) parseAction() Action {
 		}
 		p.parseUseParams(&a)
 		return a
-	case m&aRecharge != 0 && (p.accept("recharge") || p.accept("refill") || p.accept("reload")):
+	case m&aRecharge != 0 && (p.accept1("recharge") || p.accept1("refill") || p.accept1("reload")):
 		// seed 003, CHOP SHOP: recharge one option; "recharge in register 1" is the 2023
 		// upgrade Recharge used (seed 004).
 		if !p.isOptionName() && t.text == "recharge" && p.v.options["recharge"] != "" {
@@ -1500,8 +1518,8 @@ func (p *langParser) parseAction() Action {
 		}
 		p.skip("at", "the", "chop", "shop")
 		return Action{Do: DoRecharge, Option: name}
-	case m&aNothing != 0 && (p.accept("nothing") || p.accept("none") || p.accept("do", "nothing") || p.accept("pass") || p.accept("no") ||
-		p.accept("ignore")):
+	case m&aNothing != 0 && (p.accept1("nothing") || p.accept1("none") || p.accept("do", "nothing") || p.accept1("pass") || p.accept1("no") ||
+		p.accept1("ignore")):
 		return Action{Do: DoNothing}
 	case p.optionAhead(0):
 		// The card's name alone: "Brakes in register 3", "Turret left", "Recompile".
@@ -1519,7 +1537,7 @@ func (p *langParser) bareUse(name string) Action {
 		return Action{}
 	}
 	p.skip(":", "-", "=")
-	if p.accept("off") || p.accept("no") || p.accept("never") {
+	if p.accept1("off") || p.accept1("no") || p.accept1("never") {
 		return Action{Do: DoDecline, Option: name}
 	}
 	a := Action{Do: DoUse, Option: name}
@@ -1527,7 +1545,7 @@ func (p *langParser) bareUse(name string) Action {
 		a.Do = DoPreventDamage
 		return a
 	}
-	if p.is("on") && (p.peek(1).text == "" || inList(p.peek(1).text, "if", "when", "unless", "in", ",", ".", ";", "always")) {
+	if p.is1("on") && (p.peek(1).text == "" || inList(p.peek(1).text, "if", "when", "unless", "in", ",", ".", ";", "always")) {
 		p.i++ // "gyro on"
 	}
 	p.skip("always")
@@ -1561,7 +1579,7 @@ func (p *langParser) gadgetAhead(k int) bool {
 	p.i += k
 	p.skip("a", "an", "my")
 	name, n, ok := p.matchOption(p.wordsAhead())
-	if !ok && p.is("the") {
+	if !ok && p.is1("the") {
 		p.i++
 		name, n, ok = p.matchOption(p.wordsAhead())
 	}
@@ -1574,7 +1592,7 @@ func (p *langParser) gadgetAhead(k int) bool {
 // other choice of a double wrench, written with the words given.
 func (p *langParser) skipInsteadOf(words ...string) {
 	save := p.i
-	if !p.accept("instead", "of") && !p.accept("rather", "than") && !p.accept("over") && !p.accept("not") {
+	if !p.accept("instead", "of") && !p.accept("rather", "than") && !p.accept1("over") && !p.accept1("not") {
 		return
 	}
 	n := p.i
@@ -1605,12 +1623,12 @@ func (p *langParser) preventSuffix() bool {
 // parseDiscardWhich reads which option: a name, "any [option]", "options".
 func (p *langParser) parseDiscardWhich(do string) Action {
 	p.skip("my", "an", "a", "one")
-	if p.accept("any") || p.accept("options") || p.accept("option", "cards") ||
-		(p.is("option") && !p.isOptionName() && p.accept("option")) {
+	if p.accept1("any") || p.accept1("options") || p.accept("option", "cards") ||
+		(p.is1("option") && !p.isOptionName() && p.accept1("option")) {
 		p.skip("option", "options", "card", "cards")
 		return Action{Do: do}
 	}
-	if do == DoPreventDamage && (p.end() || p.is("if") || p.is("when") || p.is("unless") || p.is(",") || p.is(".")) {
+	if do == DoPreventDamage && (p.end() || p.is1("if") || p.is1("when") || p.is1("unless") || p.is1(",") || p.is1(".")) {
 		return Action{Do: do}
 	}
 	name, ok := p.parseOptionName()
@@ -1622,7 +1640,7 @@ func (p *langParser) parseDiscardWhich(do string) Action {
 	// preference, one order per card (parseRules).
 	for {
 		save := p.i
-		if p.accept("before") || p.accept("then") || p.accept("or") || p.accept(",", "then") || p.accept(",") ||
+		if p.accept1("before") || p.accept1("then") || p.accept1("or") || p.accept(",", "then") || p.accept1(",") ||
 			p.accept("and", "then") || p.accept("followed", "by") {
 			p.skip("my", "the", "an", "a")
 			if alt, n, ok := p.matchOption(p.wordsAhead()); ok && n > 0 {
@@ -1662,7 +1680,7 @@ func (p *langParser) parseFacing() Action {
 	}
 	p.skip("toward", "towards", "to", "at", "the", "my")
 	p.skip("next", "nearest")
-	if p.accept("flag") || p.accept("checkpoint") {
+	if p.accept1("flag") || p.accept1("checkpoint") {
 		p.reentrySuffix()
 		return Action{Do: DoFace, Dir: "next-flag"}
 	}
@@ -1688,19 +1706,19 @@ func (p *langParser) parseUseParams(a *Action) {
 		// "to lock ...", "to back up 2".
 		if p.accept("instead", "of") || p.accept("rather", "than") {
 			p.skip("my", "the", "its", "main", "normal", "robot", "robot's", "regular")
-			if !p.accept("laser") && !p.accept("lasers") {
+			if !p.accept1("laser") && !p.accept1("lasers") {
 				p.i = save
 				return
 			}
 			continue
 		}
-		if p.accept("always") || p.accept("every", "register") || p.accept("each", "register") || p.accept("in", "every", "register") ||
+		if p.accept1("always") || p.accept("every", "register") || p.accept("each", "register") || p.accept("in", "every", "register") ||
 			p.accept("in", "each", "register") || p.accept("in", "all", "registers") || p.accept("all", "registers") ||
 			p.accept("every", "turn") || p.accept("each", "turn") || p.accept("every", "time") || p.accept("whenever", "possible") ||
 			p.accept("when", "possible") || p.accept("if", "possible") || p.accept("whenever", "i", "can") {
 			continue
 		}
-		if p.is("to") && inList(p.peek(1).text, "back", "lock", "destroy", "discard", "take", "tag", "home", "face", "cover", "fire", "protect") {
+		if p.is1("to") && inList(p.peek(1).text, "back", "lock", "destroy", "discard", "take", "tag", "home", "face", "cover", "fire", "protect") {
 			p.i++
 			continue
 		}
@@ -1710,7 +1728,7 @@ func (p *langParser) parseUseParams(a *Action) {
 		if p.is("back", "up") {
 			up = 1
 		}
-		if (p.is("back") || p.is("backward") || p.is("backwards")) && p.peek(1+up).kind == 'n' {
+		if (p.is1("back") || p.is1("backward") || p.is1("backwards")) && p.peek(1+up).kind == 'n' {
 			p.i += 1 + up
 			n, _ := strconv.Atoi(p.peek(0).text)
 			if n < 1 || n > 2 || !once("a distance", a.Steps != 0) {
@@ -1723,9 +1741,9 @@ func (p *langParser) parseUseParams(a *Action) {
 			continue
 		}
 		// "fuel 2", "2 fuel", "2 counters": fuel counters in one register (Retro-Rockets).
-		if (p.is("fuel") && p.peek(1).kind == 'n') || (p.peek(0).kind == 'n' && inList(p.peek(1).text, "fuel", "counters", "counter")) {
+		if (p.is1("fuel") && p.peek(1).kind == 'n') || (p.peek(0).kind == 'n' && inList(p.peek(1).text, "fuel", "counters", "counter")) {
 			k := 0
-			if p.is("fuel") {
+			if p.is1("fuel") {
 				k = 1
 			}
 			n, _ := strconv.Atoi(p.peek(k).text)
@@ -1765,7 +1783,7 @@ func (p *langParser) parseUseParams(a *Action) {
 		}
 		p.i = save
 		switch {
-		case p.is("lock"):
+		case p.is1("lock"):
 			// Target Control: "lock register 3" names the target's register, not when.
 			p.i++
 			p.skip("its", "their", "the")
@@ -1779,8 +1797,8 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.Lock = n
-		case p.is("in") || p.is("during") || p.is("for") || p.is("register") || p.is("reg") || p.is("phase") ||
-			p.is("registers") || p.is("regs") || p.is("phases") || p.is("on", "register") || p.is("on", "reg") ||
+		case p.is1("in") || p.is1("during") || p.is1("for") || p.is1("register") || p.is1("reg") || p.is1("phase") ||
+			p.is1("registers") || p.is1("regs") || p.is1("phases") || p.is("on", "register") || p.is("on", "reg") ||
 			p.is("on", "registers") || p.is("at", "register") || p.ordinalAhead():
 			p.skip("in", "during", "for", "on", "at", "the", "my")
 			n, ok := 0, false
@@ -1810,9 +1828,9 @@ func (p *langParser) parseUseParams(a *Action) {
 			// (parseRules).
 			for {
 				at := p.i
-				if p.accept(",") || p.accept("and") || p.accept("&") || p.accept("+") || p.accept("or") || p.accept("/") {
-					p.accept("in")
-					p.accept("register")
+				if p.accept1(",") || p.accept1("and") || p.accept1("&") || p.accept1("+") || p.accept1("or") || p.accept1("/") {
+					p.accept1("in")
+					p.accept1("register")
 					if m, ok := p.registerNumber(); ok {
 						if m != n && !slices.Contains(p.regs, m) {
 							p.regs = append(p.regs, m)
@@ -1853,7 +1871,7 @@ func (p *langParser) parseUseParams(a *Action) {
 			}
 			a.Register = int(p.peek(0).text[1] - '0')
 			p.i++
-		case p.is("primary"):
+		case p.is1("primary"):
 			// seed 001, Primary Card: "primary P490" says which of two cards it is.
 			p.i++
 			p.skip("card", "is")
@@ -1871,13 +1889,13 @@ func (p *langParser) parseUseParams(a *Action) {
 			}
 			a.Primary = n
 			p.i++
-		case p.is("tag") || p.is("home") || p.is("homing"):
+		case p.is1("tag") || p.is1("home") || p.is1("homing"):
 			// Homing Device: tag a robot instead of firing, or home in on the tagged one.
 			if !once("a way of using it", a.Mode != "") {
 				return
 			}
 			a.Mode = "tag"
-			if !p.is("tag") {
+			if !p.is1("tag") {
 				a.Mode = "home"
 			}
 			p.i++
@@ -1891,16 +1909,16 @@ func (p *langParser) parseUseParams(a *Action) {
 				a.Target = p.peek(0).raw
 				p.i++
 			}
-		case p.is("empty") || p.is("unprogrammed") || p.is("blank"):
+		case p.is1("empty") || p.is1("unprogrammed") || p.is1("blank"):
 			// Overload Override: the register is left unprogrammed.
 			if !once("a way of using it", a.Mode != "") {
 				return
 			}
 			a.Mode = "empty"
 			p.i++
-		case p.is("card") || p.is("with"):
+		case p.is1("card") || p.is1("with"):
 			p.i++
-		case p.is("destroy") || p.is("discard") || p.is("option") || p.is("take") || p.is("swap") || p.is("exchange"):
+		case p.is1("destroy") || p.is1("discard") || p.is1("option") || p.is1("take") || p.is1("swap") || p.is1("exchange"):
 			// Target Control: "destroy Brakes"; Reengineering Unit: "take Brakes".
 			p.i++
 			p.skip("its", "their", "the", "option", "card")
@@ -1912,9 +1930,9 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.TargetOption = name
-		case (p.is("on") || p.is("at") || p.is("with")) && cardParams[a.Option].card && isCardWord(p.peek(1).text):
+		case (p.is1("on") || p.is1("at") || p.is1("with")) && cardParams[a.Option].card && isCardWord(p.peek(1).text):
 			p.i++ // "use Flywheel on P790": a card, not a robot
-		case p.is("on") || p.is("at") || p.is("against") || p.is("target") || p.is("targeting") || p.is("hitting"):
+		case p.is1("on") || p.is1("at") || p.is1("against") || p.is1("target") || p.is1("targeting") || p.is1("hitting"):
 			p.i++
 			p.skip("robot", "the")
 			if p.end() || (p.peek(0).kind != 'w' && p.peek(0).kind != 'n') || inList(p.peek(0).text, stopWords...) {
@@ -2086,7 +2104,7 @@ func (p *langParser) installDrawn() Action {
 	p.skip(",")
 	if _, ok := p.acceptAny("else", "otherwise"); ok {
 		p.skip(",")
-		if !p.accept("install") {
+		if !p.accept1("install") {
 			p.fail("after \"install the card I draw, else\" want \"install NAME\" (the upgrade installed when the drawn one is not), got %s", p.got())
 			return Action{}
 		}
