@@ -137,15 +137,7 @@ func testBeforeJSON(t testing.TB, j *Judge, tn store.Turn) []byte {
 		if !ok {
 			return fmt.Errorf("game %s plays %s", g.Tag, g.Kind)
 		}
-		var played []hostedPlayed
-		if err := json.Unmarshal(tn.Orders, &played); err != nil {
-			return err
-		}
-		moves := map[int]game.Move{}
-		for _, p := range played {
-			moves[p.Seat] = p.Move
-		}
-		lt, err := u.UnadoptTurn(g.Rules, tn.Before, moves, tn.After, tn.Events)
+		lt, err := unadoptTurn(u, g, tn)
 		out = lt.Before
 		return err
 	})
@@ -153,6 +145,22 @@ func testBeforeJSON(t testing.TB, j *Judge, tn store.Turn) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// unadoptTurn is a stored turn of g in the older path's encodings (game.Unadopter), the
+// moves as the turn recorded them.
+func unadoptTurn(u game.Unadopter, g store.Game, tn store.Turn) (game.LegacyTurn, error) {
+	var played []hostedPlayed
+	if tn.Number > 0 {
+		if err := json.Unmarshal(tn.Orders, &played); err != nil {
+			return game.LegacyTurn{}, err
+		}
+	}
+	moves := map[int]game.Move{}
+	for _, p := range played {
+		moves[p.Seat] = p.Move
+	}
+	return u.UnadoptTurn(g.Rules, tn.Before, moves, tn.After, tn.Events)
 }
 
 // testAfterJSON is the engine's state after a stored turn: turns.after on the older

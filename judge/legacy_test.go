@@ -90,17 +90,7 @@ func (f *fixture) unadopt(tag string) {
 			return err
 		}
 		for _, tn := range turns {
-			var played []hostedPlayed
-			if tn.Number > 0 {
-				if err := json.Unmarshal(tn.Orders, &played); err != nil {
-					return err
-				}
-			}
-			moves := map[int]game.Move{}
-			for _, p := range played {
-				moves[p.Seat] = p.Move
-			}
-			lt, err := u.UnadoptTurn(g.Rules, tn.Before, moves, tn.After, tn.Events)
+			lt, err := unadoptTurn(u, g, tn)
 			if err != nil {
 				return fmt.Errorf("turn %d: %w", tn.Number, err)
 			}
