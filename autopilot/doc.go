@@ -18,6 +18,8 @@
 //	            and the plan as order-sheet lines (Plan.SheetLines)
 //	rival.go    the 2023 search's best programs played against the nearest rival's
 //	            likely programs
+//	unknown.go  a SPAM's (or a first Again's) replacement from the hidden deck, weighed
+//	            over the cards the deck holds
 //
 // It imports only the adjudicator. It must not decide any rule (movement, damage and
 // legality come from the engine), do I/O, keep package-level mutable state, or use

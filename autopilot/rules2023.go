@@ -354,8 +354,10 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 	if rival := nearestRival(st, robot); rival >= 0 && !p.alone {
 		// The rival's likely programs are searched meanwhile (rival.go).
 		rg = p.imagineRival(st, after, robot, rival, &wg)
-		s.rivals = true
 	}
+	// The search keeps its best programs (rtop): a card the forecast cannot know is
+	// weighed for them (unknown.go), and they are played against the rival.
+	s.rivals = true
 	searches := make([]search, len(facings))
 	for k, f := range facings {
 		fs := &searches[k]
@@ -391,19 +393,29 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 		return Plan{Why: "no legal program"}
 	}
 	s = best
-	if rg != nil && !s.best.Won {
-		// The search's best, over every facing, played against the rival (rival.go).
-		var cands []ranked
-		for k := range searches {
-			for _, c := range searches[k].rtop {
-				keepTop(&cands, rivalTop, c)
-			}
+	// The search's best over every facing, a card the forecast cannot know weighed
+	// (unknown.go), then, unless the best wins the race for sure, played against the
+	// rival (rival.go).
+	var cands []ranked
+	for k := range searches {
+		for _, c := range searches[k].rtop {
+			keepTop(&cands, rivalTop, c)
 		}
-		if c := rg.best(p, robot, &s.before, cands); c >= 0 {
-			k := slices.IndexFunc(facings, func(f adjudicator.Dir) bool { return f == cands[c].facing })
-			s = &searches[k]
-			s.bestProg, s.best, s.bestEnd = cands[c].prog, cands[c].o, cands[c].end
-		}
+	}
+	weighed := p.weighUnknown(after, robot, cands)
+	pick := -1
+	switch {
+	case len(cands) == 0:
+	case rg != nil && !cands[0].o.Won:
+		pick = rg.best(p, robot, &s.before, cands)
+	case weighed:
+		pick = 0
+	}
+	if pick >= 0 {
+		c := &cands[pick]
+		k := slices.IndexFunc(facings, func(f adjudicator.Dir) bool { return f == c.facing })
+		s = &searches[k]
+		s.bestProg, s.best, s.bestEnd = c.prog, c.o, c.end
 	}
 	d.facing = s.facing
 	s.decider = d
@@ -563,12 +575,17 @@ func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 // register 5 against a rival who gets there in between; and a checkpoint reached early
 // leaves a rival less time to take the square first.
 func (s *search) value2023(end *adjudicator.Robot) outcome {
-	o := s.p.evaluate2023(&s.before, end)
+	return s.p.value2023On(s.sim, &s.before, end)
+}
+
+// value2023On is value2023 of the forecast sim ran last.
+func (p *Pilot) value2023On(sim *adjudicator.Simulator, before, end *adjudicator.Robot) outcome {
+	o := p.evaluate2023(before, end)
 	if o.Won {
-		o.Register = s.sim.Ended()
+		o.Register = sim.Ended()
 		o.Score -= o.Register * earlyWinValue
 	} else if o.Flags > 0 {
-		o.Score -= s.sim.FlagRegister() * earlyFlagValue
+		o.Score -= sim.FlagRegister() * earlyFlagValue
 	}
 	return o
 }
