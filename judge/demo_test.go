@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -64,7 +65,7 @@ func TestDemoInterruptedSavesMail(t *testing.T) {
 	defer cancel()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	out := &signalWriter{cancel: cancel, db: db}
-	_, _ = RunDemo(ctx, DemoOptions{Course: "sprint", Seed: 3, Turns: 10, DB: db, SaveMail: dir, Out: out})
+	_, _ = RunDemo(ctx, DemoOptions{Game: demobots.New(demobots.Options{Course: "sprint"}), Seed: 3, Turns: 10, DB: db, SaveMail: dir, Out: out})
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

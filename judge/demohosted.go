@@ -164,7 +164,7 @@ func runHostedDemo(ctx context.Context, o HostedDemoOptions) (HostedDemoResult, 
 		fmt.Fprintf(o.Out, "The game had not ended after %d turns.\n", res.Turns)
 	}
 	var dr DemoResult
-	err = j.demoSaveMail(DemoOptions{SaveMail: o.SaveMail, Out: o.Out}, &dr)
+	err = j.demoSaveMail(o.SaveMail, o.Out, &dr)
 	res.Sent, res.Reports = dr.Sent, dr.Reports
 	return res, err
 }

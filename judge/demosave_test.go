@@ -4,10 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
-	"strings"
 	"testing"
-
-	"github.com/rallyjudge/rallyjudge/adjudicator"
 
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -34,7 +31,7 @@ func TestDemoSaveMailKeepsEveryMail(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var res DemoResult
-	if err := f.j.demoSaveMail(DemoOptions{SaveMail: dir, Out: io.Discard}, &res); err != nil {
+	if err := f.j.demoSaveMail(dir, io.Discard, &res); err != nil {
 		t.Fatal(err)
 	}
 	files, err := os.ReadDir(dir)
@@ -47,17 +44,5 @@ func TestDemoSaveMailKeepsEveryMail(t *testing.T) {
 	}
 	if len(files) != 2 || res.Sent != 2 {
 		t.Errorf("saved %q, counted %d sent; want the LIST reply and the game's notice", names, res.Sent)
-	}
-}
-
-// A demo whose bots used no option card says so, and what they held (the bug: demo
-// --options crash-burn printed what demo prints).
-func TestHeldOptionsSaysWhatTheBotsHeld(t *testing.T) {
-	st := &adjudicator.State{Robots: []adjudicator.Robot{{Name: "Hulk", Options: []string{"Brakes", "Turret"}}, {Name: "Zoe"}}}
-	if got := heldOptions(st); got != "Held at the end: Hulk Brakes, Turret." {
-		t.Errorf("heldOptions = %q", got)
-	}
-	if got := heldOptions(&adjudicator.State{Robots: []adjudicator.Robot{{Name: "Zoe"}}}); !strings.HasPrefix(got, "No robot drew one") {
-		t.Errorf("heldOptions with none held = %q", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 )
 
 // TestNewUserFollowsThePlayerGuide tries rallyjudge as a new player would: the demo in
@@ -28,7 +29,7 @@ func TestNewUserFollowsThePlayerGuide(t *testing.T) {
 	var res DemoResult
 	go func() {
 		var err error
-		res, err = RunDemo(ctx, DemoOptions{Play: true, Turns: 2, Seed: 4, Ready: func(i DemoInfo) { ready <- i }})
+		res, err = RunDemo(ctx, DemoOptions{Game: demobots.New(demobots.Options{}), Play: true, Turns: 2, Seed: 4, Ready: func(i DemoInfo) { ready <- i }})
 		done <- err
 	}()
 	var info DemoInfo

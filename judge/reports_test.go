@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset"
 
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -111,7 +112,7 @@ func TestDemoMail(t *testing.T) {
 		t.Skip("plays a demo game over local mail servers")
 	}
 	dir := t.TempDir()
-	res, err := RunDemo(context.Background(), DemoOptions{Seed: 3, Turns: 3, SaveMail: dir})
+	res, err := RunDemo(context.Background(), DemoOptions{Game: demobots.New(demobots.Options{}), Seed: 3, Turns: 3, SaveMail: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

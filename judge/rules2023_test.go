@@ -14,17 +14,11 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
-	"github.com/rallyjudge/rallyjudge/autopilot"
 	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 	"github.com/rallyjudge/rallyjudge/store"
 )
-
-// autopilotBot is the demo's bot: the autopilot's program and standing orders.
-func autopilotBot(setup *adjudicator.Setup, st *adjudicator.State, robot int) ([adjudicator.Registers]int, []string) {
-	p := autopilot.Choose(setup, st, robot)
-	return p.Program, p.Orders
-}
 
 // A whole 2023 game by mail: four bots mail 2023 sheets (cards by kind) over SMTP to
 // the embedded servers, the judge reads them by IMAP, checks them against each robot's
@@ -37,7 +31,7 @@ func TestGame2023ByMail(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	var out bytes.Buffer
-	res, err := RunDemo(context.Background(), DemoOptions{Rules: "2023", Seed: 5, Turns: 40, DB: db, SaveMail: dir, Out: &out, Bot: autopilotBot})
+	res, err := RunDemo(context.Background(), DemoOptions{Game: demobots.New(demobots.Options{Rules: "2023", Bot: demobots.Autopilot}), Seed: 5, Turns: 40, DB: db, SaveMail: dir, Out: &out})
 	if err != nil {
 		names, _ := filepath.Glob(filepath.Join(dir, "*-reject-*.eml"))
 		for _, n := range names {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 )
 
 // cmdDemo plays a demo game through embedded mail servers: the embedded default.
@@ -84,9 +85,10 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	// RoboRally's bots and lines (roborally/demobots) in the judge's demo.
+	race := demobots.New(demobots.Options{Course: *course, Bot: demobots.Autopilot, OptionDeck: *options, Rules: *rules, Variants: *variants})
 	_, err := judge.RunDemo(ctx, judge.DemoOptions{
-		Course: *course, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log,
-		Bot: demoBot, Play: *play, OptionDeck: *options, Rules: *rules, Variants: *variants,
+		Game: race, Seed: *seed, Turns: *turns, DB: *db, SaveMail: *saveMail, Out: stdout, Log: log, Play: *play,
 	})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "rallyjudge demo: %s\n", strings.TrimPrefix(err.Error(), "demo: ")) // not "demo: demo:"

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 )
 
 // `rallyjudge demo --options armed --course high-water --variants deluxe-package,bio-bots --seed 1`
@@ -21,9 +22,10 @@ func TestDemoArmedPlaysToWinner(t *testing.T) {
 		t.Skip("a whole game through the mail servers")
 	}
 	var out bytes.Buffer
+	race := demobots.New(demobots.Options{Course: "high-water", Bot: demobots.Autopilot,
+		OptionDeck: "armed", Variants: "deluxe-package,bio-bots"})
 	res, err := judge.RunDemo(context.Background(), judge.DemoOptions{
-		Course: "high-water", Seed: 1, Out: &out, Bot: demoBot, // the demo's default turns, as the command plays
-		OptionDeck: "armed", Variants: "deluxe-package,bio-bots",
+		Game: race, Seed: 1, Out: &out, // the demo's default turns, as the command plays
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -31,12 +33,12 @@ func TestDemoArmedPlaysToWinner(t *testing.T) {
 	if res.Winner == "" {
 		t.Fatalf("no winner in %d turns:\n%s", res.Turns, out.String())
 	}
-	ad := res.UsesOf("A&D")
-	t.Logf("%s won in %d turns; Armed and Dangerous cards used %d times: %v", res.Winner, res.Turns, ad, res.Uses)
+	ad := race.UsesOf("A&D")
+	t.Logf("%s won in %d turns; Armed and Dangerous cards used %d times: %v", res.Winner, res.Turns, ad, race.Uses)
 	if ad == 0 {
-		t.Errorf("the bots used no Armed and Dangerous card: %v\n%s", res.Uses, out.String())
+		t.Errorf("the bots used no Armed and Dangerous card: %v\n%s", race.Uses, out.String())
 	}
-	if cb := res.UsesOf("C&B"); cb != 0 {
+	if cb := race.UsesOf("C&B"); cb != 0 {
 		t.Errorf("Crash & Burn cards used %d times in a game dealing only Armed and Dangerous cards", cb)
 	}
 	if !strings.Contains(out.String(), "Option cards used: ") {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/judge"
+	"github.com/rallyjudge/rallyjudge/roborally/demobots"
 )
 
 // `rallyjudge demo --options crash-burn` shows option cards being played (issue 22: it
@@ -17,14 +18,13 @@ func TestDemoOptionsUsesCards(t *testing.T) {
 		t.Skip("a whole game through the mail servers")
 	}
 	var out bytes.Buffer
-	res, err := judge.RunDemo(context.Background(), judge.DemoOptions{
-		Course: "sprint", Seed: 1, Out: &out, Bot: demoBot, OptionDeck: "crash-burn",
-	})
+	race := demobots.New(demobots.Options{Course: "sprint", Bot: demobots.Autopilot, OptionDeck: "crash-burn"})
+	_, err := judge.RunDemo(context.Background(), judge.DemoOptions{Game: race, Seed: 1, Out: &out})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if res.UsesOf("C&B") == 0 {
-		t.Errorf("no Crash & Burn card used: %v\n%s", res.Uses, out.String())
+	if race.UsesOf("C&B") == 0 {
+		t.Errorf("no Crash & Burn card used: %v\n%s", race.Uses, out.String())
 	}
 	if !strings.Contains(out.String(), "Option cards used: ") || strings.Contains(out.String(), "Option cards used: none") {
 		t.Errorf("the demo does not name the cards used:\n%s", out.String())
