@@ -20,7 +20,9 @@ func (t *Tx) Memo() map[any]any {
 
 // Writes counts the statements this transaction ran, or queued (later.go), that may
 // have changed rows of the tables named; a statement whose table the store cannot tell
-// counts for every table.
+// counts for every table. Rows a trigger writes count for the statement's own table
+// only: the schema's one trigger (migration 013) feeds game_changes, which no memo
+// is worked out from.
 func (t *Tx) Writes(tables ...string) int {
 	n := t.writes[anyTable]
 	for _, tb := range tables {
