@@ -30,8 +30,8 @@ import (
 // at the end — comes from a game.Demo the caller hands in (RoboRally's is
 // roborally/demobots, wired by cmd/rallyjudge). The loop, the servers, the seat kept
 // for a person (--play) and the saved mail (--save-mail) are the judge's, the same for
-// every game. A game without bots of its own plays RunHostedDemo, whose bots mail
-// what the position's Autopilot plays.
+// every game. A game without a Demo of its own plays RunHostedDemo: the same loop,
+// with bots that mail what the position's Autopilot plays (demohosted.go).
 
 // DemoOptions configures RunDemo.
 type DemoOptions struct {
@@ -42,6 +42,8 @@ type DemoOptions struct {
 	SaveMail string // write every mail rallyjudge sent here as .eml
 	Out      io.Writer
 	Log      *slog.Logger
+	// Games are the games to host (nil: the judge's default).
+	Games game.Catalog
 	// Play keeps a seat for a person: the game opens with a bot fewer, waits for a JOIN
 	// by mail from you@example.test, and then waits for that player's orders each turn,
 	// so the player's guide can be followed against the demo's servers.
@@ -116,6 +118,9 @@ func runDemo(ctx context.Context, o DemoOptions) (DemoResult, error) {
 	}
 	defer done()
 	st := j.Store
+	if o.Games != nil {
+		j.Games = o.Games
+	}
 	spec := GameSpec{
 		Tag: "demo", Name: ds.Title, Kind: ds.Game, Seed: o.Seed, Settings: ds.Settings,
 		Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}, GMEmail: "gm@example.test",
