@@ -16,4 +16,8 @@
 //
 // What a Kind must not do: I/O, clocks, global state. Same (settings, state, moves,
 // seed) in, same bytes out.
+//
+// `rallyjudge demo` plays a game between bots by mail. A game may bring a Demo of its
+// own (demo.go: its settings, the orders its bots write, the lines printed); without
+// one, the judge's bots mail what Autopilot plays and print the Standings.
 package game
