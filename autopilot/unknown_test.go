@@ -1,6 +1,7 @@
 package autopilot_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
@@ -46,5 +47,39 @@ func TestChoose2023WeighsTheUnknownCard(t *testing.T) {
 	if next.Winner != a.Name {
 		t.Errorf("%s (%s) ends at %v with %d checkpoints, winner %q: want the race won this round",
 			autopilot.ProgramLine(plan.Program), plan.Why, next.Robots[ap].Pos, next.Robots[ap].Flags, next.Winner)
+	}
+}
+
+// A 2023 choice is the same every run (the facings and the rival's hands are searched
+// at once, each in a goroutine of its own; the unknown card weighed by integer means):
+// two robots racing on the docking run, one holding SPAMs, one rebooting.
+func TestChoose2023Deterministic(t *testing.T) {
+	s, st := newGame2023(t, "docking-run", 5041, 2)
+	p, greedy := autopilot.New(s), greedyPolicy(s)
+	spam, reboot := false, false
+	for round := 0; round < 6 && !st.Over; round++ {
+		plan := p.Choose(st, 1)
+		for range 2 {
+			again := p.Choose(st, 1)
+			if again.Program != plan.Program || again.Score != plan.Score || again.Why != plan.Why || !slices.Equal(again.Orders, plan.Orders) {
+				t.Fatalf("round %d: %s (%d, %q), then %s (%d, %q)", st.Turn, autopilot.ProgramLine(plan.Program), plan.Score, plan.Why,
+					autopilot.ProgramLine(again.Program), again.Score, again.Why)
+			}
+		}
+		r := &st.Robots[1]
+		spam = spam || slices.Contains(r.Hand, int(adjudicator.CardSpam))
+		reboot = reboot || r.Destroyed
+		next, _, err := adjudicator.Resolve(s, st, []adjudicator.Orders{greedy(st, 0), plan.Orders2023()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = next
+		if round == 1 {
+			// The robot off the board: the next choice searches every reboot facing.
+			st.Robots[1].Destroyed = true
+		}
+	}
+	if !spam || !reboot {
+		t.Errorf("the game held no SPAM (%v) or no reboot (%v) to choose with", spam, reboot)
 	}
 }
