@@ -102,9 +102,9 @@ type search struct {
 	upgrade adjudicator.UpgradeOrders
 	decider adjudicator.Decider
 	facing  adjudicator.Dir
-	// rivals: the search keeps its rivalTop best programs in rtop (2023 rules), to be
-	// weighed for a card the forecast cannot know (unknown.go) and played against the
-	// rival's likely programs (rival.go).
+	// rivals: the search keeps its rivalTop best programs ending apart in rtop (2023
+	// rules; keepApart), to be weighed for a card the forecast cannot know (unknown.go)
+	// and played against the rival's likely programs (rival.go).
 	rivals bool
 	rtop   []ranked
 }
@@ -228,8 +228,8 @@ func (s *search) leaf() {
 		s.keepTops(prog, o, end)
 	}
 	if s.rivals {
-		if admits(s.rtop, rivalTop, o.Score, prog) {
-			keepTop(&s.rtop, rivalTop, ranked{prog: prog, o: o, end: s.sim.Keep(s.robot, end), key: o.Score, facing: s.facing})
+		if _, ok := apart(s.rtop, rivalTop, o.Score, prog, end); ok {
+			keepApart(&s.rtop, rivalTop, ranked{prog: prog, o: o, end: s.sim.Keep(s.robot, end), key: o.Score, facing: s.facing})
 		}
 	}
 	if !s.found || o.Score > s.best.Score || (o.Score == s.best.Score && less(prog, s.bestProg)) {

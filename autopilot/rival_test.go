@@ -13,7 +13,9 @@ import (
 // east and moving first, checkpoint 1 at 9,3 and the pit at 8,2 beside it. Searched
 // alone, the autopilot's best program goes for the checkpoint past the greedy robot, whose
 // real program drives it into the pit at 8,2. Played against the rival's likely programs
-// (rival.go), it backs off first and takes the checkpoint behind the greedy robot.
+// (rival.go), it keeps out of the pit: with the 24 best programs it once took the
+// checkpoint behind the greedy robot; with the candidates ending apart (keepApart) it
+// stops beside it (a square nearer than it stood), out of the greedy robot's way.
 func TestChoose2023AgainstTheRival(t *testing.T) {
 	s, st := newGame2023(t, "docking-run", 2439, 2)
 	p, greedy := autopilot.New(s), greedyPolicy(s)
@@ -44,9 +46,13 @@ func TestChoose2023AgainstTheRival(t *testing.T) {
 		t.Errorf("searched alone, %s reaches checkpoint 1 (at %v): the position no longer shows the difference",
 			autopilot.ProgramLine(alone.Program), got.Pos)
 	}
-	if got := play(against); got.Flags != 1 {
-		t.Errorf("against the rival, %s ends at %v with %d checkpoints, want checkpoint 1 (alone: %s)",
-			autopilot.ProgramLine(against.Program), got.Pos, got.Flags, autopilot.ProgramLine(alone.Program))
+	if got := play(alone); !got.Destroyed {
+		t.Errorf("searched alone, %s ends at %v, not in the pit: the position no longer shows the difference",
+			autopilot.ProgramLine(alone.Program), got.Pos)
+	}
+	if got := play(against); got.Destroyed || (got.Flags != 1 && p.Guide().Dist(1, got.Pos) >= p.Guide().Dist(1, a.Pos)) {
+		t.Errorf("against the rival, %s ends at %v (destroyed %v) with %d checkpoints, want it out of the pit and nearer checkpoint 1 (alone: %s)",
+			autopilot.ProgramLine(against.Program), got.Pos, got.Destroyed, got.Flags, autopilot.ProgramLine(alone.Program))
 	}
 }
 

@@ -355,8 +355,9 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 		// The rival's likely programs are searched meanwhile (rival.go).
 		rg = p.imagineRival(st, after, robot, rival, &wg)
 	}
-	// The search keeps its best programs (rtop): a card the forecast cannot know is
-	// weighed for them (unknown.go), and they are played against the rival.
+	// The search keeps its best programs ending apart (rtop, keepApart): a card the
+	// forecast cannot know is weighed for them (unknown.go), and they are played against
+	// the rival.
 	s.rivals = true
 	searches := make([]search, len(facings))
 	for k, f := range facings {
@@ -399,7 +400,7 @@ func (p *Pilot) choose2023(st *adjudicator.State, robot int) Plan {
 	var cands []ranked
 	for k := range searches {
 		for _, c := range searches[k].rtop {
-			keepTop(&cands, rivalTop, c)
+			keepApart(&cands, rivalTop, c)
 		}
 	}
 	weighed := p.weighUnknown(after, robot, cands)
