@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/game"
 )
 
 // Reading a mail body as a command mail: its header lines (game, robot, secret), its
@@ -67,7 +67,7 @@ func isASCII(s string) bool {
 var bareWord = regexp.MustCompile(`^[A-Za-z]+[!.?]?$`)
 
 // parseCommandMail reads a mail body as a command mail; ok is false when it is not one.
-func parseCommandMail(text string) (cm *commandMail, ok bool) {
+func parseCommandMail(text string, reader game.MailReader) (cm *commandMail, ok bool) {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(text, "\n")
 	cm = &commandMail{sheetLine: -1}
@@ -103,7 +103,7 @@ func parseCommandMail(text string) (cm *commandMail, ok bool) {
 			verb = "ORDERS"
 		}
 		if _, known := verbs[verb]; !known {
-			if len(cm.cmds) == 0 && len(cm.unknown) == 0 && !(len(f) == 1 && bareWord.MatchString(t) && notOrders(t)) {
+			if len(cm.cmds) == 0 && len(cm.unknown) == 0 && !(len(f) == 1 && bareWord.MatchString(t) && notOrders(reader, t)) {
 				return nil, false // the mail is an order sheet
 			}
 			cm.unknown = append(cm.unknown, Command{Verb: "?" + f[0], Line: t, N: i + 1})
@@ -180,7 +180,6 @@ func isOrdersMarker(t string) bool {
 	return l == "orders" && strings.TrimLeft(t, "-#=*[<_ ") != t
 }
 
-func notOrders(line string) bool {
-	_, err := orders.ParseText([]byte(line))
-	return err != nil
+func notOrders(reader game.MailReader, line string) bool {
+	return reader == nil || !reader.ReadsAsSheet(line)
 }

@@ -25,7 +25,7 @@ func TestInvisibleCharactersInCommandMails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cm, ok := parseCommandMail(tt.body)
+			cm, ok := parseCommandMail(tt.body, testReader)
 			if tt.cmds == "" {
 				if ok && len(cm.cmds) > 0 {
 					t.Fatalf("read as commands %v", cm.cmds)

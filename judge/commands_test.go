@@ -487,7 +487,7 @@ func TestParseCommandMail(t *testing.T) {
 		{"", false, "", ""},
 	}
 	for _, tt := range tests {
-		cm, ok := parseCommandMail(tt.body)
+		cm, ok := parseCommandMail(tt.body, testReader)
 		if ok != tt.cmd {
 			t.Errorf("%q: command mail %v, want %v", tt.body, ok, tt.cmd)
 			continue
@@ -550,7 +550,7 @@ func TestDocsCommandExamples(t *testing.T) {
 		}
 		body = strings.NewReplacer("SERVER-SECRET", boss, "GM-SECRET", f.secrets[""], "PLAYER-SECRET", f.secrets[robot], "HAND", hand,
 			"CONFIRM CODE", "CONFIRM "+code).Replace(body)
-		cm, _ := parseCommandMail(body)
+		cm, _ := parseCommandMail(body, testReader)
 		if cm != nil {
 			for _, c := range cm.cmds {
 				seen[c.Verb] = true

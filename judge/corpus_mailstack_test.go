@@ -91,7 +91,7 @@ func TestClientCorpusMailstack(t *testing.T) {
 					t.Fatal(err)
 				}
 				var b bytes.Buffer
-				Read(m).Describe(&b)
+				Read(m, testReader).Describe(&b)
 				return b.String()
 			}
 			if a, b := describe(sent[name]), describe(got[name]); a != b {

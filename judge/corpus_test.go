@@ -27,7 +27,7 @@ func (f *fixture) corpusMail(name string) []byte {
 
 func (f *fixture) asZoombot(raw []byte) []byte {
 	swapped := bytes.ReplaceAll(raw, []byte(corpusSecret), []byte(f.secrets["Zoombot"]))
-	if m, err := mail.Extract(swapped); err == nil && secretRead(Read(m)) == corpusSecret {
+	if m, err := mail.Extract(swapped); err == nil && secretRead(Read(m, testReader)) == corpusSecret {
 		// the player's secret is encoded (base64, a quoted-printable soft break inside
 		// it): Zoombot gets the corpus's secret instead
 		f.setSecret("Zoombot", corpusSecret)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
@@ -29,6 +30,21 @@ func testStateOf(tx *store.Tx, g store.Game) (*adjudicator.State, store.Turn, er
 		return nil, tn, fmt.Errorf("game %s: position of turn %d: %v", g.Tag, tn.Number, err)
 	}
 	return p.State, tn, nil
+}
+
+// testReader reads the tests' mails' sheets, as the judge's catalogue does.
+var testReader game.MailReader = roborally.Kind{}
+
+// sheetProblemsError is game.SheetError, for tests whose variables are named game.
+type sheetProblemsError = game.SheetError
+
+// orderSheet is a reading's sheet as RoboRally's reader read it (orders.Sheet).
+func orderSheet(r *Reading) *orders.Sheet {
+	var s orders.Sheet
+	if r.Sheet != nil {
+		_ = json.Unmarshal(r.Sheet.Read, &s)
+	}
+	return &s
 }
 
 // stateOf is testStateOf (the tests' older name).

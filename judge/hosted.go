@@ -12,7 +12,6 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -375,39 +374,30 @@ func (j *Judge) hostedFoot(g store.Game, h hosted, p store.Player) string {
 	return b.String()
 }
 
-// envelopeLines blanks the lines of text the judge read as the sheet's envelope (game,
-// robot or player, turn, secret) and those outside its markers, keeping every other line where it stands, so the
-// game reads only the move and its problems name the lines of the mail.
-func envelopeLines(text string) string {
-	lines := strings.Split(text, "\n")
-	// between markers (#orders ... #end) only the lines inside are the sheet's, as the
-	// envelope was read: a greeting above or thanks below is not a move
-	first, last := orders.Block(text)
-	above := first == 0 // a greeting above a sheet without markers is skipped
-	for i, l := range lines {
-		if i < first || i >= last {
-			lines[i] = ""
-			continue
-		}
-		if above && strings.TrimSpace(l) != "" {
-			if orders.IsGreeting(l) {
-				lines[i] = ""
-				continue
-			}
-			above = false
-		}
-		f := strings.Fields(strings.ToLower(l))
-		if len(f) == 0 {
-			continue
-		}
-		// a header is a key and its value ("pass" alone is a move of some games, not a
-		// password)
-		// ("pass   # nothing is legal" is a move with a comment: "#" starts no value)
-		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) && len(f) > 1 && !strings.HasPrefix(f[1], "#") || w == "#orders" || w == "#end" {
-			lines[i] = ""
-		}
+// moveLines is the lines of rd's sheet the game reads as the move: the envelope's
+// blanked by the reader that read it (game.MailReader.MoveLines).
+func moveLines(rd *Reading) string {
+	if rd.reader == nil {
+		return rd.SheetText
 	}
-	return strings.Join(lines, "\n")
+	return rd.reader.MoveLines(rd.SheetText)
+}
+
+// sheetReader is the reader of every mail's order sheet: Judge.Sheets, else the
+// catalogue's (game.MailReaderOf).
+func (j *Judge) sheetReader() game.MailReader {
+	if j.Sheets != nil {
+		return j.Sheets
+	}
+	return game.MailReaderOf(j.Games)
+}
+
+// maxSheetSize is the most bytes a mail's sheet may have.
+func (j *Judge) maxSheetSize() int {
+	if r := j.sheetReader(); r != nil {
+		return r.MaxSheetSize()
+	}
+	return 64 << 10
 }
 
 // hostedMove is a stored order version's move.
@@ -442,7 +432,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Ki
 	case !slices.Contains(h.pos.Due(), player.Seat) && !maySend(h.pos, player.Seat):
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
-		moveText = envelopeLines(rd.SheetText)
+		moveText = moveLines(rd)
 		checked = checkMove(h.pos, player.Seat, moveText, sheetFile(rd))
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())

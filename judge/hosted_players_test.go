@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -305,7 +306,7 @@ func TestHostedMoveWhilePaused(t *testing.T) {
 func TestEnvelopeLinesKeepsAPassWithAComment(t *testing.T) {
 	in := "game demo\nplayer Boris\npass s3cret\nplace C5\npass   # nothing else is legal\n"
 	want := "\n\n\nplace C5\npass   # nothing else is legal\n"
-	if got := envelopeLines(in); got != want {
+	if got := (roborally.Kind{}).MoveLines(in); got != want {
 		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rallyjudge/rallyjudge/archive"
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/game/gametest"
+	"github.com/rallyjudge/rallyjudge/roborally"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
@@ -191,7 +192,7 @@ func TestHostedDemoPlaysToTheEnd(t *testing.T) {
 func TestEnvelopeLinesKeepsTheMove(t *testing.T) {
 	in := "game demo\nPlayer: Boris\nturn 4\npass: s3cret\n#orders\noperator J3 J2\npass\n#end\n"
 	want := "\n\n\n\n\noperator J3 J2\npass\n\n"
-	if got := envelopeLines(in); got != want {
+	if got := (roborally.Kind{}).MoveLines(in); got != want {
 		t.Errorf("envelopeLines(%q) = %q, want %q", in, got, want)
 	}
 }

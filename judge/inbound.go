@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/orders"
 	"github.com/rallyjudge/rallyjudge/store"
 	"github.com/rallyjudge/rallyjudge/templates"
 )
@@ -353,7 +352,7 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 			"Send it again unencrypted. A signed mail is fine.")
 	}
 	if rd == nil {
-		rd = Read(msg) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
+		rd = Read(msg, j.sheetReader()) // intake.go: what the player wrote, as `rallyjudge check --mail` reads it
 	}
 	if rd.cm != nil {
 		v.reset()
@@ -443,12 +442,12 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		}
 		return j.rejectAs(tx, row, msg, from, gameID, summary, errs, hint, !proven)
 	}
-	if len(rd.SheetText) > orders.MaxSize {
+	if max := j.maxSheetSize(); len(rd.SheetText) > max {
 		// said alone: the sheet was not read, so "no secret line" or "no game named"
 		// would be untrue
 		f.outcome = outcomeRefused
 		return store.InboxRejected, "sheet too large", 0, reply(fmt.Sprintf(
-			"Your sheet is larger than %d bytes, the most a sheet may be, so it was not read; nothing was done.", orders.MaxSize), nil,
+			"Your sheet is larger than %d bytes, the most a sheet may be, so it was not read; nothing was done.", max), nil,
 			"Orders are a few lines: send the game, player (or robot), secret and turn lines and your orders alone.")
 	}
 	sheet, sheetErr := rd.Sheet, rd.SheetErr
@@ -460,7 +459,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		}
 		return store.InboxRejected, note, 0, reply(summary, errs, withMarkerHint("Correct the sheet and send it again.", sheetErr))
 	}
-	f.game, f.robot = strings.ToLower(sheet.Game), sheet.Robot
+	f.game, f.robot = strings.ToLower(sheet.Game), sheet.Seat
 	tag := ""
 	if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
 		tag = strings.ToLower(m[1])
@@ -500,8 +499,8 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		return "", "", 0, err
 	}
 	var player *store.Player
-	if sheet.Robot != "" {
-		player = playerByRobot(players, sheet.Robot) // Zoë is Zoe
+	if sheet.Seat != "" {
+		player = playerByRobot(players, sheet.Seat) // Zoë is Zoe
 	} else {
 		for i := range players {
 			if strings.EqualFold(players[i].Email, from) {
@@ -524,14 +523,14 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		// The reply reveals nothing: not which part was wrong, nor the sheet.
 		return store.InboxRejected, note, 0, j.refusedClaim(tx, row, msg, from)
 	}
-	if player == nil && sheet.Robot != "" {
+	if player == nil && sheet.Seat != "" {
 		// the name the mail gave is never told back: no secret proved who wrote it
 		// (reflection.go); a registered address is told the game's robots near it
 		noRobot, hint := "no robot by that name", ""
 		if known, err := tx.KnownAddress(from); err != nil {
 			return "", "", 0, err
 		} else if known {
-			hint = robotHint(players, sheet.Robot)
+			hint = robotHint(players, sheet.Seat)
 		}
 		if sheetErr != nil {
 			return syntaxOnly(fmt.Sprintf("Game %s has %s, and the sheet has errors; nothing was done:", g.Tag, noRobot), "robot not in this game; sheet unreadable")
@@ -571,7 +570,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		}
 		f.outcome = outcomeRefused
 		hint := "Put your secret on a line of its own in the sheet: secret YOURSECRET (your welcome mail has it)."
-		if n := secretOutsideBlock(rd.SheetText); n > 0 {
+		if n := secretOutsideBlock(rd.reader, rd.SheetText); n > 0 {
 			hint = fmt.Sprintf("Only the lines between the markers (#orders ... #end) are read, and your secret is on line %d, outside them:\n"+
 				"put the game, player, secret and turn lines between the markers too, or leave the markers out.", n)
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // What the judge reads in a mail, in one place, so that the daemon and `rallyjudge check
@@ -34,9 +34,13 @@ type Reading struct {
 	// Commands is set for a command mail (nil for a plain sheet).
 	cm *commandMail
 	// Sheet is the order sheet read (nil for a command mail without ORDERS), with the
-	// problems of reading it.
-	Sheet    *orders.Sheet
+	// problems of reading it (a game.SheetError): its envelope, read by the catalogue's
+	// game.MailReader (reader).
+	Sheet    *game.MailSheet
 	SheetErr error
+	// YAML says the sheet was read as YAML (an attached .yaml file).
+	YAML   bool
+	reader game.MailReader
 	// SheetText is the text the sheet was parsed from: Text with the lines before an
 	// ORDERS command blanked. Line numbers in problems are lines of it (and of the mail).
 	SheetText string
@@ -63,16 +67,17 @@ func (r *Reading) Game() string {
 	return strings.ToLower(subjectTag(r.Msg.Subject))
 }
 
-// Read reads a message's text as the judge does.
-func Read(msg *mail.Message) *Reading {
+// Read reads a message's text as the judge does, its order sheet with reader (the
+// catalogue's game.MailReader; nil: no mail is read as a sheet).
+func Read(msg *mail.Message, reader game.MailReader) *Reading {
 	if strings.TrimSpace(msg.Stripped) == "" && unobserveSubject.MatchString(msg.Subject) {
 		// the mail a mail program sends for an observer's List-Unsubscribe header
 		// (observerUnsubscribe) with the subject only: some ignore the URI's body field
 		// (RFC 6068 lets them). Nothing else is read from a subject.
-		return readText(msg, strings.TrimSpace(msg.Subject)+"\n")
+		return readText(msg, strings.TrimSpace(msg.Subject)+"\n", reader)
 	}
-	r := readText(msg, msg.Stripped)
-	if r.cm == nil && r.Sheet != nil && r.Sheet.Secret == "" && len(r.Sheet.Program) == 0 {
+	r := readText(msg, msg.Stripped, reader)
+	if r.cm == nil && r.Sheet != nil && r.Sheet.Secret == "" && !r.Sheet.HasOrders {
 		// nothing of a sheet above a message forwarded inline: when the sender forwards
 		// their own mail (a sheet first sent to a wrong address: "Fwd: [RR spring]
 		// orders"), the sheet is in it. Its lines keep their numbers in the mail; the
@@ -82,7 +87,7 @@ func Read(msg *mail.Message) *Reading {
 			for i := 0; i < body && i < len(lines); i++ {
 				lines[i] = ""
 			}
-			if fr := readText(msg, mail.StripReply(strings.Join(lines, "\n"))); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
+			if fr := readText(msg, mail.StripReply(strings.Join(lines, "\n")), reader); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
 				fr.Forwarded = "inline"
 				return fr
 			}
@@ -93,7 +98,7 @@ func Read(msg *mail.Message) *Reading {
 			if !strings.EqualFold(fm.From, msg.From) {
 				continue
 			}
-			if fr := readText(msg, fm.Stripped); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
+			if fr := readText(msg, fm.Stripped, reader); fr.cm != nil || (fr.Sheet != nil && fr.Sheet.Secret != "") {
 				fr.Forwarded = "attached"
 				return fr
 			}
@@ -106,9 +111,9 @@ func Read(msg *mail.Message) *Reading {
 var unobserveSubject = regexp.MustCompile(`(?i)^\s*UNOBSERVE\s+[a-z0-9][a-z0-9-]*\s*$`)
 
 // readText reads text, the player's own lines of msg, as a command mail or a sheet.
-func readText(msg *mail.Message, text string) *Reading {
-	r := &Reading{Msg: msg, Text: text}
-	cm, isCmd := parseCommandMail(r.Text)
+func readText(msg *mail.Message, text string, reader game.MailReader) *Reading {
+	r := &Reading{Msg: msg, Text: text, reader: reader}
+	cm, isCmd := parseCommandMail(r.Text, reader)
 	switch {
 	case !isCmd:
 		r.SheetText = r.Text
@@ -135,23 +140,21 @@ func readText(msg *mail.Message, text string) *Reading {
 		}
 		r.SheetText = strings.Join(lines, "\n")
 	}
-	if msg.Source == mail.SourceAttachment && isYAMLName(msg.SourceName) {
+	r.Sheet = &game.MailSheet{}
+	if reader != nil {
 		// an attached .yaml is YAML whether or not it starts with "---", as `rallyjudge
 		// check` reads a .yaml file: the text reader took its "program: [...]" for orders
-		r.Sheet, r.SheetErr = orders.ParseYAML([]byte(r.SheetText))
-	} else {
-		r.Sheet, r.SheetErr = orders.Parse([]byte(r.SheetText))
-	}
-	if r.Sheet == nil {
-		r.Sheet = &orders.Sheet{}
+		r.YAML = msg.Source == mail.SourceAttachment && isYAMLName(msg.SourceName)
+		s, err := reader.ReadSheet(r.SheetText, r.YAML)
+		r.Sheet, r.SheetErr = &s, err
 	}
 	if cm != nil {
 		// header lines written above ORDERS count for the sheet, unless it writes its own
 		if r.Sheet.Game == "" {
 			r.Sheet.Game = cm.game
 		}
-		if r.Sheet.Robot == "" {
-			r.Sheet.Robot = cm.robot
+		if r.Sheet.Seat == "" {
+			r.Sheet.Seat = cm.robot
 		}
 		if r.Sheet.Secret == "" {
 			r.Sheet.Secret = cm.secret
@@ -172,29 +175,27 @@ func isYAMLName(name string) bool {
 // problemsOf are a sheet's problems, syntax and validation together, sorted by line
 // (then column), each with the line it is about quoted beneath it as the player wrote
 // it (a secret hidden).
-func problemsOf(text string, syntax error, rep *orders.Report) (lines []string, n int) {
-	var ps []orders.Problem
+func problemsOf(text string, syntax error, more []game.SheetProblem) (lines []string, n int) {
+	var ps []game.SheetProblem
 	var other []string
 	if syntax != nil {
-		if se, ok := syntax.(*orders.SyntaxError); ok {
-			ps = append(ps, se.Problems...)
+		if se, ok := syntax.(game.SheetError); ok {
+			ps = append(ps, se.SheetProblems()...)
 		} else {
 			other = append(other, syntax.Error())
 		}
 	}
-	if rep != nil {
-		ps = append(ps, rep.Errors()...)
-	}
+	ps = append(ps, more...)
 	sort.SliceStable(ps, func(a, b int) bool {
-		if ps[a].At.Line != ps[b].At.Line {
-			return ps[a].At.Line < ps[b].At.Line
+		if ps[a].Line != ps[b].Line {
+			return ps[a].Line < ps[b].Line
 		}
-		return ps[a].At.Col < ps[b].At.Col
+		return ps[a].Col < ps[b].Col
 	})
 	src := strings.Split(text, "\n")
 	for _, p := range ps {
-		s := p.String()
-		if q := quotedLine(src, p.At.Line); q != "" {
+		s := p.Text
+		if q := quotedLine(src, p.Line); q != "" {
 			s += "\n      " + q
 		}
 		lines = append(lines, s)
@@ -202,20 +203,31 @@ func problemsOf(text string, syntax error, rep *orders.Report) (lines []string, 
 	return append(other, lines...), len(other) + len(ps)
 }
 
-// withMarkerHint is hint after the sheet's own advice (orders.MarkerHint: lines of
-// prose and no markers), when syntax has one.
+// withMarkerHint is hint after the sheet's own advice (RoboRally's: lines of prose and
+// no markers), when syntax has one.
 func withMarkerHint(hint string, syntax error) string {
-	if h := orders.HintOf(syntax); h != "" {
+	if h := hintOf(syntax); h != "" {
 		return h + "\n\n" + hint
 	}
 	return hint
 }
 
+// hintOf is a sheet's problems' advice for the player (game.SheetError), "" for none.
+func hintOf(syntax error) string {
+	if se, ok := syntax.(game.SheetError); ok {
+		return se.Hint()
+	}
+	return ""
+}
+
 // secretOutsideBlock is the line (from 1) of a secret line that stands outside the lines
 // a sheet's markers (#orders ... #end) give to read; 0 when there is none.
-func secretOutsideBlock(text string) int {
+func secretOutsideBlock(reader game.MailReader, text string) int {
+	if reader == nil {
+		return 0
+	}
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	first, last := orders.Block(text)
+	first, last := reader.SheetBlock(text)
 	for i, l := range lines {
 		if i >= first && i < last {
 			continue
@@ -289,7 +301,10 @@ func (r *Reading) Describe(w io.Writer) bool {
 	}
 	fmt.Fprintln(w, "the order sheet, with its lines in the mail:")
 	lines := strings.Split(r.SheetText, "\n")
-	first, last := orders.Block(r.SheetText)
+	first, last := 0, len(lines)
+	if r.reader != nil {
+		first, last = r.reader.SheetBlock(r.SheetText)
+	}
 	shown := 0
 	for i := first; i < last && i < len(lines); i++ {
 		if q := quotedLine(lines, i+1); q != "" {
@@ -306,12 +321,12 @@ func (r *Reading) Describe(w io.Writer) bool {
 		for _, e := range errs {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
-		if h := orders.HintOf(r.SheetErr); h != "" {
+		if h := hintOf(r.SheetErr); h != "" {
 			fmt.Fprintln(w, h)
 		}
 	}
 	fmt.Fprintln(w, "read as:")
-	w.Write(r.Sheet.JSON())
+	w.Write(r.Sheet.Read)
 	return n == 0
 }
 
@@ -323,10 +338,11 @@ func subjectTag(subject string) string {
 	return ""
 }
 
-// Problems are the sheet's problems with rep's (nil for syntax alone), as the judge's
-// reply lists them: sorted by line, each line quoted; n counts them.
-func (r *Reading) Problems(rep *orders.Report) (lines []string, n int) {
-	return problemsOf(r.SheetText, r.SheetErr, rep)
+// Problems are the sheet's problems with more (a check's: nil for the reading's
+// alone), as the judge's reply lists them: sorted by line, each line quoted; n counts
+// them.
+func (r *Reading) Problems(more []game.SheetProblem) (lines []string, n int) {
+	return problemsOf(r.SheetText, r.SheetErr, more)
 }
 
 // describeCommand is a command as check --mail shows it: the verb with its arguments

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/orders"
 )
 
 // FuzzRead: the judge's reading of any mail never panics, keeps the mail's line numbers
@@ -29,7 +29,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := Read(m)
+		r := Read(m, testReader)
 		if r.Sheet == nil {
 			return
 		}
@@ -37,10 +37,10 @@ func FuzzRead(f *testing.F) {
 		if strings.Count(r.SheetText, "\n") != n {
 			t.Fatalf("the sheet's text has %d lines, the player's %d", strings.Count(r.SheetText, "\n"), n)
 		}
-		if se, ok := r.SheetErr.(*orders.SyntaxError); ok {
-			for _, p := range se.Problems {
-				if p.At.Line > n+1 {
-					t.Fatalf("a problem on line %d of %d", p.At.Line, n)
+		if se, ok := r.SheetErr.(game.SheetError); ok {
+			for _, p := range se.SheetProblems() {
+				if p.Line > n+1 {
+					t.Fatalf("a problem on line %d of %d", p.Line, n)
 				}
 			}
 		}

@@ -143,7 +143,7 @@ func readCorpus(t *testing.T, path string) *Reading {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return Read(m)
+	return Read(m, testReader)
 }
 
 // TestClientCorpus reads every mail of the corpus as the judge does and checks what it
@@ -176,28 +176,28 @@ func TestClientCorpus(t *testing.T) {
 				if r.Sheet == nil {
 					t.Fatal("no sheet read")
 				}
-				if got := programOf(r.Sheet); got != want.program {
+				if got := programOf(orderSheet(r)); got != want.program {
 					t.Errorf("program %q, want %q", got, want.program)
 				}
-				if len(r.Sheet.Rules) != want.orders {
-					t.Errorf("%d orders read, want %d", len(r.Sheet.Rules), want.orders)
+				if len(orderSheet(r).Rules) != want.orders {
+					t.Errorf("%d orders read, want %d", len(orderSheet(r).Rules), want.orders)
 				}
 				game := r.Sheet.Game
 				if game == "" {
 					game = subjectTag(r.Msg.Subject) // as the judge takes it
 				}
-				robot := r.Sheet.Robot
+				robot := r.Sheet.Seat
 				if want.noRobot && robot == "" {
 					robot = "Zoombot"
 				}
 				if r.Sheet.Secret != corpusSecret || game != "spring" || robot != "Zoombot" {
-					t.Errorf("read game %q robot %q secret %q: want spring, Zoombot and the player's secret", game, r.Sheet.Robot, r.Sheet.Secret)
+					t.Errorf("read game %q robot %q secret %q: want spring, Zoombot and the player's secret", game, r.Sheet.Seat, r.Sheet.Secret)
 				}
 				var lines []int
 				_, n := problemsOf(r.SheetText, r.SheetErr, nil)
 				if r.SheetErr != nil {
-					for _, p := range r.SheetErr.(*orders.SyntaxError).Problems {
-						lines = append(lines, p.At.Line)
+					for _, p := range r.SheetErr.(sheetProblemsError).SheetProblems() {
+						lines = append(lines, p.Line)
 					}
 				}
 				if fmt.Sprint(lines) != fmt.Sprint(want.errs) && !(len(lines) == 0 && len(want.errs) == 0) || n != len(want.errs) {
@@ -263,18 +263,18 @@ func TestAttachedYAMLWithoutDocumentStartIsYAML(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Read(m)
+			r := Read(m, testReader)
 			if r.Sheet == nil {
 				t.Fatal("no sheet")
 			}
 			if tt.program == "" {
 				if r.SheetErr == nil {
-					t.Errorf("read without an error: %s", programOf(r.Sheet))
+					t.Errorf("read without an error: %s", programOf(orderSheet(r)))
 				}
 				return
 			}
-			if r.SheetErr != nil || programOf(r.Sheet) != tt.program || r.Sheet.Robot != "Zoombot" {
-				t.Errorf("program %q robot %q, err %v", programOf(r.Sheet), r.Sheet.Robot, r.SheetErr)
+			if r.SheetErr != nil || programOf(orderSheet(r)) != tt.program || r.Sheet.Seat != "Zoombot" {
+				t.Errorf("program %q robot %q, err %v", programOf(orderSheet(r)), r.Sheet.Seat, r.SheetErr)
 			}
 		})
 	}

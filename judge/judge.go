@@ -39,6 +39,9 @@ type Judge struct {
 	// Games are the games hosted behind the game seam (package game): games.Hosted by
 	// default.
 	Games game.Catalog
+	// Sheets reads every mail's order sheet: its envelope, before the game is known
+	// (game.MailReader; New: the catalogue's).
+	Sheets game.MailReader
 	// Address is the judge's own mail address: From of everything it sends.
 	Address string
 	Name    string
@@ -131,6 +134,7 @@ func New(st *store.Store, address string, log *slog.Logger) (*Judge, error) {
 		UnwritableExit: DefaultUnwritableExit, UnwritableProbe: 5 * time.Second, IntegrityCheck: DefaultIntegrityCheck,
 		Retention: store.DefaultRetention(),
 		Games:     games.Hosted(),
+		Sheets:    game.MailReaderOf(games.Hosted()),
 	}, nil
 }
 

@@ -10,15 +10,15 @@ import (
 )
 
 // The judge names no game (issue 20): no non-test file of package judge imports a
-// game's engine, its autopilot or its pictures; a game reaches the judge only through
-// package game. The intake's envelope reader (package orders) is the one exception
-// (docs/games.md).
+// game's engine, its order sheets, its autopilot or its pictures; a game reaches the
+// judge only through package game (the envelope of every mail's sheet too:
+// game.MailReader).
 func TestJudgeImportsNoGame(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := []string{"adjudicator", "roborally", "crashbycrash", "autopilot", "picture"}
+	games := []string{"adjudicator", "orders", "roborally", "crashbycrash", "autopilot", "picture"}
 	fset := token.NewFileSet()
 	checked := 0
 	for _, name := range files {

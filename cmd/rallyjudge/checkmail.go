@@ -8,9 +8,12 @@ import (
 	"strings"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
+	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/games"
 	"github.com/rallyjudge/rallyjudge/judge"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/orders"
+	"github.com/rallyjudge/rallyjudge/roborally"
 )
 
 // checkMail: rallyjudge check --mail FILE.eml [--state FILE] [--robot NAME]. It reads a
@@ -66,7 +69,7 @@ func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "from: %s\nsubject: %s\nan automatic mail (%s): the judge does not answer it\n", msg.From, msg.Subject, why)
 		return 1
 	}
-	rd := judge.Read(msg)
+	rd := judge.Read(msg, game.MailReaderOf(games.Hosted()))
 	ok := rd.Describe(stdout)
 	if rd.Sheet == nil {
 		return 0 // commands only: what they do depends on the game's database
@@ -84,18 +87,28 @@ func checkMail(cfg checkConfig, stdout, stderr io.Writer) int {
 	}
 	robot := cfg.robot
 	if robot == "" {
-		robot = rd.Sheet.Robot
+		robot = rd.Sheet.Seat
 	}
 	if robot == "" {
 		fmt.Fprintf(stderr, "rallyjudge check: the sheet names no robot; give --robot NAME\n")
 		return 2
 	}
-	sheet := *rd.Sheet
+	// RoboRally's sheet, read again as the judge's reader read it (its problems name
+	// the lines of the mail)
+	parse := orders.Parse
+	if rd.YAML {
+		parse = orders.ParseYAML
+	}
+	read, _ := parse([]byte(rd.SheetText))
+	if read == nil {
+		read = &orders.Sheet{}
+	}
+	sheet := *read
 	if sheet.Turn == 0 {
 		sheet.Turn = st.Turn // as the judge: a sheet without a turn line is for the turn being played
 	}
 	rep := orders.Validate(setup, st, robot, &sheet)
-	lines, n := rd.Problems(&rep)
+	lines, n := rd.Problems(roborally.SheetProblems(rep.Errors()))
 	fmt.Fprintf(stdout, "checked against %s, robot %s, turn %d:\n", against, robot, st.Turn)
 	for _, l := range lines {
 		fmt.Fprintf(stdout, "  %s\n", l)

@@ -1,0 +1,65 @@
+package game
+
+// A mail's order sheet, as the judge's intake reads it before it knows the game.
+//
+// Every game's orders by mail carry the same envelope (docs/orders.md): lines naming the
+// game, the robot or player, the turn and the secret, and the markers #orders ... #end
+// around the orders when other text stands beside them. That envelope is the header of
+// RoboRally's order sheet, the first sheet the judge read; the judge reads every mail's
+// sheet with the reader of the first game in its catalogue that has one (a MailReader)
+// and hands the game only the lines of the move (MoveLines), so that a game's own
+// grammar never has to know the envelope.
+
+// MailSheet is a mail's order sheet as read.
+type MailSheet struct {
+	Game, Seat, Secret string
+	Turn               int
+	// HasOrders says the sheet holds orders beside its envelope (RoboRally: a program).
+	HasOrders bool
+	// Read is the sheet as the reader read it (JSON), for `rallyjudge check --mail`.
+	Read []byte
+}
+
+// SheetProblem is one problem a reader found in a sheet: where, and what, as the reply
+// to the player says it.
+type SheetProblem struct {
+	Line, Col int
+	Text      string
+}
+
+// SheetError is the error of a sheet with problems: each of them, and advice for the
+// player beyond them ("" none).
+type SheetError interface {
+	error
+	SheetProblems() []SheetProblem
+	Hint() string
+}
+
+// MailReader is a Kind whose reader reads the order sheet of every mail for the judge.
+type MailReader interface {
+	// ReadSheet reads text (as YAML when yaml is set: an attached .yaml file); the
+	// error, when the sheet has problems, is a SheetError. The sheet is read as far as
+	// it reads either way.
+	ReadSheet(text string, yaml bool) (MailSheet, error)
+	// SheetBlock is the lines of text (from 0, last not included) the sheet's markers
+	// give to read: every line without markers.
+	SheetBlock(text string) (first, last int)
+	// MoveLines is text with the envelope's lines, a greeting above them and the lines
+	// outside the markers blanked, every other line where it stands.
+	MoveLines(text string) string
+	// ReadsAsSheet says whether a line by itself reads as a line of a sheet.
+	ReadsAsSheet(line string) bool
+	// MaxSheetSize is the most bytes a sheet may have.
+	MaxSheetSize() int
+}
+
+// MailReaderOf is the catalogue's reader of mails' sheets: its first MailReader (nil
+// when none has one).
+func MailReaderOf(c Catalog) MailReader {
+	for _, k := range c {
+		if r, ok := k.(MailReader); ok {
+			return r
+		}
+	}
+	return nil
+}
