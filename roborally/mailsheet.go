@@ -34,7 +34,7 @@ func (Kind) ReadSheet(text string, yaml bool) (game.MailSheet, error) {
 type sheetError struct{ *orders.SyntaxError }
 
 func (e sheetError) SheetProblems() []game.SheetProblem { return SheetProblems(e.Problems) }
-func (e sheetError) Hint() string                        { return e.SyntaxError.Hint }
+func (e sheetError) Hint() string                       { return e.SyntaxError.Hint }
 
 // SheetProblems are the problems of package orders as the judge lists them.
 func SheetProblems(ps []orders.Problem) []game.SheetProblem {
