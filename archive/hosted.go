@@ -121,49 +121,9 @@ func WriteHosted(w io.Writer, h Hosted) error {
 // ReadHosted reads a hosted game's archive, checking its structure (Replay checks the
 // hashes). Input is hostile: lines and counts are bounded; an error names the line.
 func ReadHosted(r io.Reader) (Hosted, error) {
-	l := jsonl.NewLines(r)
-	next := l.Next
-	if err := l.Magic(HostedMagic, HostedVersion, "an archive of a hosted game"); err != nil {
-		return Hosted{}, err
-	}
-	hdr, err := next(MaxHeaderBytes)
-	if err == io.EOF {
-		return Hosted{}, &Error{Line: 2, Msg: "no header line"}
-	}
-	if err != nil {
-		return Hosted{}, err
-	}
-	var h Hosted
-	if err := jsonl.Decode(hdr, &h); err != nil {
-		return Hosted{}, &Error{Line: l.N(), Col: err.Col, Msg: "header: " + err.Msg}
-	}
-	if msg := checkHostedHeader(&h); msg != "" {
-		return Hosted{}, &Error{Line: l.N(), Msg: "header: " + msg}
-	}
-	for {
-		b, err := next(MaxTurnBytes)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Hosted{}, err
-		}
-		if len(h.Turns) >= h.Count {
-			return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("more turn lines than the %d the header announces", h.Count)}
-		}
-		var t HostedTurn
-		if err := jsonl.Decode(b, &t); err != nil {
-			return Hosted{}, &Error{Line: l.N(), Col: err.Col, Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), err.Msg)}
-		}
-		if msg := checkHostedTurn(&h, &t, len(h.Turns)); msg != "" {
-			return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("turn %d: %s", len(h.Turns), msg)}
-		}
-		h.Turns = append(h.Turns, t)
-	}
-	if len(h.Turns) != h.Count {
-		return Hosted{}, &Error{Line: l.N(), Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(h.Turns), h.Count)}
-	}
-	return h, nil
+	return jsonl.ReadFile(r, jsonl.Format[Hosted, HostedTurn]{Magic: HostedMagic, Version: HostedVersion, What: "an archive of a hosted game",
+		Count: func(h *Hosted) int { return h.Count }, Turns: func(h *Hosted) *[]HostedTurn { return &h.Turns },
+		CheckHeader: checkHostedHeader, CheckTurn: checkHostedTurn})
 }
 
 func checkHostedHeader(h *Hosted) string {

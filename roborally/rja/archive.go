@@ -157,49 +157,9 @@ type Error = jsonl.Error
 
 // Read reads an archive, checking its structure (not its hashes: Replay does that).
 func Read(r io.Reader) (Archive, error) {
-	l := jsonl.NewLines(r)
-	next := l.Next
-	if err := l.Magic(Magic, Version, "a rallyjudge archive"); err != nil {
-		return Archive{}, err
-	}
-	hdr, err := next(MaxHeaderBytes)
-	if err == io.EOF {
-		return Archive{}, &Error{Line: 2, Msg: "no header line"}
-	}
-	if err != nil {
-		return Archive{}, err
-	}
-	var a Archive
-	if err := decode(hdr, &a); err != nil {
-		return Archive{}, &Error{Line: l.N(), Col: err.Col, Msg: "header: " + err.Msg}
-	}
-	if msg := checkHeader(&a); msg != "" {
-		return Archive{}, &Error{Line: l.N(), Msg: "header: " + msg}
-	}
-	for {
-		b, err := next(MaxTurnBytes)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Archive{}, err
-		}
-		if len(a.Turns) >= a.Count {
-			return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("more turn lines than the %d the header announces", a.Count)}
-		}
-		var t Turn
-		if err := decode(b, &t); err != nil {
-			return Archive{}, &Error{Line: l.N(), Col: err.Col, Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), err.Msg)}
-		}
-		if msg := checkTurn(&a, &t, len(a.Turns)); msg != "" {
-			return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("turn %d: %s", len(a.Turns), msg)}
-		}
-		a.Turns = append(a.Turns, t)
-	}
-	if len(a.Turns) != a.Count {
-		return Archive{}, &Error{Line: l.N(), Msg: fmt.Sprintf("%d turn lines but the header announces %d (the archive is cut short)", len(a.Turns), a.Count)}
-	}
-	return a, nil
+	return jsonl.ReadFile(r, jsonl.Format[Archive, Turn]{Magic: Magic, Version: Version, What: "a rallyjudge archive",
+		Count: func(a *Archive) int { return a.Count }, Turns: func(a *Archive) *[]Turn { return &a.Turns },
+		CheckHeader: checkHeader, CheckTurn: checkTurn})
 }
 
 func decode(b []byte, v any) *jsonl.DecodeError { return jsonl.Decode(b, v) }
