@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -31,6 +32,7 @@ type laterTable struct {
 	nextID  int64 // the ID the next queued row gets; 0: read it first
 	insert  [len(laterChunks)]string
 	single  string // one row without its ID, inserted at once (PostgreSQL)
+	maxID   string // the query of the largest ID stored
 }
 
 // laterChunks are the numbers of rows one insert takes, largest first: a few fixed
@@ -38,7 +40,7 @@ type laterTable struct {
 var laterChunks = [...]int{64, 16, 4, 1}
 
 func newLaterTable(name string, columns ...string) *laterTable {
-	lt := &laterTable{name: name, columns: columns}
+	lt := &laterTable{name: name, columns: columns, maxID: `SELECT coalesce(max(id), 0) FROM ` + name}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(columns)), ",") + ")"
 	lt.single = "INSERT INTO " + name + " (" + strings.Join(columns[1:], ", ") + ") VALUES (" +
 		strings.TrimSuffix(strings.Repeat("?,", len(columns)-1), ",") + ")"
@@ -70,8 +72,16 @@ func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
 	}
 	if lt.nextID == 0 {
 		var max int64
-		// run on the transaction itself: not a statement that flushes
-		if err := t.tx.QueryRowContext(t.stmtCtx(), `SELECT coalesce(max(id), 0) FROM `+lt.name).Scan(&max); err != nil {
+		// run on the transaction itself, not through queryRow: not a statement that
+		// flushes. Prepared once it is cached (stmtcache.go): it runs after every flush,
+		// and parsing it anew each time cost more than running it (issue 24 item 7).
+		var row *sql.Row
+		if s := t.stmt(lt.maxID); s != nil {
+			row = s.QueryRowContext(t.stmtCtx())
+		} else {
+			row = t.tx.QueryRowContext(t.stmtCtx(), lt.maxID)
+		}
+		if err := row.Scan(&max); err != nil {
 			return 0, fmt.Errorf("store: %s: next id: %w", lt.name, err)
 		}
 		lt.nextID = max + 1
