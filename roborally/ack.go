@@ -1,7 +1,6 @@
 package roborally
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -65,19 +64,14 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 	if seat < 0 || seat >= len(p.State.Robots) {
 		return "", nil
 	}
-	sheet, err := parseSheet(text, t.File) // read again, as Check read it: the warnings' lines
-	if err != nil || sheet == nil {
+	// what Check made of the sheet when it accepted it (movememo.go), else the sheet
+	// read again as Check read it: the warnings' lines
+	ack, ok := p.acknowledged(seat, text, t.File)
+	if !ok {
 		return "", nil
 	}
-	if sheet.Turn == 0 {
-		sheet.Turn = p.State.Turn
-	}
-	var fold move
-	_ = json.Unmarshal(t.Fold.Data, &fold)
-	name := p.State.Robots[seat].Name
-	ack := narrate.Ack{Game: t.Game, Robot: t.Player, Turn: t.Turn, Deadline: t.Deadline}
-	rep := orders.Validate(p.setup, p.State, name, sheet)
-	Acknowledge(&ack, p.setup, p.State, name, sheet, &rep)
+	ack.Game, ack.Robot, ack.Turn, ack.Deadline = t.Game, t.Player, t.Turn, t.Deadline
+	fold, _ := p.decode(t.Fold.Data) // as far as it reads
 	// the orders in force, not only this sheet's: earlier turns' standing orders carry
 	// over, and this turn's answer a decision anew (orders.Merge; docs/players.md)
 	if eff := Effective(p.Standing[seat], fold.Sheet); eff != nil {
@@ -102,6 +96,26 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 		render = ownTemplates
 	}
 	return render("ack.txt.tmpl", ack)
+}
+
+// acknowledged is what Acknowledge (the function) fills of an accepted sheet's
+// acknowledgement: as Check made it, when the position keeps it; else read and
+// validated again. ok is false when the sheet does not read.
+func (p *position) acknowledged(seat int, text, file string) (ack narrate.Ack, ok bool) {
+	if c, ok := p.checked(seat, file, text); ok {
+		return c.ack, true
+	}
+	sheet, err := parseSheet(text, file)
+	if err != nil || sheet == nil {
+		return ack, false
+	}
+	if sheet.Turn == 0 {
+		sheet.Turn = p.State.Turn
+	}
+	name := p.State.Robots[seat].Name
+	rep := orders.Validate(p.setup, p.State, name, sheet)
+	Acknowledge(&ack, p.setup, p.State, name, sheet, &rep)
+	return ack, true
 }
 
 // ownTemplates renders the templates built in, for a caller without the judge's.

@@ -200,6 +200,8 @@ type position struct {
 
 	mu     sync.Mutex
 	shared *turnShared // the reports' shared parts of the last events asked about (reportmail.go)
+
+	memo moveMemo // the moves decoded, the sheets accepted (movememo.go)
 }
 
 func (k Kind) setup(c Config, seed int64) (*adjudicator.Setup, error) {
@@ -364,17 +366,18 @@ func (p *position) CheckFile(seat int, text, file string) game.Checked {
 		return c
 	}
 	c.Move = game.Move{Data: data, Text: sheetText(p.setup, &r, sheet)}
-	c.Forecast = p.ackText(seat, sheet, &rep)
+	var ack narrate.Ack
+	Acknowledge(&ack, p.setup, p.State, r.Name, sheet, &rep)
+	c.Forecast = p.ackText(seat, sheet, ack)
+	p.keepCheck(seat, file, text, ack) // Acknowledge reads it no more (movememo.go)
 	return c
 }
 
-// ackText is what an accepted sheet's acknowledgement says of the orders, as on the
-// judge's own path (Acknowledge): the program register by register, a shutdown, the
-// standing orders in force with this sheet's merged over them, the warnings, the
-// forecast.
-func (p *position) ackText(seat int, sheet *orders.Sheet, rep *orders.Report) string {
-	var ack narrate.Ack
-	Acknowledge(&ack, p.setup, p.State, p.State.Robots[seat].Name, sheet, rep)
+// ackText is what an accepted sheet's acknowledgement says of the orders (ack, as
+// Acknowledge filled it), as on the judge's own path: the program register by
+// register, a shutdown, the standing orders in force with this sheet's merged over
+// them, the warnings, the forecast.
+func (p *position) ackText(seat int, sheet *orders.Sheet, ack narrate.Ack) string {
 	var b strings.Builder
 	if len(ack.Program) > 0 {
 		b.WriteString("Program:\n")
@@ -431,11 +434,12 @@ func (p *position) Autopilot(seat int, seed int64) game.Move {
 // standing orders alone merges over it); the autopilot's move keeps what was sent and
 // plays the missed-orders policy for the program.
 func (p *position) Fold(seat int, earlier, later game.Move) game.Move {
-	var e, l move
-	if json.Unmarshal(earlier.Data, &e) != nil {
+	e, err := p.decode(earlier.Data) // decoded once (movememo.go)
+	if err != nil {
 		return later
 	}
-	if json.Unmarshal(later.Data, &l) != nil {
+	l, err := p.decode(later.Data)
+	if err != nil {
 		return earlier
 	}
 	out := move{Sheet: e.Sheet, Missed: l.Missed}
@@ -459,8 +463,8 @@ func (p *position) Fold(seat int, earlier, later game.Move) game.Move {
 // Complete says whether a seat's orders are in: a program, or under the 2023 rules a
 // plain shutdown (HasOrders); standing orders alone wait for the program.
 func (p *position) Complete(seat int, m game.Move) bool {
-	var mv move
-	if json.Unmarshal(m.Data, &mv) != nil || seat < 0 || seat >= len(p.State.Robots) {
+	mv, err := p.decode(m.Data)
+	if err != nil || seat < 0 || seat >= len(p.State.Robots) {
 		return false
 	}
 	return mv.Missed != "" || HasOrders(p.State.Robots[seat], mv.Sheet)

@@ -1,0 +1,101 @@
+package roborally
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
+)
+
+// What a position read once it does not read again. The judge asks one position, kept
+// for its transaction, about every sheet of a batch: it checks a sheet (Check), folds
+// the version over the seat's earlier ones (Fold, Complete) and acknowledges it
+// (Acknowledge), each handed the move's bytes (game.Move.Data) or the sheet's text.
+// Each decoded those bytes anew, and Acknowledge read and validated the sheet Check had
+// just read and validated: a third of judging an accepted sheet was decoding JSON the
+// position had made itself (issue 24 item 7).
+//
+// A position never changes (game.Position), so what it made of the same bytes it would
+// make again: a move is kept as json.Unmarshal decoded it, by its bytes (the key is the
+// whole of them; never a move the position made, which may hold what its JSON does
+// not, as the lines a sheet was read from), an accepted sheet's acknowledgement by the
+// seat, the file's name and the whole text. What is kept
+// is shared, so no one changes it: Fold, Complete and Acknowledge only read a decoded
+// sheet (orders.Merge and Effective copy what they change); Play decodes its moves
+// afresh, since Prepare is handed them to change. Nothing is kept of bytes that do not
+// decode, nor of a sheet with problems.
+
+// moveMemo is a position's decoded moves and its accepted sheets' acknowledgements.
+type moveMemo struct {
+	mu     sync.Mutex
+	moves  map[string]move // Move.Data decoded, by its bytes
+	checks [checksKept]checkKept
+	next   int  // the slot of checks the next accepted sheet takes
+	off    bool // keep nothing (the tests' answers without the memo)
+}
+
+// maxMovesKept bounds the moves kept: when full the memo starts again empty.
+const maxMovesKept = 1024
+
+// checksKept is how many accepted sheets' acknowledgements a position keeps: the judge
+// acknowledges a sheet right after checking it.
+const checksKept = 4
+
+// checkKept is what Check made of an accepted sheet for Acknowledge: the
+// acknowledgement's parts that Acknowledge (the function) fills from the sheet as read
+// and validated.
+type checkKept struct {
+	used       bool
+	seat       int
+	file, text string
+	ack        narrate.Ack
+}
+
+// decode is the move data holds, decoded once by the position. On an error it is what
+// json.Unmarshal left of it, and nothing is kept.
+func (p *position) decode(data []byte) (move, error) {
+	p.memo.mu.Lock()
+	mv, ok := p.memo.moves[string(data)]
+	p.memo.mu.Unlock()
+	if ok {
+		return mv, nil
+	}
+	if err := json.Unmarshal(data, &mv); err != nil {
+		return mv, err
+	}
+	p.memo.mu.Lock()
+	defer p.memo.mu.Unlock()
+	if p.memo.off {
+		return mv, nil
+	}
+	if p.memo.moves == nil || len(p.memo.moves) >= maxMovesKept {
+		p.memo.moves = make(map[string]move)
+	}
+	p.memo.moves[string(data)] = mv
+	return mv, nil
+}
+
+// keepCheck keeps what Check made of the accepted sheet text (of the attached file
+// file) for seat.
+func (p *position) keepCheck(seat int, file, text string, ack narrate.Ack) {
+	p.memo.mu.Lock()
+	defer p.memo.mu.Unlock()
+	if p.memo.off {
+		return
+	}
+	p.memo.checks[p.memo.next] = checkKept{used: true, seat: seat, file: file, text: text, ack: ack}
+	p.memo.next = (p.memo.next + 1) % checksKept
+}
+
+// checked is what Check made of the accepted sheet text (of file) for seat, when it is
+// kept.
+func (p *position) checked(seat int, file, text string) (checkKept, bool) {
+	p.memo.mu.Lock()
+	defer p.memo.mu.Unlock()
+	for _, c := range p.memo.checks {
+		if c.used && c.seat == seat && c.file == file && c.text == text {
+			return c, true
+		}
+	}
+	return checkKept{}, false
+}

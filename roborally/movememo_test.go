@@ -1,0 +1,158 @@
+package roborally
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rallyjudge/rallyjudge/game"
+)
+
+// A position keeps what it decoded and checked (movememo.go); what it answers with the
+// memo warm must be what a position fresh from the same bytes answers, whatever it was
+// asked before: another seat's sheet, another sheet of the same seat, the same text as
+// another file, the moves it folded. And nothing kept is changed by those who read it.
+func TestMemoAnswersAsAFreshPosition(t *testing.T) {
+	for _, kv := range []map[string]string{{}, {"rules": "2023"}} {
+		k := Kind{}
+		cfg, err := k.Configure(kv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"Ada", "Boris", "Cleo"}
+		start, err := k.Start(cfg, names, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := start.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := func() *position {
+			p, err := k.Load(cfg, enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.(*position).memo.off = true // every answer read anew
+			return p.(*position)
+		}
+		loaded, err := k.Load(cfg, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm := loaded.(*position)
+		type sheet struct {
+			seat       int
+			file, text string
+		}
+		var sheets []sheet
+		for seat := range names {
+			for seed := int64(1); seed <= 3; seed++ {
+				prog := programLine(warm.setup, warm.State, seat, seed)
+				sheets = append(sheets,
+					sheet{seat, "", "# a player's sheet\n" + prog + "\n"},
+					sheet{seat, "", "if damage > 4 then power down\n"},
+					sheet{seat, "", prog + "\nif damage > 2 then power down\n"},
+					sheet{seat, "orders.yaml", "program: [" + strings.ReplaceAll(prog, " ", ", ") + "]\norders:\n  - power down if damage > 3\n"},
+					sheet{seat, "orders.txt", prog + "\n"})
+			}
+		}
+		folds := map[int]game.Move{}
+		for i, s := range sheets {
+			c := warm.CheckFile(s.seat, s.text, s.file)
+			if want := fresh().CheckFile(s.seat, s.text, s.file); !reflect.DeepEqual(c, want) {
+				t.Fatalf("%v sheet %d: Check with the memo warm\n%+v\nwant\n%+v", kv, i, c, want)
+			}
+			if !c.OK() {
+				if s.file != "orders.yaml" {
+					t.Fatalf("%v sheet %d %q refused: %v", kv, i, s.text, c.Problems)
+				}
+				continue
+			}
+			// what Check kept for Acknowledge is what reading the sheet again gives
+			kept, ok := warm.checked(s.seat, s.file, s.text)
+			if !ok {
+				t.Fatalf("%v sheet %d: Check kept nothing", kv, i)
+			}
+			f0 := fresh()
+			if again, _ := f0.acknowledged(s.seat, s.text, s.file); !reflect.DeepEqual(kept.ack, again) {
+				t.Fatalf("%v sheet %d: Check kept\n%+v\nreading it again gives\n%+v", kv, i, kept.ack, again)
+			}
+			f, ok := folds[s.seat]
+			if ok {
+				f = warm.Fold(s.seat, f, c.Move)
+				want := fresh().Fold(s.seat, folds[s.seat], c.Move)
+				if !reflect.DeepEqual(f, want) {
+					t.Fatalf("%v sheet %d: Fold with the memo warm\n%+v\nwant\n%+v", kv, i, f, want)
+				}
+			} else {
+				f = c.Move
+			}
+			folds[s.seat] = f
+			if got, want := warm.Complete(s.seat, f), fresh().Complete(s.seat, f); got != want {
+				t.Fatalf("%v sheet %d: Complete %v with the memo warm, want %v", kv, i, got, want)
+			}
+			// every sheet checked so far acknowledged, by every seat: only the one Check
+			// accepted for that seat and file reads as it
+			for _, o := range sheets[:i+1] {
+				for n := range len(names) * 2 {
+					seat, file := n%len(names), o.file
+					if n >= len(names) { // the same text as another file
+						file = map[string]string{"": "orders.yaml", "orders.txt": "orders.yml", "orders.yaml": ""}[file]
+					}
+					at := game.AckTurn{Game: "g", Player: names[seat], Turn: 1, Deadline: "soon", Missing: 2, File: file, Fold: folds[seat]}
+					got, err := warm.Acknowledge(seat, o.text, at)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := fresh().Acknowledge(seat, o.text, at)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != want {
+						t.Fatalf("%v: sheet %q of seat %d acknowledged as file %q for seat %d after sheet %d:\n%s\nwant\n%s",
+							kv, o.text, o.seat+1, file, seat+1, i, got, want)
+					}
+				}
+			}
+		}
+		if len(warm.memo.moves) == 0 {
+			t.Fatalf("%v: no move kept", kv)
+		}
+		for data, kept := range warm.memo.moves {
+			var mv move
+			if err := json.Unmarshal([]byte(data), &mv); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(kept, mv) {
+				t.Errorf("%v: the move kept for %s was changed: %+v", kv, data, kept)
+			}
+		}
+	}
+}
+
+// The memo is bounded: a position asked about ever more moves keeps at most
+// maxMovesKept of them.
+func TestMemoIsBounded(t *testing.T) {
+	k := Kind{}
+	cfg, err := k.Configure(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pos.(*position)
+	for i := range 3 * maxMovesKept {
+		data, _ := json.Marshal(move{Missed: "powerdown"})
+		data = append(data, strings.Repeat(" ", i)...) // the same move, other bytes
+		if !p.Complete(0, game.Move{Data: data}) {
+			t.Fatalf("move %d is not complete", i)
+		}
+		if n := len(p.memo.moves); n > maxMovesKept || n == 0 {
+			t.Fatalf("%d moves kept", n)
+		}
+	}
+}
