@@ -111,3 +111,75 @@ func testInboxExpect(t *testing.T) {
 		t.Errorf("%d rows stored, want 8 (the test lost its point)", len(wantRows))
 	}
 }
+
+// TestInboxExpectFindsStored: every mail of a batch whose UID the inbox holds already
+// is found a duplicate after InboxExpect, wherever it lies among the UIDs looked up (the
+// least, the greatest, between them) and however they are spread (a close run is read
+// as one range of the index, scattered ones one by one), and a stored UID between them
+// that the batch lacks makes none of the batch's a duplicate. A wrong look-up would
+// judge a mail fetched twice twice.
+func TestInboxExpectFindsStored(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		stored, batch []uint32
+	}{
+		{"the least", []uint32{10}, []uint32{10, 11, 12, 13}},
+		{"the greatest", []uint32{13}, []uint32{10, 11, 12, 13}},
+		{"between", []uint32{11, 12}, []uint32{10, 11, 12, 13}},
+		{"one before and one after", []uint32{9, 14}, []uint32{10, 11, 12, 13}},
+		{"stored between, not in the batch", []uint32{11}, []uint32{10, 12, 13}},
+		{"out of order", []uint32{13, 10}, []uint32{13, 12, 11, 10}},
+		{"scattered", []uint32{5, 100000}, []uint32{5, 6, 50000, 100000, 200000}},
+		{"scattered, stored between", []uint32{7}, []uint32{1, 100000}},
+		{"one", []uint32{3}, []uint32{3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := openTest(t)
+			mustTx(t, st, func(tx *Tx) error {
+				for _, u := range c.stored {
+					if _, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 7, UID: u, Raw: []byte("stored"), Received: t0}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			stored := map[uint32]bool{}
+			for _, u := range c.stored {
+				stored[u] = true
+			}
+			mustTx(t, st, func(tx *Tx) error {
+				if err := tx.InboxExpect(7, c.batch, make([]string, len(c.batch))); err != nil {
+					return err
+				}
+				for _, u := range c.batch {
+					_, dup, err := tx.InboxInsert(InboxMessage{UIDValidity: 7, UID: u, Raw: []byte("fetched"), Received: t0})
+					if err != nil {
+						return err
+					}
+					if dup != stored[u] {
+						t.Errorf("uid %d: duplicate %v, want %v", u, dup, stored[u])
+					}
+				}
+				return nil
+			})
+			var n int
+			mustView(t, st, func(tx *Tx) error {
+				for _, s := range []InboxStatus{InboxNew} {
+					r, err := tx.InboxByStatus(s, 100)
+					n += len(r)
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			all := map[uint32]bool{}
+			for _, u := range append(append([]uint32{}, c.stored...), c.batch...) {
+				all[u] = true
+			}
+			if n != len(all) {
+				t.Errorf("%d rows stored, want %d", n, len(all))
+			}
+		})
+	}
+}
