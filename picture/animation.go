@@ -367,8 +367,31 @@ func changed(prev, cur *image.Paletted, spans []rowSpan) image.Rectangle {
 }
 
 // deltaRow is a row of delta: cur where it differs from prev, transparent elsewhere;
-// eight pixels at a time where all eight are unchanged.
+// 32 pixels at a time where all of them are unchanged (most of a row), else eight.
 func deltaRow(dst, prev, cur []byte) {
+	const clear8 = cClear * 0x0101010101010101
+	n := len(dst)
+	prev, cur = prev[:n], cur[:n]
+	i := 0
+	for ; i+32 <= n; i += 32 {
+		c, p, d := cur[i:i+32], prev[i:i+32], dst[i:i+32]
+		if (binary.LittleEndian.Uint64(c)^binary.LittleEndian.Uint64(p))|
+			(binary.LittleEndian.Uint64(c[8:])^binary.LittleEndian.Uint64(p[8:]))|
+			(binary.LittleEndian.Uint64(c[16:])^binary.LittleEndian.Uint64(p[16:]))|
+			(binary.LittleEndian.Uint64(c[24:])^binary.LittleEndian.Uint64(p[24:])) != 0 {
+			deltaRow8(d, p, c)
+			continue
+		}
+		binary.LittleEndian.PutUint64(d, clear8)
+		binary.LittleEndian.PutUint64(d[8:], clear8)
+		binary.LittleEndian.PutUint64(d[16:], clear8)
+		binary.LittleEndian.PutUint64(d[24:], clear8)
+	}
+	deltaRow8(dst[i:], prev[i:], cur[i:])
+}
+
+// deltaRow8 is deltaRow eight pixels at a time where all eight are unchanged.
+func deltaRow8(dst, prev, cur []byte) {
 	const clear8 = cClear * 0x0101010101010101
 	n := len(dst)
 	prev, cur = prev[:n], cur[:n]

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -193,6 +194,44 @@ func TestAnimationForSideBySide(t *testing.T) {
 		want, err := a.For(r.Name)
 		if err != nil || !bytes.Equal(got[i], want) {
 			t.Errorf("%s's copy asked for side by side is not the one asked for alone (%v)", r.Name, err)
+		}
+	}
+}
+
+// TestDeltaRowIsPixelByPixel: deltaRow, which compares 32 and 8 pixels at a time, gives
+// what comparing a pixel at a time gives, on seeded random rows of every length up to
+// 100 with none, one, two or many pixels changed.
+func TestDeltaRowIsPixelByPixel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 100; n++ {
+		for trial := 0; trial < 40; trial++ {
+			prev := make([]byte, n)
+			for i := range prev {
+				prev[i] = byte(rng.IntN(numColours - 1))
+			}
+			cur := bytes.Clone(prev)
+			for k := trial % 4; k > 0 && n > 0; k-- {
+				cur[rng.IntN(n)] = byte(rng.IntN(numColours - 1))
+			}
+			if trial%10 == 9 {
+				for i := range cur {
+					if rng.IntN(2) == 0 {
+						cur[i] = byte(rng.IntN(numColours - 1))
+					}
+				}
+			}
+			want := make([]byte, n)
+			for i := range want {
+				want[i] = cClear
+				if cur[i] != prev[i] {
+					want[i] = cur[i]
+				}
+			}
+			got := make([]byte, n)
+			deltaRow(got, prev, cur)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d pixels, trial %d: %v, want %v", n, trial, got, want)
+			}
 		}
 	}
 }

@@ -26,14 +26,20 @@ func (c canvas) set(x, y int, col uint8) {
 	c.img.Pix[(y-r.Min.Y)*c.img.Stride+(x-r.Min.X)] = col
 }
 
-// rect fills [x0,x1)×[y0,y1).
+// rect fills [x0,x1)×[y0,y1): the first row a pixel at a time, the others copied
+// from it.
 func (c canvas) rect(x0, y0, x1, y1 int, col uint8) {
 	r := image.Rect(x0, y0, x1, y1).Intersect(c.img.Rect)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.img.Pix[(y-c.img.Rect.Min.Y)*c.img.Stride:]
-		for x := r.Min.X; x < r.Max.X; x++ {
-			row[x-c.img.Rect.Min.X] = col
-		}
+	if r.Empty() {
+		return
+	}
+	w := r.Dx()
+	first := c.img.Pix[c.img.PixOffset(r.Min.X, r.Min.Y):][:w]
+	for i := range first {
+		first[i] = col
+	}
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		copy(c.img.Pix[c.img.PixOffset(r.Min.X, y):][:w], first)
 	}
 }
 
@@ -47,29 +53,62 @@ func (c canvas) frame(x0, y0, x1, y1, w int, col uint8) {
 
 // fill paints every pixel in the box whose centre satisfies in.
 func (c canvas) fill(x0, y0, x1, y1 float64, col uint8, in func(px, py float64) bool) {
-	for y := int(math.Floor(y0)); y <= int(math.Ceil(y1)); y++ {
-		for x := int(math.Floor(x0)); x <= int(math.Ceil(x1)); x++ {
-			if in(float64(x)+0.5, float64(y)+0.5) {
-				c.set(x, y, col)
+	xa, ya, xb, yb := c.box(x0, y0, x1, y1)
+	for y := ya; y < yb; y++ {
+		row, py := c.row(y, xa, xb), float64(y)+0.5
+		for x := xa; x < xb; x++ {
+			if in(float64(x)+0.5, py) {
+				row[x-xa] = col
 			}
 		}
 	}
 }
 
+// box is the pixels fill looks at for the box x0,y0 to x1,y1 that lie on the image:
+// columns xa to xb and rows ya to yb (not included).
+func (c canvas) box(x0, y0, x1, y1 float64) (xa, ya, xb, yb int) {
+	r := c.img.Rect
+	xa, ya = max(int(math.Floor(x0)), r.Min.X), max(int(math.Floor(y0)), r.Min.Y)
+	xb, yb = min(int(math.Ceil(x1))+1, r.Max.X), min(int(math.Ceil(y1))+1, r.Max.Y)
+	if xa >= xb {
+		yb = ya // no column: no row either
+	}
+	return xa, ya, xb, yb
+}
+
+// row is the pixels xa to xb of row y of the image (all on it).
+func (c canvas) row(y, xa, xb int) []byte {
+	o := c.img.PixOffset(xa, y)
+	return c.img.Pix[o : o+xb-xa]
+}
+
 // disc fills a circle.
 func (c canvas) disc(cx, cy, r float64, col uint8) {
-	c.fill(cx-r, cy-r, cx+r, cy+r, col, func(x, y float64) bool {
-		return (x-cx)*(x-cx)+(y-cy)*(y-cy) <= r*r
-	})
+	xa, ya, xb, yb := c.box(cx-r, cy-r, cx+r, cy+r)
+	for y := ya; y < yb; y++ {
+		row, dy := c.row(y, xa, xb), float64(y)+0.5-cy
+		dy2 := dy * dy
+		for x := xa; x < xb; x++ {
+			if dx := float64(x) + 0.5 - cx; dx*dx+dy2 <= r*r {
+				row[x-xa] = col
+			}
+		}
+	}
 }
 
 // ring draws a circle's outline, w thick, inside radius r.
 func (c canvas) ring(cx, cy, r, w float64, col uint8) {
-	// arc from 0 to 2π without the angle: every angle is in it
-	c.fill(cx-r, cy-r, cx+r, cy+r, col, func(x, y float64) bool {
-		d := (x-cx)*(x-cx) + (y-cy)*(y-cy)
-		return d <= r*r && d >= (r-w)*(r-w)
-	})
+	xa, ya, xb, yb := c.box(cx-r, cy-r, cx+r, cy+r)
+	for y := ya; y < yb; y++ {
+		row, dy := c.row(y, xa, xb), float64(y)+0.5-cy
+		dy2 := dy * dy
+		for x := xa; x < xb; x++ {
+			dx := float64(x) + 0.5 - cx
+			if d := dx*dx + dy2; d <= r*r && d >= (r-w)*(r-w) {
+				row[x-xa] = col
+			}
+		}
+	}
 }
 
 // arc draws part of a ring from angle a0 to a1 (radians, clockwise from east, as y
@@ -88,29 +127,48 @@ func (c canvas) arc(cx, cy, r, w, a0, a1 float64, col uint8) {
 	})
 }
 
-// poly fills a convex polygon.
+// poly fills a convex polygon: a pixel whose centre is on the same side of every edge
+// (or on it).
 func (c canvas) poly(col uint8, pts ...[2]float64) {
 	x0, y0, x1, y1 := pts[0][0], pts[0][1], pts[0][0], pts[0][1]
 	for _, p := range pts {
 		x0, y0 = math.Min(x0, p[0]), math.Min(y0, p[1])
 		x1, y1 = math.Max(x1, p[0]), math.Max(y1, p[1])
 	}
-	c.fill(x0, y0, x1, y1, col, func(x, y float64) bool {
-		sign := 0.0
-		for i := range pts {
-			a, b := pts[i], pts[(i+1)%len(pts)]
-			cr := (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
-			if cr == 0 {
-				continue
-			}
-			if sign == 0 {
-				sign = cr
-			} else if (cr > 0) != (sign > 0) {
-				return false
-			}
+	// each edge from a to b: the side of a point is the cross product
+	// (b-a) × (point-a), its first term the same along a row
+	type edge struct{ ax, ay, dx, dy, row float64 }
+	var kept [8]edge
+	es := kept[:0]
+	for i := range pts {
+		a, b := pts[i], pts[(i+1)%len(pts)]
+		es = append(es, edge{ax: a[0], ay: a[1], dx: b[0] - a[0], dy: b[1] - a[1]})
+	}
+	xa, ya, xb, yb := c.box(x0, y0, x1, y1)
+	for y := ya; y < yb; y++ {
+		row, py := c.row(y, xa, xb), float64(y)+0.5
+		for i := range es {
+			es[i].row = es[i].dx * (py - es[i].ay)
 		}
-		return true
-	})
+	pixels:
+		for x := xa; x < xb; x++ {
+			px := float64(x) + 0.5
+			sign := 0.0
+			for i := range es {
+				e := &es[i]
+				cr := e.row - e.dy*(px-e.ax)
+				if cr == 0 {
+					continue
+				}
+				if sign == 0 {
+					sign = cr
+				} else if (cr > 0) != (sign > 0) {
+					continue pixels
+				}
+			}
+			row[x-xa] = col
+		}
+	}
 }
 
 // line draws a segment w pixels wide with square ends.
@@ -164,10 +222,16 @@ func (c canvas) glyph(face font.Face, dot fixed.Point26_6, r rune, col uint8) {
 		dr, mask, mp, _, _ = face.Glyph(dot, '?')
 	}
 	if a, ok := mask.(*image.Alpha); ok { // the fixed font's: its pixels read directly
-		for y := dr.Min.Y; y < dr.Max.Y; y++ {
-			for x := dr.Min.X; x < dr.Max.X; x++ {
-				if q := image.Pt(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y); q.In(a.Rect) && a.Pix[a.PixOffset(q.X, q.Y)] >= 0x80 {
-					c.set(x, y, col)
+		// the glyph's pixels on the image, and where they are in the mask
+		on := dr.Intersect(c.img.Rect)
+		src := on.Add(mp.Sub(dr.Min)).Intersect(a.Rect)
+		on = src.Add(dr.Min.Sub(mp))
+		for y := on.Min.Y; y < on.Max.Y; y++ {
+			m := a.Pix[a.PixOffset(src.Min.X, src.Min.Y+y-on.Min.Y):][:on.Dx()]
+			row := c.row(y, on.Min.X, on.Max.X)
+			for i, v := range m {
+				if v >= 0x80 {
+					row[i] = col
 				}
 			}
 		}
