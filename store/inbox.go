@@ -138,6 +138,12 @@ type inboxExpect struct {
 // It may be called again for more mails of the same UIDVALIDITY. Only in a writing
 // transaction on SQLite, where nobody else inserts until it ends (BEGIN IMMEDIATE);
 // elsewhere it does nothing.
+//
+// The look-up leaves the rows queued where they are (scanQueued): the inbox rows it
+// does not see, those queued and not yet inserted, it reads from the queue, so a mail
+// queued in an earlier look-up and met again (its UID or its Message-ID) is found as if
+// it were inserted. Flushing the queue before each look-up cut a batch's inserts into
+// small statements, and a statement costs the writer more than a row (issue 24 item 7).
 func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string) error {
 	if t.pg || !t.write {
 		return nil
@@ -163,7 +169,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		// (uidvalidity, uid) holds them, and a UID stored in it that the batch lacks is
 		// only found, never taken for one of the batch's (free is set from uids below).
 		// Cheaper than the list, which SQLite reads from JSON and looks up one by one.
-		if err := t.scanEach(`SELECT uid FROM inbox WHERE uidvalidity = ? AND uid BETWEEN ? AND ?`, scanUID, uidvalidity, lo, hi); err != nil {
+		if err := t.scanQueued(`SELECT uid FROM inbox WHERE uidvalidity = ? AND uid BETWEEN ? AND ?`, scanUID, uidvalidity, lo, hi); err != nil {
 			return fmt.Errorf("store: %s: %w", what, err)
 		}
 	} else if len(uids) > 0 {
@@ -171,7 +177,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		for _, u := range uids {
 			nums = append(nums, strconv.FormatUint(uint64(u), 10))
 		}
-		if err := t.scanEach(`SELECT uid FROM inbox WHERE uidvalidity = ? AND uid IN (SELECT value FROM json_each(?))`,
+		if err := t.scanQueued(`SELECT uid FROM inbox WHERE uidvalidity = ? AND uid IN (SELECT value FROM json_each(?))`,
 			scanUID, uidvalidity, "["+strings.Join(nums, ",")+"]"); err != nil {
 			return fmt.Errorf("store: %s: %w", what, err)
 		}
@@ -187,7 +193,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
 	foundIDs := map[string]bool{}
-	if err := t.scanEach(`SELECT message_id FROM inbox WHERE message_id IN (SELECT value FROM json_each(?)) AND message_id <> ''`,
+	if err := t.scanQueued(`SELECT message_id FROM inbox WHERE message_id IN (SELECT value FROM json_each(?)) AND message_id <> ''`,
 		func(r *sql.Rows) error {
 			var id string
 			err := r.Scan(&id)
@@ -195,6 +201,14 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 			return err
 		}, string(idsJSON)); err != nil {
 		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	if t.later != nil { // queued, not yet inserted: held as much as the rows above
+		for _, r := range t.later.inbox.rows { // id, uidvalidity, uid, message_id, …
+			if r[1].(uint32) == uidvalidity {
+				found[r[2].(uint32)] = true
+			}
+			foundIDs[r[3].(string)] = true
+		}
 	}
 	for _, u := range uids {
 		if !found[u] {
@@ -221,6 +235,29 @@ func uidSpan(uids []uint32) (lo, hi uint32, ok bool) {
 		lo, hi = min(lo, u), max(hi, u)
 	}
 	return lo, hi, uint64(hi-lo) < 4*uint64(len(uids))+16
+}
+
+// scanQueued is scanEach without inserting the rows queued first (later.go): for a
+// query that reads only a table whose queued rows the caller reads from the queue.
+func (t *Tx) scanQueued(q string, scan func(*sql.Rows) error, args ...any) error {
+	ctx := t.stmtCtx()
+	var rows *sql.Rows
+	var err error
+	if s := t.stmt(q); s != nil {
+		rows, err = s.QueryContext(ctx, args...)
+	} else {
+		rows, err = t.tx.QueryContext(ctx, t.sqlText(q), args...)
+	}
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // scanEach runs a query and calls scan on each row.

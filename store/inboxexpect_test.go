@@ -183,3 +183,61 @@ func TestInboxExpectFindsStored(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxExpectSeesQueued: a look-up finds the mails queued since the last one and
+// not yet inserted (the look-up does not insert them first), by UID and by Message-ID:
+// a mail met again after a second look-up is a duplicate, as it is without look-ups.
+func TestInboxExpectSeesQueued(t *testing.T) {
+	type mail struct {
+		uid uint32
+		id  string
+	}
+	for _, c := range []struct {
+		name   string
+		chunks [][]mail // each looked up, then inserted
+	}{
+		{"the same Message-ID", [][]mail{{{1, "<a@x>"}}, {{2, "<a@x>"}}}},
+		{"the same UID", [][]mail{{{1, "<a@x>"}}, {{1, "<b@x>"}}}},
+		{"the same UID, no Message-ID", [][]mail{{{1, ""}, {2, ""}}, {{2, ""}, {3, ""}}}},
+		{"three look-ups", [][]mail{{{1, "<a@x>"}}, {{2, "<b@x>"}}, {{3, "<a@x>"}, {2, "<c@x>"}, {4, "<b@x>"}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type result struct {
+				ID  int64
+				UID uint32
+				Dup bool
+			}
+			run := func(expect bool) []result {
+				st := openTest(t)
+				var got []result
+				mustTx(t, st, func(tx *Tx) error {
+					for _, chunk := range c.chunks {
+						if expect {
+							var uids []uint32
+							var ids []string
+							for _, m := range chunk {
+								uids, ids = append(uids, m.uid), append(ids, m.id)
+							}
+							if err := tx.InboxExpect(7, uids, ids); err != nil {
+								return err
+							}
+						}
+						for _, m := range chunk {
+							row, dup, err := tx.InboxInsert(InboxMessage{UIDValidity: 7, UID: m.uid, MessageID: m.id, Raw: []byte("mail"), Received: t0})
+							if err != nil {
+								return err
+							}
+							got = append(got, result{row.ID, row.UID, dup})
+						}
+					}
+					return nil
+				})
+				return got
+			}
+			want, got := run(false), run(true)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("after look-ups: %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}

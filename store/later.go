@@ -19,9 +19,11 @@ import (
 // have given it (one more than the largest in its table: the tables have no
 // AUTOINCREMENT), read once and counted on while only queued inserts and the inbox
 // insert (which reads neither the orders nor the audit table) run; every other
-// statement sees the rows, as it runs after them. A queued row that cannot be inserted fails the statement that
-// flushed it, or the commit; Savepoint flushes before it begins and when its function
-// returns, and drops what was queued inside when it rolls back.
+// statement sees the rows, as it runs after them, but InboxExpect's look-up, which
+// reads the queued inbox rows from the queue (inbox.go). A queued row that cannot be
+// inserted fails the statement that flushed it, or the commit; Savepoint flushes
+// before it begins and when its function returns, and drops what was queued inside
+// when it rolls back.
 
 // laterTable is one table rows may be queued for: its name, the columns given (the ID
 // first), and the rows queued, each one's values in order.
@@ -36,8 +38,10 @@ type laterTable struct {
 }
 
 // laterChunks are the numbers of rows one insert takes, largest first: a few fixed
-// sizes, so that a few prepared statements serve any count.
-var laterChunks = [...]int{64, 16, 4, 1}
+// sizes, so that a few prepared statements serve any count. Powers of two, so that a
+// count below 64 takes one statement per bit set (28 rows: 16, 8, 4), as a statement
+// costs the writer more than a row.
+var laterChunks = [...]int{64, 32, 16, 8, 4, 2, 1}
 
 func newLaterTable(name string, columns ...string) *laterTable {
 	lt := &laterTable{name: name, columns: columns, maxID: `SELECT coalesce(max(id), 0) FROM ` + name}
