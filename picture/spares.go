@@ -5,7 +5,7 @@ import (
 )
 
 // spares keeps a few things made for one turn's pictures for the next: LZW encoders (a
-// megabyte of dictionary each), deflate compressors (as much again at level 3) and
+// megabyte of dictionary each), deflate compressors (a few hundred KB each) and
 // pixels. Unlike a sync.Pool it is not emptied at every garbage collection, which a
 // turn's pictures set off at least once: without it each turn made its encoders again,
 // and the garbage made collections come sooner. It holds at most its capacity (about
@@ -41,10 +41,9 @@ func (s *spares[T]) put(v T) {
 }
 
 var (
-	lzwSpares       = newSpares(4, func() *lzwEncoder { return newLZWEncoder(gifLit, -1) })
-	sharedDeflaters = newSpares(4, func() *flate.Writer { return newDeflater(sharedLevel) })
-	readerDeflaters = newSpares(4, func() *flate.Writer { return newDeflater(readerLevel) })
-	pixSpares       = newSpares(12, func() *[]byte { return new([]byte) })
+	lzwSpares = newSpares(4, func() *lzwEncoder { return newLZWEncoder(gifLit, -1) })
+	deflaters = newSpares(8, func() *flate.Writer { return newDeflater(pngLevel) })
+	pixSpares = newSpares(12, func() *[]byte { return new([]byte) })
 )
 
 // gifLit is the LZW literal width of the package's palette (newPalette): the encoders

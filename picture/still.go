@@ -23,7 +23,7 @@ import (
 // takes the others as they are. The pictures are the frames' pixels and palette
 // exactly (TestStillIsThePicture decodes them).
 //
-// Compression is for speed (sharedLevel, readerLevel): the pictures are on the way
+// Compression is for speed (pngLevel): the pictures are on the way
 // from the last order to the reports (BenchmarkLastOrderToSMTP in judge/ gives the time
 // and the bytes of a report); PNG is kept for pictures made once (course pictures,
 // archives).
@@ -58,14 +58,14 @@ type seenBand struct {
 	band pngBand
 }
 
-// The compression: the shared bands at level 3, which on a turn's six pictures
-// (sprint, 4 robots) gives 64.6 KB in the time level 1 (BestSpeed) gives 85.1 KB
-// (level 5: 53.7 KB in four times as long; level 6, the default: 45.0 KB in five to
-// eight times); a reader's bands, compressed on the way to one reader, at BestSpeed.
-const (
-	sharedLevel = 3
-	readerLevel = flate.BestSpeed
-)
+// The compression is deflate's fastest level (BestSpeed), for the shared bands and a
+// reader's alike. On a turn's six pictures (sprint, 4 robots) it gives 87.3 KB in 8-9
+// CPU-ms where level 3, used until issue 24 item 3's second round, gave 72.9 KB in
+// 17-19 (level 2: 79.5 KB in 13-15; level 5: 58.6 KB in 23-32; the default, 6: 45.0 KB
+// in five to eight times level 3's time): half the CPU for a fifth more bytes, about a
+// tenth more mail a report (BenchmarkLastOrderToSMTP gives both). Levels 2 to 9 also
+// clear 640 KB of tables at every band (Writer.Reset), BestSpeed next to nothing.
+const pngLevel = flate.BestSpeed
 
 // The compressors and pixels are spares (spares.go).
 
@@ -96,7 +96,7 @@ func (s *Still) encode() error {
 		s.head = pngHead(img)
 		s.cuts = bandCuts(img.Rect.Min.Y, img.Rect.Max.Y, ringRows(s.f.you, ""), -1)
 		s.bands = make([]pngBand, len(s.cuts)-1)
-		parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1], sharedDeflaters) })
+		parallel.Do(len(s.bands), func(i int) { s.bands[i] = deflateRows(img, s.cuts[i], s.cuts[i+1]) })
 		s.data = s.png(s.bands)
 	})
 	return s.err
@@ -165,7 +165,7 @@ func (s *Still) readerBand(mine *image.Paletted, i int) pngBand {
 		}
 	}
 	s.mu.Unlock()
-	b := deflateRows(mine, s.cuts[i], s.cuts[i+1], readerDeflaters)
+	b := deflateRows(mine, s.cuts[i], s.cuts[i+1])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.seen == nil {
@@ -176,8 +176,8 @@ func (s *Still) readerBand(mine *image.Paletted, i int) pngBand {
 }
 
 // deflateRows is rows y0 to y1 of img, each a filter byte (none) and its pixels,
-// deflated by a compressor of deflaters from an empty window and flushed to a byte.
-func deflateRows(img *image.Paletted, y0, y1 int, deflaters *spares[*flate.Writer]) pngBand {
+// deflated by a spare compressor from an empty window and flushed to a byte.
+func deflateRows(img *image.Paletted, y0, y1 int) pngBand {
 	var b bytes.Buffer
 	b.Grow((y1 - y0) * (1 + img.Rect.Dx()) / 4) // palette pictures come to a quarter or less
 	w := deflaters.get()
