@@ -63,3 +63,31 @@ func MailReaderOf(c Catalog) MailReader {
 	}
 	return nil
 }
+
+// MoveReader is a MailReader that reads a move's lines before the judge knows the
+// position they are checked against: the judge reads the mails of a batch on a
+// goroutine of its own while it judges the mails before them, one at a time, so what
+// is read there is not paid where the mails wait. A Position of the reader's game that
+// is a ReadChecker then checks the move without reading its lines again.
+type MoveReader interface {
+	MailReader
+	// ReadMove reads lines (MoveLines of a mail's sheet), sent as the attached file
+	// file ("": the mail's text).
+	ReadMove(lines, file string) ReadMove
+}
+
+// ReadMove is a move's lines as a MoveReader read them ahead.
+type ReadMove struct {
+	Lines, File string
+	// Read is the reader's own: only a Position of its game reads it, at most once.
+	Read any
+}
+
+// ReadChecker is a Position that checks a move its game's MoveReader read ahead.
+// CheckRead(seat, m) is what checking m.Lines gives (CheckFile of m.File when the
+// Position is a FileChecker and m.File is set, else Check), whoever read m and however
+// often it is checked: a Read it does not know, or has checked already, it reads
+// again.
+type ReadChecker interface {
+	CheckRead(seat int, m ReadMove) Checked
+}

@@ -289,6 +289,7 @@ func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched, now time
 	it.row.MessageID, it.row.From, it.row.Subject = it.msg.MessageID, it.msg.From, clip(redactText(it.msg.Subject), 200)
 	if it.perr == nil {
 		it.rd = Read(it.msg, j.sheetReader())
+		it.rd.readAhead() // the move too, here beside the writer (hosted.go)
 	}
 	if r, ok := redactInbound(m.Raw, it.msg.Text); ok {
 		it.kept = r

@@ -377,10 +377,35 @@ func (j *Judge) hostedFoot(g store.Game, h hosted, p store.Player) string {
 // moveLines is the lines of rd's sheet the game reads as the move: the envelope's
 // blanked by the reader that read it (game.MailReader.MoveLines).
 func moveLines(rd *Reading) string {
+	if rd.ahead != nil {
+		return rd.ahead.Lines
+	}
 	if rd.reader == nil {
 		return rd.SheetText
 	}
 	return rd.reader.MoveLines(rd.SheetText)
+}
+
+// readAhead reads rd's move before it is judged, when the reader reads moves ahead
+// (game.MoveReader): a batch reads its mails on a goroutine of its own while the mails
+// before them are judged one at a time (batchItem.read), so what is read there is not
+// paid where the mails wait. Judging checks it (checkRead).
+func (rd *Reading) readAhead() {
+	mr, ok := rd.reader.(game.MoveReader)
+	if !ok || rd.Sheet == nil {
+		return
+	}
+	m := mr.ReadMove(mr.MoveLines(rd.SheetText), sheetFile(rd))
+	rd.ahead = &m
+}
+
+// checkRead is checkMove of rd's move, the seat's orders: what was read of it ahead
+// when the position checks that (game.ReadChecker).
+func checkRead(pos game.Position, seat int, rd *Reading) game.Checked {
+	if rc, ok := pos.(game.ReadChecker); ok && rd.ahead != nil {
+		return rc.CheckRead(seat, *rd.ahead)
+	}
+	return checkMove(pos, seat, moveLines(rd), sheetFile(rd))
 }
 
 // sheetReader is the reader of every mail's order sheet: Judge.Sheets, else the
@@ -433,7 +458,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Ki
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
 		moveText = moveLines(rd)
-		checked = checkMove(h.pos, player.Seat, moveText, sheetFile(rd))
+		checked = checkRead(h.pos, player.Seat, rd)
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())
 		}

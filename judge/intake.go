@@ -41,6 +41,9 @@ type Reading struct {
 	// YAML says the sheet was read as YAML (an attached .yaml file).
 	YAML   bool
 	reader game.MailReader
+	// ahead is the move read ahead of judging (readAhead, game.MoveReader); nil: read
+	// when judged.
+	ahead *game.ReadMove
 	// SheetText is the text the sheet was parsed from: Text with the lines before an
 	// ORDERS command blanked. Line numbers in problems are lines of it (and of the mail).
 	SheetText string

@@ -323,13 +323,19 @@ func (p *position) Check(seat int, text string) game.Checked { return p.CheckFil
 // CheckFile is Check of orders sent as an attached file (game.FileChecker): a .yaml or
 // .yml file is read as YAML (parseSheet).
 func (p *position) CheckFile(seat int, text, file string) game.Checked {
+	return p.checkSheet(seat, text, file, func() (*orders.Sheet, error) { return parseSheet(text, file) })
+}
+
+// checkSheet is CheckFile of text, read by read (parseSheet, or what ReadMove read of it
+// ahead: readmove.go).
+func (p *position) checkSheet(seat int, text, file string, read func() (*orders.Sheet, error)) game.Checked {
 	var c game.Checked
 	if seat < 0 || seat >= len(p.State.Robots) {
 		c.Problems = []game.Problem{{Msg: fmt.Sprintf("there is no seat %d", seat+1)}}
 		return c
 	}
 	r := p.State.Robots[seat]
-	sheet, err := parseSheet(text, file)
+	sheet, err := read()
 	var se *orders.SyntaxError
 	switch {
 	case errors.As(err, &se):
