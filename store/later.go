@@ -111,16 +111,43 @@ func (t *Tx) laterFor() *later {
 }
 
 // before is called before every statement the transaction runs but the queued inserts:
-// the rows queued are inserted first. Only the inbox insert, which reads neither the
-// orders nor the audit table, leaves their rows queued and the IDs counted, unless
-// inbox rows are queued too (it must see them).
+// the rows queued are inserted first. Two kinds of statement leave them queued and the
+// IDs counted: the inbox insert, which reads neither the orders nor the audit table,
+// unless inbox rows are queued too (it must see them); and a query that names none of
+// the tables rows are queued for (blind). A batch's first mails read the game, its
+// players and its observers so, and inserting their rows before each of those queries
+// made a statement of each row (issue 24 item 7).
 func (t *Tx) before(query string) error {
 	t.noteWrite(query) // every statement but the queued inserts comes here (memo.go)
-	if t.later == nil || query == inboxInsertNew && len(t.later.inbox.rows) == 0 {
+	if t.later == nil || query == inboxInsertNew && len(t.later.inbox.rows) == 0 || blind(query) {
 		return nil
 	}
 	return t.flushLater()
 }
+
+// blind reports whether query cannot see the rows queued (later.go): a SELECT that
+// names none of the tables rows are queued for, nor any word that contains one of their
+// names (a column such as turns.orders, the table inbox_proofs), so that the test errs
+// towards inserting them. A query reads only the tables it names: the schema has no
+// views, and a SELECT fires no trigger and checks no foreign key. Anything but a SELECT
+// inserts them first: a write may check a foreign key against their tables (deleting a
+// game checks its orders) or insert rows of its own.
+func blind(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n")
+	if len(q) < 6 || !strings.EqualFold(q[:6], "SELECT") {
+		return false
+	}
+	q = strings.ToLower(q)
+	for _, name := range laterNames {
+		if strings.Contains(q, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// laterNames are the tables rows may be queued for (Tx.laterFor).
+var laterNames = [...]string{"inbox", "orders", "audit"}
 
 // Flush inserts the rows queued now (they are inserted before the next statement of
 // another kind, or the commit, anyway): a caller that wants to know which step failed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -178,6 +179,80 @@ func testLaterRowsFailing(t *testing.T) {
 		}
 		if strings.Contains(strings.Join(actions, " "), "orders") || !strings.Contains(strings.Join(actions, " "), "kept") {
 			t.Errorf("audit log %v: want the entry after the failed savepoint and not the failed one", actions)
+		}
+		return nil
+	})
+}
+
+// TestBlind: only a SELECT that names none of the tables rows are queued for, nor a
+// word containing one, leaves the queued rows queued; any other statement inserts them
+// first.
+func TestBlind(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{
+		{`SELECT EXISTS (SELECT 1 FROM observers WHERE game_id = ? AND email = ? COLLATE NOCASE)`, true},
+		{"\n\t\tselect id, tag FROM games WHERE tag = ?", true},
+		{`SELECT id FROM players WHERE game_id = ?`, true},
+		{`SELECT id, raw FROM orders WHERE game_id = ?`, false},
+		{`SELECT uid FROM inbox WHERE uidvalidity = ?`, false},
+		{`SELECT count(*) FROM AUDIT`, false},
+		{`SELECT id, number, orders FROM turns WHERE game_id = ?`, false}, // a column named like a table
+		{`SELECT marker FROM inbox_proofs WHERE inbox_id = ?`, false},
+		{`WITH g AS (SELECT id FROM games) SELECT id FROM g`, false},
+		{`DELETE FROM games WHERE id = ?`, false}, // checks the orders' foreign key
+		{`UPDATE players SET seat = ? WHERE id = ?`, false},
+		{`INSERT INTO outbox (message_id) VALUES (?)`, false},
+		{`PRAGMA quick_check`, false},
+		{`SEL`, false},
+	} {
+		if got := blind(c.query); got != c.want {
+			t.Errorf("blind(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+// TestLaterNames: every table rows may be queued for is one blind looks for.
+func TestLaterNames(t *testing.T) {
+	for _, lt := range (&Tx{}).laterFor().tables() {
+		if !slices.Contains(laterNames[:], lt.name) {
+			t.Errorf("rows are queued for %s, which blind does not look for", lt.name)
+		}
+	}
+}
+
+// TestLaterRowsBlind: rows queued stay queued through a query that cannot see them, and
+// every statement that can sees them: the IDs they got are the ones they are stored
+// with, and a query of their table after the blind one reads them.
+func TestLaterRowsBlind(t *testing.T) {
+	st := openTest(t)
+	g := newGame(t, st, "spring-open")
+	mustTx(t, st, func(tx *Tx) error {
+		var ids []int64
+		for i := range 3 {
+			id, err := tx.AddOrdersLater(OrderSheet{GameID: g, Turn: 1, Robot: "Twonky", Raw: fmt.Sprint("sheet ", i), Valid: true, Received: t0})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+			if _, err := tx.GameByTag("spring-open"); err != nil { // blind
+				return err
+			}
+			if n := len(tx.later.orders.rows); n != i+1 {
+				t.Errorf("after a blind query: %d rows queued, want %d", n, i+1)
+			}
+		}
+		vs, err := tx.OrderVersions(g, 1, "Twonky")
+		if err != nil {
+			return err
+		}
+		var got []int64
+		for _, v := range vs {
+			got = append(got, v.ID)
+		}
+		if !slices.Equal(got, ids) {
+			t.Errorf("stored with IDs %v, want %v (the IDs they were given)", got, ids)
 		}
 		return nil
 	})
