@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"math/bits"
 	"slices"
 
 	"github.com/rallyjudge/rallyjudge/internal/parallel"
@@ -353,13 +354,7 @@ func changed(prev, cur *image.Paletted, spans []rowSpan) image.Rectangle {
 			if bytes.Equal(a, b) {
 				continue
 			}
-			lo, hi := 0, w-1
-			for a[lo] == b[lo] {
-				lo++
-			}
-			for a[hi] == b[hi] {
-				hi--
-			}
+			lo, hi := firstDiff(a, b), lastDiff(a, b)
 			box = box.Union(image.Rect(r.Min.X+lo, y, r.Min.X+hi+1, y+1))
 		}
 	}
@@ -416,6 +411,37 @@ func deltaRow8(dst, prev, cur []byte) {
 			dst[i] = cur[i]
 		}
 	}
+}
+
+// firstDiff is the first place where a and b, rows of one length that differ, differ:
+// eight pixels at a time.
+func firstDiff(a, b []byte) int {
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// lastDiff is the last place where a and b, rows of one length that differ, differ:
+// eight pixels at a time.
+func lastDiff(a, b []byte) int {
+	i := len(a)
+	for ; i >= 8; i -= 8 {
+		if x := binary.LittleEndian.Uint64(a[i-8:]) ^ binary.LittleEndian.Uint64(b[i-8:]); x != 0 {
+			return i - 1 - bits.LeadingZeros64(x)/8
+		}
+	}
+	i--
+	for a[i] == b[i] {
+		i--
+	}
+	return i
 }
 
 // samePalette says whether a and b are the same colours.

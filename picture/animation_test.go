@@ -235,3 +235,36 @@ func TestDeltaRowIsPixelByPixel(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstAndLastDiff: firstDiff and lastDiff, eight pixels at a time, find the first
+// and last changed pixel of a row, as a pixel at a time does, on seeded random rows of
+// every length up to 80 with one to three changed pixels.
+func TestFirstAndLastDiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 80; n++ {
+		for trial := 0; trial < 40; trial++ {
+			a := make([]byte, n)
+			for i := range a {
+				a[i] = byte(rng.IntN(numColours))
+			}
+			b := bytes.Clone(a)
+			for k := 1 + trial%3; k > 0; k-- {
+				i := rng.IntN(n)
+				b[i] = a[i] + 1 + byte(rng.IntN(5))
+			}
+			lo, hi := 0, n-1
+			for a[lo] == b[lo] {
+				lo++
+			}
+			for a[hi] == b[hi] {
+				hi--
+			}
+			if got := firstDiff(a, b); got != lo {
+				t.Fatalf("%d pixels, trial %d: firstDiff %d, want %d", n, trial, got, lo)
+			}
+			if got := lastDiff(a, b); got != hi {
+				t.Fatalf("%d pixels, trial %d: lastDiff %d, want %d", n, trial, got, hi)
+			}
+		}
+	}
+}

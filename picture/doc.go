@@ -7,8 +7,9 @@
 // robot goes comes from the events, never from moving pieces itself. It does no I/O
 // beyond the io.Writer it is given, keeps no package-level state that changes what it
 // draws or writes (only scratch space kept for the next pictures, spares.go: encoders,
-// compressors, pixels; and a bounded cache of course backgrounds, background.go, used
-// only for a course the same in full), and its output is deterministic: the same
+// compressors, pixels; a bounded cache of course backgrounds, background.go, used
+// only for a course the same in full; and the font's rows as bits, draw.go, worked out
+// once from the font), and its output is deterministic: the same
 // course, robots and events give the same pixels. It imports
 // only the adjudicator and image libraries.
 package picture

@@ -3,6 +3,8 @@ package picture
 import (
 	"image"
 	"math"
+	"math/bits"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -226,6 +228,17 @@ func (c canvas) glyph(face font.Face, dot fixed.Point26_6, r rune, col uint8) {
 		on := dr.Intersect(c.img.Rect)
 		src := on.Add(mp.Sub(dr.Min)).Intersect(a.Rect)
 		on = src.Add(dr.Min.Sub(mp))
+		if a == fontMask && a.Rect.Dx() <= 8 && src.Min.X == a.Rect.Min.X && on.Dx() == a.Rect.Dx() {
+			// the inked pixels of each row, as bits (fontBits)
+			fb := fontBits()
+			for y := on.Min.Y; y < on.Max.Y; y++ {
+				row := c.row(y, on.Min.X, on.Max.X)
+				for m := fb[src.Min.Y+y-on.Min.Y-a.Rect.Min.Y]; m != 0; m &= m - 1 {
+					row[bits.TrailingZeros8(m)] = col
+				}
+			}
+			return
+		}
 		for y := on.Min.Y; y < on.Max.Y; y++ {
 			m := a.Pix[a.PixOffset(src.Min.X, src.Min.Y+y-on.Min.Y):][:on.Dx()]
 			row := c.row(y, on.Min.X, on.Max.X)
@@ -245,6 +258,25 @@ func (c canvas) glyph(face font.Face, dot fixed.Point26_6, r rune, col uint8) {
 		}
 	}
 }
+
+// fontMask is the 7×13 font's glyphs, one under another; fontBits is each of its rows
+// as bits (bit x: the pixel in column x is inked, alpha 0x80 or more), worked out once
+// from the font's pixels.
+var (
+	fontMask, _ = basicfont.Face7x13.Mask.(*image.Alpha)
+	fontBits    = sync.OnceValue(func() []uint8 {
+		a := fontMask
+		out := make([]uint8, a.Rect.Dy())
+		for y := range out {
+			for x := range min(a.Rect.Dx(), 8) {
+				if a.Pix[a.PixOffset(a.Rect.Min.X+x, a.Rect.Min.Y+y)] >= 0x80 {
+					out[y] |= 1 << x
+				}
+			}
+		}
+		return out
+	})
+)
 
 // tinyDigits is a 3×5 pixel font for the digits 0–9, row by row, for register numbers
 // on pushers and crushers where the 7×13 font does not fit.

@@ -487,13 +487,7 @@ func delta(prev, cur *image.Paletted) *image.Paletted {
 		if bytes.Equal(a, b) {
 			continue // most rows: one compare, not a pixel at a time
 		}
-		lo, hi := 0, w-1
-		for a[lo] == b[lo] {
-			lo++
-		}
-		for a[hi] == b[hi] {
-			hi--
-		}
+		lo, hi := firstDiff(a, b), lastDiff(a, b)
 		minX, maxX = min(minX, lo+r.Min.X), max(maxX, hi+r.Min.X)
 		minY, maxY = min(minY, y), max(maxY, y)
 	}
