@@ -41,9 +41,17 @@ func TestThroughput(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer e.Close()
-		measureIntake(t, e.IMAPAddr, "INBOX", func(raws [][]byte) {
+		measureIntake(t, e.IMAPAddr, "INBOX", func(mailbox string, raws [][]byte) {
+			if mailbox != "INBOX" {
+				c := imapLogin(t, e.IMAPAddr, "orders", "orderspw")
+				err := c.Create(mailbox, nil).Wait()
+				c.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, raw := range raws {
-				if err := e.Deliver("orders", "INBOX", raw); err != nil {
+				if err := e.Deliver("orders", mailbox, raw); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -54,21 +62,22 @@ func TestThroughput(t *testing.T) {
 		// a folder of this run's own: two runs at once (helpers sharing one mail stack)
 		// must not delete each other's mail
 		folder := fmt.Sprintf("rj-throughput-%d", os.Getpid())
-		c := imapLogin(t, imapAddr, "orders", "orderspw")
-		_ = c.Delete(folder).Wait() // left by an earlier run, or absent
-		if err := c.Create(folder, nil).Wait(); err != nil {
-			c.Close()
-			t.Fatal(err)
-		}
-		c.Close()
+		var made []string
 		defer func() {
 			c := imapLogin(t, imapAddr, "orders", "orderspw")
-			_ = c.Delete(folder).Wait()
+			for _, m := range made {
+				_ = c.Delete(m).Wait()
+			}
 			c.Close()
 		}()
-		measureIntake(t, imapAddr, folder, func(raws [][]byte) {
+		measureIntake(t, imapAddr, folder, func(folder string, raws [][]byte) {
 			c := imapLogin(t, imapAddr, "orders", "orderspw")
 			defer c.Close()
+			_ = c.Delete(folder).Wait() // left by an earlier run, or absent
+			if err := c.Create(folder, nil).Wait(); err != nil {
+				t.Fatal(err)
+			}
+			made = append(made, folder)
 			for _, raw := range raws {
 				cmd := c.Append(folder, int64(len(raw)), &imap.AppendOptions{Time: time.Now()})
 				if _, err := cmd.Write(raw); err != nil {
@@ -87,7 +96,9 @@ func TestThroughput(t *testing.T) {
 
 // measureIntake delivers 1,000 sheets to the orders user's mailbox with deliver, then
 // times a bare fetch and rallyjudge's intake of them, and checks every one was answered.
-func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte)) {
+// It also times the fetcher alone (every mail accepted as it comes, and marked), on a copy
+// of the mail in a mailbox of its own: what intake could reach if judging cost nothing.
+func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox string, raws [][]byte)) {
 	n := 1000
 	if s := os.Getenv("RALLYJUDGE_THROUGHPUT_MAILS"); s != "" { // more, for a profile
 		if _, err := fmt.Sscan(s, &n); err != nil || n < 1 {
@@ -138,8 +149,10 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 		raws[i] = rawMail(users[u]+"@example.test", fmt.Sprintf("[RR tp] standing orders %d", i), body)
 	}
 	t0 := time.Now()
-	deliver(raws)
+	deliver(mailbox, raws)
 	t.Logf("delivered %d mails to %s in %v", n, mailbox, time.Since(t0).Round(time.Millisecond))
+	alone := mailbox + "-fetcher"
+	deliver(alone, raws)
 
 	// A bare IMAP client fetching every body.
 	bareCPU0 := cpuTime()
@@ -160,6 +173,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	if len(msgs) != n {
 		t.Fatalf("the bare fetch read %d messages, want %d", len(msgs), n)
 	}
+	fetcherAlone := fetchAlone(t, imapAddr, alone, n)
 
 	// rallyjudge ingesting them.
 	fetcher, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
@@ -226,6 +240,8 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	load, _ := os.ReadFile("/proc/loadavg")
 	t.Logf("bare IMAP fetch: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail",
 		len(msgs), bare.Round(time.Millisecond), float64(len(msgs))/bare.Seconds(), float64(bareCPU.Microseconds())/1000/float64(n))
+	t.Logf("the fetcher alone (no judging; marks sent): %d messages in %v = %.0f mails/s, %.0f%% of the bare rate",
+		n, fetcherAlone.Round(time.Millisecond), float64(n)/fetcherAlone.Seconds(), 100*bare.Seconds()/fetcherAlone.Seconds())
 	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail (the IMAP server's too when in-process); load %s",
 		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), float64(cpu.Microseconds())/1000/float64(n), bytes.TrimSpace(load))
 	// the integrity check intake runs before a batch (integritycheck.go), timed once on
@@ -255,6 +271,41 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func([][]byte
 	if acks != n {
 		t.Errorf("%d acknowledgements for %d sheets", acks, n)
 	}
+}
+
+// fetchAlone times the fetcher handing over the n mails of mailbox to a handler that
+// accepts each as it comes, until the last is handed over (as intake is timed: the
+// marks of the last batches may still be on their way).
+func fetchAlone(t *testing.T, imapAddr, mailbox string, n int) time.Duration {
+	t.Helper()
+	f, err := mail.NewFetcher(mail.FetcherConfig{Addr: imapAddr, TLS: "plain", Username: "orders", Password: "orderspw",
+		Mailbox: mailbox, After: "flag", IdleTimeout: 2 * time.Second, PollInterval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var got atomic.Int64
+	all := make(chan struct{})
+	done := make(chan error, 1)
+	t0 := time.Now()
+	go func() {
+		done <- f.RunBatch(ctx, func(_ context.Context, _ uint32, msgs []mail.Fetched) []error {
+			if got.Add(int64(len(msgs))) == int64(n) {
+				close(all)
+			}
+			return make([]error, len(msgs))
+		})
+	}()
+	select {
+	case <-all:
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("the fetcher alone handed over %d of %d", got.Load(), n)
+	}
+	took := time.Since(t0)
+	stop()
+	<-done
+	return took
 }
 
 // intakeGoalPercent is issue 24 item 7's goal: intake at this share of the bare IMAP

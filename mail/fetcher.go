@@ -49,8 +49,9 @@ type FetcherConfig struct {
 	// the server has no IDLE, PollInterval is the time between checks. Defaults 2 min and 1 min.
 	IdleTimeout  time.Duration
 	PollInterval time.Duration
-	// OpTimeout bounds every IMAP command (login, select, search, fetch of one batch, store,
-	// move, the end of an IDLE): a server that stops answering on an open connection has the
+	// OpTimeout bounds every IMAP command (login, select, search, store, move, the end of an
+	// IDLE) and, in a FETCH, the server's silence until each batch is read (not the time a
+	// batch waits for the handler): a server that stops answering on an open connection has the
 	// connection dropped by a watchdog, and the fetcher reconnects. Default 2 min.
 	OpTimeout time.Duration
 	// Reconnect backoff after an error: MinBackoff doubling up to MaxBackoff (1 s, 5 min).
@@ -62,7 +63,8 @@ type FetcherConfig struct {
 	// end, with the moment it began (CaughtUp): several judges on one database record it
 	// for the others, which wait for it before resolving a deadline.
 	OnCaughtUp func(at time.Time)
-	// BatchBytes bounds the bytes fetched in one FETCH (default 8 MiB); BatchCount the messages
+	// BatchBytes bounds the bytes of one batch handed to the handler (default 8 MiB);
+	// BatchCount the messages
 	// (default 250: fewer commits and flag round trips. TestThroughput against Dovecot,
 	// idle, interleaved: 100 took 3,095–3,292 mails/s, 250 took 3,738–4,264, 500 took
 	// 3,824–4,221). A backlog's first batches are smaller (fetchAll).
@@ -483,13 +485,26 @@ func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Ba
 // and count, and marks the ones it accepted.
 //
 // The server's work and the handler's overlap instead of taking turns (issue 14, intake
-// speed): one goroutine fetches (sizes a few batches ahead, then each batch's bodies) and
-// hands the batches over, a batch ahead of the handler, while this one hands them to the
-// handler one after another and marks each batch it accepted once its handler returned,
-// on the same connection (IMAP pipelining) while the next batch is handled. So nothing is
-// marked before it is stored, batches are handled in UID order one at a time, and the
-// marks of a batch are answered before the batch after next is handed over (at most one
-// batch handled and not yet marked besides the one in hand).
+// speed): one goroutine reads the messages as the server streams them — one FETCH for a
+// chunk of several batches, each message's size, receive time and bytes together — and
+// hands them over in batches, a batch ahead of the handler, while this one hands them to
+// the handler one after another and marks each batch it accepted once its handler
+// returned. So nothing is marked before it is stored, and batches are handled in UID
+// order one at a time.
+//
+// The marks go out on the same connection as soon as a batch is handled, but the server
+// answers them in turn, after the FETCH under way: the fetcher waits for them only once
+// the check's last batch is handled. Waiting for a batch's marks before handing over a
+// later one would hold the stream, and the server's answer to the marks behind it, for
+// ever. At most one check's messages are handled and not yet marked; a crash before
+// their marks leaves them to be offered again, which the handler recognises (the judge
+// keeps every mail it took by UID and Message-ID).
+//
+// Issue 24 item 7: a FETCH of the sizes, then one of the bodies for every batch, then
+// waiting for each batch's marks before the batch after next made the fetcher alone take
+// two and a half times what one FETCH of every body takes from Dovecot (the marks, a
+// rename of each Maildir file, cost as much as the fetch, and every batch waited for
+// them).
 func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchHandler, uids []imap.UID) error {
 	batches := make(chan []Fetched, 1)
 	quit := make(chan struct{}) // the handling side stopped: fetch no more
@@ -503,8 +518,8 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 	return errors.Join(<-fetched, herr)
 }
 
-// fetchAll fetches the messages uids, sizes first (a few batches at a time), then the
-// bodies one batch at a time, and sends each batch on out until quit is closed.
+// fetchAll fetches the messages uids, a chunk of chunkBatches batches to a FETCH, and
+// sends them on out in batches until quit is closed.
 //
 // The first batch of a backlog holds at most firstBatch messages, and each one after
 // it twice the one before, up to BatchCount: the handler starts on the first while the
@@ -512,111 +527,103 @@ func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchH
 // batch of 250 kept the handler idle for some 20 ms, a tenth of what intake of 1,000
 // mails from Dovecot may take at 40 % of the bare fetch rate).
 func (f *Fetcher) fetchAll(c *imapclient.Client, uids []imap.UID, out chan<- []Fetched, quit <-chan struct{}) error {
-	meta := map[imap.UID]sized{}
-	var batch []imap.UID
-	var batchBytes int64
 	limit := min(firstBatch, f.cfg.BatchCount) // the count the batch in hand may reach
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		limit = min(2*limit, f.cfg.BatchCount)
-		got, err := f.fetchBatch(c, batch, meta)
-		for _, u := range batch {
-			delete(meta, u)
-		}
-		batch, batchBytes = batch[:0], 0
-		if err != nil {
-			return err
-		}
-		if len(got) == 0 {
-			return nil
-		}
-		select {
-		case out <- got:
-			return nil
-		case <-quit:
-			return nil // the handling side stopped and reports why
-		}
-	}
-	// the first sizes cover the first batch, so that the handler starts soon; later ones
-	// five batches
-	chunk := limit
 	for len(uids) > 0 {
-		next := uids[:min(chunk, len(uids))]
-		uids = uids[len(next):]
-		chunk = 5 * f.cfg.BatchCount
-		if err := f.fetchSizes(c, next, meta); err != nil {
+		chunk := uids[:min(chunkBatches*f.cfg.BatchCount, len(uids))]
+		uids = uids[len(chunk):]
+		more, err := f.fetchChunk(c, chunk, &limit, out, quit)
+		if err != nil || !more {
 			return err
 		}
-		for _, u := range next {
-			m, ok := meta[u]
-			if !ok {
-				continue // expunged meanwhile
-			}
-			size := min(m.size, f.cfg.MaxFetchSize)
-			if len(batch) > 0 && (batchBytes+size > f.cfg.BatchBytes || len(batch) >= limit) {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-			batch = append(batch, u)
-			batchBytes += size
-		}
 	}
-	return flush()
+	return nil
 }
 
 // firstBatch is the most messages the first batch of a check holds (fetchAll).
 const firstBatch = 32
 
-// sized is what fetchSizes learns of a message: its size and when the server received it.
-type sized struct {
-	size     int64
-	received time.Time
-}
+// chunkBatches is how many batches of BatchCount messages one FETCH asks for at most: the
+// server streams them while the handler takes the first.
+const chunkBatches = 5
 
-// fetchSizes records the size and INTERNALDATE of the messages uids in meta.
-func (f *Fetcher) fetchSizes(c *imapclient.Client, uids []imap.UID, meta map[imap.UID]sized) error {
-	return f.do(c, "fetch sizes", func() error {
-		cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true})
-		for m := cmd.Next(); m != nil; m = cmd.Next() {
-			var uid imap.UID
-			var s sized
-			for it := m.Next(); it != nil; it = m.Next() {
-				switch it := it.(type) {
-				case imapclient.FetchItemDataUID:
-					uid = it.UID
-				case imapclient.FetchItemDataRFC822Size:
-					s.size = it.Size
-				case imapclient.FetchItemDataInternalDate:
-					s.received = it.Time
+// fetchChunk fetches the messages uids in one FETCH — each one's size, receive time and
+// bytes (at most MaxFetchSize of them) — and sends them on out in batches of at most
+// *limit messages and BatchBytes bytes, doubling *limit after each batch up to
+// BatchCount. It reports false when quit was closed. The watchdog times the server, not
+// the handler: it is stopped while a batch waits to be taken.
+func (f *Fetcher) fetchChunk(c *imapclient.Client, uids []imap.UID, limit *int, out chan<- []Fetched, quit <-chan struct{}) (more bool, err error) {
+	stop := f.guard(c, "fetch")
+	defer func() { stop() }()
+	cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true,
+		// BODY.PEEK[] leaves \Seen alone: only a handled message is marked
+		BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}}})
+	defer cmd.Close()
+	var batch []Fetched
+	var batchBytes int64
+	send := func() bool {
+		if len(batch) == 0 {
+			return true
+		}
+		slices.SortFunc(batch, func(a, b Fetched) int { return cmp.Compare(a.UID, b.UID) })
+		*limit = min(2**limit, f.cfg.BatchCount)
+		stop()
+		defer func() { stop = f.guard(c, "fetch") }()
+		select {
+		case out <- batch:
+			batch, batchBytes = nil, 0
+			return true
+		case <-quit:
+			return false // the handling side stopped and reports why
+		}
+	}
+	for m := cmd.Next(); m != nil; m = cmd.Next() {
+		var uid imap.UID
+		var size int64
+		var received time.Time
+		var raw []byte
+		for it := m.Next(); it != nil; it = m.Next() {
+			switch it := it.(type) {
+			case imapclient.FetchItemDataUID:
+				uid = it.UID
+			case imapclient.FetchItemDataRFC822Size:
+				size = it.Size
+			case imapclient.FetchItemDataInternalDate:
+				received = it.Time
+			case imapclient.FetchItemDataBodySection:
+				if it.Literal != nil && raw == nil {
+					if raw, err = readLiteral(it.Literal, f.cfg.MaxFetchSize); err != nil {
+						return false, fmt.Errorf("fetch: %w", err)
+					}
 				}
 			}
-			if uid != 0 {
-				meta[uid] = s
+		}
+		if uid == 0 || raw == nil {
+			continue // expunged meanwhile, or not one of ours
+		}
+		if size > f.cfg.MaxFetchSize {
+			f.log.Warn("imap message over the fetch limit; offered truncated", "uid", uid, "size", size)
+		}
+		if len(batch) > 0 && (batchBytes+int64(len(raw)) > f.cfg.BatchBytes || len(batch) >= *limit) {
+			if !send() {
+				return false, nil
 			}
 		}
-		if err := cmd.Close(); err != nil {
-			return fmt.Errorf("fetch sizes: %w", err)
-		}
-		return nil
-	})
+		batch = append(batch, Fetched{UID: uint32(uid), Raw: raw, Received: received})
+		batchBytes += int64(len(raw))
+	}
+	if err := cmd.Close(); err != nil {
+		return false, fmt.Errorf("fetch: %w", err)
+	}
+	return send(), nil
 }
 
 // handleAll hands the batches of in to the handler one after another and marks what it
 // accepted of each (see fetch). On an error it closes quit, lets the batches already
 // fetched go (they are offered again), waits for the marks under way and returns.
 func (f *Fetcher) handleAll(ctx context.Context, c *imapclient.Client, handle BatchHandler, in <-chan []Fetched, quit chan<- struct{}) error {
-	var marking <-chan error // the marks of the batch before, under way
-	waitMarks := func() error {
-		if marking == nil {
-			return nil
-		}
-		err := <-marking
-		marking = nil
-		return err
-	}
+	var marks sync.WaitGroup
+	var markErr error // the first mark that failed
+	var markMu sync.Mutex
 	var err error
 	for msgs := range in {
 		if err != nil {
@@ -626,79 +633,33 @@ func (f *Fetcher) handleAll(ctx context.Context, c *imapclient.Client, handle Ba
 		uidvalidity := f.pos.UIDValidity
 		f.mu.Unlock()
 		done, rerr := f.record(ctx, msgs, handle(ctx, uidvalidity, msgs))
-		// the marks of the batch before went out while this one was handled
-		if err = errors.Join(waitMarks(), rerr); err != nil {
+		markMu.Lock()
+		err = errors.Join(markErr, rerr)
+		markMu.Unlock()
+		if err != nil {
 			close(quit)
 			// what this batch accepted is pending: the next session marks it (markPending)
 			continue
 		}
 		if len(done) > 0 {
-			ch := make(chan error, 1)
-			go func() { ch <- f.mark(c, done) }()
-			marking = ch
-		}
-	}
-	return errors.Join(err, waitMarks())
-}
-
-// fetchBatch fetches the bodies of the messages of one batch, in UID order.
-func (f *Fetcher) fetchBatch(c *imapclient.Client, batch []imap.UID, meta map[imap.UID]sized) ([]Fetched, error) {
-	var whole, big []imap.UID
-	for _, u := range batch {
-		if meta[u].size > f.cfg.MaxFetchSize {
-			big = append(big, u)
-		} else {
-			whole = append(whole, u)
-		}
-	}
-	fetched := make([]Fetched, 0, len(batch))
-	for _, part := range []struct {
-		uids    []imap.UID
-		partial *imap.SectionPartial
-	}{{whole, nil}, {big, &imap.SectionPartial{Offset: 0, Size: f.cfg.MaxFetchSize}}} {
-		if len(part.uids) == 0 {
-			continue
-		}
-		if err := f.do(c, "fetch", func() error {
-			// BODY.PEEK[] leaves \Seen alone: only a handled message is marked. The size and
-			// receive time came with the sizes; only the bytes are fetched here.
-			cmd := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{UID: true,
-				BodySection: []*imap.FetchItemBodySection{{Peek: true, Partial: part.partial}}})
-			for m := cmd.Next(); m != nil; m = cmd.Next() {
-				var uid imap.UID
-				var raw []byte
-				for it := m.Next(); it != nil; it = m.Next() {
-					switch it := it.(type) {
-					case imapclient.FetchItemDataUID:
-						uid = it.UID
-					case imapclient.FetchItemDataBodySection:
-						if it.Literal != nil && raw == nil {
-							var err error
-							if raw, err = readLiteral(it.Literal, f.cfg.MaxFetchSize); err != nil {
-								cmd.Close()
-								return fmt.Errorf("fetch: %w", err)
-							}
-						}
+			marks.Add(1)
+			go func() {
+				defer marks.Done()
+				if err := f.mark(c, done); err != nil {
+					markMu.Lock()
+					if markErr == nil {
+						markErr = err
 					}
+					markMu.Unlock()
 				}
-				if uid == 0 || raw == nil {
-					continue
-				}
-				if sz := meta[uid].size; sz > f.cfg.MaxFetchSize {
-					f.log.Warn("imap message over the fetch limit; offered truncated", "uid", uid, "size", sz)
-				}
-				fetched = append(fetched, Fetched{UID: uint32(uid), Raw: raw, Received: meta[uid].received})
-			}
-			if err := cmd.Close(); err != nil {
-				return fmt.Errorf("fetch: %w", err)
-			}
-			return nil
-		}); err != nil {
-			return nil, err
+			}()
 		}
 	}
-	slices.SortFunc(fetched, func(a, b Fetched) int { return cmp.Compare(a.UID, b.UID) })
-	return fetched, nil
+	marks.Wait()
+	if err == nil {
+		err = markErr
+	}
+	return err
 }
 
 // readLiteral reads a message's bytes in one buffer of the size the server announced
