@@ -59,9 +59,10 @@ const inboxInsertNew = `INSERT INTO inbox (uidvalidity, uid, message_id, from_ad
 // the same mail seen twice has one effect. Status defaults to new; Size to
 // len(Raw); Updated to Received.
 func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
-	what := fmt.Sprintf("inbox insert uid %d/%d", m.UIDValidity, m.UID)
-	if err := needTime(what, "received", m.Received); err != nil {
-		return InboxMessage{}, false, err
+	// what names the mail in errors (made only for one: a batch stores thousands)
+	what := func() string { return fmt.Sprintf("inbox insert uid %d/%d", m.UIDValidity, m.UID) }
+	if m.Received.IsZero() {
+		return InboxMessage{}, false, needTime(what(), "received", m.Received)
 	}
 	if m.Status == "" {
 		m.Status = InboxNew
@@ -85,11 +86,10 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 			id, err := t.queue(t.laterFor().inbox, m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size,
 				fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated))
 			if err != nil {
-				return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+				return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what(), err)
 			}
 			m.ID = id
-			m.Received, _ = parseTime(fmtTime(m.Received))
-			m.Updated, _ = parseTime(fmtTime(m.Updated))
+			m.Received, m.Updated = asStored(m.Received), asStored(m.Updated)
 			return m, false, nil
 		}
 	}
@@ -100,7 +100,7 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 		m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size, fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated),
 		m.MessageID, m.MessageID)
 	if err != nil {
-		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+		return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what(), err)
 	}
 	if !inserted { // seen before: by UID first, then by Message-ID
 		old, err := scanInbox(t.queryRow(`SELECT `+inboxColumns+` FROM inbox WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID))
@@ -108,15 +108,14 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 			old, err = scanInbox(t.queryRow(inboxByMessageID, m.MessageID))
 		}
 		if err != nil {
-			return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what, err)
+			return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what(), err)
 		}
 		return old, true, nil
 	}
 	m.ID = id
 	// Round the times as the database holds them, so the row returned now and
 	// the same row read back later are equal.
-	m.Received, _ = parseTime(fmtTime(m.Received))
-	m.Updated, _ = parseTime(fmtTime(m.Updated))
+	m.Received, m.Updated = asStored(m.Received), asStored(m.Updated)
 	return m, false, nil
 }
 
@@ -156,7 +155,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		t.expect = &inboxExpect{uidvalidity: uidvalidity, free: map[uint32]bool{}, freeIDs: map[string]bool{}}
 	}
 	e := t.expect
-	what := fmt.Sprintf("inbox look-up of %d mails", len(uids))
+	what := "inbox look-up"
 	found := map[uint32]bool{}
 	scanUID := func(r *sql.Rows) error {
 		var u uint32

@@ -58,18 +58,18 @@ func ordersWhat(o OrderSheet) string {
 // ordersValues checks o and gives the values of its row, in the order of the columns
 // game_id, turn, robot, inbox_id, raw, parsed, valid, errors, received_at.
 func ordersValues(o OrderSheet) ([]any, error) {
-	if err := needTime(ordersWhat(o), "received", o.Received); err != nil {
-		return nil, err
+	if o.Received.IsZero() { // what, made only for an error: a batch stores thousands
+		return nil, needTime(ordersWhat(o), "received", o.Received)
 	}
-	errs := o.Errors
-	if errs == nil {
-		errs = []string{}
+	ej := "[]" // a valid sheet's
+	if len(o.Errors) > 0 {
+		b, err := json.Marshal(o.Errors)
+		if err != nil {
+			return nil, fmt.Errorf("store: %s: %w", ordersWhat(o), err)
+		}
+		ej = string(b)
 	}
-	ej, err := json.Marshal(errs)
-	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", ordersWhat(o), err)
-	}
-	return []any{o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), string(ej), fmtTime(o.Received)}, nil
+	return []any{o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), ej, fmtTime(o.Received)}, nil
 }
 
 // LatestValidOrders returns, for each robot (by name as stored) that has any,

@@ -130,16 +130,17 @@ const (
 // enqueueArgs checks m and completes it as Enqueue stores it (status pending, due at
 // its creation), and appends the values of its row to args.
 func enqueueArgs(args []any, m *OutboxMail) ([]any, error) {
-	what := fmt.Sprintf("enqueue %s", m.MessageID)
-	if err := needTime(what, "created", m.Created); err != nil {
-		return nil, err
+	// what names the mail in errors (made only for one: a batch enqueues thousands)
+	what := func() string { return "enqueue " + m.MessageID }
+	if m.Created.IsZero() {
+		return nil, needTime(what(), "created", m.Created)
 	}
 	if m.MessageID == "" || len(m.To) == 0 || m.From == "" || len(m.Raw) == 0 || m.Kind == "" {
 		return nil, fmt.Errorf("store: enqueue %q: message id, to, from, raw and kind are needed", m.Subject)
 	}
 	to, err := json.Marshal(m.To)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, err)
+		return nil, fmt.Errorf("store: %s: %w", what(), err)
 	}
 	var turn any
 	if m.GameID != 0 && m.Turn >= 0 {
@@ -151,7 +152,7 @@ func enqueueArgs(args []any, m *OutboxMail) ([]any, error) {
 	}
 	slots, err := slotsText(m.Slots, m.Raw)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", what, err)
+		return nil, fmt.Errorf("store: %s: %w", what(), err)
 	}
 	return append(args, m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
 		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots), nil

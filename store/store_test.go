@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -298,5 +299,31 @@ func testTxCancelledKeepsNothing(t *testing.T) {
 				return nil
 			})
 		})
+	}
+}
+
+// TestAsStoredFast: asStored gives what storing a time and reading it back gives
+// (AsStored: formatted and parsed), for times in any zone, with a monotonic reading,
+// to the nanosecond, before and after the epoch, and at the ends of the years the
+// layout writes.
+func TestAsStoredFast(t *testing.T) {
+	zone := time.FixedZone("UTC-7", -7*3600)
+	times := []time.Time{
+		time.Now(),
+		time.Now().In(zone),
+		time.Date(2026, 11, 29, 23, 59, 59, 999999999, zone),
+		time.Date(1969, 12, 31, 23, 59, 59, 123456789, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 5, time.UTC),
+		time.Date(0, 6, 1, 0, 0, 0, 5, time.UTC),
+	}
+	for i := range 1000 {
+		times = append(times, time.Unix(int64(i)*7919*86400/3, int64(i)*104729%1000000000).In(zone))
+	}
+	for _, tm := range times {
+		if got, want := asStored(tm), AsStored(tm); !reflect.DeepEqual(got, want) {
+			t.Errorf("asStored(%v) = %v, want %v", tm, got, want)
+		}
 	}
 }

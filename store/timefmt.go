@@ -69,6 +69,18 @@ func needTime(what, field string, t time.Time) error {
 	return nil
 }
 
+// asStored is AsStored without formatting and parsing t, where that gives the same
+// (a year the layout writes in four digits): UTC, without a monotonic reading, cut to the
+// microsecond (the zero time is on a microsecond, so Truncate cuts the digits the
+// layout drops). A batch returns every mail it stores so (InboxInsert).
+func asStored(t time.Time) time.Time {
+	u := t.UTC()
+	if y := u.Year(); y < 1 || y > 9999 {
+		return AsStored(t)
+	}
+	return u.Truncate(time.Microsecond)
+}
+
 // AsStored is t as the store keeps it and gives it back (UTC, to the microsecond): a
 // caller that compares a time it stored with times read back compares this.
 func AsStored(t time.Time) time.Time {
