@@ -170,7 +170,10 @@ type AckTurn struct {
 	// move alone when it is the first or the game folds none.
 	Fold Move
 	// Render renders one of the judge's text templates (an operator's overrides
-	// included), for a game whose reply is one of them; nil: the game's own.
+	// included), for a game whose reply is one of them; nil: the game's own. When the
+	// reply is Render's text whole, the judge may render it later, on another goroutine
+	// (a batch renders its replies beside the one that judges them): what data holds
+	// must not change once Acknowledge returns.
 	Render func(name string, data any) (string, error)
 }
 

@@ -367,8 +367,18 @@ type composed struct {
 	err error
 }
 
-// make composes c.
-func (c *composed) make(j *Judge) { c.raw, c.err = j.compose(c.m, c.now) }
+// make composes c, its text rendered first when it is to be (outMail.render).
+func (c *composed) make(j *Judge) {
+	if c.m.render != nil {
+		text, err := c.m.render()
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.m.text, c.m.render = redactText(text+c.m.text), nil
+	}
+	c.raw, c.err = j.compose(c.m, c.now)
+}
 
 func newAckQueue(j *Judge) *ackQueue {
 	q := &ackQueue{jobs: make(chan *composed, 256), done: make(chan struct{})}

@@ -54,18 +54,23 @@ func (j *Judge) departures(tx *store.Tx, g store.Game) game.Departures {
 // as it stands with the move in (the version is stored): the deadline in the
 // player's time zone, how many due moves of players still in the game are missing,
 // what holds the turn, the seat's moves of the turn folded.
-func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, players []store.Player, player *store.Player, text, file string, m game.Move) (string, error) {
+//
+// In a batch (later set) a reply that is one of the judge's templates whole is not
+// rendered here: render renders it, beside the writer (lateAck).
+func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, players []store.Player, player *store.Player, text, file string, m game.Move,
+	later bool) (reply string, render func() (string, error), err error) {
 	a, ok := h.pos.(game.Acknowledger)
 	if !ok {
-		return "", nil
+		return "", nil, nil
 	}
 	moves, missing, partial, err := j.hostedMoves(tx, g, h, players)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	t := game.AckTurn{Game: g.Tag, Player: player.Robot, Turn: g.CurrentTurn, File: file, Paused: g.Status == store.GamePaused,
 		Deadline: deadlineIn(g.DeadlineAt, player.Timezone) + timeLeft(g.DeadlineAt, j.now()), Fold: m}
-	if r := j.templatesIn(tx, g); r != nil {
+	r := j.templatesIn(tx, g)
+	if r != nil {
 		t.Render = r.Text
 	}
 	for _, seat := range missing {
@@ -80,20 +85,48 @@ func (j *Judge) gameAck(tx *store.Tx, g store.Game, h hosted, players []store.Pl
 	}
 	if t.Missing == 0 && !t.Paused {
 		if t.Holds, err = j.hostedHolds(tx, g, h, players); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return a.Acknowledge(player.Seat, text, t)
+	if later && r != nil {
+		if render, ok := lateAck(a, player.Seat, text, t, r.Text); ok {
+			return "", render, nil
+		}
+	}
+	reply, err = a.Acknowledge(player.Seat, text, t)
+	return reply, nil, err
+}
+
+// lateAck is a's reply rendered later: when a replies with one of the judge's templates
+// whole (t.Render's text, rendered once, nothing added), render renders that template
+// with the data a gave it. A batch renders it beside the writer (ackQueue), as it
+// composes the mail; a template that breaks fails the batch's commit, which judges its
+// mails again one at a time, rendering each reply at once. ok is false for any other
+// reply (rendered twice, changed, an error): the caller asks a again.
+func lateAck(a game.Acknowledger, seat int, text string, t game.AckTurn, render func(string, any) (string, error)) (func() (string, error), bool) {
+	const token = "\x00rallyjudge: the template rendered later\x00"
+	var name string
+	var data any
+	n := 0
+	t.Render = func(nm string, d any) (string, error) {
+		name, data = nm, d
+		n++
+		return token, nil
+	}
+	if reply, err := a.Acknowledge(seat, text, t); err != nil || reply != token || n != 1 {
+		return nil, false
+	}
+	return func() (string, error) { return render(name, data) }, true
 }
 
 // sendHostedAck audits an accepted move and mails its reply.
 func (j *Judge) sendHostedAck(tx *store.Tx, v *views, audit func(store.AuditEntry) (int64, error), g store.Game, player *store.Player,
-	row store.InboxMessage, msg *mail.Message, text string) (store.InboxStatus, string, int64, error) {
+	row store.InboxMessage, msg *mail.Message, text string, render func() (string, error)) (store.InboxStatus, string, int64, error) {
 	if _, err := audit(store.AuditEntry{At: j.now(), GameID: g.ID, Actor: player.Robot, Action: "orders", Detail: fmt.Sprintf("turn %d", g.CurrentTurn)}); err != nil {
 		return "", "", 0, err
 	}
 	return store.InboxProcessed, noteAccepted, g.ID, j.enqueueIn(tx, v, outMail{kind: "ack", gameID: g.ID, turn: g.CurrentTurn,
-		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text})
+		to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: text, render: render})
 }
 
 // maySend says whether a seat that is not due may send a move (game.OffTurn).

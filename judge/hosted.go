@@ -507,11 +507,12 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Ki
 		return store.InboxProcessed, "invalid orders", 0, j.enqueue(tx, outMail{kind: "reject", gameID: g.ID, turn: g.CurrentTurn,
 			to: player.Email, subject: replySubject(msg.Subject), messageID: j.replyID(row.ID), inReplyTo: msg.MessageID, text: b.String()})
 	}
-	if text, err := j.gameAck(tx, g, h, players, player, moveText, sheetFile(rd), checked.Move); err != nil || text != "" { // game.Acknowledger
+	// game.Acknowledger; in a batch its template is rendered beside the writer
+	if text, render, err := j.gameAck(tx, g, h, players, player, moveText, sheetFile(rd), checked.Move, v != nil && v.acks != nil); err != nil || text != "" || render != nil {
 		if err != nil {
 			return "", "", 0, err
 		}
-		return j.sendHostedAck(tx, v, audit, g, player, row, msg, text)
+		return j.sendHostedAck(tx, v, audit, g, player, row, msg, text, render)
 	}
 	fmt.Fprintf(&b, "Your move for %s, turn %d of game %s, is accepted:\n\n  %s\n", player.Robot, g.CurrentTurn, g.Tag,
 		strings.ReplaceAll(strings.TrimSpace(checked.Move.Text), "\n", "\n  "))

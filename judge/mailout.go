@@ -55,6 +55,10 @@ type outMail struct {
 	// later, when set, says the mail's pictures are drawn after the commit: it is
 	// stored without them and marked to await them (reportpictures.go).
 	later *pictureJob
+	// render, when set, renders the start of text (a game's acknowledgement, gameAck):
+	// beside the writer in a batch (ackQueue), else when the mail is enqueued; text is
+	// then only what follows it (an observer's footer).
+	render func() (string, error)
 }
 
 // noticeKinds are the mails whose text goes through notice.txt.tmpl, so a game master's
@@ -69,6 +73,14 @@ func (j *Judge) enqueue(tx *store.Tx, m outMail) error { return j.enqueueIn(tx, 
 // composed beside the writer and stored with the batch's acknowledgements before it
 // commits (ackQueue), unless its pictures are drawn after the commit.
 func (j *Judge) enqueueIn(tx *store.Tx, v *views, m outMail) error {
+	if m.render != nil && (v == nil || v.acks == nil || m.later != nil || !mail.ValidAddress(m.to) || isReply(m.kind) || noticeKinds[m.kind]) {
+		// rendered beside the writer only when it is composed there, as it is
+		text, err := m.render()
+		if err != nil {
+			return err
+		}
+		m.text, m.render = text+m.text, nil
+	}
 	if !mail.ValidAddress(m.to) {
 		// a stored address that is not one (an old row, an import): say so, send nothing
 		j.Log.Warn("mail not sent: the recipient is not a plain address", "kind", m.kind, "message_id", m.messageID)
@@ -120,7 +132,10 @@ func (j *Judge) enqueueIn(tx *store.Tx, v *views, m outMail) error {
 	// No plain secret is ever composed into a stored mail (issue 14 item 8): a secret the
 	// judge gives goes in at send time (slots), and anything else shaped like one (a code
 	// echoed from the mail answered) is removed here.
-	m.text, m.html, m.subject = redactText(m.text), redactText(m.html), redactText(m.subject)
+	m.html, m.subject = redactText(m.html), redactText(m.subject)
+	if m.render == nil { // else once it is rendered (composed.make)
+		m.text = redactText(m.text)
+	}
 	now := j.now()
 	if v != nil && v.acks != nil && m.later == nil {
 		v.acks.add(&composed{m: m, now: now})

@@ -9,15 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
 	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // TestMovesReadAheadAreJudgedAsRead: a batch reads each sheet's move beside the writer
-// (readAhead, game.MoveReader) and the position checks what was read (game.ReadChecker);
-// what the batch stores and answers is what judging each mail alone, reading its move
-// when judged, stores and answers: accepted sheets, a fold, sheets with errors, a
-// greeting and markers, an ORDERS command, an attached .yaml and .txt.
+// (readAhead, game.MoveReader), the position checks what was read (game.ReadChecker)
+// and the acknowledgement is rendered beside the writer too (gameAck, lateAck); what
+// the batch stores and answers is what judging each mail alone, reading its move when
+// judged, stores and answers: accepted sheets, a fold, sheets with errors, a greeting
+// and markers, an ORDERS command, an attached .yaml and .txt, a player who observes.
 func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	judgeFor := func() (*Judge, map[string]string) {
@@ -37,6 +39,18 @@ func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 			Players:  []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
 		secrets, err := j.CreateGame(context.Background(), spec)
 		if err != nil {
+			t.Fatal(err)
+		}
+		// Bob observes the game too: his acknowledgements end in the observer's footer,
+		// after the text a batch renders beside the writer (gameAck)
+		if err := j.Store.Tx(context.Background(), func(tx *store.Tx) error {
+			g, err := tx.GameByTag("live")
+			if err != nil {
+				return err
+			}
+			_, err = tx.AddObserver(g.ID, "bob@example.test", at)
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 		return j, secrets
@@ -120,6 +134,10 @@ func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 		}
 	}
 	got, want := seen(jb), seen(j1)
+	footer := strings.TrimSpace(jb.observerFooter("live"))
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "ack to bob@") && strings.Contains(s, footer) }) {
+		t.Errorf("no acknowledgement to Bob in the batch ends in the observer's footer %q", footer)
+	}
 	if len(want) < 16 {
 		t.Fatalf("judged alone, the mails left %d versions and replies, want 8 of each:\n%s", len(want), strings.Join(want, "\n"))
 	}
@@ -134,5 +152,54 @@ func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 		if g != w {
 			t.Errorf("#%d in a batch:\n%s\njudged alone:\n%s", i, g, w)
 		}
+	}
+}
+
+// ackerFunc is a game.Acknowledger made of a function.
+type ackerFunc func(seat int, text string, t game.AckTurn) (string, error)
+
+func (f ackerFunc) Acknowledge(seat int, text string, t game.AckTurn) (string, error) {
+	return f(seat, text, t)
+}
+
+// TestLateAckOnlyForAWholeTemplate: a batch renders an acknowledgement beside the writer
+// only when the game's reply is one template rendered once, nothing added; the render
+// it keeps gives what rendering at once gives.
+func TestLateAckOnlyForAWholeTemplate(t *testing.T) {
+	render := func(name string, data any) (string, error) { return fmt.Sprintf("%s of %v\n", name, data), nil }
+	tests := []struct {
+		name string
+		ack  ackerFunc
+		late bool
+	}{
+		{"the template whole", func(_ int, _ string, t game.AckTurn) (string, error) { return t.Render("ack.txt.tmpl", t.Player) }, true},
+		{"text added", func(_ int, _ string, t game.AckTurn) (string, error) {
+			s, err := t.Render("ack.txt.tmpl", t.Player)
+			return s + "P.S.\n", err
+		}, false},
+		{"two templates", func(_ int, _ string, t game.AckTurn) (string, error) {
+			a, _ := t.Render("a.txt.tmpl", 1)
+			_, err := t.Render("b.txt.tmpl", 2)
+			return a, err
+		}, false},
+		{"its own words", func(int, string, game.AckTurn) (string, error) { return "thanks\n", nil }, false},
+		{"no reply", func(int, string, game.AckTurn) (string, error) { return "", nil }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			turn := game.AckTurn{Player: "Ada", Render: render}
+			r, late := lateAck(tt.ack, 0, "P490", turn, render)
+			if late != tt.late {
+				t.Fatalf("rendered later: %v, want %v", late, tt.late)
+			}
+			if !late {
+				return
+			}
+			got, err := r()
+			want, werr := tt.ack(0, "P490", turn)
+			if got != want || err != werr {
+				t.Errorf("rendered later: %q (%v), at once: %q (%v)", got, err, want, werr)
+			}
+		})
 	}
 }
