@@ -790,7 +790,12 @@ func withoutBody(raw []byte) []byte {
 // values or anything shaped like a judge-made secret; a mail that cannot be decoded to the
 // end is assumed to.
 func carriesSecret(raw []byte, values []string) bool {
-	pieces, ok := mail.Decoded(raw, int64(4*len(raw))+1024)
+	pieces, ok := [][]byte{raw}, true
+	if !mail.AsWritten(raw) {
+		// what a reader sees differs from the bytes: walk it (a message as it was written,
+		// most mail, is its own bytes: a value without white space is in them or nowhere)
+		pieces, ok = mail.Decoded(raw, int64(4*len(raw))+1024)
+	}
 	if !ok {
 		return true
 	}
