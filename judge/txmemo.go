@@ -78,18 +78,25 @@ func (j *Judge) seatFoldOf(tx *store.Tx, g store.Game, h hosted, robot string, s
 		}
 	}
 	for _, v := range vs {
-		f = f.with(h, seat, v)
+		f = f.with(h, seat, v, nil)
 	}
 	f.writes = writes
 	memo[key] = f
 	return f, nil
 }
 
-// with is f with the valid version v, received last, folded in.
-func (f seatFold) with(h hosted, seat int, v store.OrderSheet) seatFold {
+// with is f with the valid version v, received last, folded in; made, when set, is the
+// move v stores (storedMove).
+func (f seatFold) with(h hosted, seat int, v store.OrderSheet, made *game.Move) seatFold {
 	f.n++
 	f.lastID, f.last = max(f.lastID, v.ID), v.Received
-	m, err := hostedMove(v)
+	var m game.Move
+	var err error
+	if made != nil {
+		m, err = storedMove(*made, v.Parsed)
+	} else {
+		m, err = hostedMove(v)
+	}
 	if err != nil || len(m.Data) == 0 {
 		return f
 	}
@@ -103,10 +110,11 @@ func (f seatFold) with(h hosted, seat int, v store.OrderSheet) seatFold {
 }
 
 // versionAdded says that the transaction has just stored version v (its ID set) of
-// the player at seat, and that writes was Writes("orders") before: the folds that were
-// up to date then stay so, the robot's own with v folded in when it is valid and was
-// received last (else the next seatFoldOf reads it).
-func versionAdded(tx *store.Tx, g store.Game, h hosted, seat int, v store.OrderSheet, writes int) {
+// the player at seat, its move made (v.Parsed is its JSON), and that writes was
+// Writes("orders") before: the folds that were up to date then stay so, the robot's
+// own with v folded in when it is valid and was received last (else the next
+// seatFoldOf reads it).
+func versionAdded(tx *store.Tx, g store.Game, h hosted, seat int, v store.OrderSheet, made game.Move, writes int) {
 	now := tx.Writes("orders")
 	if now != writes+1 {
 		return // more was written: the next seatFoldOf reads what is new
@@ -126,7 +134,7 @@ func versionAdded(tx *store.Tx, g store.Game, h hosted, seat int, v store.OrderS
 			if key.seat != seat || key.played != h.last.ID || v.ID <= f.lastID || v.Received.Before(f.last) {
 				continue // not up to date with v: read again when asked for
 			}
-			f = f.with(h, seat, v)
+			f = f.with(h, seat, v, &made)
 		}
 		f.writes = now
 		memo[k] = f
