@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -23,9 +24,10 @@ import (
 // and every mail of the batch unflagged, to be fetched again.
 //
 // What needs no database — reading the MIME, the sheet, the copy of the mail to keep
-// with its secrets removed — is done on a goroutine of its own, a few mails ahead of
-// the writer, so that on a machine with two cores it costs the writer nothing (issue
-// 14, item 10). The writer still takes the mails one after another in UID order.
+// with its secrets removed — is done on goroutines of their own (batchReaders), a few
+// mails ahead of the writer, so that on a machine with two cores it costs the writer
+// nothing (issue 14, item 10). The writer still takes the mails one after another in UID
+// order.
 func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail.Fetched) []error {
 	return j.handleBatch(ctx, "", uidvalidity, msgs)
 }
@@ -35,19 +37,19 @@ func (j *Judge) HandleBatch(ctx context.Context, uidvalidity uint32, msgs []mail
 // an fsync) of its own.
 func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uint32, msgs []mail.Fetched) []error {
 	errs := make([]error, len(msgs))
-	items := make([]batchItem, len(msgs))
+	rb, ok := prepared(uidvalidity, msgs)
+	if !ok {
+		rb = j.startReading(uidvalidity, msgs)
+	}
+	items := rb.items
 	now := j.now()
-	ready := make(chan struct{}, len(msgs))
-	go func() {
-		for i := range msgs {
-			items[i].read(j, uidvalidity, msgs[i], now)
-			ready <- struct{}{}
-		}
-	}()
-	nReady := 0
-	await := func(i int) { // item i is read
-		for ; nReady <= i; nReady++ {
-			<-ready
+	await := func(i int) { // the mails up to i are read
+		from := rb.nReady
+		rb.await(i)
+		for k := from; k < rb.nReady; k++ {
+			if items[k].row.Received.IsZero() {
+				items[k].row.Received = now // the server gave no receive time
+			}
 		}
 	}
 
@@ -143,7 +145,7 @@ func (j *Judge) handleBatch(ctx context.Context, mailbox string, uidvalidity uin
 		}
 		// only the items already read: the reading-ahead goroutine may still be writing
 		// the others (a data race), whose Readings nothing has judged yet
-		for i := range nReady {
+		for i := range rb.nReady {
 			items[i].rd = nil
 		}
 	}
@@ -205,6 +207,73 @@ func expectInbox(tx *store.Tx, uidvalidity uint32, items []batchItem) error {
 		uids[i], ids[i] = items[i].row.UID, items[i].row.MessageID
 	}
 	return tx.InboxExpect(uidvalidity, uids, ids)
+}
+
+// batchReaders is how many goroutines read a batch's mails ahead of the writer (at most
+// GOMAXPROCS). One kept the writer waiting for it a third of the time with Dovecot on
+// two busy cores once judging a sheet cost less than reading it (issue 24 item 7).
+const batchReaders = 2
+
+// batchRead is the reading of a batch's mails ahead of the writer (batchItem.read):
+// batchReaders goroutines, reader r reading the mails r, r+readers, r+2*readers … in
+// order and saying on ready[r] when it has read one.
+type batchRead struct {
+	uidvalidity uint32
+	first       uint32 // the first mail's UID
+	items       []batchItem
+	ready       []chan struct{}
+	nReady      int // the mails 0 … nReady-1 are read (await)
+}
+
+// startReading starts reading msgs.
+func (j *Judge) startReading(uidvalidity uint32, msgs []mail.Fetched) *batchRead {
+	rb := &batchRead{uidvalidity: uidvalidity, items: make([]batchItem, len(msgs))}
+	if len(msgs) == 0 {
+		return rb
+	}
+	rb.first = msgs[0].UID
+	msgs = slices.Clone(msgs) // the readers' own: the caller may set Ahead (prepareBatch)
+	readers := min(batchReaders, runtime.GOMAXPROCS(0), len(msgs))
+	rb.ready = make([]chan struct{}, readers)
+	for r := range rb.ready {
+		rb.ready[r] = make(chan struct{}, len(msgs)/readers+1)
+		go func() {
+			for i := r; i < len(msgs); i += readers {
+				rb.items[i].read(j, uidvalidity, msgs[i])
+				rb.ready[r] <- struct{}{}
+			}
+		}()
+	}
+	return rb
+}
+
+// await waits until the mails up to i are read. Only the writer calls it.
+func (rb *batchRead) await(i int) {
+	for ; rb.nReady <= i; rb.nReady++ {
+		<-rb.ready[rb.nReady%len(rb.ready)]
+	}
+}
+
+// prepareBatch is the fetcher's Prepare (mail.Prepare): the mails of a batch are read as
+// soon as it is fetched, while the writer takes the batch before (Serve's intake), so
+// that a batch's first mails are read when the writer comes to them.
+func (j *Judge) prepareBatch(uidvalidity uint32, msgs []mail.Fetched) {
+	rb := j.startReading(uidvalidity, msgs)
+	for i := range msgs {
+		msgs[i].Ahead = rb
+	}
+}
+
+// prepared is the reading prepareBatch started for msgs, if it did.
+func prepared(uidvalidity uint32, msgs []mail.Fetched) (*batchRead, bool) {
+	if len(msgs) == 0 {
+		return nil, false
+	}
+	rb, ok := msgs[0].Ahead.(*batchRead)
+	if !ok || rb.uidvalidity != uidvalidity || len(rb.items) != len(msgs) || rb.first != msgs[0].UID {
+		return nil, false
+	}
+	return rb, true
 }
 
 // errTakeApart rolls back a batch judged without savepoints in which a mail failed: it
@@ -276,9 +345,9 @@ type batchItem struct {
 // read does for one mail what needs no database: the MIME, the sheet or commands
 // (Read), the copy to keep (redactInbound). It must not touch the judge's state: it runs
 // beside the writer.
-func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched, now time.Time) {
+func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched) {
 	it.msg, it.perr = j.extract(m.Raw)
-	received := now
+	var received time.Time // the server's receive time; when it gave none, the writer's now
 	if !m.Received.IsZero() {
 		received = m.Received.UTC().Truncate(time.Second)
 	}
@@ -422,3 +491,4 @@ func (q *ackQueue) flush(j *Judge, tx *store.Tx) error {
 	q.list = nil
 	return nil
 }
+

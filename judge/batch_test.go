@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rallyjudge/rallyjudge/adjudicator"
 	"github.com/rallyjudge/rallyjudge/mail"
@@ -261,6 +262,57 @@ func TestBatchAckTemplateFails(t *testing.T) {
 		}
 		if err != nil || strings.Join(actors, " ") != "Zoombot" {
 			t.Errorf("audit entries for orders by %v (%v), want Zoombot's alone", actors, err)
+		}
+		return nil
+	})
+}
+
+// TestPreparedBatchReadOnce: a batch the fetcher's Prepare (prepareBatch) started reading
+// is judged from that reading, not read again, and a mail the server gave no receive time
+// is stored as received at the judge's now; a reading of other mails is not taken for
+// the batch's.
+func TestPreparedBatchReadOnce(t *testing.T) {
+	j, clock, secrets := livenessGame(t, nil)
+	ctx := context.Background()
+	sheet := func(robot, order string) []byte {
+		return rawMail(strings.ToLower(robot)+"@example.test", "[RR live] orders",
+			"robot "+robot+"\nsecret "+secrets[robot]+"\nif damage > 4 then "+order+"\n")
+	}
+	batch := []mail.Fetched{
+		{UID: 20, Raw: sheet("Alice", "power down"), Received: clock.Now().Add(-time.Hour)},
+		{UID: 21, Raw: sheet("Bob", "power down")}, // no receive time from the server
+	}
+	j.prepareBatch(7, batch)
+	if _, ok := prepared(7, batch); !ok {
+		t.Fatal("the prepared batch is not found")
+	}
+	for _, other := range [][]mail.Fetched{batch[1:], {batch[1], batch[0]}} {
+		if _, ok := prepared(7, other); ok {
+			t.Errorf("a reading of other mails is taken for UIDs %d…", other[0].UID)
+		}
+	}
+	if _, ok := prepared(8, batch); ok {
+		t.Error("a reading under another UIDVALIDITY is taken")
+	}
+	// what the handler is given now is not what was read: the reading is what counts
+	batch[1].Raw = []byte("From: bob@example.test\r\nSubject: junk\r\n\r\nnothing\r\n")
+	for i, err := range j.HandleBatch(ctx, 7, batch) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	_ = j.Store.View(ctx, func(tx *store.Tx) error {
+		for id, want := range map[int64]time.Time{1: clock.Now().Add(-time.Hour), 2: j.now()} {
+			m, err := tx.InboxGet(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.Received.Equal(want.UTC().Truncate(time.Second)) {
+				t.Errorf("inbox %d received %v, want %v", id, m.Received, want)
+			}
+			if m.Note != noteAccepted {
+				t.Errorf("inbox %d: %s %q, want the sheet read ahead accepted", id, m.Status, m.Note)
+			}
 		}
 		return nil
 	})

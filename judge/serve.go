@@ -132,7 +132,7 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		if shared != nil {
 			err = j.sharedIntake(ctx, l, shared, batch)
 		} else {
-			err = l.Fetcher.RunBatch(ctx, batch)
+			err = l.Fetcher.RunPrepared(ctx, j.prepareBatch, batch)
 		}
 		if err != nil && ctx.Err() == nil {
 			select {

@@ -172,7 +172,7 @@ func (j *Judge) intakeStint(ctx context.Context, l Loops, s *sharedIntake, batch
 			}
 		}
 	}()
-	err = f.RunBatch(sctx, func(bctx context.Context, v uint32, msgs []mail.Fetched) []error {
+	err = f.RunPrepared(sctx, j.prepareBatch, func(bctx context.Context, v uint32, msgs []mail.Fetched) []error {
 		// a batch is taken only under the claim: one that came after the claim went is
 		// left unstored and unflagged, for the judge that holds it now
 		cctx, ccancel := context.WithTimeout(bctx, l.Lease/2)

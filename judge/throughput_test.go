@@ -192,7 +192,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox 
 	go pprof.Do(sctx, pprof.Labels("phase", "intake"), func(sctx context.Context) {
 		// the daemon's path (Serve's intakeBatch): the integrity check, then each fetched
 		// batch stored and judged in one commit with the mailbox position
-		done <- fetcher.RunBatch(sctx, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
+		done <- fetcher.RunPrepared(sctx, j.prepareBatch, func(_ context.Context, v uint32, msgs []mail.Fetched) []error {
 			batches.Add(1)
 			checked := j.soundAt.Load()
 			errs := j.intakeBatch(sctx, Loops{Mailbox: mailbox}, v, msgs, func(err error) { t.Errorf("intake stopped: %v", err) })

@@ -88,6 +88,7 @@ type Fetcher struct {
 	// that found nothing more to offer began (see CaughtUp).
 	reconnects int
 	caughtUp   time.Time
+	prepare    Prepare // RunPrepared's
 }
 
 // guard is the watchdog of one IMAP command: unless stopped within OpTimeout it logs and
@@ -207,7 +208,16 @@ type Fetched struct {
 	UID      uint32
 	Raw      []byte
 	Received time.Time
+	// Ahead is what the Prepare of RunPrepared started for the message, for the handler.
+	Ahead any
 }
+
+// Prepare is given each batch as soon as it is fetched, before the batch waits for the
+// handler to take it (RunPrepared), with the mailbox's UIDVALIDITY: for work on the
+// messages that needs nothing else, started there and handed to the handler in the
+// messages' Ahead. It runs on the fetching goroutine and must not block; a batch it
+// prepared may never reach the handler (the session ended).
+type Prepare func(uidvalidity uint32, msgs []Fetched)
 
 // BatchHandler receives the messages of one FETCH (up to BatchCount, in UID order) and
 // returns one error per message (nil: stored durably, may be marked done). Storing a
@@ -216,6 +226,14 @@ type BatchHandler func(ctx context.Context, uidvalidity uint32, msgs []Fetched) 
 
 // RunBatch is Run with a handler that takes each fetched batch at once.
 func (f *Fetcher) RunBatch(ctx context.Context, handle BatchHandler) error {
+	return f.RunPrepared(ctx, nil, handle)
+}
+
+// RunPrepared is RunBatch with prepare (when not nil) given each batch as soon as it is
+// fetched: while the handler takes one batch, the work prepare starts on the next goes
+// on beside it.
+func (f *Fetcher) RunPrepared(ctx context.Context, prepare Prepare, handle BatchHandler) error {
+	f.prepare = prepare
 	backoff := f.cfg.MinBackoff
 	for {
 		start := time.Now()
@@ -566,6 +584,12 @@ func (f *Fetcher) fetchChunk(c *imapclient.Client, uids []imap.UID, limit *int, 
 		}
 		slices.SortFunc(batch, func(a, b Fetched) int { return cmp.Compare(a.UID, b.UID) })
 		*limit = min(2**limit, f.cfg.BatchCount)
+		if f.prepare != nil {
+			f.mu.Lock()
+			uidvalidity := f.pos.UIDValidity
+			f.mu.Unlock()
+			f.prepare(uidvalidity, batch)
+		}
 		stop()
 		defer func() { stop = f.guard(c, "fetch") }()
 		select {

@@ -66,6 +66,59 @@ var fetcherScenarios = []struct {
 	{"server freezes on an open connection", scenarioServerFreezes},
 	{"batches handled in turn, marked after", scenarioBatchesInTurn},
 	{"a backlog's first batches small, then growing", scenarioBatchesGrow},
+	{"prepare sees each batch before the handler", scenarioPrepare},
+}
+
+// scenarioPrepare: RunPrepared gives prepare every batch before the handler takes it, and
+// the handler finds in each message's Ahead what prepare left there.
+func scenarioPrepare(t *testing.T, s *testStack) {
+	const n = 40
+	s.deliver(t, mails(t.Name(), n, 0)...)
+	cfg := s.config()
+	cfg.BatchCount = 8
+	cfg.Logger = testLogger(t)
+	f, err := NewFetcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	prepared := map[uint32]int{} // UID → the batch prepare saw it in
+	batches := 0
+	all := make(chan struct{})
+	done := make(chan error, 1)
+	got := 0
+	go func() {
+		done <- f.RunPrepared(ctx, func(_ uint32, msgs []Fetched) {
+			mu.Lock()
+			defer mu.Unlock()
+			batches++
+			for i := range msgs {
+				prepared[msgs[i].UID] = batches
+				msgs[i].Ahead = batches
+			}
+		}, func(_ context.Context, _ uint32, msgs []Fetched) []error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, m := range msgs {
+				if b, ok := prepared[m.UID]; !ok || m.Ahead != b {
+					t.Errorf("uid %d reached the handler with Ahead %v; prepare saw it in batch %d (%v)", m.UID, m.Ahead, b, ok)
+				}
+			}
+			if got += len(msgs); got == n {
+				close(all)
+			}
+			return make([]error, len(msgs))
+		})
+	}()
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%d of %d messages handed over", got, n)
+	}
+	cancel()
+	<-done
 }
 
 // scenarioBatchesGrow: the first batch of a backlog is small so that the handler starts
