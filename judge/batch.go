@@ -491,4 +491,3 @@ func (q *ackQueue) flush(j *Judge, tx *store.Tx) error {
 	q.list = nil
 	return nil
 }
-
