@@ -41,8 +41,8 @@ type sheetProblemsError = game.SheetError
 // orderSheet is a reading's sheet as RoboRally's reader read it (orders.Sheet).
 func orderSheet(r *Reading) *orders.Sheet {
 	var s orders.Sheet
-	if r.Sheet != nil {
-		_ = json.Unmarshal(r.Sheet.Read, &s)
+	if r.Sheet != nil && r.Sheet.Read != nil {
+		_ = json.Unmarshal(r.Sheet.Read(), &s)
 	}
 	return &s
 }

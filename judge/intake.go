@@ -329,7 +329,9 @@ func (r *Reading) Describe(w io.Writer) bool {
 		}
 	}
 	fmt.Fprintln(w, "read as:")
-	w.Write(r.Sheet.Read)
+	if r.Sheet.Read != nil {
+		w.Write(r.Sheet.Read())
+	}
 	return n == 0
 }
 

@@ -23,7 +23,7 @@ func (Kind) ReadSheet(text string, yaml bool) (game.MailSheet, error) {
 		s = &orders.Sheet{}
 	}
 	out := game.MailSheet{Game: s.Game, Seat: s.Robot, Secret: s.Secret, Turn: s.Turn,
-		HasOrders: len(s.Program) > 0, Read: s.JSON()}
+		HasOrders: len(s.Program) > 0, Read: s.JSON} // made when asked for
 	if se, ok := err.(*orders.SyntaxError); ok {
 		return out, sheetError{se}
 	}
