@@ -221,19 +221,27 @@ func Wrap(s, indent string) string {
 		return s
 	}
 	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	nLead, nIndent := utf8.RuneCountInString(lead), utf8.RuneCountInString(indent)
 	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
+	b.Grow(len(s) + 2*(len(lead)+len(indent)+1))
+	n, first := 0, true
+	for w := range strings.FieldsSeq(s) { // written piece by piece: no string made a word
+		nw := utf8.RuneCountInString(w)
 		switch {
-		case i == 0:
-			b.WriteString(lead + w)
-			n = utf8.RuneCountInString(lead + w)
-		case n+1+utf8.RuneCountInString(w) > ReportWidth:
-			b.WriteString("\n" + lead + indent + w)
-			n = utf8.RuneCountInString(lead + indent + w)
+		case first:
+			b.WriteString(lead)
+			b.WriteString(w)
+			n, first = nLead+nw, false
+		case n+1+nw > ReportWidth:
+			b.WriteByte('\n')
+			b.WriteString(lead)
+			b.WriteString(indent)
+			b.WriteString(w)
+			n = nLead + nIndent + nw
 		default:
-			b.WriteString(" " + w)
-			n += 1 + utf8.RuneCountInString(w)
+			b.WriteByte(' ')
+			b.WriteString(w)
+			n += 1 + nw
 		}
 	}
 	return b.String()
