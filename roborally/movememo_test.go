@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/game"
+	"github.com/rallyjudge/rallyjudge/roborally/narrate"
 )
 
 // A position keeps what it decoded and checked (movememo.go); what it answers with the
@@ -154,5 +155,44 @@ func TestMemoIsBounded(t *testing.T) {
 		if n := len(p.memo.moves); n > maxMovesKept || n == 0 {
 			t.Fatalf("%d moves kept", n)
 		}
+	}
+}
+
+// BenchmarkJudgeASheet is what the judge asks a position of one accepted program sheet
+// of a batch (Check, then Fold over the seat's earlier standing orders, Complete,
+// Acknowledge), with the memo and, for the figures before it, without.
+func BenchmarkJudgeASheet(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		off  bool
+	}{{"memo", false}, {"no-memo", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			k := Kind{}
+			cfg, err := k.Configure(map[string]string{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			pos, err := k.Start(cfg, []string{"Ada", "Boris", "Cleo"}, 7)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := pos.(*position)
+			p.memo.off = tc.off
+			text := programLine(p.setup, p.State, 0, 1) + "\nif damage > 4 then power down\n"
+			earlier := p.Check(0, "if damage > 2 then power down\n").Move
+			set, err := narrate.BuiltIn() // the judge's templates, made once
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c := p.Check(0, text)
+				f := p.Fold(0, earlier, c.Move)
+				p.Complete(0, f)
+				if _, err := p.Acknowledge(0, text, game.AckTurn{Game: "g", Player: "Ada", Turn: 1, Missing: 2, Fold: f, Render: set.Text}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
