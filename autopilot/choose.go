@@ -107,6 +107,10 @@ type search struct {
 	// and played against the rival's likely programs (rival.go).
 	rivals bool
 	rtop   []ranked
+	// turnless: no program turns in its first register (2023 rules, a rebooting robot:
+	// rules2023.go). Every facing is searched for it, and a program turning first is,
+	// a register later, one of the facing it turns to.
+	turnless bool
 }
 
 // Choose tries every legal program of the robot's hand (all ordered choices of cards
@@ -193,6 +197,9 @@ func (s *search) walk(depth int) {
 	}
 	for gi := range s.groups {
 		if s.used[gi] == len(s.groups[gi].cards) {
+			continue
+		}
+		if depth == 0 && s.turnless && s.groups[gi].kind.Rotation() != adjudicator.NoRotation {
 			continue
 		}
 		s.seq[depth] = gi
