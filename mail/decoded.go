@@ -74,7 +74,8 @@ func Decoded(raw []byte, limit int64) (pieces [][]byte, ok bool) {
 }
 
 // AsWritten reports whether raw is a message whose Decoded pieces are its own bytes: one
-// text/plain part in UTF-8 or US-ASCII, sent 7bit or 8bit, with no encoded-words in its
+// text/plain part in UTF-8 or US-ASCII, sent 7bit or 8bit (or quoted-printable with no
+// "=" and nothing but printable ASCII in its body), with no encoded-words in its
 // header and no byte-order mark in its body. Then a value without white space that is not
 // in raw's bytes is in none of its pieces either (unfolding a header only joins lines
 // with the white space that began the next), and a check for a secret need not walk the
@@ -136,6 +137,14 @@ func AsWritten(raw []byte) bool {
 	}
 	switch strings.ToLower(string(bytes.TrimSpace(encoding))) {
 	case "", "7bit", "8bit":
+	case "quoted-printable":
+		// with no "=" and nothing but printable ASCII, decoding it only drops the white
+		// space that ends a line (go-message's default for a text part: most sheets)
+		for _, c := range rest {
+			if c == '=' || (c < ' ' || c > '~') && c != '\t' && c != '\r' && c != '\n' {
+				return false
+			}
+		}
 	default:
 		return false
 	}

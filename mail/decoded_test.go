@@ -20,6 +20,8 @@ var asWrittenCases = []struct {
 	{"no body separator", "Subject: x\r\n", false},
 	{"encoded word", "Subject: =?utf-8?q?secret?=\r\n\r\nbody\r\n", false},
 	{"quoted-printable", "Content-Transfer-Encoding: quoted-printable\r\n\r\nk7dm-3xq=\r\np\r\n", false},
+	{"quoted-printable without =", "Content-Transfer-Encoding: quoted-printable\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nrobot Alice  \r\nsecret k7dm-3xqp\r\n", true},
+	{"quoted-printable, 8-bit", "Content-Transfer-Encoding: quoted-printable\r\n\r\nrobot \xc3\xa9\r\n", false},
 	{"base64", "Content-Transfer-Encoding: base64\r\n\r\nazdkbS0zeHFw\r\n", false},
 	{"latin-1", "Content-Type: text/plain; charset=iso-8859-1\r\n\r\nbody\r\n", false},
 	{"delsp", "Content-Type: text/plain; format=flowed; delsp=yes\r\n\r\nk7dm- \r\n3xqp\r\n", false},
