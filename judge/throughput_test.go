@@ -111,6 +111,7 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox 
 			t.Fatalf("RALLYJUDGE_THROUGHPUT_GAMES=%q: want a number of games", s)
 		}
 	}
+	defer ServeRuntime(os.Getenv)() // the collector as the daemon sets it
 	path := filepath.Join(t.TempDir(), "tp.db")
 	st, err := store.Open(path) // the production default: synchronous=FULL
 	if err != nil {
@@ -326,6 +327,7 @@ func cpuTime() time.Duration {
 // in batches of 100, as the fetcher hands them, each batch committed (synchronous=FULL).
 // One op is one mail.
 func BenchmarkHandleBatch(b *testing.B) {
+	defer ServeRuntime(os.Getenv)() // the collector as the daemon sets it
 	st, err := store.Open(filepath.Join(b.TempDir(), "tp.db"))
 	if err != nil {
 		b.Fatal(err)

@@ -94,6 +94,7 @@ func checkServe(cfg judge.Config, getenv func(string) string) error {
 }
 
 func serve(ctx context.Context, cfg judge.Config, log *slog.Logger) (err error) {
+	defer judge.ServeRuntime(os.Getenv)() // the collector's settings for a daemon (judge/runtime.go)
 	imapPW, err := judge.Secret(cfg.IMAP.PasswordEnv, cfg.IMAP.PasswordFile, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("imap password: %w", err)
