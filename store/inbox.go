@@ -247,21 +247,17 @@ func (t *Tx) scanQueued(q string, scan func(*sql.Rows) error, args ...any) error
 	} else {
 		rows, err = t.tx.QueryContext(ctx, t.sqlText(q), args...)
 	}
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, err, scan)
 }
 
 // scanEach runs a query and calls scan on each row.
 func (t *Tx) scanEach(q string, scan func(*sql.Rows) error, args ...any) error {
 	rows, err := t.query(q, args...)
+	return scanRows(rows, err, scan)
+}
+
+// scanRows calls scan on each of rows, the result of a query that failed with err or not.
+func scanRows(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}
