@@ -139,7 +139,7 @@ tick_interval: 200ms
 		case <-time.After(2 * time.Minute):
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			<-done
-			t.Fatalf("the daemon never reached %s; see %s", point, logf.Name())
+			t.Fatalf("the daemon never reached %s; its log ends:\n%s", point, logTail(logf.Name()))
 		}
 	}
 	sendSheet := func(turn, i int, r adjudicator.Robot, s *adjudicator.State) {
@@ -176,7 +176,7 @@ tick_interval: 200ms
 				break
 			}
 			if time.Now().After(end) {
-				t.Fatalf("the welcomes were never sent; see %s", logf.Name())
+				t.Fatalf("the welcomes were never sent; the daemon's log ends:\n%s", logTail(logf.Name()))
 			}
 		}
 		_ = cmd.Process.Signal(syscall.SIGKILL)
@@ -228,7 +228,7 @@ tick_interval: 200ms
 		// Kill the daemon at random moments until the turn is through.
 		for attempt := 0; ; attempt++ {
 			if attempt > 100 {
-				t.Fatalf("turn %d never resolved; see %s", turn, logf.Name())
+				t.Fatalf("turn %d never resolved; the daemon's log ends:\n%s", turn, logTail(logf.Name()))
 			}
 			// Each attempt lives a little longer, so a loaded machine still gets through.
 			killAfter(time.Duration(5+rng.IntN(400)+50*attempt) * time.Millisecond)
@@ -247,7 +247,7 @@ tick_interval: 200ms
 	cmd := start()
 	for end := time.Now().Add(2 * time.Minute); serving() == before; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
-			t.Fatalf("the last run never started serving; see %s", logf.Name())
+			t.Fatalf("the last run never started serving; the daemon's log ends:\n%s", logTail(logf.Name()))
 		}
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -365,4 +365,15 @@ func (j *Judge) mustSetup(t *testing.T, tag string) *adjudicator.Setup {
 
 func embMessages(t *testing.T, emb *mail.Embedded, user, pass string) [][]byte {
 	return mailboxMessages(t, emb.IMAPAddr, user, pass)
+}
+
+// logTail is the last lines of the daemon's log at path, for a failure's message: the
+// log is in the test's temporary directory, which is gone once the test has failed.
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-60):], "\n")
 }
