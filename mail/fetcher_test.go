@@ -74,51 +74,71 @@ var fetcherScenarios = []struct {
 func scenarioPrepare(t *testing.T, s *testStack) {
 	const n = 40
 	s.deliver(t, mails(t.Name(), n, 0)...)
+	f := batchFetcher(t, s, 8)
+	var mu sync.Mutex
+	prepared := map[uint32]int{} // UID → the batch prepare saw it in
+	batches := 0
+	stop := handOver(t, f, n, func(_ uint32, msgs []Fetched) {
+		mu.Lock()
+		defer mu.Unlock()
+		batches++
+		for i := range msgs {
+			prepared[msgs[i].UID] = batches
+			msgs[i].Ahead = batches
+		}
+	}, func(msgs []Fetched) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range msgs {
+			if b, ok := prepared[m.UID]; !ok || m.Ahead != b {
+				t.Errorf("uid %d reached the handler with Ahead %v; prepare saw it in batch %d (%v)", m.UID, m.Ahead, b, ok)
+			}
+		}
+	})
+	stop()
+}
+
+// batchFetcher is a fetcher of s's mailbox in batches of at most count messages.
+func batchFetcher(t *testing.T, s *testStack, count int) *Fetcher {
+	t.Helper()
 	cfg := s.config()
-	cfg.BatchCount = 8
+	cfg.BatchCount = count
 	cfg.Logger = testLogger(t)
 	f, err := NewFetcher(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+// handOver runs f — with prepare, when not nil — giving take every batch and accepting
+// every message, until n messages are handed over (at most 30 s), and returns what stops
+// it (at the test's end at the latest).
+func handOver(t *testing.T, f *Fetcher, n int, prepare Prepare, take func(msgs []Fetched)) (stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var mu sync.Mutex
-	prepared := map[uint32]int{} // UID → the batch prepare saw it in
-	batches := 0
+	var got atomic.Int64
 	all := make(chan struct{})
 	done := make(chan error, 1)
-	got := 0
 	go func() {
-		done <- f.RunPrepared(ctx, func(_ uint32, msgs []Fetched) {
-			mu.Lock()
-			defer mu.Unlock()
-			batches++
-			for i := range msgs {
-				prepared[msgs[i].UID] = batches
-				msgs[i].Ahead = batches
-			}
-		}, func(_ context.Context, _ uint32, msgs []Fetched) []error {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, m := range msgs {
-				if b, ok := prepared[m.UID]; !ok || m.Ahead != b {
-					t.Errorf("uid %d reached the handler with Ahead %v; prepare saw it in batch %d (%v)", m.UID, m.Ahead, b, ok)
-				}
-			}
-			if got += len(msgs); got == n {
+		done <- f.RunPrepared(ctx, prepare, func(_ context.Context, _ uint32, msgs []Fetched) []error {
+			take(msgs)
+			if got.Add(int64(len(msgs))) == int64(n) {
 				close(all)
 			}
 			return make([]error, len(msgs))
 		})
 	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop) // a test that fails before it stops the fetcher
 	select {
 	case <-all:
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%d of %d messages handed over", got, n)
+		stop()
+		t.Fatalf("%d of %d messages handed over", got.Load(), n)
 	}
-	cancel()
-	<-done
+	return stop
 }
 
 // scenarioBatchesGrow: the first batch of a backlog is small so that the handler starts
@@ -127,42 +147,19 @@ func scenarioPrepare(t *testing.T, s *testStack) {
 func scenarioBatchesGrow(t *testing.T, s *testStack) {
 	const n = 150
 	s.deliver(t, mails(t.Name(), n, 0)...)
-	cfg := s.config()
-	cfg.BatchCount = 50
-	cfg.Logger = testLogger(t)
-	f, err := NewFetcher(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	f := batchFetcher(t, s, 50)
 	var sizes []int
 	var last uint32
-	all := make(chan struct{})
-	done := make(chan error, 1)
-	got := 0
-	go func() {
-		done <- f.RunBatch(ctx, func(_ context.Context, _ uint32, msgs []Fetched) []error {
-			sizes = append(sizes, len(msgs))
-			for _, m := range msgs {
-				if m.UID <= last {
-					t.Errorf("uid %d handed over after uid %d", m.UID, last)
-				}
-				last = m.UID
+	stop := handOver(t, f, n, nil, func(msgs []Fetched) {
+		sizes = append(sizes, len(msgs))
+		for _, m := range msgs {
+			if m.UID <= last {
+				t.Errorf("uid %d handed over after uid %d", m.UID, last)
 			}
-			if got += len(msgs); got == n {
-				close(all)
-			}
-			return make([]error, len(msgs))
-		})
-	}()
-	select {
-	case <-all:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%d of %d messages handed over, in batches of %v", got, n, sizes)
-	}
-	cancel()
-	<-done
+			last = m.UID
+		}
+	})
+	stop()
 	if want := []int{32, 50, 50, 18}; !slices.Equal(sizes, want) {
 		t.Errorf("batches of %v; want %v", sizes, want)
 	}
@@ -176,13 +173,7 @@ func scenarioBatchesGrow(t *testing.T, s *testStack) {
 func scenarioBatchesInTurn(t *testing.T, s *testStack) {
 	const n = 9
 	s.deliver(t, mails(t.Name(), n, 0)...)
-	cfg := s.config()
-	cfg.BatchCount = 2
-	cfg.Logger = testLogger(t)
-	f, err := NewFetcher(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := batchFetcher(t, s, 2)
 	look := s.look(t)
 	defer look.Close()
 	if _, err := look.Select(s.mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
@@ -204,44 +195,28 @@ func scenarioBatchesInTurn(t *testing.T, s *testStack) {
 		}
 		return m
 	}
-	var inside, handled atomic.Int32
+	var inside atomic.Int32
 	var seen []uint32 // the UIDs handed over, in order
-	all := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- f.RunBatch(ctx, func(_ context.Context, _ uint32, msgs []Fetched) []error {
-			if inside.Add(1) != 1 {
-				t.Error("the handler was called while it was still taking a batch")
+	stop := handOver(t, f, n, nil, func(msgs []Fetched) {
+		if inside.Add(1) != 1 {
+			t.Error("the handler was called while it was still taking a batch")
+		}
+		defer inside.Add(-1)
+		m := marked()
+		for _, msg := range msgs {
+			if m[imap.UID(msg.UID)] {
+				t.Errorf("uid %d was marked before its batch was handled", msg.UID)
 			}
-			defer inside.Add(-1)
-			m := marked()
-			for _, msg := range msgs {
-				if m[imap.UID(msg.UID)] {
-					t.Errorf("uid %d was marked before its batch was handled", msg.UID)
-				}
+		}
+		for _, msg := range msgs {
+			if len(seen) > 0 && msg.UID <= seen[len(seen)-1] {
+				t.Errorf("uid %d handed over after uid %d", msg.UID, seen[len(seen)-1])
 			}
-			for _, msg := range msgs {
-				if len(seen) > 0 && msg.UID <= seen[len(seen)-1] {
-					t.Errorf("uid %d handed over after uid %d", msg.UID, seen[len(seen)-1])
-				}
-				seen = append(seen, msg.UID)
-			}
-			if handled.Add(int32(len(msgs))) == n {
-				close(all)
-			}
-			return make([]error, len(msgs))
-		})
-	}()
-	select {
-	case <-all:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%d of %d handled", handled.Load(), n)
-	}
+			seen = append(seen, msg.UID)
+		}
+	})
 	waitUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, n)
-	cancel()
-	<-done
+	stop()
 }
 
 // scenarioServerFreezes: the server stops answering on the open connection (a black hole
