@@ -72,6 +72,8 @@ type Store struct {
 	// scrubber is Scrub's own connection, opened on first use: it waits for no lock
 	scrubMu  sync.Mutex
 	scrubber *sql.DB
+	// ckpt runs the write-ahead log's checkpoints beside the writer (checkpoint.go)
+	ckpt *checkpointer
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -144,8 +146,14 @@ func OpenWith(path string, o Options) (*Store, error) {
 		reader.Close()
 		return nil, fmt.Errorf("store: open %s (reader): %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key,
-		wstmts: newStmtCache(writer), rstmts: newStmtCache(reader)}, nil
+	s := &Store{path: path, writer: writer, reader: reader, retry: o.Retry.withDefaults(), opts: o, key: key,
+		wstmts: newStmtCache(writer), rstmts: newStmtCache(reader)}
+	if err := s.startCheckpointer(); err != nil {
+		writer.Close()
+		reader.Close()
+		return nil, fmt.Errorf("store: open %s (checkpointer): %w", path, err)
+	}
+	return s, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name. The writer begins its
@@ -166,6 +174,8 @@ func dsn(path string, o Options, readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Set("_txlock", "immediate")
+		// checkpoints are the checkpointer's (checkpoint.go); this is the backstop
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walBackstopPages))
 		// Deleted and overwritten content is zeroed, not left in free pages: a received
 		// mail's secret, removed once the mail is processed, leaves no copy in the file
 		// (issue 14 item 8; the WAL is emptied by Scrub).
@@ -212,6 +222,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
+	s.ckpt.close()
 	s.scrubMu.Lock()
 	var scrub error
 	if s.scrubber != nil {
@@ -300,6 +311,9 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	}
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
+	}
+	if tx.write {
+		s.ckpt.committed(s.path + "-wal") // the log's pages go to the database file beside the writer
 	}
 	return nil
 }
