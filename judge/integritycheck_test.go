@@ -54,40 +54,15 @@ func TestIntakeCheckDue(t *testing.T) {
 // them, and from then on intake checks before every batch.
 func TestIntakeCheckFindsDamageAfterItsWindow(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "j.db")
-	st, err := store.OpenWith(path, store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	j, err := New(st, "judge@example.test", testLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
-		Players: []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
-	if _, err := j.CreateGame(ctx, spec); err != nil {
-		t.Fatal(err)
-	}
+	j, st, path := checkedJudge(t)
 	if err := j.intakePagesSound(ctx); err != nil {
 		t.Fatalf("sound pages: %v", err)
 	}
 	if j.soundAt.Load() == 0 || j.soundCost.Load() <= 0 {
 		t.Fatal("a sound check was not recorded")
 	}
-	j.soundCost.Store(int64(time.Hour))   // a window of a minute (intakeCheckMaxGap)
-	if err := st.Scrub(ctx); err != nil { // every page in the file, none in the log
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := f.Stat()
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", int(fi.Size()-4096)/4)), 4096); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	j.soundCost.Store(int64(time.Hour)) // a window of a minute (intakeCheckMaxGap)
+	damagePages(t, st, path)
 
 	if j.intakeCheckDue(time.Now()) {
 		t.Fatal("the check is due inside its window")
@@ -103,4 +78,92 @@ func TestIntakeCheckFindsDamageAfterItsWindow(t *testing.T) {
 	if !j.intakeCheckDue(time.Now()) {
 		t.Error("after damage was found, the check is not due before every batch")
 	}
+}
+
+// checkedJudge is a judge with one game on a database file of its own at path.
+func checkedJudge(t *testing.T) (*Judge, *store.Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "j.db")
+	st, err := store.OpenWith(path, store.Options{Sync: store.SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j, err := New(st, "judge@example.test", testLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24},
+		Players: []PlayerSpec{{Robot: "Alice", Email: "alice@example.test"}, {Robot: "Bob", Email: "bob@example.test"}}}
+	if _, err := j.CreateGame(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+	return j, st, path
+}
+
+// damagePages overwrites every page of the database file at path but the first, once
+// the log is checkpointed into it.
+func damagePages(t *testing.T, st *store.Store, path string) {
+	t.Helper()
+	if err := st.Scrub(context.Background()); err != nil { // every page in the file, none in the log
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	if _, err := f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", int(fi.Size()-4096)/4)), 4096); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIntakeCheckAhead: a check due before a batch starts when the fetcher has the batch
+// (checkAhead, from prepareBatch), and the batch waits for it instead of running one of
+// its own; damage the check found ahead stops the batch as the batch's own check would.
+func TestIntakeCheckAhead(t *testing.T) {
+	ctx := context.Background()
+	t.Run("sound", func(t *testing.T) {
+		j, _, _ := checkedJudge(t)
+		if !j.intakeCheckDue(time.Now()) {
+			t.Fatal("no check has run, yet none is due")
+		}
+		j.checkAhead()
+		j.aheadMu.Lock()
+		started := j.aheadCheck != nil || j.soundAt.Load() != 0
+		j.aheadMu.Unlock()
+		if !started {
+			t.Fatal("checkAhead started no check though one was due")
+		}
+		j.checkAhead() // one runs, or ran: no second
+		// the batch waits for the check under way instead of running one of its own
+		if err := j.intakePagesSound(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if j.soundAt.Load() == 0 {
+			t.Fatal("the check ahead did not record the pages sound")
+		}
+		if n := j.checksRun.Load(); n != 1 {
+			t.Errorf("%d checks ran for one batch, want the one started ahead", n)
+		}
+		j.checkAhead() // not due: nothing starts
+		j.aheadMu.Lock()
+		defer j.aheadMu.Unlock()
+		if j.aheadCheck != nil {
+			t.Error("a check started ahead though none was due")
+		}
+	})
+	t.Run("damaged", func(t *testing.T) {
+		j, st, path := checkedJudge(t)
+		damagePages(t, st, path)
+		j.checkAhead()
+		j.awaitAheadCheck()
+		if !j.damaged.Load() {
+			t.Fatal("the check ahead did not find the damage")
+		}
+		if err := j.intakePagesSound(ctx); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("the batch after a check ahead found damage: %v, want ErrCorrupt", err)
+		}
+	})
 }

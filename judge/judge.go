@@ -83,9 +83,14 @@ type Judge struct {
 	// none yet), soundCost how long it took: intake's check waits on them
 	// (intakeCheckDue).
 	soundAt, soundCost atomic.Int64
-	operatorMu         sync.Mutex
-	operatorTold       map[string]bool
-	halt               halt // the integrity stop (unwritable.go)
+	checksRun          atomic.Int64 // integrity checks begun (pagesSound)
+	// aheadCheck is intake's check started ahead of its batch (checkAhead), closed when
+	// it ends; nil when none runs
+	aheadMu      sync.Mutex
+	aheadCheck   chan struct{}
+	operatorMu   sync.Mutex
+	operatorTold map[string]bool
+	halt         halt // the integrity stop (unwritable.go)
 	// intakeFrom is when intake began to read (Serve's start, or the end of an
 	// integrity stop), in UnixNano on the judge's clock: MaxIntakeWait counts from it
 	// when it is later than the deadline (intakePast).

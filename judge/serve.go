@@ -109,6 +109,7 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 	}
 	var wg sync.WaitGroup
 	fetchErr := make(chan error, 1)
+	defer j.awaitAheadCheck() // one started for a batch never handed over ends before Serve
 	ctx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
 	wg.Add(3)
