@@ -43,7 +43,9 @@ type Config interface {
 }
 
 // Position is the state of a game between two moves. A Position is never changed:
-// Play returns a new one.
+// Play returns a new one. Its methods are safe to call concurrently: the judge keeps a
+// game's position across transactions, and checks sheets with it beside the writer
+// (ReadChecker).
 type Position interface {
 	// Encode is the position as stored: deterministic bytes.
 	Encode() ([]byte, error)

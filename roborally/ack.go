@@ -102,8 +102,8 @@ func (p *position) Acknowledge(seat int, text string, t game.AckTurn) (string, e
 // acknowledgement: as Check made it, when the position keeps it; else read and
 // validated again. ok is false when the sheet does not read.
 func (p *position) acknowledged(seat int, text, file string) (ack narrate.Ack, ok bool) {
-	if c, ok := p.checked(seat, file, text); ok {
-		return c.ack, true
+	if ack, ok := p.checked(seat, file, text); ok {
+		return ack, true
 	}
 	sheet, err := parseSheet(text, file)
 	if err != nil || sheet == nil {

@@ -29,26 +29,26 @@ import (
 type moveMemo struct {
 	mu     sync.Mutex
 	moves  map[string]move // Move.Data decoded, by its bytes
-	checks [checksKept]checkKept
-	next   int  // the slot of checks the next accepted sheet takes
+	checks map[checkKey]narrate.Ack
+	order  []checkKey // the keys of checks, the oldest at next once full
+	next   int
 	off    bool // keep nothing (the tests' answers without the memo)
 }
 
 // maxMovesKept bounds the moves kept: when full the memo starts again empty.
 const maxMovesKept = 1024
 
-// checksKept is how many accepted sheets' acknowledgements a position keeps: the judge
-// acknowledges a sheet right after checking it.
-const checksKept = 4
+// checksKept is how many accepted sheets' acknowledgements a position keeps, the
+// oldest forgotten first. The judge acknowledges a sheet after checking it, but a batch
+// may check its sheets on goroutines of their own hundreds of mails ahead of the writer
+// that acknowledges them (judge/movesahead.go): a batch has up to 250 mails, and the
+// next is read while one is judged. A sheet forgotten is read and validated again.
+const checksKept = 512
 
-// checkKept is what Check made of an accepted sheet for Acknowledge: the
-// acknowledgement's parts that Acknowledge (the function) fills from the sheet as read
-// and validated.
-type checkKept struct {
-	used       bool
+// checkKey names an accepted sheet: the seat, the file's name and the whole text.
+type checkKey struct {
 	seat       int
 	file, text string
-	ack        narrate.Ack
 }
 
 // decode is the move data holds, decoded once by the position. On an error it is what
@@ -75,27 +75,37 @@ func (p *position) decode(data []byte) (move, error) {
 	return mv, nil
 }
 
-// keepCheck keeps what Check made of the accepted sheet text (of the attached file
-// file) for seat.
+// keepCheck keeps the acknowledgement's parts that Acknowledge (the function) filled
+// as Check accepted the sheet text (of the attached file file) for seat.
 func (p *position) keepCheck(seat int, file, text string, ack narrate.Ack) {
 	p.memo.mu.Lock()
 	defer p.memo.mu.Unlock()
 	if p.memo.off {
 		return
 	}
-	p.memo.checks[p.memo.next] = checkKept{used: true, seat: seat, file: file, text: text, ack: ack}
-	p.memo.next = (p.memo.next + 1) % checksKept
+	k := checkKey{seat: seat, file: file, text: text}
+	if _, ok := p.memo.checks[k]; ok {
+		p.memo.checks[k] = ack // the same sheet again: the same parts
+		return
+	}
+	if p.memo.checks == nil {
+		p.memo.checks = make(map[checkKey]narrate.Ack)
+	}
+	if len(p.memo.order) < checksKept {
+		p.memo.order = append(p.memo.order, k)
+	} else {
+		delete(p.memo.checks, p.memo.order[p.memo.next])
+		p.memo.order[p.memo.next] = k
+		p.memo.next = (p.memo.next + 1) % checksKept
+	}
+	p.memo.checks[k] = ack
 }
 
 // checked is what Check made of the accepted sheet text (of file) for seat, when it is
 // kept.
-func (p *position) checked(seat int, file, text string) (checkKept, bool) {
+func (p *position) checked(seat int, file, text string) (narrate.Ack, bool) {
 	p.memo.mu.Lock()
 	defer p.memo.mu.Unlock()
-	for _, c := range p.memo.checks {
-		if c.used && c.seat == seat && c.file == file && c.text == text {
-			return c, true
-		}
-	}
-	return checkKept{}, false
+	ack, ok := p.memo.checks[checkKey{seat: seat, file: file, text: text}]
+	return ack, ok
 }

@@ -2,8 +2,10 @@ package roborally
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rallyjudge/rallyjudge/game"
@@ -77,8 +79,8 @@ func TestMemoAnswersAsAFreshPosition(t *testing.T) {
 				t.Fatalf("%v sheet %d: Check kept nothing", kv, i)
 			}
 			f0 := fresh()
-			if again, _ := f0.acknowledged(s.seat, s.text, s.file); !reflect.DeepEqual(kept.ack, again) {
-				t.Fatalf("%v sheet %d: Check kept\n%+v\nreading it again gives\n%+v", kv, i, kept.ack, again)
+			if again, _ := f0.acknowledged(s.seat, s.text, s.file); !reflect.DeepEqual(kept, again) {
+				t.Fatalf("%v sheet %d: Check kept\n%+v\nreading it again gives\n%+v", kv, i, kept, again)
 			}
 			f, ok := folds[s.seat]
 			if ok {
@@ -194,5 +196,118 @@ func BenchmarkJudgeASheet(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The checks kept are bounded too, the oldest forgotten first; one forgotten is read
+// again as Check read it.
+func TestChecksKeptAreBounded(t *testing.T) {
+	k := Kind{}
+	cfg, err := k.Configure(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pos.(*position)
+	text := func(i int) string {
+		return fmt.Sprintf("if damage > %d then power down\n%s", 1+i%4, strings.Repeat("\n", i/4))
+	}
+	for i := range 2 * checksKept {
+		if c := p.Check(0, text(i)); !c.OK() {
+			t.Fatalf("sheet %d refused: %v", i, c.Problems)
+		}
+		if n := len(p.memo.checks); n > checksKept || n != min(i+1, checksKept) {
+			t.Fatalf("after sheet %d, %d checks kept", i, n)
+		}
+	}
+	if _, ok := p.checked(0, "", text(checksKept-1)); ok {
+		t.Error("the oldest check is still kept")
+	}
+	if _, ok := p.checked(0, "", text(2*checksKept-1)); !ok {
+		t.Error("the newest check is not kept")
+	}
+}
+
+// A position is asked from several goroutines at once (a batch's readers check sheets
+// with it while the writer folds and acknowledges others: judge/movesahead.go); each
+// answer is what a position of its own, fresh from the same bytes, gives. Run it with
+// -race.
+func TestAPositionAnswersManyAtOnce(t *testing.T) {
+	for _, kv := range []map[string]string{{}, {"rules": "2023"}} {
+		k := Kind{}
+		cfg, err := k.Configure(kv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"Ada", "Boris", "Cleo"}
+		start, err := k.Start(cfg, names, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := start.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		load := func(off bool) *position {
+			p, err := k.Load(cfg, enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.(*position).memo.off = off
+			return p.(*position)
+		}
+		shared := load(false)
+		type sheet struct {
+			seat int
+			text string
+		}
+		var sheets []sheet
+		for seat := range names {
+			for seed := int64(1); seed <= 4; seed++ {
+				prog := programLine(shared.setup, shared.State, seat, seed)
+				sheets = append(sheets, sheet{seat, prog + "\nif damage > 2 then power down\n"}, sheet{seat, "if damage > 4 then power down\n"})
+			}
+		}
+		type answer struct {
+			checked game.Checked
+			fold    game.Move
+			ack     string
+			due     []int
+		}
+		ask := func(p *position, s sheet, earlier game.Move) answer {
+			var a answer
+			a.checked = p.CheckRead(s.seat, Kind{}.ReadMove(s.text, ""))
+			a.fold = p.Fold(s.seat, earlier, a.checked.Move)
+			var err error
+			a.ack, err = p.Acknowledge(s.seat, s.text, game.AckTurn{Game: "g", Player: names[s.seat], Turn: 1, Missing: 1, Fold: a.fold})
+			if err != nil {
+				t.Error(err)
+			}
+			a.due = p.Due()
+			return a
+		}
+		earlier := shared.Check(0, "if damage > 1 then power down\n").Move
+		want := make([]answer, len(sheets))
+		for i, s := range sheets {
+			want[i] = ask(load(true), s, earlier)
+		}
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for round := range 3 {
+					for i := range sheets {
+						i := (i + g*5 + round) % len(sheets)
+						if got := ask(shared, sheets[i], earlier); !reflect.DeepEqual(got, want[i]) {
+							t.Errorf("%v goroutine %d sheet %d:\n%+v\nwant\n%+v", kv, g, i, got, want[i])
+							return
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 }
