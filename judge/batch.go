@@ -291,6 +291,9 @@ func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched) {
 	if it.perr == nil {
 		it.rd = Read(it.msg, j.sheetReader())
 		it.rd.readAhead() // the move too, here beside the writer (hosted.go)
+		if !j.noCheckAhead {
+			it.rd.checkMoveAhead(&j.positions, it.msg) // and checked, when the position is known (movesahead.go)
+		}
 	}
 	if r, ok := redactInbound(m.Raw, it.msg.Text); ok {
 		it.kept = r

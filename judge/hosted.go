@@ -49,6 +49,9 @@ type hosted struct {
 	cfg  game.Config
 	pos  game.Position
 	last store.Turn
+	// id is the position's among those the judge keeps (positionCache), 0 for one not
+	// kept: the same id, the same position
+	id uint64
 }
 
 // hostedState reads g's settings and latest position.
@@ -64,12 +67,17 @@ func (j *Judge) hostedState(tx *store.Tx, g store.Game, k game.Kind) (hosted, er
 	if m, ok := stateMemoAt(tx, g, k, h.last); ok {
 		return m, nil
 	}
+	if m, ok := j.positions.at(j.Games, g, k, h.last); ok { // decoded before (movesahead.go)
+		keepState(tx, g, m)
+		return m, nil
+	}
 	if h.cfg, err = k.LoadConfig(g.Rules); err != nil {
 		return h, fmt.Errorf("game %s: settings: %w", g.Tag, err)
 	}
 	if h.pos, err = k.Load(h.cfg, h.last.After); err != nil {
 		return h, fmt.Errorf("game %s turn %d: %w", g.Tag, h.last.Number, err)
 	}
+	h = j.positions.keep(j.Games, g, h)
 	keepState(tx, g, h)
 	return h, nil
 }
@@ -401,15 +409,6 @@ func (rd *Reading) readAhead() {
 	rd.ahead = &m
 }
 
-// checkRead is checkMove of rd's move, the seat's orders: what was read of it ahead
-// when the position checks that (game.ReadChecker).
-func checkRead(pos game.Position, seat int, rd *Reading) game.Checked {
-	if rc, ok := pos.(game.ReadChecker); ok && rd.ahead != nil {
-		return rc.CheckRead(seat, *rd.ahead)
-	}
-	return checkMove(pos, seat, moveLines(rd), sheetFile(rd))
-}
-
 // sheetReader is the reader of every mail's order sheet: Judge.Sheets, else the
 // catalogue's (game.MailReaderOf).
 func (j *Judge) sheetReader() game.MailReader {
@@ -460,6 +459,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Ki
 	if err != nil {
 		return "", "", 0, err
 	}
+	j.positions.seated(g, h, players) // the readers check the sheets after this one with h (movesahead.go)
 	sheet := rd.Sheet
 	var problems []string
 	var checked game.Checked
@@ -474,7 +474,7 @@ func (j *Judge) judgeHostedSheet(tx *store.Tx, v *views, g store.Game, k game.Ki
 		problems = append(problems, fmt.Sprintf("it is not your move: turn %d is %s.", g.CurrentTurn, j.dueText(tx, g, h)))
 	default:
 		moveText = moveLines(rd)
-		checked = checkRead(h.pos, player.Seat, rd)
+		checked = j.checkRead(h, player.Seat, rd) // or as a reader checked it (movesahead.go)
 		for _, p := range checked.Problems {
 			problems = append(problems, p.String())
 		}

@@ -44,6 +44,9 @@ type Reading struct {
 	// ahead is the move read ahead of judging (readAhead, game.MoveReader); nil: read
 	// when judged.
 	ahead *game.ReadMove
+	// checked is the move checked ahead of judging, on the position the reader
+	// guessed (movesahead.go); judging takes it only on that very position.
+	checked *checkedAhead
 	// SheetText is the text the sheet was parsed from: Text with the lines before an
 	// ORDERS command blanked. Line numbers in problems are lines of it (and of the mail).
 	SheetText string

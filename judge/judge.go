@@ -103,6 +103,10 @@ type Judge struct {
 	// as before issue 24 item 3: BenchmarkLastOrderToSMTP's "before" (tests only).
 	picturesInTx bool
 
+	// noCheckAhead, when set (tests only), has a batch's readers check no sheet ahead
+	// of the writer (movesahead.go), as before issue 24 item 7's.
+	noCheckAhead bool
+
 	// crashAt, when set (tests only), is asked at each named point that follows a
 	// commit; true stops the work there, as if the process had died (see stopAt).
 	crashAt func(point string) bool
@@ -112,6 +116,7 @@ type Judge struct {
 	scrub     scrubState  // whether the database log holds a received secret (secretslots.go)
 	verified  secretCache
 	seatFolds seatFoldCache // a hosted game's moves folded (txmemo.go)
+	positions positionCache // the hosted games' positions decoded (movesahead.go)
 	ready     readyWatch    // the games Tick looks at for a complete turn (readywatch.go)
 	life      lifeWatch     // the games Lifecycle looks at (lifewatch.go)
 }

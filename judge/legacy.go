@@ -78,6 +78,7 @@ func (j *Judge) AdoptLegacy(ctx context.Context) (int, error) {
 		}
 	}
 	j.seatFolds.reset() // the versions' readings were rewritten
+	j.positions.reset()
 	if n > 0 {
 		j.Log.Info("games stored before the seam adopted", "kind", k.Name(), "games", n)
 	}
