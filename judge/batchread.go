@@ -55,9 +55,13 @@ func (rb *batchRead) await(i int) {
 // prepareBatch is the fetcher's Prepare (mail.Prepare): the mails of a batch are read as
 // soon as it is fetched, while the writer takes the batch before (Serve's intake), so
 // that a batch's first mails are read when the writer comes to them; the integrity check
-// the batch waits for, when one is due, starts now too.
+// the batch waits for, when one is due, starts now too — and as soon as the fetcher
+// found mail, before the first batch (prepare is then given no mails).
 func (j *Judge) prepareBatch(uidvalidity uint32, msgs []mail.Fetched) {
 	j.checkAhead() // the integrity check the batch waits for, when one is due (integritycheck.go)
+	if len(msgs) == 0 {
+		return // mail is coming (mail.Prepare): the check may start before the first batch
+	}
 	rb := j.startReading(uidvalidity, msgs)
 	for i := range msgs {
 		msgs[i].Ahead = rb

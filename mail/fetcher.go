@@ -215,8 +215,10 @@ type Fetched struct {
 // Prepare is given each batch as soon as it is fetched, before the batch waits for the
 // handler to take it (RunPrepared), with the mailbox's UIDVALIDITY: for work on the
 // messages that needs nothing else, started there and handed to the handler in the
-// messages' Ahead. It runs on the fetching goroutine and must not block; a batch it
-// prepared may never reach the handler (the session ended).
+// messages' Ahead. It is also called with no messages when a check has found mail and
+// is about to fetch it: for work the first batch will wait for that needs no message
+// (the judge's integrity check). It runs on the fetching goroutine and must not block; a
+// batch it prepared may never reach the handler (the session ended).
 type Prepare func(uidvalidity uint32, msgs []Fetched)
 
 // BatchHandler receives the messages of one FETCH (up to BatchCount, in UID order) and
@@ -524,6 +526,12 @@ func (f *Fetcher) checkOnce(ctx context.Context, c *imapclient.Client, handle Ba
 // rename of each Maildir file, cost as much as the fetch, and every batch waited for
 // them).
 func (f *Fetcher) fetch(ctx context.Context, c *imapclient.Client, handle BatchHandler, uids []imap.UID) error {
+	if f.prepare != nil { // mail is coming: what the first batch will wait for can start
+		f.mu.Lock()
+		uidvalidity := f.pos.UIDValidity
+		f.mu.Unlock()
+		f.prepare(uidvalidity, nil)
+	}
 	batches := make(chan []Fetched, 1)
 	quit := make(chan struct{}) // the handling side stopped: fetch no more
 	fetched := make(chan error, 1)

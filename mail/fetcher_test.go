@@ -70,7 +70,8 @@ var fetcherScenarios = []struct {
 }
 
 // scenarioPrepare: RunPrepared gives prepare every batch before the handler takes it, and
-// the handler finds in each message's Ahead what prepare left there.
+// the handler finds in each message's Ahead what prepare left there; before the first
+// batch, prepare is told with no messages that mail is coming.
 func scenarioPrepare(t *testing.T, s *testStack) {
 	const n = 40
 	s.deliver(t, mails(t.Name(), n, 0)...)
@@ -78,9 +79,14 @@ func scenarioPrepare(t *testing.T, s *testStack) {
 	var mu sync.Mutex
 	prepared := map[uint32]int{} // UID → the batch prepare saw it in
 	batches := 0
+	told := false // prepare was told of the check's mail before its first batch
 	stop := handOver(t, f, n, func(_ uint32, msgs []Fetched) {
 		mu.Lock()
 		defer mu.Unlock()
+		if len(msgs) == 0 {
+			told = told || batches == 0
+			return
+		}
 		batches++
 		for i := range msgs {
 			prepared[msgs[i].UID] = batches
@@ -96,6 +102,11 @@ func scenarioPrepare(t *testing.T, s *testStack) {
 		}
 	})
 	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if !told {
+		t.Error("prepare was not told of the check's mail before its first batch")
+	}
 }
 
 // batchFetcher is a fetcher of s's mailbox in batches of at most count messages.
