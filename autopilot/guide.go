@@ -15,12 +15,15 @@ type Guide struct {
 	flags []adjudicator.Pos
 	dist  [][]int16 // dist[f][y*W+x]: steps from the square to flag f+1
 	beams []int8    // board laser beams reaching the square on an empty floor
+	// togo is the cost to go to each flag from every square and facing, under the 2023
+	// rules only (togo.go); nil otherwise.
+	togo [][]int32
 }
 
 // NewGuide measures the course of setup s.
 func NewGuide(s *adjudicator.Setup) *Guide {
 	b := s.Course.Board
-	g := &Guide{board: b, flags: s.Course.Flags, beams: make([]int8, len(b.Squares))}
+	g := &Guide{board: b, flags: s.Course.Flags, beams: make([]int8, len(b.Squares)), togo: newTogo(s)}
 	for _, f := range s.Course.Flags {
 		g.dist = append(g.dist, bfs(b, f))
 	}

@@ -54,8 +54,11 @@ import (
 const (
 	rivalTop   = 24 // the search's best programs played against the rival
 	rivalHands = 3  // hands imagined for the rival
-	// rivalWeight is the rival's value taken from the robot's, in percent.
-	rivalWeight = 250
+	// rivalWeight is the rival's value taken from the robot's, in percent. It was 250
+	// while a checkpoint was worth 10,000 (100 squares): since a forecast is valued by
+	// the cost to go of the whole race (togo.go), a rival kept off its checkpoint for a
+	// round weighs what that costs it, and 150 does better than 250 (docs/rules-2023.md).
+	rivalWeight = 150
 	// rivalReach is the distance (squares, as the crow flies) within which a rival can
 	// meet the robot in a round: both move up to 5 registers of 1 to 3 squares, belts
 	// carry them further.

@@ -42,9 +42,16 @@ import (
 // and checkpoints valued by their register, 71 (each alone 1 to 2 more); these values
 // were measured before the programs were played against the rival (rival.go: 84).
 const (
-	energyValue     = 10   // a point of energy at the end of the round
-	damageCardValue = 40   // a damage card more in the robot's cards (SPAM, Haywire)
-	rebootValue     = 3000 // a reboot, besides the re-entry square and its 2 damage cards
+	energyValue     = 10 // a point of energy at the end of the round
+	damageCardValue = 40 // a damage card more in the robot's cards (SPAM, Haywire)
+	// rebootValue is a reboot, besides what the forecast shows of it: the registers it
+	// spends off the floor, its re-entry square (valued by the cost to go, facing the
+	// best way) and its 2 damage cards.
+	rebootValue = 500
+	// checkpointValue is a checkpoint reached, besides the cost to go of the race that
+	// it takes off (Guide.Race): more than the earlyFlagValue of five registers, so
+	// that a checkpoint reached in register 5 still beats stopping a square short.
+	checkpointValue = 2_000
 	// turn2023Value is a quarter turn still needed to face the way to go (turnValue
 	// under the postal rules).
 	turn2023Value = 60
@@ -540,9 +547,11 @@ func (p *Pilot) planUses(s *search, r *adjudicator.Robot, d *planDecider) []Use 
 	return slices.Clone(d.uses)
 }
 
-// evaluate2023 values a 2023 forecast: checkpoints and distance as score.go does, a
-// reboot (the robot re-enters on its token or archive, facing the way to go), damage
-// cards taken or burnt, and energy.
+// evaluate2023 values a 2023 forecast: the cost to go of the rest of the race from the
+// square and facing it ends on (togo.go: the cards it takes, the belts and gears
+// helping; Guide.Race), checkpoints reached (checkpointValue), a reboot (the robot
+// re-enters on its token or archive, facing the best way), damage cards taken or burnt,
+// and energy.
 func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 	g := p.guide
 	o := outcome{Flags: after.Flags - before.Flags}
@@ -552,15 +561,12 @@ func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 	}
 	next := after.Flags + 1
 	o.Reach = g.Near(next, after.Pos)
-	pos, facing := after.Pos, after.Facing
-	sc := o.Flags * flagValue
+	pos := after.Pos
+	sc := o.Flags * checkpointValue
 	if after.Destroyed {
 		o.Destroyed = true
 		sc -= rebootValue
 		pos = after.Archive // where it re-enters (reboot.go sets it)
-		if d, ok := g.Downhill(next, pos); ok {
-			facing = d
-		}
 	} else {
 		o.Beams = g.Beams(pos)
 		sc -= o.Beams * laserValue
@@ -571,8 +577,11 @@ func (p *Pilot) evaluate2023(before, after *adjudicator.Robot) outcome {
 		sc += (after.Mat.Energy - before.Mat.Energy) * energyValue
 	}
 	o.Dist = g.Dist(next, pos)
-	sc -= o.Dist * stepValue
-	sc -= g.Turns(next, pos, facing) * turn2023Value
+	if after.Destroyed {
+		sc -= g.RaceBest(next, pos) // it chooses its facing (R-REBOOT-FACING)
+	} else {
+		sc -= g.Race(next, pos, after.Facing)
+	}
 	o.Score = sc
 	return o
 }
