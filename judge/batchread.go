@@ -58,7 +58,7 @@ func (rb *batchRead) await(i int) {
 // the batch waits for, when one is due, starts now too — and as soon as the fetcher
 // found mail, before the first batch (prepare is then given no mails).
 func (j *Judge) prepareBatch(uidvalidity uint32, msgs []mail.Fetched) {
-	j.checkAhead() // the integrity check the batch waits for, when one is due (integritycheck.go)
+	j.checkAhead(0) // the integrity check the batch waits for, when one is due (integritycheck.go)
 	if len(msgs) == 0 {
 		return // mail is coming (mail.Prepare): the check may start before the first batch
 	}

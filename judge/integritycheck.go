@@ -31,10 +31,10 @@ import (
 // the one at start are never skipped, and once a check found damage every batch is
 // checked.
 //
-// A check that falls due is started a batch early, when the fetcher has the batch it
-// comes before (prepareBatch, checkAhead): it runs on a goroutine of its own, on the
-// other core, while the writer takes the batch before, and the batch waits for its
-// answer before it writes anything. Run in the writer's turn it held intake some 18 ms
+// A check that falls due is started a batch early — when the fetcher has the batch it
+// comes before (prepareBatch), or when the writer begins the batch before and the check
+// falls due while it writes it (intakeBatch) — on a goroutine of its own, on the other
+// core, and the batch waits for its answer before it writes anything (checkAhead). Run in the writer's turn it held intake some 18 ms
 // of the 300–400 that 1,000 sheets took (issue 24 item 7). So such a check reads the
 // file as it stood up to one batch before the batch it clears — within the window
 // above, which lets many batches go unchecked.
@@ -84,17 +84,19 @@ func (j *Judge) awaitAheadCheck() {
 }
 
 // checkAhead starts intake's integrity check on a goroutine of its own when one is due
-// and none runs: the fetcher has a batch, which waits for the check (intakePagesSound),
-// while the writer takes the batch before. What the check finds it records as every
+// within the given time and none runs: the fetcher has a batch, which waits for the check
+// (intakePagesSound), while the writer takes the batch before (prepareBatch, within 0);
+// or the writer begins a batch and the check falls due before it will have written it
+// (intakeBatch, within the last batch's time), so that the next batch finds it done. What the check finds it records as every
 // check does (pagesSound: soundAt, or damaged); a check that could not run is run again
 // before the batch.
-func (j *Judge) checkAhead() {
+func (j *Judge) checkAhead(within time.Duration) {
 	if j.IntegrityCheck <= 0 || j.Store.IsPostgres() {
 		return
 	}
 	j.aheadMu.Lock()
 	defer j.aheadMu.Unlock()
-	if j.aheadCheck != nil || !j.intakeCheckDue(time.Now()) {
+	if j.aheadCheck != nil || !j.intakeCheckDue(time.Now().Add(within)) {
 		return
 	}
 	done := make(chan struct{})

@@ -129,14 +129,14 @@ func TestIntakeCheckAhead(t *testing.T) {
 		if !j.intakeCheckDue(time.Now()) {
 			t.Fatal("no check has run, yet none is due")
 		}
-		j.checkAhead()
+		j.checkAhead(0)
 		j.aheadMu.Lock()
 		started := j.aheadCheck != nil || j.soundAt.Load() != 0
 		j.aheadMu.Unlock()
 		if !started {
 			t.Fatal("checkAhead started no check though one was due")
 		}
-		j.checkAhead() // one runs, or ran: no second
+		j.checkAhead(0) // one runs, or ran: no second
 		// the batch waits for the check under way instead of running one of its own
 		if err := j.intakePagesSound(ctx); err != nil {
 			t.Fatal(err)
@@ -147,17 +147,37 @@ func TestIntakeCheckAhead(t *testing.T) {
 		if n := j.checksRun.Load(); n != 1 {
 			t.Errorf("%d checks ran for one batch, want the one started ahead", n)
 		}
-		j.checkAhead() // not due: nothing starts
+		j.checkAhead(0) // not due: nothing starts
 		j.aheadMu.Lock()
 		defer j.aheadMu.Unlock()
 		if j.aheadCheck != nil {
 			t.Error("a check started ahead though none was due")
 		}
 	})
+	t.Run("due while the batch is written", func(t *testing.T) {
+		j, _, _ := checkedJudge(t)
+		if err := j.intakePagesSound(ctx); err != nil {
+			t.Fatal(err)
+		}
+		// the window ends in about a second
+		j.soundCost.Store(int64(time.Second / intakeCheckShare))
+		j.soundAt.Store(time.Now().UnixNano())
+		before := j.checksRun.Load()
+		j.checkAhead(0) // not due now
+		j.awaitAheadCheck()
+		if n := j.checksRun.Load() - before; n != 0 {
+			t.Fatalf("%d checks started though none is due", n)
+		}
+		j.checkAhead(time.Minute) // due before a batch of a minute is written
+		j.awaitAheadCheck()
+		if n := j.checksRun.Load() - before; n != 1 {
+			t.Fatalf("%d checks started for one falling due within the batch, want 1", n)
+		}
+	})
 	t.Run("damaged", func(t *testing.T) {
 		j, st, path := checkedJudge(t)
 		damagePages(t, st, path)
-		j.checkAhead()
+		j.checkAhead(0)
 		j.awaitAheadCheck()
 		if !j.damaged.Load() {
 			t.Fatal("the check ahead did not find the damage")

@@ -88,6 +88,7 @@ type Judge struct {
 	// it ends; nil when none runs
 	aheadMu      sync.Mutex
 	aheadCheck   chan struct{}
+	lastBatch    atomic.Int64 // how long intake's last batch took to write (checkAhead)
 	operatorMu   sync.Mutex
 	operatorTold map[string]bool
 	halt         halt // the integrity stop (unwritable.go)

@@ -252,8 +252,12 @@ func (j *Judge) intakeBatch(ctx context.Context, l Loops, v uint32, msgs []mail.
 		if err != nil {
 			j.Log.Warn("the integrity check could not run", "err", err)
 		}
+		// a check falling due while this batch is written starts now, for the next one
+		j.checkAhead(time.Duration(j.lastBatch.Load()))
+		began := time.Now()
 		// the mailbox position goes in the batch's own commit
 		errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
+		j.lastBatch.Store(int64(time.Since(began)))
 	}
 	if j.damaged.Load() {
 		// the clock's check found the pages damaged meanwhile: nothing more is
