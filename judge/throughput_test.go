@@ -22,7 +22,7 @@ import (
 // TestThroughput measures ingestion against a bare IMAP client in the same run: 1,000
 // order mails are put in a mailbox, read by a bare client (one UID FETCH of every body),
 // then ingested by rallyjudge as Serve ingests them (fetched; the integrity check; stored,
-// authenticated, parsed, validated and answered, in batches of up to 250 mails per
+// authenticated, parsed, validated and answered, in batches of up to 500 mails per
 // commit; flagged on the server after each commit). RALLYJUDGE_THROUGHPUT_MAILS sets the
 // number of mails, RALLYJUDGE_THROUGHPUT_GAMES adds idle games for a database of a real
 // judge's size (the integrity check reads all of it). It runs against go-imap's in-process server and, with the mail stack
