@@ -46,6 +46,7 @@ const walCheckpointBytes = 4 << 20
 
 // checkpointer runs the write-ahead log's checkpoints beside the writer.
 type checkpointer struct {
+	wal  string // the log file
 	kick chan struct{}
 	stop chan struct{}
 	done chan struct{}
@@ -67,19 +68,19 @@ func (s *Store) startCheckpointer() error {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	c := &checkpointer{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{wal: s.path + "-wal", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	s.ckpt = c
 	go c.loop(db)
 	return nil
 }
 
-// committed wakes the checkpointer when the log file at wal is walCheckpointBytes or
-// more. The writer calls it after each commit.
-func (c *checkpointer) committed(wal string) {
+// committed wakes the checkpointer when the log file is walCheckpointBytes or more. The
+// writer calls it after each commit.
+func (c *checkpointer) committed() {
 	if c == nil {
 		return
 	}
-	if fi, err := os.Stat(wal); err == nil && fi.Size() >= walCheckpointBytes {
+	if fi, err := os.Stat(c.wal); err == nil && fi.Size() >= walCheckpointBytes {
 		c.wake()
 	}
 }
