@@ -117,12 +117,20 @@ func movesAheadSeen(t *testing.T, j *Judge) []string {
 
 var boundary = regexp.MustCompile(`boundary="?([0-9a-zA-Z'()+_,./:=?-]+)`)
 
-// sameSeen fails t where got and want differ.
+// sameSeen fails t where got (sheets checked ahead) and want (checked by the writer)
+// differ.
 func sameSeen(t *testing.T, got, want []string) {
 	t.Helper()
 	if len(want) == 0 {
 		t.Fatal("nothing stored")
 	}
+	sameLines(t, got, "with sheets checked ahead", want, "checked by the writer")
+}
+
+// sameLines fails t at each index where got and want (named gotAs and wantAs in the
+// message) differ, one longer than the other included.
+func sameLines(t *testing.T, got []string, gotAs string, want []string, wantAs string) {
+	t.Helper()
 	for i := range max(len(got), len(want)) {
 		var g, w string
 		if i < len(got) {
@@ -132,7 +140,7 @@ func sameSeen(t *testing.T, got, want []string) {
 			w = want[i]
 		}
 		if g != w {
-			t.Errorf("#%d with sheets checked ahead:\n%s\nchecked by the writer:\n%s", i, g, w)
+			t.Errorf("#%d %s:\n%s\n%s:\n%s", i, gotAs, g, wantAs, w)
 		}
 	}
 }

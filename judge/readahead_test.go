@@ -141,18 +141,7 @@ func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 	if len(want) < 16 {
 		t.Fatalf("judged alone, the mails left %d versions and replies, want 8 of each:\n%s", len(want), strings.Join(want, "\n"))
 	}
-	for i := range max(len(got), len(want)) {
-		var g, w string
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		if g != w {
-			t.Errorf("#%d in a batch:\n%s\njudged alone:\n%s", i, g, w)
-		}
-	}
+	sameLines(t, got, "in a batch", want, "judged alone")
 }
 
 // ackerFunc is a game.Acknowledger made of a function.
