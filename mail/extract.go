@@ -562,13 +562,35 @@ func sheetType(mt string) bool {
 // CRs before an LF is one line end: text with Windows line ends pasted into a web form
 // or written by a script arrives as CR CR LF, which every mail client shows as one
 // line break, so the sheet's line numbers must count it as one.
+//
+// It reads the text once: collapsing "\r\r\n" to "\r\n" until none was left took a
+// pass a CR, and a body of 200,000 CRs before one LF (a hostile mail well under the
+// size limit) took minutes.
 func normalizeText(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
-	for strings.Contains(s, "\r\r\n") {
-		s = strings.ReplaceAll(s, "\r\r\n", "\r\n")
+	if i := strings.IndexByte(s, '\r'); i >= 0 {
+		var b strings.Builder
+		b.Grow(len(s))
+		for i >= 0 {
+			b.WriteString(s[:i])
+			j := i
+			for j < len(s) && s[j] == '\r' {
+				j++
+			}
+			if j < len(s) && s[j] == '\n' {
+				b.WriteByte('\n') // CRs before an LF: one line end
+				j++
+			} else {
+				for k := i; k < j; k++ {
+					b.WriteByte('\n') // a lone CR is a line end of its own
+				}
+			}
+			s = s[j:]
+			i = strings.IndexByte(s, '\r')
+		}
+		b.WriteString(s)
+		s = b.String()
 	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		s += "\n"
 	}
