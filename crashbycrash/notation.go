@@ -20,20 +20,28 @@ package crashbycrash
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// ParseError says where a move's text is wrong: line and column from 1.
+// ParseError says where a move's text is wrong: line and column from 1 (a column 0 when
+// only the line is known, a line 0 when not even that: as game.Problem).
 type ParseError struct {
 	Line, Col int
 	Msg       string
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
 }
 
 type token struct {
@@ -107,6 +115,9 @@ func ParseMove(text string) (Move, error) {
 	return m, nil
 }
 
+// yamlLineRE finds the line a YAML error names.
+var yamlLineRE = regexp.MustCompile(`^line (\d+)`)
+
 func isYAMLMove(text string) bool {
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
@@ -122,14 +133,28 @@ func parseYAMLMove(text string) (Move, error) {
 	var m Move
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return m, &ParseError{1, 1, "yaml: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		// the line the YAML reader names, not line 1 (it said "line 1, column 1:
+		// yaml: line 3: did not find expected key")
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		ln := 0
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			ln, _ = strconv.Atoi(m[1])
+			msg = strings.TrimPrefix(msg[len(m[0]):], ": ")
+		}
+		return m, &ParseError{ln, 0, "not valid YAML: " + msg}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return m, &ParseError{1, 1, "a YAML move is a mapping: actions, draw, keep"}
 	}
 	root := doc.Content[0]
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			// a second draw: or actions: was read on after the first, as if one list
+			return m, &ParseError{k.Line, k.Column, fmt.Sprintf("%s given twice; a YAML move has one of each", k.Value)}
+		}
+		seen[k.Value] = true
 		switch k.Value {
 		case "actions":
 			if v.Kind != yaml.SequenceNode {
@@ -304,7 +329,11 @@ func parseAction(toks []token, ln int) (Action, error) {
 	return a, nil
 }
 
-func isNumber(s string) bool { _, err := strconv.Atoi(s); return err == nil && len(s) < 3 }
+// isNumber: one or two digits. Not strconv.Atoi's sign: "-1 accumulator" was read as
+// -1 accumulators and written back as none.
+func isNumber(s string) bool {
+	return len(s) > 0 && len(s) < 3 && strings.Trim(s, "0123456789") == ""
+}
 
 // matchCard reads the longest card name (1-3 words) at the start of toks.
 func matchCard(toks []token) (Card, int) {

@@ -62,6 +62,20 @@ func TestParseMoveErrors(t *testing.T) {
 		{"", 1, 1, "no action"},
 		{"actions:\n  - place C5\n  - place Q1\n", 3, 11, `"Q1" is not a cell`},
 		{"actions:\n  - place C5\ncolour: red\n", 3, 1, `unknown key "colour"`},
+		// hostile: a signed count was read as a count, and -1 written back as none
+		{"place C5 push N -1 accumulator", 1, 17, `"-1": want a direction`},
+		{"place C5 push N +2 accumulators", 1, 17, `"+2": want a direction`},
+		{"place C5 push N 99999999999999999999 accumulators", 1, 17, "want a direction"},
+		{"pass\ndraw face-up 99999999999999999999", 2, 6, "face-up which?"},
+		{"place C99999999999999999999", 1, 7, "is not a cell"},
+		{"place C5\x00\npass", 1, 7, "is not a cell"},
+		// a YAML syntax error is where the YAML reader finds it, not line 1, column 1
+		{"actions:\n  - place C5\n  - pass\n draw: [\n", 3, 0, "not valid YAML: did not find expected key"},
+		// a second key was read on after the first, as if one list
+		{"actions: [place C5]\ndraw: deck\ndraw: deck\n", 3, 1, "draw given twice"},
+		{"actions: [place C5]\nactions: [pass]\n", 2, 1, "actions given twice"},
+		// aliases point at a node, never copy it: refused, never expanded
+		{"actions: [&x \"place C5\", *x]\n", 1, 26, "an action is one line of text"},
 	} {
 		_, err := ParseMove(tc.in)
 		var pe *ParseError
