@@ -287,5 +287,5 @@ func (tp *textParser) addCard(c Card) {
 		tp.s.Program = make([]Card, 0, 5)
 	}
 	tp.s.Program = append(tp.s.Program, c)
-	tp.s.setAt("program", Pos{Line: c.At.Line})
+	tp.s.At.Program = Pos{Line: c.At.Line}
 }

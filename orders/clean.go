@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -10,13 +11,19 @@ import (
 // entities and tags, no-break and odd spaces, tabs, zero-width characters, smart quotes,
 // dashes. It returns the runes and, for each, its 1-based column in the line as written,
 // so messages point at what the player typed. tooLong reports a line over MaxLine.
+// The caller owns both slices.
 func cleanLine(s string) (out []rune, cols []int, tooLong bool) {
 	var c cleaner
-	return c.clean(s)
+	out, cols, tooLong = c.clean(s)
+	if c.asIs && !tooLong {
+		cols = slices.Clone(cols) // not ascending's memory: scalarTokens shifts them
+	}
+	return out, cols, tooLong
 }
 
 // cleaner is cleanLine with buffers kept from one line to the next (a sheet's lines
-// are read one at a time; what a line yields is copied out before the next).
+// are read one at a time; what a line yields is copied out before the next). The
+// columns of a line left as it was are ascending's memory, never to be written to.
 type cleaner struct {
 	in, out []rune
 	cols    []int
@@ -39,14 +46,17 @@ func (c *cleaner) clean(s string) (out []rune, cols []int, tooLong bool) {
 		c.in, c.out, c.cols = make([]rune, 0, k), make([]rune, 0, k), make([]int, 0, k)
 	}
 	if clean {
-		// Most lines: nothing to undo; a rune and a column a byte.
-		if cap(c.out) < n || cap(c.cols) < n {
-			c.out, c.cols = make([]rune, 0, n), make([]int, 0, n)
+		// Most lines: nothing to undo; a rune a byte, and the columns 1, 2, 3 ... (a
+		// piece of ascending, which no one writes to: capped, an append copies it).
+		if cap(c.out) < n {
+			c.out = make([]rune, 0, n)
 		}
-		out, cols = c.out[:n], c.cols[:n]
-		copyASCII(out, cols, s)
-		c.out, c.cols = out, cols
-		return out, cols, false
+		out = c.out[:len(s)]
+		for i := 0; i < len(s); i++ {
+			out[i] = rune(s[i])
+		}
+		c.out = out
+		return out, ascending[:n:n], false
 	}
 	out, cols = c.undo(s, n)
 	return out, cols, false
@@ -132,14 +142,13 @@ func (c *cleaner) undo(s string, n int) (out []rune, cols []int) {
 	return out, cols
 }
 
-// copyASCII writes the bytes of s as runes to out and their columns (1-based) to cols,
-// both as long as s.
-func copyASCII(out []rune, cols []int, s string) {
-	out, cols = out[:len(s)], cols[:len(s)]
-	for i := 0; i < len(s); i++ {
-		out[i], cols[i] = rune(s[i]), i+1
+// ascending are the columns of a line of MaxLine characters each a column wide: 1, 2, 3 ...
+var ascending = func() (a [MaxLine]int) {
+	for i := range a {
+		a[i] = i + 1
 	}
-}
+	return a
+}()
 
 // printableASCII reports whether s is printable ASCII without a "<" (an HTML tag may
 // start with it) and whose every "&" starts no HTML entity: a line clean already, which
@@ -147,22 +156,38 @@ func copyASCII(out []rune, cols []int, s string) {
 func printableASCII(s string) bool {
 	// Eight bytes at a time while none is past '~' or below ' ' and none is "<" or "&"
 	// (hasZeroByte of x with the byte's bits flipped off).
+	// Eight bytes with one of those are looked at one by one, and the eight after them
+	// again at once ("repair & damage > 3": a plain "&" in the middle of a line).
 	const ones = 0x0101010101010101
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		odd := x&(0x80*ones) | (x-0x20*ones)&^x&(0x80*ones) | hasZeroByte(x^0x7f*ones) | hasZeroByte(x^'<'*ones) | hasZeroByte(x^'&'*ones)
-		if odd != 0 {
-			break // the bytes one by one from here
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			odd := x&(0x80*ones) | (x-0x20*ones)&^x&(0x80*ones) | hasZeroByte(x^0x7f*ones) | hasZeroByte(x^'<'*ones) | hasZeroByte(x^'&'*ones)
+			if odd == 0 {
+				i += 8
+				continue
+			}
+			for end := i + 8; i < end; i++ {
+				if !printableAt(s, i) {
+					return false
+				}
+			}
+			continue
 		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c >= 0x7f || c == '<' || c == '&' && ampEntity(s[i:]) {
+		if !printableAt(s, i) {
 			return false
 		}
+		i++
 	}
 	return true
+}
+
+// printableAt reports whether s[i] is printable ASCII, not "<", and not an "&" that
+// starts an HTML entity (printableASCII).
+func printableAt(s string, i int) bool {
+	c := s[i]
+	return c >= ' ' && c < 0x7f && c != '<' && (c != '&' || !ampEntity(s[i:]))
 }
 
 // hasZeroByte is nonzero when a byte of x is zero.

@@ -54,7 +54,12 @@ func newLangParser(toks []token, line int) *langParser {
 
 // reset makes p a new parser of toks.
 func (p *langParser) reset(toks []token, line int) {
-	*p = langParser{toks: toks, line: line, v: theVocab()}
+	// Field by field rather than *p = langParser{...}: the struct is mostly pointers
+	// (wbuf: eight strings), and a whole copy is a write barrier for each while the
+	// collector marks. What wbuf holds past words is never read.
+	p.toks, p.i, p.line, p.err, p.v = toks, 0, line, nil, theVocab()
+	p.lethal, p.bareDiscard = false, false
+	p.alts, p.elseAlts, p.regs, p.fallback = nil, nil, nil, nil
 	p.words = p.wbuf[:0]
 }
 

@@ -17,10 +17,7 @@ import (
 // kind as the hand holds, none in a register holding a face-down Haywire.
 func checkOwnProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
 	r := &st.Robots[idx]
-	progAt := Pos{}
-	if s.At != nil {
-		progAt = s.At["program"]
-	}
+	progAt := s.At.Program
 	if !s.HasProgram() {
 		if !s.ShutsDown() { // a shutdown needs no program (ruling R-SHUTDOWN-WHEN)
 			rep.warn(Pos{}, "no program on this sheet: its orders are merged into your current orders (docs/orders.md)")

@@ -23,9 +23,15 @@ type Sheet struct {
 	// Rules are the standing and conditional orders, in the order written.
 	Rules []Rule `json:"orders,omitempty"`
 
-	// Where the header fields were written ("game", "robot", "turn", "secret", and
-	// "program" for the last card line), for messages.
-	At map[string]Pos `json:"-"`
+	// Where the header fields and the last card line were written, for messages.
+	At Places `json:"-"`
+}
+
+// Places are where a sheet's header fields were written, and the line of its last
+// line of cards; the zero Pos for what was not written. A struct, not a map keyed by
+// field: every sheet has some, and a map was two allocations and a hash a field.
+type Places struct {
+	Game, Robot, Turn, Secret, Program Pos
 }
 
 // Card is one register of a program.
@@ -198,12 +204,21 @@ func (c Card) value() int {
 // HasProgram reports whether the sheet carries a program.
 func (s *Sheet) HasProgram() bool { return len(s.Program) > 0 }
 
-// setAt records where a field was written, making At on the first.
+// setAt records where a field ("game", "robot", "turn", "secret" or "program") was
+// written.
 func (s *Sheet) setAt(field string, at Pos) {
-	if s.At == nil {
-		s.At = make(map[string]Pos, 4)
+	switch field {
+	case "game":
+		s.At.Game = at
+	case "robot":
+		s.At.Robot = at
+	case "turn":
+		s.At.Turn = at
+	case "secret":
+		s.At.Secret = at
+	case "program":
+		s.At.Program = at
 	}
-	s.At[field] = at
 }
 
 // Redacted is a copy with the secret replaced, for printing and logging.

@@ -82,9 +82,9 @@ func ParseText(b []byte) (*Sheet, error) {
 	lines, offs := sc.split(text)
 
 	first, last := markedBlock(lines)
-	marked := first > 0            // a start marker: every line after it is meant as orders
-	read := false                  // a line of the sheet has been read: no greeting below it
-	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
+	marked := first > 0 // a start marker: every line after it is meant as orders
+	read := false       // a line of the sheet has been read: no greeting below it
+	tp := &textParser{s: &Sheet{}}
 	c := &sc.c
 	for i := first; i < last; i++ {
 		n := i + 1
@@ -94,7 +94,7 @@ func ParseText(b []byte) (*Sheet, error) {
 			tp.ps.add(Pos{n, 0}, "the line is longer than %d characters", MaxLine)
 			continue
 		}
-		if strings.TrimRight(raw, " \t") == "--" {
+		if isSignature(raw) {
 			break // a signature follows (RFC 3676 "-- ")
 		}
 		// Cleaning makes no "#": a line without one has no comment.
@@ -126,9 +126,6 @@ func ParseText(b []byte) (*Sheet, error) {
 		}
 		tp.line(n, runes, cols, str, low, sc)
 		read = true
-	}
-	if len(tp.s.At) == 0 {
-		tp.s.At = nil
 	}
 	if err := tp.ps.err(); err != nil {
 		if !marked && hasProse(tp.ps.list) {
@@ -166,7 +163,10 @@ func (sc *textScratch) put() {
 // lower-cased copy (strings.ToLower: the text itself when it has no capitals), else "".
 // The text and its lower case of a valid sheet are one allocation.
 func normalize(b []byte) (text, lower string) {
-	if !utf8.Valid(b) {
+	// ASCII, as most sheets are, is valid UTF-8 without a byte order mark: told in one
+	// pass, eight bytes at a time.
+	ascii := isASCIIBytes(b)
+	if !ascii && !utf8.Valid(b) {
 		text := strings.ToValidUTF8(string(b), "\uFFFD")
 		text = strings.TrimPrefix(text, "\ufeff")
 		text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -176,8 +176,10 @@ func normalize(b []byte) (text, lower string) {
 		}
 		return text, lower
 	}
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	ascii := isASCIIBytes(b)
+	if !ascii {
+		b = bytes.TrimPrefix(b, []byte("\ufeff"))
+		ascii = isASCIIBytes(b)
+	}
 	size := len(b)
 	if ascii {
 		size *= 2 // room for the lower case after the text
@@ -276,6 +278,21 @@ func sameASCII(runes []rune, s string) bool {
 	}
 	for i, r := range runes {
 		if r != rune(s[i]) || s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isSignature reports whether l is the line above a signature: "--" and nothing after
+// it but spaces and tabs (strings.TrimRight(l, " \t") == "--", without building the set
+// of the characters to trim at every line).
+func isSignature(l string) bool {
+	if len(l) < 2 || l[0] != '-' || l[1] != '-' {
+		return false
+	}
+	for i := 2; i < len(l); i++ {
+		if l[i] != ' ' && l[i] != '\t' {
 			return false
 		}
 	}

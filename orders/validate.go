@@ -78,12 +78,6 @@ func (r *Report) warn(at Pos, format string, args ...any) {
 // one report. The game is not changed.
 func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string, s *Sheet) Report {
 	var rep Report
-	at := func(field string) Pos {
-		if s.At != nil {
-			return s.At[field]
-		}
-		return Pos{}
-	}
 	idx := robotIndex(st, robotName)
 	if idx < 0 {
 		names := make([]string, len(st.Robots))
@@ -102,9 +96,9 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	robotName = r.Name
 	if s.Robot != "" && s.Robot != robotName {
 		if strings.EqualFold(s.Robot, robotName) {
-			rep.warn(at("robot"), "robot %q: your robot is spelt %q", s.Robot, robotName)
+			rep.warn(s.At.Robot, "robot %q: your robot is spelt %q", s.Robot, robotName)
 		} else {
-			rep.err(at("robot"), "this sheet is for robot %q, but you command %q", s.Robot, robotName)
+			rep.err(s.At.Robot, "this sheet is for robot %q, but you command %q", s.Robot, robotName)
 			return rep // the rest would be checked against the wrong robot
 		}
 	}
@@ -114,7 +108,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 	case s.Turn == 0:
 		rep.warn(Pos{}, "no turn number; taken as turn %d", st.Turn)
 	case s.Turn != st.Turn:
-		rep.err(at("turn"), "this sheet is for turn %d, but the turn to play is %d", s.Turn, st.Turn)
+		rep.err(s.At.Turn, "this sheet is for turn %d, but the turn to play is %d", s.Turn, st.Turn)
 	}
 	if r.Out {
 		rep.err(Pos{}, "%s is out of the race", r.Name)
@@ -139,7 +133,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 			if f, err := Forecast(setup, st, robotName, s); err == nil {
 				for _, w := range f.Warnings {
 					if w.Destroyed {
-						rep.warn(at("program"), "%s", w.Msg)
+						rep.warn(s.At.Program, "%s", w.Msg)
 					}
 				}
 			}
@@ -150,10 +144,7 @@ func Validate(setup *adjudicator.Setup, st *adjudicator.State, robotName string,
 
 func checkProgram(rep *Report, setup *adjudicator.Setup, st *adjudicator.State, idx int, s *Sheet) {
 	r := &st.Robots[idx]
-	progAt := Pos{}
-	if s.At != nil {
-		progAt = s.At["program"]
-	}
+	progAt := s.At.Program
 	if setup.Rules.Own() {
 		checkOwnProgram(rep, setup, st, idx, s) // the 2023 rules: rules2023.go
 		return

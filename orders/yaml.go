@@ -48,7 +48,7 @@ func ParseYAML(b []byte) (*Sheet, error) {
 		// wrong (invalid YAML) rather than that the sheet had no secret (issue 21 item 6).
 		return yamlHeaderLines(b), &SyntaxError{Problems: []Problem{{At: at, Msg: "not valid YAML: " + msg}}}
 	}
-	tp := &textParser{s: &Sheet{}} // At is made by the first field set (textParser.set)
+	tp := &textParser{s: &Sheet{}}
 	if p, bad := checkNode(&doc, 0); bad {
 		return nil, &SyntaxError{Problems: []Problem{p}}
 	}
@@ -90,9 +90,6 @@ func ParseYAML(b []byte) (*Sheet, error) {
 			tp.yamlOrders(v)
 		}
 	}
-	if len(tp.s.At) == 0 {
-		tp.s.At = nil
-	}
 	if err := tp.ps.err(); err != nil {
 		return tp.s, err
 	}
@@ -103,7 +100,7 @@ func ParseYAML(b []byte) (*Sheet, error) {
 // YAML from its unindented "key: value" lines (quotes taken off a value), so the judge
 // can tell who sent it and answer with what was wrong. Nothing else is read.
 func yamlHeaderLines(b []byte) *Sheet {
-	tp := &textParser{s: &Sheet{At: map[string]Pos{}}}
+	tp := &textParser{s: &Sheet{}}
 	seen := map[string]bool{}
 	for i, line := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {
 		k, v, ok := strings.Cut(line, ":")
@@ -123,9 +120,6 @@ func yamlHeaderLines(b []byte) *Sheet {
 		}
 		seen[field] = true
 		tp.set(i+1, field, val, len(k)+2)
-	}
-	if len(tp.s.At) == 0 {
-		tp.s.At = nil
 	}
 	return tp.s
 }

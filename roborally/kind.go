@@ -356,7 +356,7 @@ func (p *position) checkSheet(seat int, text, file string, read func() (*orders.
 		c.Problems = append(c.Problems, problem(pr))
 	}
 	clean := *sheet
-	clean.Secret, clean.Game, clean.At = "", "", nil
+	clean.Secret, clean.Game, clean.At = "", "", orders.Places{}
 	if clean.Robot == "" { // the judge read the envelope: the sheet is the seat's robot's, as on its own path
 		clean.Robot = r.Name
 	}

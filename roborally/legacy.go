@@ -239,7 +239,7 @@ func legacyMove(setup *adjudicator.Setup, st *adjudicator.State, seat int, s *or
 	var text []string
 	if s != nil {
 		clean := *s
-		clean.Secret, clean.Game, clean.At = "", "", nil
+		clean.Secret, clean.Game, clean.At = "", "", orders.Places{}
 		if clean.Turn == 0 {
 			clean.Turn = st.Turn
 		}
