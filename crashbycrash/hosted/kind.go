@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,7 +65,10 @@ func (c Config) Encode() ([]byte, error) { return json.Marshal(c.Settings) }
 // Configure reads players=2|4 and first-event-turn=N.
 func (Kind) Configure(kv map[string]string) (game.Config, error) {
 	c := Config{crashbycrash.Settings{Players: 2}}
-	for k, v := range kv {
+	// in the keys' order, so that of two bad settings the same one is named every time
+	// (the map's order named either)
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		v := kv[k]
 		switch k {
 		case "players", "max-players":
 			n, err := strconv.Atoi(v)

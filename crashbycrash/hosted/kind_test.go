@@ -76,6 +76,13 @@ func TestConfigureRefusesWhatItDoesNotKnow(t *testing.T) {
 			t.Errorf("%v accepted", kv)
 		}
 	}
+	// of two bad settings, the same is named every time (a map's order named either)
+	for i := 0; i < 20; i++ {
+		_, err := (Kind{}).Configure(map[string]string{"players": "3", "colour": "red", "first-event-turn": "x", "zzz": "1"})
+		if err == nil || !strings.Contains(err.Error(), `"colour"`) {
+			t.Fatalf("refused with %v; want colour, the first bad key", err)
+		}
+	}
 }
 
 func TestLoadRefusesHostileBytes(t *testing.T) {
