@@ -87,7 +87,7 @@ var verbs = map[string]verbInfo{
 	"ADDRESS":   {"player", "ADDRESS NEW@ADDRESS", "move your robot to a new address (the new address confirms)"},
 	"CONFIRM":   {"anyone", "CONFIRM CODE", "confirm a JOIN, or a change of address (from the new one)"},
 	"NEWSECRET": {"anyone", "NEWSECRET GAME ROBOT", "a new secret, mailed to the robot's registered address"},
-	"WHOGAME":   {"anyone", "WHOGAME", "who plays which robot (as far as the game allows)"},
+	"WHOGAME":   {"anyone", "WHOGAME", "who plays which robot (needs your secret unless whogame is public)"},
 	"OBSERVE":   {"anyone", "OBSERVE [GAME]", "get the game's public report each turn"},
 	"UNOBSERVE": {"anyone", "UNOBSERVE [GAME]", "stop getting the public report"},
 	"STANDBY":   {"anyone", "STANDBY [GAME] [OFF]", "offer to take over a robot whose player leaves; OFF: stop"},
@@ -102,7 +102,9 @@ func HelpText(judge string) string {
 	var b strings.Builder
 	var open []string // the commands anyone may send, from the table, so the text stays true
 	for _, v := range playerOrder {
-		if verbs[v].who == "anyone" {
+		// WHOGAME is sent by anyone but answered without a secret only when the game's
+		// whogame is public (cmdWhoGame): the help says it needs one, as the guides do.
+		if verbs[v].who == "anyone" && v != "WHOGAME" {
 			open = append(open, v)
 		}
 	}

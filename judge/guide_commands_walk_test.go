@@ -3,6 +3,7 @@ package judge
 import (
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -134,6 +135,31 @@ func TestPlayersGuideCommandsWalked(t *testing.T) {
 		t.Errorf("docs/players.md's common mistake was answered %s, not refused with its error:\n%s", kind, text)
 	}
 	t.Logf("walked %d commands of docs/players.md's table and its common mistake", sent)
+}
+
+// TestHelpNamesTheCommandsThatNeedNoSecretAsTheGuideDoes: the HELP reply's "Every command
+// but ... needs your secret" names the commands docs/players.md names. HELP listed WHOGAME
+// among them while the guide (and cmdWhoGame, unless the game's whogame is public) asked
+// for the secret, so a player who believed HELP was refused.
+func TestHelpNamesTheCommandsThatNeedNoSecretAsTheGuideDoes(t *testing.T) {
+	list := func(text string) []string {
+		t.Helper()
+		m := regexp.MustCompile(`Every command but ([A-Z, ]+?)(?: and ([A-Z]+))? needs`).FindStringSubmatch(strings.Join(strings.Fields(text), " "))
+		if m == nil {
+			t.Fatalf("no \"Every command but ... needs\" in:\n%s", text)
+		}
+		vs := strings.Split(m[1], ", ")
+		if m[2] != "" {
+			vs = append(vs, m[2])
+		}
+		slices.Sort(vs)
+		return vs
+	}
+	guide := list(guideFileText(t, "players.md"))
+	help := list(HelpText("judge@example.org"))
+	if !slices.Equal(guide, help) {
+		t.Errorf("HELP says these commands need no secret: %v; docs/players.md: %v", help, guide)
+	}
 }
 
 func guideFileText(t *testing.T, name string) string {
