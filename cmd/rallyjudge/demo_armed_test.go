@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +47,25 @@ func TestDemoArmedPlaysToWinner(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Option cards used: ") {
 		t.Errorf("the demo does not say which cards were used:\n%s", out.String())
+	}
+	// docs/gamemasters.md tells what this command shows: the winner, the turn, the mails
+	// and the cards used (it said "Spinbot in 11 turns and 108 mails ... Converter" long
+	// after the game had become another).
+	doc, err := os.ReadFile("../../docs/gamemasters.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	cards := slices.Sorted(maps.Keys(race.Uses))
+	used := strings.Join(cards[:len(cards)-1], ", ") + " and " + cards[len(cards)-1]
+	for _, want := range []string{
+		fmt.Sprintf("(%s touches the", res.Winner),
+		fmt.Sprintf("flag in turn %d,", res.Turns),
+		fmt.Sprintf("after %d mails, the bots using %s, as the cards", res.Sent, used),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("docs/gamemasters.md should say %q of the demo with --options armed --seed 1 (%s won in turn %d, %d mails, cards used: %v)",
+				want, res.Winner, res.Turns, res.Sent, cards)
+		}
 	}
 }
