@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -32,7 +33,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	rules := fs.String("rules", "postal", "the ruleset: postal, or 2023 (seed 004: own decks, energy, upgrades; course docking-run)")
 	gameName := fs.String("game", games.RoboRally, "the game: "+strings.Join(games.Hosted().Names(), ", "))
 	var settings kvFlag
-	fs.Var(&settings, "set", "a setting of the game, key=value (repeatable), as CREATE takes it: e.g. --set players=4")
+	fs.Var(&settings, "set", "with --game crash-by-crash: a setting of the game, key=value (repeatable), as CREATE takes it: e.g. --set players=4")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rallyjudge demo [flags]\n\nPlays a game between bots through IMAP and SMTP servers it starts on 127.0.0.1 (README).\n\nflags:")
 		fs.PrintDefaults()
@@ -84,6 +85,14 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	}
+	if len(settings.m) > 0 {
+		// RoboRally's demo seats its four bots on the course its flags name; a --set
+		// taken and not played (--set players=2 raced four robots) would mislead.
+		others := slices.DeleteFunc(games.Hosted().Names(), func(n string) bool { return n == games.RoboRally })
+		fmt.Fprintf(stderr, "rallyjudge demo: --set is for --game %s; RoboRally's demo takes --course, --options, --variants and --rules\n",
+			strings.Join(others, "|"))
+		return 2
 	}
 	// RoboRally's bots and lines (roborally/demobots) in the judge's demo.
 	race := demobots.New(demobots.Options{Course: *course, Bot: demobots.Autopilot, OptionDeck: *options, Rules: *rules, Variants: *variants})

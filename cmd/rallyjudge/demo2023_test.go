@@ -31,3 +31,16 @@ func TestDemo2023PlaysToWinner(t *testing.T) {
 		t.Errorf("--rules 2023 --variants bio-bots: exit %d, %s", rc, errs.String())
 	}
 }
+
+// `rallyjudge demo --set players=2` raced four robots: RoboRally's demo took --set and
+// played none of it. --set is the hosted games' (--game crash-by-crash --set players=4);
+// RoboRally's demo refuses it and names the flags it takes, before any server starts.
+func TestDemoRefusesSetItWouldNotPlay(t *testing.T) {
+	var out, errs bytes.Buffer
+	if rc := cmdDemo([]string{"--set", "players=2"}, &out, &errs); rc != 2 || !strings.Contains(errs.String(), "--set is for --game crash-by-crash") {
+		t.Errorf("demo --set players=2: exit %d, %q; want 2 and the games --set is for", rc, errs.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("demo --set players=2 started a game:\n%s", out.String())
+	}
+}
