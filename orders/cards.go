@@ -280,6 +280,16 @@ func (tp *textParser) register() int { return len(tp.s.Program) + tp.missing + 1
 
 func (tp *textParser) addCard(c Card) {
 	if len(tp.s.Program)+tp.missing >= 5 {
+		// Told once a line, where the first card too many stands: a second program
+		// was told "a sixth card" at each of its five cards.
+		if c.At.Line == tp.overflowLine {
+			return
+		}
+		tp.overflowLine = c.At.Line
+		if c.At.Line != tp.s.At.Program.Line && len(tp.s.Program) > 0 {
+			tp.ps.add(c.At, "a second program: registers 1 to 5 are filled above; a sheet holds one program")
+			return
+		}
 		tp.ps.add(c.At, "a sixth card: a program has five registers")
 		return
 	}

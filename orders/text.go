@@ -67,6 +67,8 @@ type textParser struct {
 	// missing counts the registers written without a card (a bare "P" left from the
 	// sheet the report mails), so the registers after them keep their numbers.
 	missing int
+	// overflowLine is the line whose card too many was told (addCard), 0 for none.
+	overflowLine int
 }
 
 // ParseText reads a plain-text sheet.
