@@ -21,9 +21,9 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"board":   {"print a board or course as text: board show NAME|FILE", cmdBoard},
+		"board":   {"print a board or course as text: board show NAME|FILE; board list", cmdBoard},
 		"resolve": {"resolve a scenario or saved turn and print the result as JSON", cmdResolve},
-		"check":   {"check an order sheet: check SHEET [--state FILE]", cmdCheck},
+		"check":   {"check an order sheet: check SHEET|--mail FILE.eml [--state FILE|--db FILE|--config FILE]", cmdCheck},
 		"serve":   {"run the judge: serve --config FILE", cmdServe},
 		"demo":    {"play a demo game through embedded mail servers", cmdDemo},
 		"render":  {"draw a course or a game turn as PNG or GIF", cmdRender},

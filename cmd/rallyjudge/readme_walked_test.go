@@ -18,6 +18,7 @@ import (
 var readmeRun = map[string]bool{
 	"rallyjudge version":                     true,
 	"rallyjudge init":                        true,
+	"rallyjudge board list":                  true,
 	"rallyjudge board show sprint":           true,
 	"rallyjudge board show grand-prix":       true,
 	"rallyjudge render sprint -o sprint.png": true,
