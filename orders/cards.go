@@ -96,7 +96,7 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 // the tokens it uses.
 func isLabel(toks []token, i int) (reg, used int) {
 	k := i
-	if inList(toks[k].text, "register", "reg") && k+1 < len(toks) {
+	if t := toks[k].text; (t == "register" || t == "reg") && k+1 < len(toks) {
 		k++
 	}
 	t := toks[k].text

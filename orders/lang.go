@@ -133,6 +133,14 @@ func (p *langParser) acceptAny(words ...string) (string, bool) {
 	return "", false
 }
 
+// skipWhile skips the words is reports, one switch for a list of words looked at for
+// each word skipped (skip compares the next word with each of its list in turn).
+func (p *langParser) skipWhile(is func(string) bool) {
+	for p.i < len(p.toks) && is(p.toks[p.i].text) {
+		p.i++
+	}
+}
+
 func (p *langParser) skip(words ...string) {
 	for {
 		if _, ok := p.acceptAny(words...); !ok {
@@ -576,7 +584,7 @@ func (p *langParser) squareAfter() (Cond, bool) {
 // question an option's loss asks, always true when it is asked.
 func (p *langParser) mustLoseOption() bool {
 	save := p.i
-	p.skip(fillers...)
+	p.skipFillers()
 	if p.accept("have", "to") || p.accept1("must") || p.accept("need", "to") || p.accept("am", "forced", "to") {
 		if _, ok := p.acceptAny("lose", "discard", "drop", "give"); ok {
 			p.skip("up", "an", "a", "one", "my")
@@ -649,8 +657,37 @@ var condWords = []string{
 	"have", "not", "target", "would", "destroyed", "powered", "finish", "end",
 }
 
-// fillers are words that carry no meaning before a condition.
-var fillers = []string{"i", "i'm", "im", "am", "my", "me", "is", "are", "we", "the", "robot", "currently", "still", "robot's", "it's"}
+// isFiller reports the words that carry no meaning before a condition.
+func isFiller(w string) bool {
+	switch w {
+	case "i", "i'm", "im", "am", "my", "me", "is", "are", "we", "the", "robot", "currently", "still", "robot's", "it's":
+		return true
+	}
+	return false
+}
+
+// skipFillers skips the words that carry no meaning before a condition (isFiller).
+func (p *langParser) skipFillers() {
+	for p.i < len(p.toks) && isFiller(p.toks[p.i].text) {
+		p.i++
+	}
+}
+
+// acceptNegation consumes a word that negates the test after it ("not", "don't", "do
+// not", "never" ...) and reports whether there was one.
+func (p *langParser) acceptNegation() bool {
+	switch p.peek(0).text {
+	case "not", "no", "don't", "dont", "doesn't", "isn't", "aren't", "never":
+		p.i++
+		return true
+	case "do", "am":
+		if p.peek(1).text == "not" {
+			p.i += 2
+			return true
+		}
+	}
+	return false
+}
 
 func (p *langParser) parseLeaf() Cond {
 	if p.failed() {
@@ -658,27 +695,27 @@ func (p *langParser) parseLeaf() Cond {
 	}
 	neg := false
 	for {
-		p.skip(fillers...)
-		switch {
-		case p.accept1("not"), p.accept1("no"), p.accept1("don't"), p.accept1("dont"), p.accept("do", "not"),
-			p.accept1("doesn't"), p.accept1("isn't"), p.accept1("aren't"), p.accept("am", "not"), p.accept1("never"):
-			neg = !neg
-			continue
+		p.skipFillers()
+		if !p.acceptNegation() {
+			break
 		}
-		break
+		neg = !neg
 	}
+	// The word there tells which kind of test follows: one switch rather than a list
+	// of words compared in turn for each kind.
 	var c Cond
 	t := p.peek(0)
-	switch {
-	case p.accept1("("):
+	switch t.text {
+	case "(":
+		p.i++
 		c = p.parseCond()
 		if !p.accept1(")") {
 			p.fail("expected \")\" to close the condition, got %s", p.got())
 		}
-	case p.is1("would") || p.is1("will") || p.is1("i'd") || p.is1("should"):
+	case "would", "will", "i'd", "should":
 		p.i++
 		c = p.parsePrediction(false)
-	case inList(t.text, "target", "targets", "opponent", "enemy", "victim", "it", "they", "other", "he", "she"):
+	case "target", "targets", "opponent", "enemy", "victim", "it", "they", "other", "he", "she":
 		p.i++
 		p.skip("robot")
 		if _, ok := p.acceptAny("would", "will", "should", "could"); !ok {
@@ -686,14 +723,11 @@ func (p *langParser) parseLeaf() Cond {
 			return Cond{}
 		}
 		c = p.parsePrediction(true)
-	case inList(t.text, "damage", "damaged", "dmg", "lives", "life", "register", "reg", "phase", "flags", "options",
-		"checkpoints", "energy", "spam"):
+	case "damage", "damaged", "dmg", "lives", "life", "register", "reg", "phase", "flags", "options",
+		"checkpoints", "energy", "spam":
 		p.i++
 		c = p.parseNumberTest(t.text)
-	case t.kind == 'n' || numberWords[t.text] > 0:
-		// "4+ damage", "5 or more damage", "3 energy": the number first.
-		c = p.parseCount()
-	case inList(t.text, "facing", "face", "faces", "pointing", "heading"):
+	case "facing", "face", "faces", "pointing", "heading":
 		p.i++
 		d, ok := p.parseCompass()
 		if !ok {
@@ -701,7 +735,7 @@ func (p *langParser) parseLeaf() Cond {
 			return Cond{}
 		}
 		c = Cond{Test: TestFacing, Arg: d}
-	case inList(t.text, "next", "near", "beside", "adjacent", "by"):
+	case "next", "near", "beside", "adjacent", "by":
 		p.i++
 		p.skip("to", "a", "an", "the")
 		if _, ok := p.acceptAny("pit", "pits", "hole", "edge", "shaft"); !ok {
@@ -709,22 +743,28 @@ func (p *langParser) parseLeaf() Cond {
 			return Cond{}
 		}
 		c = Cond{Test: TestNextPit}
-	case inList(t.text, "hold", "holding", "holds", "have", "has", "got", "own", "carry", "carrying", "with"):
+	case "hold", "holding", "holds", "have", "has", "got", "own", "carry", "carrying", "with":
 		p.i++
 		c = p.parseHolds()
-	case inList(t.text, "powered", "down", "power"):
+	case "powered", "down", "power":
 		p.i++
 		p.accept1("down")
 		c = Cond{Test: TestDown}
-	case inList(t.text, "destroyed", "dead", "killed", "reentering", "re-entering", "was", "die", "dies", "died",
-		"rebooting"):
+	case "destroyed", "dead", "killed", "reentering", "re-entering", "was", "die", "dies", "died",
+		"rebooting":
 		p.i++
 		p.accept1("destroyed")
 		c = Cond{Test: TestDead}
-	case inList(t.text, "finish", "finished", "finishing", "end", "ends", "ending", "ended", "stand", "standing",
-		"stop", "stopping", "stopped", "sit", "sitting", "be", "land", "on", "at", "in", "upon"):
+	case "finish", "finished", "finishing", "end", "ends", "ending", "ended", "stand", "standing",
+		"stop", "stopping", "stopped", "sit", "sitting", "be", "land", "on", "at", "in", "upon":
 		c = p.parseOn()
 	default:
+		if t.kind == 'n' || numberWords[t.text] > 0 {
+			// "4+ damage", "5 or more damage", "3 energy": the number first (no word
+			// above is one).
+			c = p.parseCount()
+			break
+		}
 		p.fail("expected a condition (damage, lives, register, flags, facing, on SQUARE, next to a pit, hold OPTION, target would ...), got %s%s", p.got(), p.hint(condWords))
 		return Cond{}
 	}
@@ -919,10 +959,20 @@ func (p *langParser) orMore(op string) string {
 	return op
 }
 
+// isStandWord reports the verbs before the square a robot stands on: "finish on",
+// "ending on", "I stand on".
+func isStandWord(w string) bool {
+	switch w {
+	case "finish", "finished", "finishing", "end", "ends", "ending", "ended", "stand", "standing",
+		"stop", "stopping", "stopped", "sit", "sitting", "be", "land":
+		return true
+	}
+	return false
+}
+
 // parseOn reads "[finish] on [a] SQUARE", "in register 3", "on a laser".
 func (p *langParser) parseOn() Cond {
-	p.skip("finish", "finished", "finishing", "end", "ends", "ending", "ended", "stand", "standing",
-		"stop", "stopping", "stopped", "sit", "sitting", "be", "land")
+	p.skipWhile(isStandWord)
 	p.skip("the", "turn", "my", "move")
 	if _, ok := p.acceptAny("on", "at", "in", "upon"); !ok {
 		p.fail("expected \"on\" and a square (as in \"I finish on a flag\"), got %s", p.got())
@@ -1285,12 +1335,22 @@ var actionStarts = func() map[string]uint32 {
 	return m
 }()
 
+// isActionFiller reports the words before an action that say nothing: "then", "I
+// will", "please", "always".
+func isActionFiller(w string) bool {
+	switch w {
+	case "then", ",", "i", "i'll", "will", "please", "to", "should", "always":
+		return true
+	}
+	return false
+}
+
 // parseAction reads one action.
 func (p *langParser) parseAction() Action {
 	if p.failed() {
 		return Action{}
 	}
-	p.skip("then", ",", "i", "i'll", "will", "please", "to", "should", "always")
+	p.skipWhile(isActionFiller)
 	t := p.peek(0)
 	// An option card's name of two words or more first ("Fire Control: lock register 3",
 	// "Abort Switch R3"): before the verbs its first word could be read as.
@@ -1395,9 +1455,7 @@ func (p *langParser) parseAction() Action {
 		p.is("when", "re-entering") || p.is("when", "reentering") || p.is1("reboot") || p.is1("rebooting") ||
 		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is1("restart")):
 		p.skip("on", "at", "when", "upon", "after")
-		p.skip("face", "facing", "reenter", "re-enter", "re-entry", "reentry", "re-entering", "reentering",
-			"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me",
-			"reboot", "rebooting", "restart")
+		p.skipWhile(isFacingWord)
 		if p.is1("at") || p.is1("on") || p.is1("in") || p.is1("square") || p.is1("to") && p.peek(1).kind == 'n' {
 			save := p.i
 			p.skip("at", "on", "in", "to", "my", "the", "a")
@@ -1677,6 +1735,18 @@ func (p *langParser) reentrySuffix() {
 }
 
 // parseFacing reads a re-entry facing: a direction, or toward the next flag.
+// isFacingWord reports the words before a re-entry's facing: "reenter facing", "on
+// reboot, face", "respawn pointing".
+func isFacingWord(w string) bool {
+	switch w {
+	case "face", "facing", "reenter", "re-enter", "re-entry", "reentry", "re-entering", "reentering",
+		"enter", "respawn", "return", "point", "pointing", "with", ",", ":", "the", "robot", "me",
+		"reboot", "rebooting", "restart":
+		return true
+	}
+	return false
+}
+
 func (p *langParser) parseFacing() Action {
 	if d, ok := p.parseCompass(); ok {
 		p.skip("wards", "ward")

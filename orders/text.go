@@ -478,8 +478,7 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str, lower string, s
 		return
 	}
 	// Prefixes that only say what follows.
-	for len(toks) > 1 && inList(toks[0].text, "program", "programme", "prog", "registers", "cards",
-		"orders", "standing", "conditional", "conditionals", "options") {
+	for len(toks) > 1 && isLinePrefix(toks[0].text) {
 		k := 1
 		if toks[0].text == "standing" || toks[0].text == "conditional" {
 			if k < len(toks) && toks[k].text == "orders" {
@@ -529,6 +528,16 @@ func (tp *textParser) line(n int, runes []rune, cols []int, str, lower string, s
 		}
 		tp.s.Rules = rs
 	}
+}
+
+// isLinePrefix reports the words that may start a line only to say what follows
+// ("Program: P490 ...", "Standing orders: ...").
+func isLinePrefix(w string) bool {
+	switch w {
+	case "program", "programme", "prog", "registers", "cards", "orders", "standing", "conditional", "conditionals", "options":
+		return true
+	}
+	return false
 }
 
 // splitHeader recognises "Key: value" / "Key value" for the header keys. str is
