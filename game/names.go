@@ -15,6 +15,9 @@ import (
 // command line (judge), an archive's names (archive).
 func NameRuneProblem(r rune) string {
 	switch {
+	case r >= ' ' && r < 0x7f:
+		return "" // printable ASCII, most of a name: none of the below
+
 	case r == 0x202A || r == 0x202B || r == 0x202C || r == 0x202D || r == 0x202E ||
 		r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x2069:
 		return "a bidirectional override"

@@ -161,8 +161,9 @@ func printableASCII(s string) bool {
 	const ones = 0x0101010101010101
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			w := s[i : i+8] // one bounds check for the eight bytes, read as one load
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 			odd := x&(0x80*ones) | (x-0x20*ones)&^x&(0x80*ones) | hasZeroByte(x^0x7f*ones) | hasZeroByte(x^'<'*ones) | hasZeroByte(x^'&'*ones)
 			if odd == 0 {
 				i += 8

@@ -1050,10 +1050,10 @@ func (p *langParser) squareKind() (string, int) {
 		case "site", "square", "space", "tile", "sites", "squares", "spaces":
 			w = ""
 		}
-		if strings.Contains(w, "-") {
+		if strings.IndexByte(w, '-') >= 0 {
 			w = strings.ReplaceAll(w, "-", "")
 		}
-		if strings.Contains(w, "wrench") {
+		if len(w) >= len("wrench") && strings.Contains(w, "wrench") {
 			w = strings.ReplaceAll(strings.ReplaceAll(w, "wrenches", "spanner"), "wrench", "spanner")
 		}
 		if w != "express" {
@@ -1215,14 +1215,14 @@ func (p *langParser) optionNameHere() (string, bool) {
 // option name has, and one more. The slice is the parser's, good until the next call.
 func (p *langParser) wordsAhead() []string {
 	words := p.words[:0]
-	defer func() { p.words = words }()
-	for k := 0; k < p.v.maxWords+1; k++ {
-		t := p.peek(k)
+	for k := p.i; k < len(p.toks) && k-p.i < p.v.maxWords+1; k++ {
+		t := &p.toks[k] // not peek's copy of the token
 		if t.kind != 'w' && t.kind != 'n' {
 			break
 		}
 		words = append(words, t.text)
 	}
+	p.words = words
 	return words
 }
 

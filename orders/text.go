@@ -407,14 +407,23 @@ func plainLine(l string) bool {
 	for i < len(l) && (l[i] == ' ' || l[i] >= '\t' && l[i] <= '\r') {
 		i++
 	}
-	return i == len(l) || l[i] < utf8.RuneSelf && strings.IndexByte("-#=*[]<>_:obsemOBSEM|", l[i]) < 0
+	return i == len(l) || l[i] < utf8.RuneSelf && !markerFirsts[l[i]] && l[i] != '|'
 }
+
+// markerFirsts are the ASCII characters a marker can start with (markerKind), by code:
+// a table, not a search of a string of them at every line.
+var markerFirsts = func() (f [utf8.RuneSelf]bool) {
+	for _, c := range []byte("-#=*[]<>_:obsemOBSEM") {
+		f[c] = true
+	}
+	return f
+}()
 
 // markerKind: 1 for a start marker ("#orders", "--- orders ---", "=== begin orders ==="),
 // 2 for an end marker ("#end", "--- end ---", "end of orders"), 0 otherwise.
 func markerKind(l string) int {
 	t := strings.TrimSpace(l)
-	if t == "" || strings.IndexByte("-#=*[]<>_:obsemOBSEM", t[0]) < 0 {
+	if t == "" || t[0] >= utf8.RuneSelf || !markerFirsts[t[0]] {
 		// Neither trimming below nor cutting a comment changes the first character
 		// unless it is one of these, and every marker word starts with o, b, s, e or m.
 		return 0
