@@ -72,6 +72,23 @@ func (p *langParser) peek(k int) token {
 	return token{}
 }
 
+// word is the text of the token k ahead, "" past the end: peek(k).text without a copy
+// of the whole token.
+func (p *langParser) word(k int) string {
+	if j := p.i + k; j < len(p.toks) {
+		return p.toks[j].text
+	}
+	return ""
+}
+
+// kindOf is the kind of the token k ahead, 0 past the end: peek(k).kind without a copy.
+func (p *langParser) kindOf(k int) byte {
+	if j := p.i + k; j < len(p.toks) {
+		return p.toks[j].kind
+	}
+	return 0
+}
+
 // is reports whether the next tokens are words...; "" matches any token.
 func (p *langParser) is(words ...string) bool {
 	if p.i+len(words) > len(p.toks) {
@@ -182,7 +199,7 @@ func (p *langParser) hint(candidates []string) string {
 	if p.end() {
 		return ""
 	}
-	if w, ok := nearestWord(p.peek(0).text, candidates); ok && w != p.peek(0).text {
+	if w, ok := nearestWord(p.word(0), candidates); ok && w != p.word(0) {
 		return fmt.Sprintf("; did you mean %q?", w)
 	}
 	return ""
@@ -201,7 +218,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 	switch {
 	case (p.is1("if") || p.is1("when") || p.is1("unless") || p.is("only", "if") || p.is("only", "when")) && !p.is("when", "i", "die"):
 		p.accept1("only")
-		neg := p.peek(0).text == "unless"
+		neg := p.word(0) == "unless"
 		p.i++
 		if p.mustLoseOption() {
 			// "if I have to lose an option, lose Brakes": the decision itself, always true.
@@ -278,7 +295,7 @@ func (p *langParser) parseRule() (Rule, bool) {
 	}
 	sentence := false
 	for p.is1(".") || p.is1("!") || p.is1(";") || p.is1(",") {
-		sentence = sentence || p.peek(0).text != ","
+		sentence = sentence || p.word(0) != ","
 		p.i++
 	}
 	// "power down. reenter facing N" or "...; ...": the caller reads the next rule.
@@ -388,7 +405,7 @@ func (p *langParser) parseElse(r *Rule) {
 			// "if damage > 4 power down, else don't": the other answer of the same decision.
 			at := p.i
 			p.skip("don't", "dont", "do", "not")
-			if p.end() || inList(p.peek(0).text, ".", ";", "!") {
+			if p.end() || inList(p.word(0), ".", ";", "!") {
 				a, ok := opposite(r.Then)
 				if !ok {
 					p.i = at
@@ -464,7 +481,7 @@ func andCond(a, b *Cond) *Cond {
 // 3:", "reg 3", "in register 3,") and returns it, or 0 (nothing read).
 func (p *langParser) registerPrefix() int {
 	save := p.i
-	if t := p.peek(0).text; len(t) == 2 && t[0] == 'r' && t[1] >= '1' && t[1] <= '5' {
+	if t := p.word(0); len(t) == 2 && t[0] == 'r' && t[1] >= '1' && t[1] <= '5' {
 		p.i++
 		p.skip(":", ",", "-", ")", ".")
 		if p.end() {
@@ -473,7 +490,7 @@ func (p *langParser) registerPrefix() int {
 		}
 		return int(t[1] - '0')
 	}
-	if t := p.peek(0); t.kind == 'n' && len(t.text) == 1 && t.text >= "1" && t.text <= "5" && inList(p.peek(1).text, ":", ")", ".") {
+	if t := p.peek(0); t.kind == 'n' && len(t.text) == 1 && t.text >= "1" && t.text <= "5" && inList(p.word(1), ":", ")", ".") {
 		// "3: Fourth Gear", as a program line labels its registers.
 		p.i += 2
 		if !p.end() {
@@ -503,7 +520,7 @@ func (p *langParser) registerPrefix() int {
 
 // isOp reports whether a comparison comes next (so "register 3 or more" is no prefix).
 func (p *langParser) isOp() bool {
-	return inList(p.peek(0).text, ">", ">=", "<", "<=", "=", "!=", "+")
+	return inList(p.word(0), ">", ">=", "<", "<=", "=", "!=", "+")
 }
 
 // registerNumber reads a register: 1 to 5, as a number, a word, "R3" or an ordinal.
@@ -529,13 +546,27 @@ func (p *langParser) ordinalAhead() bool {
 	return ok
 }
 
-// ordinal reads "3rd", "third", "last" (5), "first".
-// ordinals are the words that number a register ("2nd", "last").
-var ordinals = map[string]int{"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "first": 1, "second": 2,
-	"third": 3, "fourth": 4, "fifth": 5, "last": 5, "final": 5}
+// ordinalValue is the register a word numbers ("2nd", "third", "last"), or 0: a
+// switch, asked of the first word of every order.
+func ordinalValue(w string) int {
+	switch w {
+	case "1st", "first":
+		return 1
+	case "2nd", "second":
+		return 2
+	case "3rd", "third":
+		return 3
+	case "4th", "fourth":
+		return 4
+	case "5th", "fifth", "last", "final":
+		return 5
+	}
+	return 0
+}
 
+// ordinal reads "3rd", "third", "last" (5), "first".
 func (p *langParser) ordinal() (int, bool) {
-	if n, ok := ordinals[p.peek(0).text]; ok {
+	if n := ordinalValue(p.word(0)); n > 0 {
 		p.i++
 		return n, true
 	}
@@ -554,7 +585,7 @@ func (p *langParser) condFirst() (Cond, bool) {
 	if p.is1("on") || p.is1("at") || p.is1("upon") {
 		return p.squareAfter()
 	}
-	if kind, n := p.squareKind(); n > 0 && inList(p.peek(n).text, ":", ",", "-") && kind != "repair" && kind != "flag" && kind != "start" {
+	if kind, n := p.squareKind(); n > 0 && inList(p.word(n), ":", ",", "-") && kind != "repair" && kind != "flag" && kind != "start" {
 		// "double wrench: take option" (not "repair: ...", which is an order).
 		p.i += n
 		return Cond{Test: TestOn, Arg: kind}, true
@@ -676,12 +707,12 @@ func (p *langParser) skipFillers() {
 // acceptNegation consumes a word that negates the test after it ("not", "don't", "do
 // not", "never" ...) and reports whether there was one.
 func (p *langParser) acceptNegation() bool {
-	switch p.peek(0).text {
+	switch p.word(0) {
 	case "not", "no", "don't", "dont", "doesn't", "isn't", "aren't", "never":
 		p.i++
 		return true
 	case "do", "am":
-		if p.peek(1).text == "not" {
+		if p.word(1) == "not" {
 			p.i += 2
 			return true
 		}
@@ -846,7 +877,7 @@ func (p *langParser) parseOp() string {
 	p.skip("is", "are", "has", "of")
 	switch {
 	case p.is1(">"), p.is1(">="), p.is1("<"), p.is1("<="), p.is1("="), p.is1("!="):
-		op := p.peek(0).text
+		op := p.word(0)
 		p.i++
 		return op
 	case p.accept1("not"), p.accept1("isn't"):
@@ -913,10 +944,10 @@ func (p *langParser) parseNumberTest(subject string) Cond {
 // endOfTest reports whether the condition ends here: the end of the line, or a word
 // that goes on with the rule ("then", "and", a comma, an action's "power").
 func (p *langParser) endOfTest() bool {
-	return p.end() || inList(p.peek(0).text, ",", ":", ";", ".", "then", "and", "&", "or", "|", ")", "else", "otherwise") ||
-		p.peek(0).kind == 'w' && !p.is1("to") && !p.is1("is") && !p.is1("at") && !p.is1("more") && !p.is1("less") &&
+	return p.end() || inList(p.word(0), ",", ":", ";", ".", "then", "and", "&", "or", "|", ")", "else", "otherwise") ||
+		p.kindOf(0) == 'w' && !p.is1("to") && !p.is1("is") && !p.is1("at") && !p.is1("more") && !p.is1("less") &&
 			!p.is1("over") && !p.is1("above") && !p.is1("under") && !p.is1("below") && !p.is1("reaches") && !p.is1("reach") &&
-			!p.is1("would") && !p.is1("will") && numberWords[p.peek(0).text] == 0 && !p.is1("equals") && !p.is1("exactly") &&
+			!p.is1("would") && !p.is1("will") && numberWords[p.word(0)] == 0 && !p.is1("equals") && !p.is1("exactly") &&
 			!p.is1("greater") && !p.is1("fewer") && !p.is1("no") && !p.is1("of") && !p.is1("not") && !p.is1("has") &&
 			!p.is1("hits") && !p.is1("reached") && !p.is1("gets") && !p.is1("exceeds")
 }
@@ -1029,8 +1060,8 @@ var squarePrefixes = func() map[string]bool {
 func (p *langParser) squareKind() (string, int) {
 	var arr [5]string
 	words := arr[:0]
-	for k := 0; k < len(arr); k++ {
-		t := p.peek(k)
+	for k := p.i; k < len(p.toks) && k-p.i < len(arr); k++ {
+		t := &p.toks[k] // not peek's copy of the token
 		if t.kind != 'w' && t.kind != 'n' {
 			break
 		}
@@ -1076,7 +1107,7 @@ func (p *langParser) squareKind() (string, int) {
 
 // parseCompass reads N, E, S, W or the full names.
 func (p *langParser) parseCompass() (string, bool) {
-	switch p.peek(0).text {
+	switch p.word(0) {
 	case "n", "north", "up", "northward", "northwards":
 		p.i++
 		return "N", true
@@ -1094,7 +1125,7 @@ func (p *langParser) parseCompass() (string, bool) {
 }
 
 func (p *langParser) parseSide() (string, bool) {
-	switch p.peek(0).text {
+	switch p.word(0) {
 	case "front", "forward", "forwards", "ahead":
 		p.i++
 		return "front", true
@@ -1119,7 +1150,7 @@ func (p *langParser) parseHolds() Cond {
 		p.i++
 		p.skip("card", "cards")
 		return Cond{Test: TestOptions, Op: ">=", N: 1}
-	case p.peek(0).kind == 'n' || numberWords[p.peek(0).text] > 0 || p.is1("more") || p.is1("less") || p.is1("at") ||
+	case p.kindOf(0) == 'n' || numberWords[p.word(0)] > 0 || p.is1("more") || p.is1("less") || p.is1("at") ||
 		p.is1("fewer") || p.is1("over") || p.is1("under") || p.is1("exactly") || p.is("no", "more") || p.is("no", "less") ||
 		p.is1("greater") || p.is1("above") || p.is1("below"):
 		return p.parseCount()
@@ -1456,14 +1487,14 @@ func (p *langParser) parseAction() Action {
 		p.is("on", "reboot") || p.is("when", "rebooting") || p.is("after", "reboot") || p.is1("restart")):
 		p.skip("on", "at", "when", "upon", "after")
 		p.skipWhile(isFacingWord)
-		if p.is1("at") || p.is1("on") || p.is1("in") || p.is1("square") || p.is1("to") && p.peek(1).kind == 'n' {
+		if p.is1("at") || p.is1("on") || p.is1("in") || p.is1("square") || p.is1("to") && p.kindOf(1) == 'n' {
 			save := p.i
 			p.skip("at", "on", "in", "to", "my", "the", "a")
 			if p.accept1("archive") || p.accept("safety", "copy") || p.accept("reboot", "token") {
 				p.skip(",", "facing", "face", "pointing")
 				return p.parseFacing()
 			}
-			if p.is1("square") || p.peek(0).kind == 'n' {
+			if p.is1("square") || p.kindOf(0) == 'n' {
 				p.i = save
 				p.fail("the square a robot re-enters on is not chosen: it re-enters on its archive (rules README, A turn 5; " +
 					"virtual if another robot is there) or, under the 2023 rules, on its reboot token (seed 004, Rebooting); " +
@@ -1608,7 +1639,7 @@ func (p *langParser) bareUse(name string) Action {
 		a.Do = DoPreventDamage
 		return a
 	}
-	if p.is1("on") && (p.peek(1).text == "" || inList(p.peek(1).text, "if", "when", "unless", "in", ",", ".", ";", "always")) {
+	if p.is1("on") && (p.word(1) == "" || inList(p.word(1), "if", "when", "unless", "in", ",", ".", ";", "always")) {
 		p.i++ // "gyro on"
 	}
 	p.skip("always")
@@ -1793,7 +1824,7 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.accept("when", "possible") || p.accept("if", "possible") || p.accept("whenever", "i", "can") {
 			continue
 		}
-		if p.is1("to") && inList(p.peek(1).text, "back", "lock", "destroy", "discard", "take", "tag", "home", "face", "cover", "fire", "protect") {
+		if p.is1("to") && inList(p.word(1), "back", "lock", "destroy", "discard", "take", "tag", "home", "face", "cover", "fire", "protect") {
 			p.i++
 			continue
 		}
@@ -1803,9 +1834,9 @@ func (p *langParser) parseUseParams(a *Action) {
 		if p.is("back", "up") {
 			up = 1
 		}
-		if (p.is1("back") || p.is1("backward") || p.is1("backwards")) && p.peek(1+up).kind == 'n' {
+		if (p.is1("back") || p.is1("backward") || p.is1("backwards")) && p.kindOf(1+up) == 'n' {
 			p.i += 1 + up
-			n, _ := strconv.Atoi(p.peek(0).text)
+			n, _ := strconv.Atoi(p.word(0))
 			if n < 1 || n > 2 || !once("a distance", a.Steps != 0) {
 				p.fail("expected back 1 or back 2, got %s", p.got())
 				return
@@ -1816,12 +1847,12 @@ func (p *langParser) parseUseParams(a *Action) {
 			continue
 		}
 		// "fuel 2", "2 fuel", "2 counters": fuel counters in one register (Retro-Rockets).
-		if (p.is1("fuel") && p.peek(1).kind == 'n') || (p.peek(0).kind == 'n' && inList(p.peek(1).text, "fuel", "counters", "counter")) {
+		if (p.is1("fuel") && p.kindOf(1) == 'n') || (p.kindOf(0) == 'n' && inList(p.word(1), "fuel", "counters", "counter")) {
 			k := 0
 			if p.is1("fuel") {
 				k = 1
 			}
-			n, _ := strconv.Atoi(p.peek(k).text)
+			n, _ := strconv.Atoi(p.word(k))
 			if n < 1 || n > 3 || !once("fuel counters", a.Steps != 0) {
 				p.fail("expected 1 to 3 fuel counters, got %s", p.got())
 				return
@@ -1831,8 +1862,8 @@ func (p *langParser) parseUseParams(a *Action) {
 			p.skip("counters", "counter")
 			continue
 		}
-		if p.peek(0).kind == 'n' && inList(p.peek(1).text, "squares", "square", "steps", "step", "spaces", "space") {
-			n, _ := strconv.Atoi(p.peek(0).text)
+		if p.kindOf(0) == 'n' && inList(p.word(1), "squares", "square", "steps", "step", "spaces", "space") {
+			n, _ := strconv.Atoi(p.word(0))
 			if n < 1 || n > 4 || !once("a distance", a.Steps != 0) {
 				p.fail("expected a distance of 1 to 4 squares, got %s", p.got())
 				return
@@ -1916,8 +1947,8 @@ func (p *langParser) parseUseParams(a *Action) {
 				p.i = at
 				break
 			}
-		case p.peek(0).kind == 'n':
-			n, _ := strconv.Atoi(p.peek(0).text)
+		case p.kindOf(0) == 'n':
+			n, _ := strconv.Atoi(p.word(0))
 			switch {
 			case n >= 1 && n <= 5:
 				if !once("a register", a.Register != 0) {
@@ -1933,24 +1964,24 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			p.i++
-		case len(p.peek(0).text) > 1 && len(p.peek(0).text) <= 5 && p.peek(0).text[0] == 'p' && allDigits(p.peek(0).text[1:]):
-			n, _ := strconv.Atoi(p.peek(0).text[1:])
+		case len(p.word(0)) > 1 && len(p.word(0)) <= 5 && p.word(0)[0] == 'p' && allDigits(p.word(0)[1:]):
+			n, _ := strconv.Atoi(p.word(0)[1:])
 			if !p.addCard(a, n) {
 				return
 			}
 			p.i++
-		case len(p.peek(0).text) == 2 && p.peek(0).text[0] == 'r' && p.peek(0).text[1] >= '1' && p.peek(0).text[1] <= '5':
+		case len(p.word(0)) == 2 && p.word(0)[0] == 'r' && p.word(0)[1] >= '1' && p.word(0)[1] <= '5':
 			// "R3": register 3, as a program line numbers its registers.
 			if !once("a register", a.Register != 0) {
 				return
 			}
-			a.Register = int(p.peek(0).text[1] - '0')
+			a.Register = int(p.word(0)[1] - '0')
 			p.i++
 		case p.is1("primary"):
 			// seed 001, Primary Card: "primary P490" says which of two cards it is.
 			p.i++
 			p.skip("card", "is")
-			t := p.peek(0).text
+			t := p.word(0)
 			if len(t) > 1 && t[0] == 'p' {
 				t = t[1:]
 			}
@@ -1975,8 +2006,8 @@ func (p *langParser) parseUseParams(a *Action) {
 			}
 			p.i++
 			p.skip("in")
-			if a.Mode == "tag" && p.peek(0).kind == 'w' && !inList(p.peek(0).text, stopWords...) &&
-				!inList(p.peek(0).text, "robot", "the", "it", "unless", "always", "instead", "r1", "r2", "r3", "r4", "r5") {
+			if a.Mode == "tag" && p.kindOf(0) == 'w' && !inList(p.word(0), stopWords...) &&
+				!inList(p.word(0), "robot", "the", "it", "unless", "always", "instead", "r1", "r2", "r3", "r4", "r5") {
 				// "tag Twonky": the robot tagged.
 				if !once("a target", a.Target != "") {
 					return
@@ -2005,12 +2036,12 @@ func (p *langParser) parseUseParams(a *Action) {
 				return
 			}
 			a.TargetOption = name
-		case (p.is1("on") || p.is1("at") || p.is1("with")) && cardParams[a.Option].card && isCardWord(p.peek(1).text):
+		case (p.is1("on") || p.is1("at") || p.is1("with")) && cardParams[a.Option].card && isCardWord(p.word(1)):
 			p.i++ // "use Flywheel on P790": a card, not a robot
 		case p.is1("on") || p.is1("at") || p.is1("against") || p.is1("target") || p.is1("targeting") || p.is1("hitting"):
 			p.i++
 			p.skip("robot", "the")
-			if p.end() || (p.peek(0).kind != 'w' && p.peek(0).kind != 'n') || inList(p.peek(0).text, stopWords...) {
+			if p.end() || (p.kindOf(0) != 'w' && p.kindOf(0) != 'n') || inList(p.word(0), stopWords...) {
 				p.fail("expected a robot's name after %q, got %s", p.toks[p.i-1].raw, p.got())
 				return
 			}

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -59,12 +60,11 @@ func appendTokensASCII(toks []token, str, lower string, cols []int) []token {
 			for j > i+1 && (str[j-1] == '-' || str[j-1] == '\'') {
 				j--
 			}
-			raw := str[i:j]
 			k := byte('w')
-			if allDigits(raw) {
+			if c <= '9' && allDigits(str[i:j]) { // a word starting with a letter or '_' is no number
 				k = 'n'
 			}
-			toks = append(toks, token{text: lower[i:j], raw: raw, col: cols[i], kind: k})
+			toks = appendToken(toks, lower[i:j], str[i:j], cols[i], k)
 			i = j
 		default:
 			op := ""
@@ -81,15 +81,25 @@ func appendTokensASCII(toks []token, str, lower string, cols []int) []token {
 				}
 			}
 			if op != "" {
-				toks = append(toks, token{text: normOp(op), raw: op, col: cols[i], kind: 'o'})
+				toks = appendToken(toks, normOp(op), op, cols[i], 'o')
 				i += len(op)
 				continue
 			}
 			one := str[i : i+1]
-			toks = append(toks, token{text: one, raw: one, col: cols[i], kind: 'p'})
+			toks = appendToken(toks, one, one, cols[i], 'p')
 			i++
 		}
 	}
+	return toks
+}
+
+// appendToken appends a token written in place, field by field: a token{...} appended
+// is built on the stack and copied, with a bulk write barrier while the collector marks.
+func appendToken(toks []token, text, raw string, col int, kind byte) []token {
+	n := len(toks)
+	toks = slices.Grow(toks, 1)[:n+1]
+	t := &toks[n]
+	t.text, t.raw, t.col, t.kind = text, raw, col, kind
 	return toks
 }
 

@@ -569,7 +569,7 @@ func splitHeader(runes []rune, cols []int, str string) (key, val string, vcol in
 	}
 	lk := buf[:0]
 	for _, r := range runes[i:j] {
-		lk = append(lk, byte(unicode.ToLower(r))) // ASCII letters (the loop above)
+		lk = append(lk, byte(r)|0x20) // ASCII letters (the loop above): lower case
 	}
 	field, known := headerKeys[string(lk)]
 	if !known || j == len(runes) {
