@@ -209,9 +209,17 @@ func (f *Prediction) string2023() string {
 	fmt.Fprintf(&b, "SPAM risk: your draw pile holds %d cards, %d of them damage; your discard pile %d, %d damage.\n",
 		o.Deck, o.DeckDamage, o.Discard, o.DiscardDamage)
 	for _, k := range o.Risks {
+		if k.Cards == 0 {
+			fmt.Fprintf(&b, "  register %d (%s): no card is left to draw in its place\n", k.Register, k.Why)
+			continue
+		}
 		fmt.Fprintf(&b, "  register %d (%s): the card drawn in its place is a damage card with chance %s\n", k.Register, k.Why, k)
 	}
-	if len(o.Risks) == 0 {
+	switch {
+	case len(o.Risks) > 0:
+	case o.Top.Cards == 0:
+		b.WriteString("  no register draws a card from your deck, and no card is left to draw\n")
+	default:
 		fmt.Fprintf(&b, "  no register draws a card from your deck; the top card is a damage card with chance %s\n", o.Top)
 	}
 	if len(f.Warnings) == 0 {

@@ -116,6 +116,29 @@ func TestForecast2023SpamRisk(t *testing.T) {
 	}
 }
 
+// With both piles empty the SPAM risk says no card is left to draw: it read "the top
+// card is a damage card with chance no card left to draw".
+func TestForecast2023SpamRiskWithNothingToDraw(t *testing.T) {
+	for _, tc := range []struct{ program, want string }{
+		{"Move 1, Move 1, Rotate Left, U-Turn, Move 2", "  no register draws a card from your deck, and no card is left to draw\n"},
+		{"Move 1, SPAM, Rotate Left, U-Turn, Move 1", "  register 2 (SPAM): no card is left to draw in its place\n"},
+	} {
+		s, st := game2023(t, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardSpam, adjudicator.CardLeft, adjudicator.CardUTurn, adjudicator.CardMove2)
+		st.Robots[0].Mat.Deck, st.Robots[0].Mat.Discard = nil, nil
+		sheet := mustParse(t, "Robot: A\nTurn: 1\n"+tc.program+"\n")
+		if rep := Validate(s, st, "A", sheet); !rep.OK() {
+			t.Fatal(rep)
+		}
+		f, err := Forecast(s, st, "A", sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := f.String(); !strings.Contains(text, tc.want) || strings.Contains(text, "with chance no card") {
+			t.Errorf("%s: the forecast lacks %q:\n%s", tc.program, tc.want, text)
+		}
+	}
+}
+
 // "install the card I draw" (issue 23): the forecast cannot know the card drawn
 // (R-FORECAST-HIDDEN), so it names none, installs none and says so, with the fallback.
 func TestForecast2023InstallDrawnHidden(t *testing.T) {
