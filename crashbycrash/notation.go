@@ -131,6 +131,9 @@ func isYAMLMove(text string) bool {
 
 func parseYAMLMove(text string) (Move, error) {
 	var m Move
+	if pe := yamlOnlyBreak(text); pe != nil {
+		return m, pe
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		// the line the YAML reader names, not line 1 (it said "line 1, column 1:
@@ -196,6 +199,27 @@ func parseYAMLMove(text string) (Move, error) {
 		return m, &ParseError{root.Line, root.Column, "no action in actions"}
 	}
 	return m, nil
+}
+
+// yamlOnlyBreak finds a character YAML counts as a line break and the move's lines do
+// not: a CR not before an LF (the plain notation reads it as a space), NEL (U+0085),
+// the line separator (U+2028), the paragraph separator (U+2029). The YAML reader
+// numbers its lines by them, so a problem after one named a line the move does not
+// have ("line 2" of one).
+func yamlOnlyBreak(text string) *ParseError {
+	line, col := 1, 0
+	for i, r := range text {
+		col++
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\r' && !strings.HasPrefix(text[i+1:], "\n"):
+			return &ParseError{line, col, "a carriage return (CR) without a line feed: YAML reads it as a line break, the move's lines do not; start a new line instead"}
+		case r == 0x85 || r == 0x2028 || r == 0x2029:
+			return &ParseError{line, col, fmt.Sprintf("U+%04X, a line break YAML reads and the move's lines do not: start a new line instead", r)}
+		}
+	}
+	return nil
 }
 
 func parseAction(toks []token, ln int) (Action, error) {

@@ -74,6 +74,10 @@ func TestParseMoveErrors(t *testing.T) {
 		// a second key was read on after the first, as if one list
 		{"actions: [place C5]\ndraw: deck\ndraw: deck\n", 3, 1, "draw given twice"},
 		{"actions: [place C5]\nactions: [pass]\n", 2, 1, "actions given twice"},
+		// a line break only YAML reads: its line numbers named a line the move does not have
+		{"actions:\r0", 1, 9, "a carriage return (CR) without a line feed"},
+		{"actions: [place C5]\u2028draw: deck\n", 1, 20, "U+2028"},
+		{"actions:\r\n  - place C5\r\n  - place Q1\r\n", 3, 11, `"Q1" is not a cell`},
 		// aliases point at a node, never copy it: refused, never expanded
 		{"actions: [&x \"place C5\", *x]\n", 1, 26, "an action is one line of text"},
 	} {

@@ -35,6 +35,9 @@ func TestHostileSheets(t *testing.T) {
 		{"a turn number past int64", "turn 99999999999999999999999999\nP490 P670 P70 P80 P430\n", "line 1", "turn number"},
 		{"a YAML turn past int64", "---\n" + "turn: 99999999999999999999999999\n", "line 2", "turn number"},
 		{"a YAML float turn", "---\n" + "turn: !!float 1.5\n", "line 2", "turn number"},
+		// YAML counts lines by it, the mail does not: the problem was on "line 3" of two
+		{"a line separator in a YAML sheet", "---\n" + "robot: a\u2028program: [Q]\n", "line 2, column 9", "U+2028"},
+		{"a NEL in a YAML sheet", "---\n" + "# x\u0085y\nprogram: [Q]\n", "line 2, column 4", "U+0085"},
 		{"a YAML duplicate key", "---\n" + "robot: Twonky\nrobot: Zoombot\n", "line 3", "twice"},
 		{"a YAML list for a name", "---\nrobot: [a, b]\n", "line 2", "single value"},
 		{"a card number past int64", "P99999999999999999999999 P670 P70 P80 P430\n", "line 1, column 1", "P99999999999999999999999"},

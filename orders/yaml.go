@@ -36,6 +36,9 @@ func ParseYAML(b []byte) (*Sheet, error) {
 	if p, ok := flowTooDeep(b); ok {
 		return nil, &SyntaxError{Problems: []Problem{p}}
 	}
+	if p, ok := yamlOnlyBreak(b); ok {
+		return nil, &SyntaxError{Problems: []Problem{p}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
@@ -154,6 +157,25 @@ func checkNode(n *yaml.Node, depth int) (Problem, bool) {
 	for _, c := range n.Content {
 		if p, bad := checkNode(c, depth+1); bad {
 			return p, true
+		}
+	}
+	return Problem{}, false
+}
+
+// yamlOnlyBreak finds a character YAML counts as a line break and the mail does not:
+// NEL (U+0085), the line separator (U+2028) and the paragraph separator (U+2029).
+// The YAML reader numbers its lines by them, so a problem after one named a line the
+// sheet does not have ("line 3" of two). A CR alone is a line break here too
+// (ParseText reads it as one).
+func yamlOnlyBreak(b []byte) (Problem, bool) {
+	line, col := 1, 0
+	for _, r := range string(b) {
+		col++
+		switch r {
+		case '\n':
+			line, col = line+1, 0
+		case 0x85, 0x2028, 0x2029:
+			return Problem{At: Pos{line, col}, Msg: fmt.Sprintf("U+%04X, a line break YAML reads and the mail does not show: start a new line instead", r)}, true
 		}
 	}
 	return Problem{}, false
