@@ -11,26 +11,43 @@ import (
 // optional register labels ("1: P490", "R1: P490"); a locked register as "locked", "-"
 // or "x". Priorities and names are checked against the deck by Validate, not here.
 
-// kindWords maps a one-token card name to the deck's kind name.
-var kindWords = map[string]string{
-	"m1": "move1", "mv1": "move1", "move1": "move1", "mov1": "move1", "f1": "move1", "fwd1": "move1", "forward1": "move1",
-	"m2": "move2", "mv2": "move2", "move2": "move2", "mov2": "move2", "f2": "move2", "fwd2": "move2", "forward2": "move2",
-	"m3": "move3", "mv3": "move3", "move3": "move3", "mov3": "move3", "f3": "move3", "fwd3": "move3", "forward3": "move3",
-	"b": "backup", "bu": "backup", "bk": "backup", "back": "backup", "backup": "backup", "back-up": "backup",
-	"rev": "backup", "reverse": "backup", "backwards": "backup", "backward": "backup",
-	"u": "uturn", "ut": "uturn", "uturn": "uturn", "u-turn": "uturn", "uey": "uturn",
-	"l": "left", "rl": "left", "tl": "left", "lt": "left", "left": "left", "rotateleft": "left",
-	"turnleft": "left", "rotate-left": "left", "turn-left": "left", "ccw": "left", "rot-left": "left",
-	"r": "right", "rr": "right", "tr": "right", "rt": "right", "right": "right", "rotateright": "right",
-	"turnright": "right", "rotate-right": "right", "turn-right": "right", "cw": "right", "rot-right": "right",
-	// The 2023 cards (seed 004, Programming Cards), named by kind in 2023 games.
-	"powerup": "powerup", "power-up": "powerup", "again": "again", "spam": "spam", "moveback": "backup",
+// kindWord is the deck's kind name of a one-token card name ("m1", "u-turn", "rotateleft"; the
+// 2023 cards, named by kind in 2023 games: seed 004, Programming Cards), or "": a switch
+// rather than a map, as most words asked about are none.
+func kindWord(w string) string {
+	switch w {
+	case "m1", "mv1", "move1", "mov1", "f1", "fwd1", "forward1":
+		return "move1"
+	case "m2", "mv2", "move2", "mov2", "f2", "fwd2", "forward2":
+		return "move2"
+	case "m3", "mv3", "move3", "mov3", "f3", "fwd3", "forward3":
+		return "move3"
+	case "b", "bu", "bk", "back", "backup", "back-up", "rev", "reverse", "backwards", "backward", "moveback":
+		return "backup"
+	case "u", "ut", "uturn", "u-turn", "uey":
+		return "uturn"
+	case "l", "rl", "tl", "lt", "left", "rotateleft", "turnleft", "rotate-left", "turn-left", "ccw", "rot-left":
+		return "left"
+	case "r", "rr", "tr", "rt", "right", "rotateright", "turnright", "rotate-right", "turn-right", "cw", "rot-right":
+		return "right"
+	case "powerup", "power-up":
+		return "powerup"
+	case "again":
+		return "again"
+	case "spam":
+		return "spam"
+	}
+	return ""
 }
 
-// attachable are the names that may be written glued to the priority (L70, B430, U10).
-var attachable = map[string]bool{
-	"l": true, "r": true, "b": true, "u": true, "ut": true, "bu": true, "rl": true, "rr": true,
-	"tl": true, "tr": true, "lt": true, "rt": true, "p": true,
+// attachable reports the names that may be written glued to the priority (L70, B430,
+// U10).
+func attachable(w string) bool {
+	switch w {
+	case "l", "r", "b", "u", "ut", "bu", "rl", "rr", "tl", "tr", "lt", "rt", "p":
+		return true
+	}
+	return false
 }
 
 // kindAt reads a card name at toks[i:]: the kind, the tokens used, and a priority glued
@@ -69,12 +86,12 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 	// "M1-490": name, hyphen, priority in one word.
 	// (a priority has at most 4 digits: a longer number is no card, never a saturated one)
 	if j := strings.LastIndexByte(t, '-'); j > 0 && allDigits(t[j+1:]) && len(t[j+1:]) <= 4 {
-		if k, ok := kindWords[t[:j]]; ok {
+		if k := kindWord(t[:j]); k != "" {
 			p, _ := strconv.Atoi(t[j+1:])
 			return k, 1, p
 		}
 	}
-	if k, ok := kindWords[t]; ok {
+	if k := kindWord(t); k != "" {
 		return k, 1, 0
 	}
 	// "L70", "B430", "u10".
@@ -82,12 +99,12 @@ func kindAt(toks []token, i int) (kind string, used, prio int) {
 	for j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
 		j++
 	}
-	if j > 0 && j < len(t) && allDigits(t[j:]) && attachable[t[:j]] && len(t[j:]) >= 2 && len(t[j:]) <= 4 {
+	if j > 0 && j < len(t) && allDigits(t[j:]) && attachable(t[:j]) && len(t[j:]) >= 2 && len(t[j:]) <= 4 {
 		p, _ := strconv.Atoi(t[j:])
 		if t[:j] == "p" {
 			return "", 1, p
 		}
-		return kindWords[t[:j]], 1, p
+		return kindWord(t[:j]), 1, p
 	}
 	return "", 0, 0
 }
