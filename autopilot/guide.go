@@ -18,12 +18,17 @@ type Guide struct {
 	// togo is the cost to go to each flag from every square and facing, under the 2023
 	// rules only (togo.go); nil otherwise.
 	togo [][]int32
+	// moves is where each card leads from each (square, facing) on the empty floor
+	// (togoMoves), what the tables were computed from: the rival's likely program is
+	// found on it (nearest.go).
+	moves []int32
 }
 
 // NewGuide measures the course of setup s.
 func NewGuide(s *adjudicator.Setup) *Guide {
 	b := s.Course.Board
-	g := &Guide{board: b, flags: s.Course.Flags, beams: make([]int8, len(b.Squares)), togo: newTogo(s)}
+	g := &Guide{board: b, flags: s.Course.Flags, beams: make([]int8, len(b.Squares))}
+	g.togo, g.moves = newTogo(s)
 	for _, f := range s.Course.Flags {
 		g.dist = append(g.dist, bfs(b, f))
 	}

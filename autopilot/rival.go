@@ -20,10 +20,14 @@ import (
 //     discard pile): rivalHands hands are drawn from those cards by a generator seeded
 //     by the position, so the same game gives the same hands, and nothing of the deck's
 //     order is read (the cards are taken sorted);
-//   - for each hand its program is the one this autopilot would choose with it (the
-//     program search alone, the robot standing still as the rival's own forecast sees
-//     it): a rival heading for its next checkpoint. These searches need nothing of the
-//     robot's and run while it searches its own programs;
+//   - for each hand its program is the one a player programming by hand most often
+//     chooses: the program ending nearest its next checkpoint, the robot standing still
+//     as the rival's own forecast sees it, found on the empty floor of the cost table
+//     (nearest.go, nearestProgram; cheap, so rivalHands is 10). Where the table cannot
+//     tell (a rival rebooting, or holding a face-down Haywire card) rivalSearched hands
+//     are imagined, each programmed as this autopilot would program it (the program
+//     search alone), searches that need nothing of the robot's and run while it
+//     searches its own programs;
 //   - each of the robot's programs is played with the rival's through the engine
 //     (adjudicator.Resolver, the five registers of the blind game, Setup.Blind), the
 //     robots further away shut down (standing still, as the search saw them), the
@@ -52,8 +56,12 @@ import (
 // 32; the rival's hand known (not allowed: a measure of what better guesses could gain):
 // 81. The figures move by about 4 from one set of seeds to another.
 const (
-	rivalTop   = 24 // the search's best programs played against the rival
-	rivalHands = 3  // hands imagined for the rival
+	rivalTop = 24 // the search's best programs played against the rival
+	// rivalHands is the hands imagined for the rival, each programmed on the table's
+	// floor (nearestProgram); rivalSearched where the table cannot tell and each hand's
+	// program is searched through the engine's forecasts.
+	rivalHands    = 10
+	rivalSearched = 3
 	// rivalWeight is the rival's value taken from the robot's, in percent. It was 250
 	// while a checkpoint was worth 10,000 (100 squares): since a forecast is valued by
 	// the cost to go of the whole race (togo.go), a rival kept off its checkpoint for a
@@ -105,17 +113,23 @@ func nearestRival(st *adjudicator.State, robot int) int {
 }
 
 // imagineRival starts imagining rival's rounds: st is the game before the round, after
-// the state after robot's upgrade phase. The rival's programs are searched at once, one
-// goroutine a hand; the game returned is ready once wg is done.
+// the state after robot's upgrade phase. The rival's programs are found on the table's
+// floor at once, or else searched, one goroutine a hand; the game returned is ready once
+// wg is done.
 func (p *Pilot) imagineRival(st, after *adjudicator.State, robot, rival int, wg *sync.WaitGroup) *rivalGame {
 	bs, base := p.setup.Blind(after, robot)
-	g := &rivalGame{setup: bs, rounds: make([]rivalRound, rivalHands)}
+	real := &st.Robots[rival]
+	hands := rivalHands
+	walk := p.walkable(real) // its programs found on the table's floor (nearest.go)
+	if !walk {
+		hands = rivalSearched
+	}
+	g := &rivalGame{setup: bs, rounds: make([]rivalRound, hands)}
 	seed := uint64(st.Turn)<<32 | uint64(robot)<<16 | uint64(rival)
 	for _, r := range st.Robots {
 		seed = seed*31 + uint64(r.Pos.X*64+r.Pos.Y)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x72_69_76_61_6c)) // "rival"
-	real := &st.Robots[rival]
 	for k := range g.rounds {
 		b := base.Clone()
 		orders := make([]adjudicator.Orders, len(b.Robots))
@@ -145,6 +159,12 @@ func (p *Pilot) imagineRival(st, after *adjudicator.State, robot, rival int, wg 
 		rng.Shuffle(len(own.Deck), func(x, y int) { own.Deck[x], own.Deck[y] = own.Deck[y], own.Deck[x] })
 		rd := &g.rounds[k]
 		*rd = rivalRound{st: b, orders: orders, rival: rival}
+		if walk {
+			if prog, ok := p.nearestProgram(&b.Robots[rival], hand); ok {
+				rd.orders[rival] = adjudicator.Orders{Program: prog}
+				continue
+			}
+		}
 		wg.Go(func() {
 			if prog, ok := p.rivalProgram(bs, b, rival); ok {
 				rd.orders[rival] = adjudicator.Orders{Program: prog}

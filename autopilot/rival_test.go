@@ -15,19 +15,20 @@ import (
 // real program drives it into the pit at 8,2. Played against the rival's likely programs
 // (rival.go), it keeps out of the pit: with the 24 best programs it once took the
 // checkpoint behind the greedy robot; with the candidates ending apart (keepApart) it
-// stops beside it (a square nearer than it stood), out of the greedy robot's way.
+// stops beside it (a square nearer than it stood), out of the greedy robot's way. The
+// game's first two rounds are the autopilot's plans as it chose them when the test was
+// written (playPlans): it now imagines the rival otherwise (nearest.go) and plays
+// another game.
 func TestChoose2023AgainstTheRival(t *testing.T) {
 	s, st := newGame2023(t, "docking-run", 2439, 2)
 	p, greedy := autopilot.New(s), greedyPolicy(s)
 	const ap, rival = 1, 0
-	for range 2 {
-		orders := []adjudicator.Orders{greedy(st, rival), p.Choose(st, ap).Orders2023()}
-		next, _, err := adjudicator.Resolve(s, st, orders)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = next
-	}
+	st = playPlans(t, s, st, ap, greedy, []autopilot.Plan{
+		{Program: cards(adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardLeft, adjudicator.CardBackUp, adjudicator.CardRight),
+			Upgrade: adjudicator.UpgradeOrders{Draw: true}},
+		{Program: cards(adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardAgain, adjudicator.CardMove2, adjudicator.CardMove2),
+			Upgrade: adjudicator.UpgradeOrders{Install: "Double-Barrel Laser", Draw: true}},
+	})
 	a, b := st.Robots[ap], st.Robots[rival]
 	if a.Pos != (adjudicator.Pos{X: 10, Y: 5}) || b.Pos != (adjudicator.Pos{X: 9, Y: 5}) || st.Priority != rival || a.Flags != 0 {
 		t.Fatalf("round %d: the autopilot at %v, the greedy robot at %v, token %d, %d checkpoints: not the position this test is about",
@@ -73,4 +74,31 @@ func TestChoose2023RivalHandHidden(t *testing.T) {
 	if got := p.Choose(other, 0); got.Program != want.Program {
 		t.Errorf("the rival's hidden hand changed the choice: %s, then %s", autopilot.ProgramLine(want.Program), autopilot.ProgramLine(got.Program))
 	}
+}
+
+// cards is a 2023 program of the card kinds given (a 2023 card's number is its kind).
+func cards(kinds ...adjudicator.CardKind) [adjudicator.Registers]int {
+	var prog [adjudicator.Registers]int
+	for i, k := range kinds {
+		prog[i] = int(k)
+	}
+	return prog
+}
+
+// playPlans plays a two-robot 2023 game a round for each plan: robot ap plays the plan,
+// the other the policy. The tests about a position reached in a head-to-head game
+// replay the autopilot's plans of that game, so that a change to its choices in earlier
+// rounds leaves the position they are about.
+func playPlans(t *testing.T, s *adjudicator.Setup, st *adjudicator.State, ap int, other policy, plans []autopilot.Plan) *adjudicator.State {
+	t.Helper()
+	for _, plan := range plans {
+		orders := make([]adjudicator.Orders, 2)
+		orders[ap], orders[1-ap] = plan.Orders2023(), other(st, 1-ap)
+		next, _, err := adjudicator.Resolve(s, st, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = next
+	}
+	return st
 }

@@ -276,10 +276,11 @@ func (q *togoQueue) pop() togoItem {
 	return top
 }
 
-// newTogo is the cost tables of setup s, one a checkpoint; nil unless the 2023 rules.
-func newTogo(s *adjudicator.Setup) [][]int32 {
+// newTogo is the cost tables of setup s, one a checkpoint, and the floor's moves they
+// were computed from (togoMoves); nil unless the 2023 rules.
+func newTogo(s *adjudicator.Setup) ([][]int32, []int32) {
 	if !s.Rules.Own() {
-		return nil
+		return nil, nil
 	}
 	b := s.Course.Board
 	f := &togoFloor{b: b, elements: s.Rules.Elements, edgeWalls: s.Rules.EdgeWalls, bare: make([]bool, len(b.Squares))}
@@ -295,7 +296,7 @@ func newTogo(s *adjudicator.Setup) [][]int32 {
 	for _, fl := range s.Course.Flags {
 		out = append(out, togoTable(b, moves, fl))
 	}
-	return out
+	return out, moves
 }
 
 // ToGo is the cost to go (in the units of score.go) from p facing f to checkpoint n

@@ -15,19 +15,20 @@ import (
 // took that for a register spent waiting: Move 1, Rotate Right, Move 2 onto the belt,
 // SPAM while the belt carried it, Back Up onto the checkpoint. The card drawn for the
 // SPAM moved it off the belt's line, and the greedy player won the next round. Weighed
-// over the cards its deck holds (unknown.go), the plan wins the race this round.
+// over the cards its deck holds (unknown.go), the plan wins the race this round. The
+// game's first three rounds are the autopilot's plans as it chose them when the test was
+// written (playPlans).
 func TestChoose2023WeighsTheUnknownCard(t *testing.T) {
 	s, st := newGame2023(t, "docking-run", 5041, 2)
 	p, greedy := autopilot.New(s), greedyPolicy(s)
 	const ap, rival = 1, 0
-	for range 3 {
-		orders := []adjudicator.Orders{greedy(st, rival), p.Choose(st, ap).Orders2023()}
-		next, _, err := adjudicator.Resolve(s, st, orders)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = next
-	}
+	st = playPlans(t, s, st, ap, greedy, []autopilot.Plan{
+		{Program: cards(adjudicator.CardMove2, adjudicator.CardMove2, adjudicator.CardAgain, adjudicator.CardLeft, adjudicator.CardBackUp),
+			Upgrade: adjudicator.UpgradeOrders{Draw: true}},
+		{Program: cards(adjudicator.CardLeft, adjudicator.CardLeft, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardMove1),
+			Upgrade: adjudicator.UpgradeOrders{Install: "Double-Barrel Laser", Draw: true}},
+		{Program: cards(adjudicator.CardMove2, adjudicator.CardLeft, adjudicator.CardMove1, adjudicator.CardMove1, adjudicator.CardMove3)},
+	})
 	a := st.Robots[ap]
 	spams := 0
 	for _, c := range a.Hand {
