@@ -82,3 +82,38 @@ func TestLifecycleSeesChangesItDidNotMake(t *testing.T) {
 		t.Errorf("the watch did not keep what it learnt: %+v", f.j.life.games[1])
 	}
 }
+
+// Between the hourly sweeps a tick with no change in the feed looks at no game until
+// the earliest a game wants a visit (lifewatch.go's wake): the reminder whose lead time
+// a later tick crosses is still sent then, once.
+func TestLifecycleWakesAtTheNextReminder(t *testing.T) {
+	f := newFixture(t) // deadline 24h after the start; reminders 24h and 2h before
+	ctx := context.Background()
+	start := f.now
+	steps := []struct {
+		after time.Duration // since the start
+		want  int           // reminders to Hulk so far
+	}{
+		{21*time.Hour + 30*time.Minute, 0}, // the sweep: learns the 2h lead at 22h
+		{21*time.Hour + 45*time.Minute, 0}, // before the wake: no game looked at
+		{22*time.Hour + time.Minute, 1},    // past it, within the hour: reminded
+		{22*time.Hour + 2*time.Minute, 1},  // and not twice
+	}
+	for i, s := range steps {
+		f.now = start.Add(s.after)
+		if _, err := f.j.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			if want := start.Add(22 * time.Hour); f.j.life.idle || !f.j.life.wake.Equal(want) {
+				t.Fatalf("after the sweep the watch wakes at %v (idle %v), want %v", f.j.life.wake, f.j.life.idle, want)
+			}
+		}
+		if n := len(f.mailsTo("hulk@example.test", "reminder")); n != s.want {
+			t.Errorf("after %v: %d reminders, want %d", s.after, n, s.want)
+		}
+	}
+	if f.j.life.loadedAt != start.Add(21*time.Hour+30*time.Minute) {
+		t.Errorf("the games were read again at %v: the ticks after the sweep did not use the watch", f.j.life.loadedAt)
+	}
+}

@@ -318,7 +318,9 @@ func (t *Tx) GameChangesAfter(after int64) (ids []int64, last int64, ok bool, er
 		}
 	}
 	var first int64
-	if err := t.queryRow(`SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM game_changes`).Scan(&first, &last); err != nil {
+	// two subqueries, not min and max in one SELECT: SQLite reads the end of the key for
+	// a lone min() or max() only, and scanned the whole feed (2 ms a tick at 10,000 games)
+	if err := t.queryRow(`SELECT (SELECT coalesce(min(seq), 0) FROM game_changes), (SELECT coalesce(max(seq), 0) FROM game_changes)`).Scan(&first, &last); err != nil {
 		return nil, 0, false, fmt.Errorf("store: game changes: %w", err)
 	}
 	switch {
