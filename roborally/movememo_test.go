@@ -18,33 +18,9 @@ import (
 // another file, the moves it folded. And nothing kept is changed by those who read it.
 func TestMemoAnswersAsAFreshPosition(t *testing.T) {
 	for _, kv := range []map[string]string{{}, {"rules": "2023"}} {
-		k := Kind{}
-		cfg, err := k.Configure(kv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names := []string{"Ada", "Boris", "Cleo"}
-		start, err := k.Start(cfg, names, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := start.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh := func() *position {
-			p, err := k.Load(cfg, enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.(*position).memo.off = true // every answer read anew
-			return p.(*position)
-		}
-		loaded, err := k.Load(cfg, enc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		warm := loaded.(*position)
+		names, load := memoGame(t, kv)
+		fresh := func() *position { return load(true) } // every answer read anew
+		warm := load(false)
 		type sheet struct {
 			seat       int
 			file, text string
@@ -237,28 +213,7 @@ func TestChecksKeptAreBounded(t *testing.T) {
 // -race.
 func TestAPositionAnswersManyAtOnce(t *testing.T) {
 	for _, kv := range []map[string]string{{}, {"rules": "2023"}} {
-		k := Kind{}
-		cfg, err := k.Configure(kv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names := []string{"Ada", "Boris", "Cleo"}
-		start, err := k.Start(cfg, names, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := start.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		load := func(off bool) *position {
-			p, err := k.Load(cfg, enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.(*position).memo.off = off
-			return p.(*position)
-		}
+		names, load := memoGame(t, kv)
 		shared := load(false)
 		type sheet struct {
 			seat int
@@ -309,5 +264,34 @@ func TestAPositionAnswersManyAtOnce(t *testing.T) {
 			})
 		}
 		wg.Wait()
+	}
+}
+
+// memoGame starts a game of three robots (seed 7) with settings kv and returns their
+// names and a loader of positions from the start's bytes, each a position of its own,
+// with its memo off (every answer read anew) or on.
+func memoGame(t *testing.T, kv map[string]string) (names []string, load func(memoOff bool) *position) {
+	t.Helper()
+	k := Kind{}
+	cfg, err := k.Configure(kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = []string{"Ada", "Boris", "Cleo"}
+	start, err := k.Start(cfg, names, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := start.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names, func(memoOff bool) *position {
+		p, err := k.Load(cfg, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.(*position).memo.off = memoOff
+		return p.(*position)
 	}
 }
