@@ -13,14 +13,7 @@ import (
 // the hand's cards does, forecast by the engine (the robot alone), by checkpoints
 // reached and then squares as the crow flies.
 func TestNearestProgramIsTheEnginesNearest(t *testing.T) {
-	c, err := adjudicator.LoadCourse("docking-run")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := courseSetup(t, "docking-run", adjudicator.Rules2023())
 	p := New(s)
 	k := func(kinds ...adjudicator.CardKind) []int {
 		out := make([]int, len(kinds))

@@ -8,15 +8,21 @@ import (
 
 func docking2023(t *testing.T) *Guide {
 	t.Helper()
-	c, err := adjudicator.LoadCourse("docking-run")
+	return NewGuide(courseSetup(t, "docking-run", adjudicator.Rules2023()))
+}
+
+// courseSetup is the setup of a shipped course with rules, seed 1, no option cards.
+func courseSetup(t *testing.T, course string, rules adjudicator.Rules) *adjudicator.Setup {
+	t.Helper()
+	c, err := adjudicator.LoadCourse(course)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 1, nil)
+	s, err := adjudicator.NewSetup(c, rules, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewGuide(s)
+	return s
 }
 
 // The cost to go knows what the floor does: on the docking run the blue belt down the
@@ -59,14 +65,7 @@ func TestToGoFacing(t *testing.T) {
 // The table's floor: a gear turns a robot standing on it, a blue belt carries one that
 // steps onto it two squares in the same register, a pit ends the path.
 func TestToGoFloor(t *testing.T) {
-	c, err := adjudicator.LoadCourse("docking-run")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := adjudicator.NewSetup(c, adjudicator.Rules2023(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := courseSetup(t, "docking-run", adjudicator.Rules2023())
 	b := s.Course.Board
 	f := &togoFloor{b: b, elements: s.Rules.Elements, bare: make([]bool, len(b.Squares))}
 	wait, move1 := togoActions[len(togoActions)-1], togoActions[0]
@@ -97,14 +96,7 @@ func TestToGoFloor(t *testing.T) {
 // Under the postal rules there is no table: ToGo is the path distance and the quarter
 // turns the evaluation counts.
 func TestToGoPostal(t *testing.T) {
-	c, err := adjudicator.LoadCourse("sprint")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := adjudicator.NewSetup(c, adjudicator.PostalRules(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := courseSetup(t, "sprint", adjudicator.PostalRules())
 	g := NewGuide(s)
 	if g.togo != nil {
 		t.Fatal("a postal guide has a cost table")
