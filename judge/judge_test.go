@@ -538,6 +538,22 @@ func TestOutboxPermanentFailureTellsTheGM(t *testing.T) {
 	}
 }
 
+// freshJudge is a judge at judge@example.test on a database of its own (synchronous
+// NORMAL: a test needs no power-loss safety), closed when the test ends.
+func freshJudge(t *testing.T) *Judge {
+	t.Helper()
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), "judge.db"), store.Options{Sync: store.SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j, err := New(st, "judge@example.test", testLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 func testLog(t *testing.T) *slog.Logger {
 	if os.Getenv("RALLYJUDGE_DEBUG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

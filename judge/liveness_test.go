@@ -40,15 +40,7 @@ func (c *fakeClock) Add(d time.Duration) {
 // livenessGame is a judge with a two-player game on a fresh database, on a settable clock.
 func livenessGame(t *testing.T, users map[string]string) (*Judge, *fakeClock, map[string]string) {
 	t.Helper()
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "live.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	j, err := New(st, "judge@example.test", testLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := freshJudge(t)
 	clock := &fakeClock{t: time.Now().UTC()}
 	j.Now = clock.Now
 	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",

@@ -3,7 +3,6 @@ package judge
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,15 +19,7 @@ import (
 func movesAheadJudge(t *testing.T, ahead bool) (*Judge, map[string]string) {
 	t.Helper()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	st, err := store.OpenWith(filepath.Join(t.TempDir(), "ahead.db"), store.Options{Sync: store.SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	j, err := New(st, "judge@example.test", testLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := freshJudge(t)
 	j.Now = (&fakeClock{t: at}).Now
 	j.noCheckAhead = !ahead
 	spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",

@@ -3,7 +3,6 @@ package judge
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,15 +22,7 @@ import (
 func TestMovesReadAheadAreJudgedAsRead(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	judgeFor := func() (*Judge, map[string]string) {
-		st, err := store.OpenWith(filepath.Join(t.TempDir(), "ahead.db"), store.Options{Sync: store.SyncNormal})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		j, err := New(st, "judge@example.test", testLog(t))
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := freshJudge(t)
 		clock := &fakeClock{t: at}
 		j.Now = clock.Now
 		spec := GameSpec{Tag: "live", Settings: map[string]string{"course": "sprint"}, Seed: 3, GMEmail: "gm@example.test",
