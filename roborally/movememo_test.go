@@ -114,16 +114,7 @@ func TestMemoAnswersAsAFreshPosition(t *testing.T) {
 // The memo is bounded: a position asked about ever more moves keeps at most
 // maxMovesKept of them.
 func TestMemoIsBounded(t *testing.T) {
-	k := Kind{}
-	cfg, err := k.Configure(map[string]string{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := pos.(*position)
+	p := twoRobotStart(t)
 	for i := range 3 * maxMovesKept {
 		data, _ := json.Marshal(move{Missed: "powerdown"})
 		data = append(data, strings.Repeat(" ", i)...) // the same move, other bytes
@@ -178,16 +169,7 @@ func BenchmarkJudgeASheet(b *testing.B) {
 // The checks kept are bounded too, the oldest forgotten first; one forgotten is read
 // again as Check read it.
 func TestChecksKeptAreBounded(t *testing.T) {
-	k := Kind{}
-	cfg, err := k.Configure(map[string]string{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := pos.(*position)
+	p := twoRobotStart(t)
 	text := func(i int) string {
 		return fmt.Sprintf("if damage > %d then power down\n%s", 1+i%4, strings.Repeat("\n", i/4))
 	}
@@ -294,4 +276,19 @@ func memoGame(t *testing.T, kv map[string]string) (names []string, load func(mem
 		p.(*position).memo.off = memoOff
 		return p.(*position)
 	}
+}
+
+// twoRobotStart is the start of a postal game of two robots, seed 7.
+func twoRobotStart(t *testing.T) *position {
+	t.Helper()
+	k := Kind{}
+	cfg, err := k.Configure(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := k.Start(cfg, []string{"Ada", "Boris"}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos.(*position)
 }
