@@ -22,29 +22,37 @@ import (
 // floor; floorWait for a card that moves nothing a player can foresee (Power Up, a
 // damage card: a SPAM's replacement is not known), floorAgain for Again.
 func floorAction(k adjudicator.CardKind) int {
+	var a togoAction
 	switch k {
 	case adjudicator.CardMove1:
-		return 0
+		a.move = 1
 	case adjudicator.CardMove2:
-		return 1
+		a.move = 2
 	case adjudicator.CardMove3:
-		return 2
+		a.move = 3
 	case adjudicator.CardBackUp:
-		return 3
+		a.move = -1
 	case adjudicator.CardRight:
-		return 4
+		a.turn = 1
 	case adjudicator.CardLeft:
-		return 5
+		a.turn = 3
 	case adjudicator.CardUTurn:
-		return 6
+		a.turn = 2
 	case adjudicator.CardAgain:
 		return floorAgain
+	default:
+		return floorWait
+	}
+	for i, t := range togoActions {
+		if t.move == a.move && t.turn == a.turn {
+			return i
+		}
 	}
 	return floorWait
 }
 
 const (
-	floorWait  = 7 // togoActions' register spent waiting
+	floorWait  = len(togoActions) - 1 // togoActions' last: a register spent waiting
 	floorAgain = len(togoActions)
 )
 
@@ -84,6 +92,10 @@ func (p *Pilot) nearestProgram(r *adjudicator.Robot, hand []int) (prog [adjudica
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return int(kinds[a]) - int(kinds[b]) })
+	acts := make([]int, len(kinds)) // what each kind does on the floor (floorAction)
+	for i, k := range kinds {
+		acts[i] = floorAction(k)
+	}
 	w := g.board.W
 	score := func(state int32, flags int, off bool) int {
 		switch {
@@ -115,7 +127,7 @@ func (p *Pilot) nearestProgram(r *adjudicator.Robot, hand []int) (prog [adjudica
 			if counts[i] == 0 {
 				continue
 			}
-			a := floorAction(kinds[i])
+			a := acts[i]
 			if a == floorAgain {
 				a = prev // the register before once more; in register 1 unknown
 				if a < 0 {
