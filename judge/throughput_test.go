@@ -195,6 +195,8 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox 
 	var handled, batches, checkWait atomic.Int64
 	checks0 := j.checksRun.Load()
 	allDone := make(chan struct{})
+	busy0, all0 := machineBusy()
+	dovecot0 := dovecotCPU()
 	cpu0 := cpuTime()
 	t2 := time.Now()
 	// labelled, so that a profile of the test (-test.cpuprofile) can be narrowed to intake
@@ -225,6 +227,8 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox 
 	}
 	ingest := time.Since(t2)
 	cpu := cpuTime() - cpu0
+	busy1, all1 := machineBusy()
+	dovecot := dovecotCPU() - dovecot0
 	// every mail is flagged on the server after its batch's commit: the last batch's
 	// flags may still be on their way
 	c = imapLogin(t, imapAddr, "orders", "orderspw")
@@ -254,6 +258,10 @@ func measureIntake(t *testing.T, imapAddr, mailbox string, deliver func(mailbox 
 		n, fetcherAlone.Round(time.Millisecond), float64(n)/fetcherAlone.Seconds(), 100*bare.Seconds()/fetcherAlone.Seconds())
 	t.Logf("rallyjudge intake: %d messages in %v = %.0f mails/s; process CPU %.3f ms per mail (the IMAP server's too when in-process); load %s",
 		n, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds(), float64(cpu.Microseconds())/1000/float64(n), bytes.TrimSpace(load))
+	if all1 > all0 { // how much of the machine was at work while intake ran: what is idle could still be used
+		t.Logf("the machine's cores were busy %.0f%% of the time during intake (every process); Dovecot's imap processes used %.3f ms of CPU per mail",
+			100*float64(busy1-busy0)/float64(all1-all0), float64(dovecot.Microseconds())/1000/float64(n))
+	}
 	// the integrity check intake runs before a batch (integritycheck.go), timed once on
 	// the database as the intake left it
 	t3 := time.Now()
@@ -322,6 +330,55 @@ func fetchAlone(t *testing.T, imapAddr, mailbox string, n int) time.Duration {
 // fetch rate or more. TestThroughput reports it beside the measured share; it does not
 // assert it (a timed test on a loaded machine).
 const intakeGoalPercent = 40
+
+// machineBusy reads the machine's CPU time from /proc/stat (every core, every process), in
+// clock ticks: busy and in all. Both are 0 where there is no /proc.
+func machineBusy() (busy, all int64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := bytes.Fields(line) // cpu user nice system idle iowait irq softirq steal …
+	for i, v := range f[1:] {
+		var n int64
+		if _, err := fmt.Sscan(string(v), &n); err != nil {
+			return 0, 0
+		}
+		all += n
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return busy, all
+}
+
+// dovecotCPU is the CPU time Dovecot's IMAP processes (named imap) have used, from
+// /proc: the server's share of the machine while intake runs. 0 where there is no
+// /proc or no Dovecot.
+func dovecotCPU() time.Duration {
+	var sum time.Duration
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if c := e.Name()[0]; c < '0' || c > '9' {
+			continue
+		}
+		if comm, _ := os.ReadFile("/proc/" + e.Name() + "/comm"); string(bytes.TrimSpace(comm)) != "imap" {
+			continue
+		}
+		tasks, _ := os.ReadDir("/proc/" + e.Name() + "/task")
+		for _, tk := range tasks {
+			b, err := os.ReadFile("/proc/" + e.Name() + "/task/" + tk.Name() + "/schedstat")
+			var ns int64 // the first field: time on a CPU, in ns
+			if err == nil {
+				if _, err := fmt.Sscan(string(b), &ns); err == nil {
+					sum += time.Duration(ns)
+				}
+			}
+		}
+	}
+	return sum
+}
 
 // cpuTime is the CPU time (user and system) this process has used.
 func cpuTime() time.Duration {
