@@ -2,11 +2,13 @@ package mail
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
 )
 
 func TestComposeRoundTrip(t *testing.T) {
@@ -144,4 +146,45 @@ func TestComposeListUnsubscribe(t *testing.T) {
 	if want := "List-Unsubscribe: <mailto:judge@example.test?subject=UNOBSERVE%20spring&body=UNOBSERVE%20spring>\r\n"; !strings.Contains(string(raw), want) {
 		t.Errorf("the header is not %q:\n%s", want, raw)
 	}
+}
+
+// TestTextTypes: the Content-Type values setText writes are those SetContentType
+// formats.
+func TestTextTypes(t *testing.T) {
+	for mt, v := range textTypes {
+		var h message.Header
+		h.SetContentType(mt, map[string]string{"charset": "utf-8"})
+		if got := h.Get("Content-Type"); got != v {
+			t.Errorf("%s: SetContentType writes %q, textTypes has %q", mt, got, v)
+		}
+	}
+}
+
+// FuzzWriteHeader: writeHeader writes a header of set fields as textproto.WriteHeader
+// does, byte for byte, and fails where it fails.
+func FuzzWriteHeader(f *testing.F) {
+	f.Add("Subject", "Re: [RR tp] standing orders 2", "To", "<carol@example.test>")
+	f.Add("Subject", strings.Repeat("long ", 20), "X-Rallyjudge", "rallyjudge/0.1")
+	f.Add("Subject", "a\r\nb", "Bad Key", "x")
+	f.Add("", "", "K:", "\n")
+	f.Add("Abcdefghij", strings.Repeat("x", 64), "Abcdefghij", strings.Repeat("x", 65))
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		if k1 == "" || k2 == "" {
+			return
+		}
+		var h textproto.Header
+		h.Add(k1, v1)
+		h.Add(k2, v2)
+		h.Add("Mime-Version", "1.0")
+		var want, got bytes.Buffer
+		werr := textproto.WriteHeader(&want, h)
+		got.WriteString("before")
+		gerr := writeHeader(&got, h)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("errors: WriteHeader %v, writeHeader %v", werr, gerr)
+		}
+		if werr == nil && got.String() != "before"+want.String() {
+			t.Fatalf("WriteHeader %q, writeHeader %q", want.String(), got.String())
+		}
+	})
 }
