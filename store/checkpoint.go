@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"os"
 	"sync"
 	"time"
+
+	"modernc.org/sqlite"
 )
 
 // Checkpoints: SQLite's write-ahead log is copied back into the database file by a
@@ -15,13 +16,20 @@ import (
 // a commit took 20–25 ms where the others took 3–8, once or twice a thousand mails: the
 // checkpoint copies the pages and waits for the database file's fsync.
 //
-// So the writer leaves checkpoints to a goroutine of the store's own (checkpointer): a
-// write commit that finds the log file at walCheckpointBytes or more wakes it, and it
-// runs a PASSIVE checkpoint on a connection of its own — one that takes no lock a
-// reader or the writer holds and waits for none — while the writer goes on. The log
-// starts again from its beginning once a checkpoint has copied all of it (SQLite does
-// that at the next write), so between bursts it stays near that size; in a burst it may
-// grow past it.
+// So the writer leaves checkpoints to a goroutine of the store's own (checkpointer): once
+// the writer's commits have written walCheckpointPages pages to the log since it last
+// woke it, it wakes it, and it runs a PASSIVE checkpoint on a connection of its own — one
+// that takes no lock a reader or the writer holds and waits for none — while the writer
+// goes on. The log starts again from its beginning once a checkpoint has copied all of
+// it (SQLite does that at the next write), so between bursts it stays near that size; in
+// a burst it may grow past it.
+//
+// The pages are counted, not the log file measured: the file keeps its size when the log
+// starts again, so a file once past the size woke the checkpointer at every commit after
+// (191 checkpoints for 200 commits of 100 mails), and a checkpoint a commit (two fsyncs,
+// and the pages every commit writes again, the last leaves of each index, copied again
+// each time) cost the process about as much CPU as the commits themselves (issue 24
+// item 7).
 //
 // A smaller log is left alone, as SQLite leaves one under 1,000 pages: each commit then
 // adds to the log file, so a disk that filled up fails the very next commit and intake
@@ -40,19 +48,19 @@ import (
 // reaches it, as SQLite does by default at 1,000.
 const walBackstopPages = 16384
 
-// walCheckpointBytes is the size of the log file from which a write commit wakes the
-// checkpointer: about SQLite's own 1,000 pages.
-const walCheckpointBytes = 4 << 20
+// walCheckpointPages is the number of pages the writer's commits write to the log between
+// two wakings of the checkpointer: SQLite's own 1,000.
+const walCheckpointPages = 1000
 
 // checkpointer runs the write-ahead log's checkpoints beside the writer.
 type checkpointer struct {
-	wal  string // the log file
 	kick chan struct{}
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
 
 	mu            sync.Mutex
+	written       int   // pages the writer's commits wrote to the log since it last woke it
 	runs          int   // checkpoints run
 	err           error // the last one's error, if it failed
 	logged, moved int   // the last one's pages in the log, and copied of them
@@ -68,19 +76,35 @@ func (s *Store) startCheckpointer() error {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	c := &checkpointer{wal: s.path + "-wal", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	s.ckpt = c
 	go c.loop(db)
 	return nil
 }
 
-// committed wakes the checkpointer when the log file is walCheckpointBytes or more. The
-// writer calls it after each commit.
-func (c *checkpointer) committed() {
+// committed counts the pages the writer's connection wrote to the log since the last
+// call (SQLite's count of pages it wrote, read and started again), and wakes the
+// checkpointer once they come to walCheckpointPages. The writer calls it after each
+// commit, on the connection that committed.
+func (c *checkpointer) committed(conn *sql.Conn) {
 	if c == nil {
 		return
 	}
-	if fi, err := os.Stat(c.wal); err == nil && fi.Size() >= walCheckpointBytes {
+	var pages int
+	conn.Raw(func(dc any) error { //nolint:errcheck // the function returns nil
+		if st, ok := dc.(sqlite.DBStatus); ok {
+			pages, _, _ = st.Status(sqlite.DBStatusCacheWrite, true)
+		}
+		return nil
+	})
+	c.mu.Lock()
+	c.written += pages
+	wake := c.written >= walCheckpointPages
+	if wake {
+		c.written = 0
+	}
+	c.mu.Unlock()
+	if wake {
 		c.wake()
 	}
 }

@@ -27,7 +27,7 @@ func TestCheckpointsBesideTheWriter(t *testing.T) {
 	raw := bytes.Repeat([]byte("x"), 64<<10) // 16 pages and more a row
 	uid := uint32(0)
 	burst := func() {
-		for range 100 { // about 1,700 pages: past walCheckpointBytes, below the backstop
+		for range 100 { // about 1,700 pages: past walCheckpointPages, below the backstop
 			uid++
 			mustTx(t, st, func(tx *Tx) error {
 				_, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 1, UID: uid, Raw: raw, Received: time.Unix(0, 0)})

@@ -313,7 +313,7 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	if tx.write {
-		s.ckpt.committed() // the log's pages go to the database file beside the writer
+		s.ckpt.committed(conn) // the log's pages go to the database file beside the writer
 	}
 	return nil
 }
