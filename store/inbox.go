@@ -83,7 +83,7 @@ func (t *Tx) InboxInsert(m InboxMessage) (InboxMessage, bool, error) {
 		delete(e.free, m.UID)
 		delete(e.freeIDs, m.MessageID)
 		if free { // looked up and not there: queued, inserted with the batch's others
-			id, err := t.queue(t.laterFor().inbox, m.UIDValidity, m.UID, m.MessageID, m.From, m.Subject, m.Raw, m.Size,
+			id, err := t.queue(t.laterFor().inbox, int64(m.UIDValidity), int64(m.UID), m.MessageID, m.From, m.Subject, m.Raw, m.Size,
 				fmtTime(m.Received), string(m.Status), m.Note, fmtTime(m.Updated))
 			if err != nil {
 				return InboxMessage{}, false, fmt.Errorf("store: %s: %w", what(), err)
@@ -202,11 +202,12 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
 	if t.later != nil { // queued, not yet inserted: held as much as the rows above
-		for _, r := range t.later.inbox.rows { // id, uidvalidity, uid, message_id, …
-			if r[1].(uint32) == uidvalidity {
-				found[r[2].(uint32)] = true
+		q := t.later.inbox
+		for r := 0; r < len(q.vals); r += len(q.columns) { // id, uidvalidity, uid, message_id, …
+			if q.vals[r+1].(int64) == int64(uidvalidity) {
+				found[uint32(q.vals[r+2].(int64))] = true
 			}
-			foundIDs[r[3].(string)] = true
+			foundIDs[q.vals[r+3].(string)] = true
 		}
 	}
 	for _, u := range uids {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -239,7 +240,7 @@ func TestLaterRowsBlind(t *testing.T) {
 			if _, err := tx.GameByTag("spring-open"); err != nil { // blind
 				return err
 			}
-			if n := len(tx.later.orders.rows); n != i+1 {
+			if n := tx.later.orders.queued(); n != i+1 {
 				t.Errorf("after a blind query: %d rows queued, want %d", n, i+1)
 			}
 		}
@@ -256,4 +257,67 @@ func TestLaterRowsBlind(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestLaterRowsFailMidway: a statement of queued rows stops at the row that breaks a
+// constraint and leaves the rows before it in (INSERT OR FAIL, later.go); nothing keeps
+// them. The transaction fails, even when its function goes on past the error; in a
+// savepoint the rows go with the savepoint and the rest of the transaction is kept.
+func TestLaterRowsFailMidway(t *testing.T) {
+	st := openTest(t)
+	ctx := context.Background()
+	mail := func(uid uint32, status InboxStatus) InboxMessage {
+		return InboxMessage{UIDValidity: 1, UID: uid, MessageID: fmt.Sprintf("<%d@x>", uid), Raw: []byte("x"), Received: t0, Status: status}
+	}
+	// the inbox rows are queued (looked up first), the second with a status its CHECK refuses
+	queueThree := func(tx *Tx, first uint32) error {
+		if err := tx.InboxExpect(1, []uint32{first, first + 1, first + 2}, []string{fmt.Sprintf("<%d@x>", first), fmt.Sprintf("<%d@x>", first+1), fmt.Sprintf("<%d@x>", first+2)}); err != nil {
+			return err
+		}
+		for i, s := range []InboxStatus{InboxProcessed, "bogus", InboxProcessed} {
+			if _, _, err := tx.InboxInsert(mail(first+uint32(i), s)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	stored := func() []uint32 {
+		var uids []uint32
+		mustView(t, st, func(tx *Tx) error {
+			return tx.scanEach(`SELECT uid FROM inbox ORDER BY uid`, func(r *sql.Rows) error {
+				var u uint32
+				err := r.Scan(&u)
+				uids = append(uids, u)
+				return err
+			})
+		})
+		return uids
+	}
+	if !st.pg {
+		err := st.Tx(ctx, func(tx *Tx) error {
+			if err := queueThree(tx, 1); err != nil {
+				return err
+			}
+			if err := tx.Flush(); err == nil {
+				t.Errorf("a queued row its CHECK refuses: no error")
+			}
+			return nil // goes on as if nothing had failed
+		})
+		if err == nil || !strings.Contains(err.Error(), "CHECK") {
+			t.Errorf("the commit after a failed queued row: %v, want the CHECK error", err)
+		}
+		if got := stored(); len(got) != 0 {
+			t.Errorf("a failed transaction kept the inbox rows %v", got)
+		}
+	}
+	mustTx(t, st, func(tx *Tx) error {
+		if err := tx.Savepoint(func() error { return queueThree(tx, 11) }); err == nil {
+			t.Errorf("a savepoint whose queued row fails: no error")
+		}
+		_, _, err := tx.InboxInsert(mail(21, InboxProcessed))
+		return err
+	})
+	if got := stored(); !slices.Equal(got, []uint32{21}) {
+		t.Errorf("inbox rows %v after a failed savepoint, want [21]", got)
+	}
 }
