@@ -10,8 +10,40 @@ import (
 // time order. Precision is one microsecond.
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
+// fmtTime is t as stored: t.UTC().Format(timeLayout), written digit by digit for the
+// years the layout writes in four digits (time.Format reads its layout anew at every
+// call, and a mail's rows store four or five times: issue 24 item 7).
 func fmtTime(t time.Time) string {
-	return t.UTC().Format(timeLayout)
+	u := t.UTC()
+	year, month, day := u.Date()
+	if year < 0 || year > 9999 {
+		return u.Format(timeLayout)
+	}
+	hour, minute, sec := u.Clock()
+	var b [len(timeLayout)]byte
+	digits(b[0:4], year)
+	b[4] = '-'
+	digits(b[5:7], int(month))
+	b[7] = '-'
+	digits(b[8:10], day)
+	b[10] = 'T'
+	digits(b[11:13], hour)
+	b[13] = ':'
+	digits(b[14:16], minute)
+	b[16] = ':'
+	digits(b[17:19], sec)
+	b[19] = '.'
+	digits(b[20:26], u.Nanosecond()/1000)
+	b[26] = 'Z'
+	return string(b[:])
+}
+
+// digits writes n in decimal into b, zero-padded to fill it.
+func digits(b []byte, n int) {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
 }
 
 // nullTime stores the zero time as NULL.
