@@ -69,7 +69,8 @@ func ordersValues(o OrderSheet) ([]any, error) {
 		}
 		ej = string(b)
 	}
-	return []any{o.GameID, o.Turn, o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), boolInt(o.Valid), ej, fmtTime(o.Received)}, nil
+	// int64, not int: database/sql takes an int only through reflection
+	return []any{o.GameID, int64(o.Turn), o.Robot, nullID(o.InboxID), o.Raw, nullJSON(o.Parsed), int64(boolInt(o.Valid)), ej, fmtTime(o.Received)}, nil
 }
 
 // LatestValidOrders returns, for each robot (by name as stored) that has any,

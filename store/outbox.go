@@ -123,8 +123,9 @@ func (t *Tx) Enqueue(m OutboxMail) (OutboxMail, bool, error) {
 const (
 	enqueueInsert = `INSERT INTO outbox (message_id, to_addrs, from_addr, subject, raw, kind, game_id, turn,
 		status, attempts, next_attempt_at, last_error, created_at, secret_slots) VALUES `
-	enqueueRow      = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	enqueueRow      = `(?,?,?,?,?,?,?,?,'pending',0,?,'',?,?)` // as enqueueArgs leaves the mail
 	enqueueConflict = ` ON CONFLICT (message_id) DO NOTHING`
+	enqueueCols     = 11 // the values enqueueArgs gives a row
 )
 
 // enqueueArgs checks m and completes it as Enqueue stores it (status pending, due at
@@ -144,7 +145,7 @@ func enqueueArgs(args []any, m *OutboxMail) ([]any, error) {
 	}
 	var turn any
 	if m.GameID != 0 && m.Turn >= 0 {
-		turn = m.Turn
+		turn = int64(m.Turn) // not an int, which database/sql takes only through reflection
 	}
 	m.Status, m.Attempts, m.LastError, m.Sent = OutboxPending, 0, "", time.Time{}
 	if m.NextAttempt.IsZero() {
@@ -154,8 +155,9 @@ func enqueueArgs(args []any, m *OutboxMail) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", what(), err)
 	}
+	// status, attempts and last error are the row's (enqueueRow): pending, 0, ""
 	return append(args, m.MessageID, string(to), m.From, m.Subject, m.Raw, m.Kind, nullID(m.GameID), turn,
-		string(m.Status), 0, fmtTime(m.NextAttempt), "", fmtTime(m.Created), slots), nil
+		fmtTime(m.NextAttempt), fmtTime(m.Created), slots), nil
 }
 
 // enqueueChunks are the numbers of rows EnqueueAll puts in one statement, largest
@@ -168,7 +170,7 @@ var enqueueChunks = [...]int{64, 16, 4, 1}
 // Message-ID is there already, or comes earlier in ms, is left as it is; which ones
 // were is not reported.
 func (t *Tx) EnqueueAll(ms []OutboxMail) error {
-	var args []any
+	args := make([]any, 0, enqueueCols*min(len(ms), enqueueChunks[0]))
 	for len(ms) > 0 {
 		n := enqueueChunks[len(enqueueChunks)-1]
 		for _, c := range enqueueChunks {
