@@ -3,6 +3,7 @@ package mail
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -203,6 +204,12 @@ func inlineAttribution(l string) bool {
 	if len(t) > maxHeaderLine {
 		t = t[:maxHeaderLine]
 	}
+	// what the pattern needs, looked at before it is run on every line of every mail
+	// (issue 24 item 7): a colon, and a first letter of one of its words; (?i) folds
+	// no other letter to these
+	if t == "" || strings.IndexByte("oaleidOALEID", t[0]) < 0 || strings.IndexByte(t, ':') < 0 {
+		return false
+	}
 	return attributionInline.MatchString(t)
 }
 
@@ -217,6 +224,30 @@ var originalMarkers = map[string]bool{
 	"oprindelig meddelelse": true, "alkuperäinen viesti": true, "mensagem original": true,
 	"original message follows": true, "původní zpráva": true, "oryginalna wiadomość": true,
 	"pôvodná správa": true, "eredeti üzenet": true, "исходное сообщение": true,
+}
+
+// lowerMarker is m lowered and whether it is one of originalMarkers. m of ASCII
+// lowers to ASCII of its length, so it is lowered in a buffer of its own, and into a
+// new string only when it is a marker: nearly every line is none.
+func lowerMarker(m string) (string, bool) {
+	var buf [32]byte // more than the longest marker of ASCII (TestMarkersFit)
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if c >= utf8.RuneSelf {
+			m = strings.ToLower(m)
+			return m, originalMarkers[m]
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if i < len(buf) {
+			buf[i] = c
+		}
+	}
+	if len(m) > len(buf) || !originalMarkers[string(buf[:len(m)])] {
+		return "", false
+	}
+	return string(buf[:len(m)]), true
 }
 
 // headerFrom and headerNext are the lines of an Outlook-style header block: "From:"
@@ -237,8 +268,7 @@ func startsOriginal(lines []string, i int) bool {
 	if t == "" {
 		return false
 	}
-	m := strings.ToLower(strings.Trim(t, "-_=* \t"))
-	if originalMarkers[m] && (m != t || strings.HasSuffix(m, ":")) {
+	if m, ok := lowerMarker(strings.Trim(t, "-_=* \t")); ok && (m != t || strings.HasSuffix(m, ":")) {
 		return true
 	}
 	if len(t) >= 10 && strings.Trim(t, "_") == "" {
@@ -286,6 +316,27 @@ var clientSignatures = []string{
 	"enviado de meu ", "enviado desde ", "inviato dal mio ", "skickat från ", "发自我的", "從我的",
 }
 
+// lowerHasPrefix is strings.HasPrefix(strings.ToLower(s), p) for a p in lower case,
+// without lowering all of s: ToLower lowers rune by rune (and makes a byte that is not
+// UTF-8 U+FFFD), so it compares p's runes with s's, lowered, one by one.
+func lowerHasPrefix(s, p string) bool {
+	for _, r := range p {
+		c, n := utf8.DecodeRuneInString(s)
+		if n == 0 || unicode.ToLower(c) != r {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
+}
+
+// clientSignatureFirst and clientSignatureLast are the first runes of clientSignatures
+// and the last of clientSignatureEnds (TestClientSignatureRunes).
+const (
+	clientSignatureFirst = "sgvedoilwо发從"
+	clientSignatureLast  = "信i"
+)
+
 // clientSignatureEnds are one-line client signatures that end, not start, the same way
 // ("iPhoneから送信", "iPhone'umdan gönderildi"), lower case.
 var clientSignatureEnds = []string{"から送信", "'umdan gönderildi", "’umdan gönderildi"}
@@ -294,12 +345,22 @@ func isClientSignature(t string) bool {
 	if t == "" || len(t) > 120 {
 		return false
 	}
-	l := strings.ToLower(t)
-	for _, p := range clientSignatures {
-		if strings.HasPrefix(l, p) {
-			return true
+	// strings.ToLower lowers rune by rune: a line is compared with the signatures a
+	// rune at a time when its first rune lowers to one of their first runes, and
+	// lowered whole only when its last lowers to one of the endings' last (issue 24
+	// item 7: it was lowered and compared with each, a line of each mail at a time)
+	first, _ := utf8.DecodeRuneInString(t)
+	if first = unicode.ToLower(first); strings.ContainsRune(clientSignatureFirst, first) {
+		for _, p := range clientSignatures {
+			if r, _ := utf8.DecodeRuneInString(p); r == first && lowerHasPrefix(t, p) {
+				return true
+			}
 		}
 	}
+	if last, _ := utf8.DecodeLastRuneInString(t); !strings.ContainsRune(clientSignatureLast, unicode.ToLower(last)) {
+		return false
+	}
+	l := strings.ToLower(t)
 	for _, e := range clientSignatureEnds {
 		if strings.HasSuffix(l, e) && utf8.RuneCountInString(l) <= 40 {
 			return true

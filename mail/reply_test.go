@@ -3,6 +3,7 @@ package mail
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestStripReply(t *testing.T) {
@@ -167,5 +168,64 @@ func TestForwarded(t *testing.T) {
 				t.Errorf("Forwarded = %q, %d; want %q, %d", from, body, tt.from, tt.body)
 			}
 		})
+	}
+}
+
+// TestClientSignatureRunes: clientSignatureFirst holds the first rune of every client
+// signature, clientSignatureLast the last of every ending.
+func TestClientSignatureRunes(t *testing.T) {
+	for _, p := range clientSignatures {
+		if r, _ := utf8.DecodeRuneInString(p); !strings.ContainsRune(clientSignatureFirst, r) {
+			t.Errorf("%q starts with %q, not in clientSignatureFirst", p, r)
+		}
+	}
+	for _, e := range clientSignatureEnds {
+		if r, _ := utf8.DecodeLastRuneInString(e); !strings.ContainsRune(clientSignatureLast, r) {
+			t.Errorf("%q ends in %q, not in clientSignatureLast", e, r)
+		}
+	}
+}
+
+// FuzzReplyLines: the checks made before the patterns and the lowering of a line
+// (inlineAttribution, isClientSignature) answer as the patterns and the lowering do.
+func FuzzReplyLines(f *testing.F) {
+	for _, s := range []string{"On Mon, 23 Nov 2026 at 10:00, Judge <j@x.test> wrote: robot", "Sent from my iPhone", "SENT FROM MY IPHONE",
+		"iPhoneから送信", "İphone'umdan gönderildi", "ORİGİNAL MESSAGE", "Исходное сообщение", "Original Message", "\u212aelvin", "ſent from my phone", "robot Alice", "", "ON 2026 a@b WROTE: x", "\xffx", "x\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		tr := strings.TrimSpace(l)
+		if len(tr) > maxHeaderLine {
+			tr = tr[:maxHeaderLine]
+		}
+		if got, want := inlineAttribution(l), attributionInline.MatchString(tr); got != want {
+			t.Fatalf("inlineAttribution(%q) = %v, the pattern says %v", l, got, want)
+		}
+		want := false
+		if l != "" && len(l) <= 120 {
+			low := strings.ToLower(l)
+			for _, p := range clientSignatures {
+				want = want || strings.HasPrefix(low, p)
+			}
+			for _, e := range clientSignatureEnds {
+				want = want || strings.HasSuffix(low, e) && utf8.RuneCountInString(low) <= 40
+			}
+		}
+		low := strings.ToLower(l)
+		if m, ok := lowerMarker(l); ok != originalMarkers[low] || ok && m != low {
+			t.Fatalf("lowerMarker(%q) = %q, %v; lowered it is %q, %v", l, m, ok, low, originalMarkers[low])
+		}
+		if got := isClientSignature(l); got != want {
+			t.Fatalf("isClientSignature(%q) = %v, lowered it is %v", l, got, want)
+		}
+	})
+}
+
+// TestMarkersFit: every marker of ASCII fits lowerMarker's buffer.
+func TestMarkersFit(t *testing.T) {
+	for m := range originalMarkers {
+		if len(m) > 32 && strings.IndexFunc(m, func(r rune) bool { return r >= utf8.RuneSelf }) < 0 {
+			t.Errorf("%q is longer than lowerMarker's buffer", m)
+		}
 	}
 }
