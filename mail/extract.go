@@ -179,16 +179,16 @@ func ExtractWithLimits(raw []byte, lim Limits) (m *Message, err error) {
 // (the walk reads the same field).
 func (m *Message) readHeader() (ct contentType) {
 	h := m.Header
-	ct.mt, ct.params, ct.err = h.ContentType()
+	ct.mt, ct.params, ct.err = mediaType(h.Header)
 	m.ContentType = ct.mt
-	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+	if from, err := addressList(h, "From"); err == nil && len(from) > 0 {
 		m.From, m.FromName = from[0].Address, from[0].Name
 	} else if v := h.Get("From"); v != "" {
 		m.Warnings = append(m.Warnings, "unreadable From header")
 		m.From = bareAddress(v)
 	}
 	for _, k := range []string{"To", "Cc"} {
-		l, err := h.AddressList(k)
+		l, err := addressList(h, k)
 		if err != nil {
 			m.Warnings = append(m.Warnings, "unreadable "+k+" header")
 		}
@@ -202,7 +202,9 @@ func (m *Message) readHeader() (ct contentType) {
 		m.Subject = h.Get("Subject")
 		m.Warnings = append(m.Warnings, "undecodable Subject")
 	}
-	m.Subject = strings.TrimSpace(strings.Join(strings.Fields(m.Subject), " "))
+	if !singleSpaced(m.Subject) {
+		m.Subject = strings.TrimSpace(strings.Join(strings.Fields(m.Subject), " "))
+	}
 	if id, err := h.MessageID(); err == nil {
 		m.MessageID = id
 	} else {
@@ -218,6 +220,133 @@ func (m *Message) readHeader() (ct contentType) {
 		m.Date = d
 	}
 	return ct
+}
+
+// singleSpaced reports whether s is ASCII with its words one space apart and no space
+// around them: as strings.Fields and Join leave it.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
+}
+
+// addressList is h.AddressList(k) for a field of one plain address, "<a@b>" or "a@b"
+// (as nearly every mail writes From and To): dot-atoms of printable ASCII, which
+// net/mail reads to the address as written, with no name; anything else goes to
+// AddressList (FuzzAddressList).
+func addressList(h gomail.Header, k string) ([]*gomail.Address, error) {
+	v := h.Get(k)
+	a := v
+	if len(a) >= 2 && a[0] == '<' && a[len(a)-1] == '>' {
+		a = a[1 : len(a)-1]
+	}
+	local, domain, ok := strings.Cut(a, "@")
+	if !ok || !dotAtom(local) || !dotAtom(domain) {
+		return h.AddressList(k)
+	}
+	return []*gomail.Address{{Address: a}}, nil
+}
+
+// dotAtom reports whether s is an RFC 5322 dot-atom of ASCII: atext, dots only
+// between, as net/mail's consumeAtom takes it.
+func dotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < '!' || c > '~':
+			return false
+		case c == '.':
+			if s[i+1] == '.' {
+				return false
+			}
+		case strings.IndexByte(`()<>[]:;@\,"`, c) >= 0:
+			return false
+		}
+	}
+	return true
+}
+
+// mediaType is h.ContentType() for the plain value nearly every mail has, "type/subtype"
+// and at most one "; name=value", all tokens (names in lower case): read to what
+// mime.ParseMediaType reads, without its work for the general value (quotes,
+// continuations, comments); anything else goes to ContentType (FuzzMediaType).
+func mediaType(h message.Header) (string, map[string]string, error) {
+	mt, name, value, ok := plainMediaType(h.Get("Content-Type"))
+	if !ok {
+		return h.ContentType()
+	}
+	params := make(map[string]string, 1)
+	if name != "" {
+		params[name] = value
+	}
+	return mt, params, nil
+}
+
+// plainMediaType splits a Content-Type value of the plain shape mediaType reads.
+func plainMediaType(v string) (mt, name, value string, ok bool) {
+	mt, param, hasParam := strings.Cut(v, "; ")
+	typ, sub, ok := strings.Cut(mt, "/")
+	if !ok || !mediaToken(typ, false) || !mediaToken(sub, false) {
+		return "", "", "", false
+	}
+	if hasParam {
+		name, value, ok = strings.Cut(param, "=")
+		if !ok || !mediaToken(name, false) || !mediaToken(value, true) {
+			return "", "", "", false
+		}
+	}
+	return mt, name, value, true
+}
+
+// asSent reports whether message.New(h, body) would read body as it is: a part that
+// is not a multipart, with no transfer encoding (or 7bit, 8bit, binary) and, if it is
+// text, in UTF-8 or US-ASCII, with a plain Content-Type (or none).
+func asSent(h message.Header) bool {
+	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+	case "", "7bit", "8bit", "binary":
+	default:
+		return false
+	}
+	v := h.Get("Content-Type")
+	if v == "" {
+		return true // message.New reads "" as no media type: neither multipart nor text
+	}
+	mt, name, value, ok := plainMediaType(v)
+	if !ok || strings.HasPrefix(mt, "multipart/") {
+		return false
+	}
+	if !strings.HasPrefix(mt, "text/") || name != "charset" {
+		return true
+	}
+	switch strings.ToLower(value) {
+	case "utf-8", "us-ascii":
+		return true
+	}
+	return false
+}
+
+// mediaToken reports whether s is a token of lower-case letters (or, for a value,
+// letters), digits and ".+-_".
+func mediaToken(s string, value bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '+' || c == '-' || c == '_' || value && 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // contentType is a Content-Type field as message.Header.ContentType reads it.
@@ -236,6 +365,16 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) 
 // a pooled buffer (the same size, filled by the same reads, with the same header limit
 // and error). release gives the buffer back; nothing may read the entity after it.
 func readEntity(raw []byte, maxHeader int64) (e *message.Entity, release func(), err error) {
+	if h, body, ok := plainHeader(raw, maxHeader); ok {
+		mh, r := message.Header{Header: h}, bytes.NewReader(raw[body:])
+		if asSent(mh) {
+			// the entity message.New makes, which reads the Content-Type only to
+			// tell a multipart (its MultipartReader) from the rest
+			return &message.Entity{Header: mh, Body: r}, func() {}, nil
+		}
+		e, err = message.New(mh, r)
+		return e, func() {}, err
+	}
 	lr := &headerLimit{r: bytes.NewReader(raw), n: maxHeader}
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(lr)
@@ -250,6 +389,77 @@ func readEntity(raw []byte, maxHeader int64) (e *message.Entity, release func(),
 	lr.n = math.MaxInt64
 	e, err = message.New(message.Header{Header: h}, br)
 	return e, release, err
+}
+
+// plainHeader is the header textproto.ReadHeader reads from raw, when raw's header is
+// plain: "Name: value" lines (folded or not) with names of letters, digits and dashes,
+// ending in a blank line well within maxHeader. Then it gives ReadHeader's fields, the
+// same bytes as ReadHeader gives each (the lines without their line ends, each ended
+// in CRLF), added by Header.AddRaw as ReadHeader adds them, and where the body starts;
+// without a buffered reader, a buffer a line and ReadHeader's list of 32 fields
+// (issue 24 item 7: reading the header was a third of reading an order mail). Any
+// other header (a name with a blank or a bracket in it, a line with no colon, no blank
+// line, a header near the limit) is for ReadHeader, and ok is false.
+func plainHeader(raw []byte, maxHeader int64) (h textproto.Header, body int, ok bool) {
+	// ReadHeader reads through a 4 KiB buffer from a reader of maxHeader bytes: a
+	// header that ends 4 KiB before the limit never reaches it
+	const maxFields = 64
+	var ends [maxFields]int // where each field's lines end in raw (after their LF)
+	n, at := 0, 0
+	for {
+		if int64(at)+4096 >= maxHeader {
+			return h, 0, false
+		}
+		nl := bytes.IndexByte(raw[at:], '\n')
+		if nl < 0 {
+			return h, 0, false
+		}
+		line := raw[at : at+nl]
+		if len(line) == 0 || len(line) == 1 && line[0] == '\r' {
+			body = at + nl + 1
+			break
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if n == 0 {
+				return h, 0, false // ReadHeader's error for a first line that continues
+			}
+			ends[n-1] = at + nl + 1 // folded: a line of the field before
+		} else {
+			colon := bytes.IndexByte(line, ':')
+			if colon <= 0 || n == maxFields {
+				return h, 0, false
+			}
+			for _, c := range line[:colon] {
+				if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+					return h, 0, false
+				}
+			}
+			ends[n] = at + nl + 1
+			n++
+		}
+		at += nl + 1
+	}
+	if n == 0 {
+		return h, 0, false
+	}
+	// the fields' bytes as ReadHeader has them: each line without its LF, or its CR
+	// LF, then CR LF; in one buffer, each field's share capped at its end
+	buf := make([]byte, 0, body+body/8+2)
+	kvs := make([][]byte, n)
+	start := 0
+	for i := 0; i < n; i++ {
+		from := len(buf)
+		for start < ends[i] {
+			nl := start + bytes.IndexByte(raw[start:ends[i]], '\n')
+			buf = append(append(buf, bytes.TrimSuffix(raw[start:nl], []byte("\r"))...), '\r', '\n')
+			start = nl + 1
+		}
+		kvs[i] = buf[from:len(buf):len(buf)]
+	}
+	for i := n - 1; i >= 0; i-- {
+		h.AddRaw(kvs[i]) // ReadHeader's order: the last field first
+	}
+	return h, body, true
 }
 
 // errHeaderTooBig is go-message's error for a header over the limit, word for word.
@@ -334,7 +544,7 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 	if depth == 0 && w.top != nil {
 		mt, params, err = w.top.mt, w.top.params, w.top.err
 	} else {
-		mt, params, err = e.Header.ContentType()
+		mt, params, err = mediaType(e.Header)
 	}
 	if err != nil || mt == "" {
 		mt = "text/plain" // RFC 2045 5.2: the default
@@ -371,7 +581,11 @@ func (w *walker) walk(e *message.Entity, depth int, inAlt bool) error {
 		}
 		return nil
 	}
-	disp, dparams, _ := e.Header.ContentDisposition()
+	var disp string
+	var dparams map[string]string
+	if e.Header.Has("Content-Disposition") { // none: "" and no parameters, as ContentDisposition reads it, without its error made
+		disp, dparams, _ = e.Header.ContentDisposition()
+	}
 	name := dparams["filename"]
 	if name == "" {
 		name = params["name"]
@@ -500,6 +714,13 @@ func flowedPart(params map[string]string) bool {
 
 // read reads a decoded body up to MaxText.
 func (w *walker) read(r io.Reader) (string, int64, error) {
+	if br, ok := r.(*bytes.Reader); ok && int64(br.Len()) <= w.lim.MaxText {
+		// a body as it was sent (plainHeader's, with no transfer encoding): read
+		// whole into a buffer its size, not grown to it from 512 bytes
+		b := make([]byte, br.Len())
+		br.Read(b)
+		return bodyText(b), int64(len(b)), nil
+	}
 	b, err := io.ReadAll(io.LimitReader(r, w.lim.MaxText+1))
 	if int64(len(b)) > w.lim.MaxText {
 		return "", 0, &LimitError{What: "text", Limit: w.lim.MaxText}

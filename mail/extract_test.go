@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -471,4 +473,100 @@ func TestExtractAttachedMail(t *testing.T) {
 	if m, err = Extract([]byte(b.String())); err != nil || len(m.Forwards) != maxForwards || len(m.Attachments) != 10 {
 		t.Errorf("%v: %d forwards read, %d attachments; want %d and 10", err, len(m.Forwards), len(m.Attachments), maxForwards)
 	}
+}
+
+// FuzzAddressList: addressList reads a field as AddressList does.
+func FuzzAddressList(f *testing.F) {
+	for _, v := range []string{"<alice@example.test>", "alice@example.test", "Alice <a@b>", "<a..b@c>", "<a@[1.2.3.4]>", "<a@b> (c)", "<\"a\"@b>", "<a@b>, <c@d>", "<é@b>", "<a@b"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var h gomail.Header
+		h.Set("To", v)
+		want, werr := h.AddressList("To")
+		got, gerr := addressList(h, "To")
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || fmt.Sprintf("%q", want) != fmt.Sprintf("%q", got) {
+			t.Fatalf("%q: AddressList %q (%v), addressList %q (%v)", v, want, werr, got, gerr)
+		}
+	})
+}
+
+// FuzzMediaType: mediaType reads a Content-Type as message.Header.ContentType does.
+func FuzzMediaType(f *testing.F) {
+	for _, v := range []string{"text/plain; charset=utf-8", "text/plain", "TEXT/plain; charset=UTF-8", "text/plain; charset=\"utf-8\"", "text/plain;charset=utf-8",
+		"text/plain; Charset=utf-8", "text/plain; charset=utf-8; format=flowed", "text/plain; charset*=utf-8''x", "text/plain; charset=", "", "a/b; c=d=?e?="} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var h message.Header
+		h.Set("Content-Type", v)
+		wt, wp, werr := h.ContentType()
+		gt, gp, gerr := mediaType(h)
+		if wt != gt || fmt.Sprint(wp) != fmt.Sprint(gp) || (wp == nil) != (gp == nil) || fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("%q: ContentType %q %v (%v), mediaType %q %v (%v)", v, wt, wp, werr, gt, gp, gerr)
+		}
+	})
+}
+
+// FuzzPlainHeader: a header plainHeader reads is the header textproto.ReadHeader reads,
+// field for field, the bytes of each included, and the body starts where it starts.
+func FuzzPlainHeader(f *testing.F) {
+	f.Add(orderMail, int64(256<<10))
+	f.Add([]byte("From: a@b\nSubject: x\n folded\r\n\ttwice\n\nbody"), int64(1<<20))
+	f.Add([]byte("A: \r\r\nB:x\r\n\r\n"), int64(1<<20))
+	f.Fuzz(func(t *testing.T, raw []byte, limit int64) {
+		h, body, ok := plainHeader(raw, limit)
+		if !ok {
+			return
+		}
+		br := bufio.NewReader(&headerLimit{r: bytes.NewReader(raw), n: limit})
+		want, err := textproto.ReadHeader(br)
+		if err != nil {
+			t.Fatalf("plainHeader read a header ReadHeader does not: %v", err)
+		}
+		rest, _ := io.ReadAll(br)
+		if !bytes.Equal(rest, raw[body:]) {
+			t.Fatalf("body %q, ReadHeader leaves %q", raw[body:], rest)
+		}
+		dump := func(h textproto.Header) string {
+			var b strings.Builder
+			for f := h.Fields(); f.Next(); {
+				r, err := f.Raw()
+				fmt.Fprintf(&b, "%q %q %q %v\n", f.Key(), f.Value(), r, err)
+				for g := h.FieldsByKey(f.Key()); g.Next(); {
+					fmt.Fprintf(&b, " %q", g.Value())
+				}
+			}
+			return b.String()
+		}
+		if w, g := dump(want), dump(h); w != g {
+			t.Fatalf("ReadHeader:\n%s\nplainHeader:\n%s", w, g)
+		}
+	})
+}
+
+// FuzzAsSent: where asSent says so, message.New reads the body as it is, with no
+// error, and the entity is no multipart: the entity readEntity makes without it.
+func FuzzAsSent(f *testing.F) {
+	for _, v := range [][2]string{{"text/plain; charset=utf-8", ""}, {"text/plain; charset=latin1", ""}, {"", "base64"}, {"multipart/mixed; boundary=x", ""},
+		{"text/plain; charset=UTF-8", "8BIT"}, {"application/pdf", "binary"}, {"text/plain; format=flowed", "quoted-printable"}} {
+		f.Add(v[0], v[1])
+	}
+	f.Fuzz(func(t *testing.T, ct, cte string) {
+		var h message.Header
+		if ct != "" {
+			h.Set("Content-Type", ct)
+		}
+		if cte != "" {
+			h.Set("Content-Transfer-Encoding", cte)
+		}
+		if !asSent(h) {
+			return
+		}
+		r := bytes.NewReader([]byte("body"))
+		e, err := message.New(h, r)
+		if err != nil || e.Body != io.Reader(r) || e.MultipartReader() != nil {
+			t.Fatalf("%q, %q: message.New reads the body through %T (%v)", ct, cte, e.Body, err)
+		}
+	})
 }
