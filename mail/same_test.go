@@ -122,6 +122,24 @@ func sameMails(t *testing.T) (names []string, raws map[string][]byte) {
 	add("order base64", []byte(strings.Replace(string(withField(orderMail, "Content-Transfer-Encoding", "base64")), "robot Alice", "cm9ib3QgQWxpY2U=", 1)))
 	add("order 7bit", withField(orderMail, "Content-Transfer-Encoding", "7bit"))
 	add("order x-rot13", withField(orderMail, "Content-Transfer-Encoding", "x-rot13"))
+	for i, cte := range []string{"8bit", "8BIT", "binary", "Binary", " 7bit", "7bit ", "quoted-printable", ""} {
+		for j, ct := range []string{"", "text/plain; charset=latin1", "text/plain; charset=iso-8859-1", "text/plain; charset=US-ASCII", "text/html", "application/octet-stream",
+			"text/plain; format=flowed", "multipart/mixed; boundary=b", "message/rfc822", "text/plain; charset=utf-8; delsp=yes", "image/png"} {
+			b := withField(orderMail, "Content-Transfer-Encoding", cte)
+			if ct == "" {
+				b = []byte(strings.Replace(string(b), "Content-Type: text/plain; charset=utf-8\r\n", "", 1))
+			} else {
+				b = withField(b, "Content-Type", ct)
+			}
+			add(fmt.Sprintf("order cte %d ct %d", i, j), b)
+		}
+	}
+	for i, cd := range []string{"inline", "attachment", "attachment; filename=orders.txt", "inline; filename=orders.yaml", "", "bogus;;", "attachment; filename=\"=?utf-8?q?a=C3=A9.txt?=\""} {
+		add(fmt.Sprintf("order disposition %d", i), withField(orderMail, "Content-Disposition", cd))
+	}
+	add("order two types", []byte(strings.Replace(string(orderMail), "Content-Type:", "Content-Type: text/html\r\nContent-Type:", 1)))
+	add("order latin1 body", []byte(string(withField(orderMail, "Content-Type", "text/plain; charset=iso-8859-1"))+"Gr\xfc\xdfe\r\n"))
+	add("order utf-16 body", []byte(string(orderHeader)+"\r\n\xff\xfeP\x004\x00"))
 	big := strings.Repeat("X-Filler: "+strings.Repeat("f", 70)+"\r\n", 3600) // about 290 KB, over the header limit
 	add("order huge header", append([]byte(big), orderMail...))
 	add("order big header", append([]byte(big[:252<<10-len(big)%82]), orderMail...))
@@ -135,6 +153,15 @@ func sameMails(t *testing.T) (names []string, raws map[string][]byte) {
 		"robot Alice\r\n-- \r\nAlice", "robot Alice\r\n> quoted\r\n", "robot Alice\r\nFrom: a@b\r\nSent: today\r\n", "Von meinem iPhone gesendet",
 		"\u212aelvin", "ſent from my phone", "Ｏn Monday", "ON 2026 a@b WROTE: x", "robot Alice\r\n\x00\r\n", "\xff\xfe",
 		"-----BEGIN PGP SIGNED MESSAGE-----\r\nHash: SHA256\r\n\r\nrobot Alice\r\n-----BEGIN PGP SIGNATURE-----\r\nx\r\n-----END PGP SIGNATURE-----\r\n",
+		"robot Alice\r\nИсходное сообщение\r\nx", "robot Alice\r\n-----ORİGİNAL MESSAGE-----\r\nx", "robot Alice\r\n----- Original Message -----\r\nx",
+		"robot Alice\r\n-----Ursprüngliche Nachricht-----\r\nVon: a@b\r\nGesendet: heute\r\n", "robot Alice\r\nOriginal Message\r\nx",
+		"robot Alice\r\nBegin forwarded message:\r\n\r\nFrom: a@b\r\nDate: x\r\n", "robot Alice\r\nBEGIN FORWARDED MESSAGE:\r\nx",
+		"robot Alice\r\n" + strings.Repeat("ORIGINAL MESSAGE ", 3) + "\r\n", "robot Alice\r\nLähetetty iPhonesta", "robot Alice\r\nОтправлено с iPhone",
+		"robot Alice\r\n发自我的iPhone", "robot Alice\r\nGesendet von meinem Handy", "robot Alice\r\nsent via the web", "robot Alice\r\nSentinel",
+		"robot Alice\r\nLe lun. 23 nov. 2026 à 10:04, J <j@x.test> a écrit : blah", "robot Alice\r\nEl 23 nov 2026, a@b escribió: x",
+		"robot Alice\r\nDEN 2026 a@b SKREV: x", "robot Alice\r\nIl 2026 a@b scrisse: x", "robot Alice\r\nopen the door: now",
+		"robot Alice\r\n\u212aelvin sent from my phone", "secret x\r\nif damage > 4 then power down\r\n", "robot Alice\r\nİPHONE'UMDAN GÖNDERİLDİ",
+		"robot Alice\r\n\xc4\xb0", "robot Alice\r\nx\xff", "robot Alice\r\n\xffsent from my phone",
 	} {
 		add(fmt.Sprintf("order body %d", i), []byte(string(orderHeader)+"\r\n"+body))
 	}
