@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -58,17 +57,21 @@ func testReadersWhileWriting(t *testing.T) {
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	errs := make(chan error, readers+1)
+	// each reader says when it has read once: the writes go on until every one has,
+	// however late a loaded machine starts them
+	var firstReads sync.WaitGroup
+	firstReads.Add(readers)
 	for r := 0; r < readers; r++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			last := -1
 			for reads := 0; ; reads++ {
+				if reads == 1 {
+					firstReads.Done()
+				}
 				select {
 				case <-stop:
-					if reads == 0 {
-						errs <- errors.New("a reader never got to read")
-					}
 					return
 				default:
 				}
@@ -93,12 +96,30 @@ func testReadersWhileWriting(t *testing.T) {
 				})
 				if err != nil {
 					errs <- err
+					if reads == 0 {
+						firstReads.Done()
+					}
 					return
 				}
 			}
 		}()
 	}
-	for i := 2; i <= writes+1; i++ {
+	allRead := make(chan struct{})
+	go func() { firstReads.Wait(); close(allRead) }()
+	everyReaderRead := func() bool {
+		select {
+		case <-allRead:
+			return true
+		default:
+			return false
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	// at least writes commits, and more while a reader has not read yet
+	for i := 2; i <= writes+1 || !everyReaderRead(); i++ {
+		if time.Now().After(deadline) {
+			t.Fatal("a reader never got to read in a minute of writes")
+		}
 		err := st.Tx(ctx, func(tx *Tx) error {
 			_, _, err := tx.InboxInsert(InboxMessage{UIDValidity: 1, UID: uint32(i), Raw: []byte("x"), Received: t0})
 			return err
