@@ -27,7 +27,9 @@ import (
 
 // moveMemo is a position's decoded moves and its accepted sheets' acknowledgements.
 type moveMemo struct {
-	mu     sync.Mutex
+	// mu: the judge's writer and the goroutines reading a batch ahead of it ask at
+	// once; looking up takes the read lock, so they do not queue behind one another
+	mu     sync.RWMutex
 	moves  map[string]move // Move.Data decoded, by its bytes
 	checks map[checkKey]narrate.Ack
 	order  []checkKey // the keys of checks, the oldest at next once full
@@ -54,9 +56,9 @@ type checkKey struct {
 // decode is the move data holds, decoded once by the position. On an error it is what
 // json.Unmarshal left of it, and nothing is kept.
 func (p *position) decode(data []byte) (move, error) {
-	p.memo.mu.Lock()
+	p.memo.mu.RLock()
 	mv, ok := p.memo.moves[string(data)]
-	p.memo.mu.Unlock()
+	p.memo.mu.RUnlock()
 	if ok {
 		return mv, nil
 	}
@@ -104,8 +106,8 @@ func (p *position) keepCheck(seat int, file, text string, ack narrate.Ack) {
 // checked is what Check made of the accepted sheet text (of file) for seat, when it is
 // kept.
 func (p *position) checked(seat int, file, text string) (narrate.Ack, bool) {
-	p.memo.mu.Lock()
-	defer p.memo.mu.Unlock()
+	p.memo.mu.RLock()
+	defer p.memo.mu.RUnlock()
 	ack, ok := p.memo.checks[checkKey{seat: seat, file: file, text: text}]
 	return ack, ok
 }
