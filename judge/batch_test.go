@@ -187,7 +187,7 @@ func TestBatchRecordsPosition(t *testing.T) {
 		{UID: 4, Raw: rawMail("twonky@example.test", "[RR spring] orders", f.sheet("Twonky", "")), Received: f.now},
 		{UID: 9, Raw: rawMail("zoombot@example.test", "hello", "HELP\n"), Received: f.now},
 	}
-	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch) {
+	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch, false) {
 		if err != nil {
 			t.Fatalf("mail %d: %v", i, err)
 		}
@@ -195,7 +195,7 @@ func TestBatchRecordsPosition(t *testing.T) {
 	if p, err := f.j.LoadPosition(ctx, "INBOX"); err != nil || p != (mail.Position{UIDValidity: 7, UID: 9}) {
 		t.Errorf("position %+v (%v), want 7/9", p, err)
 	}
-	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch[:1]) { // offered again
+	for i, err := range f.j.handleBatch(ctx, "INBOX", 7, batch[:1], false) { // offered again
 		if err != nil {
 			t.Fatalf("mail %d: %v", i, err)
 		}

@@ -39,6 +39,11 @@ type commitSender interface {
 // resend storm. A mail that gives a secret gets it just before it is handed to SMTP, in
 // memory only (armSecrets, secretslots.go): the stored row never holds it.
 func (j *Judge) DrainOutbox(ctx context.Context, s Sender) (int, error) {
+	// a reply goes out only once what it answers is on disk: intake's commits do not
+	// wait for it (store.TxSyncLater)
+	if err := j.Store.Sync(); err != nil {
+		return 0, err
+	}
 	if err := j.recordUnrecorded(ctx); err != nil {
 		return 0, err
 	}

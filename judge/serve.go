@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -27,6 +28,28 @@ type Loops struct {
 	// Lease is how often a judge without the intake claim asks for it (a quarter of it)
 	// and one holding it checks it still does (half of it). Default 2s.
 	Lease time.Duration
+	// syncLater: Fetcher puts the database on disk before it marks mail done
+	// (gateMarks), so a batch's commit need not wait for the disk
+	syncLater bool
+}
+
+// gateMarks readies f, the fetcher of l's intake, so that a batch's commit need not wait
+// for the disk (store.TxSyncLater, durable.go): f puts the database on disk before it
+// marks any mail done on the server. When that fails — an fsync error: what was
+// committed since the last one may be lost, and the next cannot be trusted — intake
+// stops (stop), with nothing more marked; started again, the judge reads the database
+// from the disk, and the mail not marked is fetched again.
+func (j *Judge) gateMarks(l Loops, f *mail.Fetcher, stop func(error)) Loops {
+	f.BeforeMark(func() error {
+		err := j.Store.Sync()
+		if err != nil {
+			j.Log.Error("THE DATABASE COULD NOT BE PUT ON DISK: no more mail is taken nor marked done; restart the judge once the disk is sound", "err", err)
+			stop(fmt.Errorf("%w: %w", ErrUnwritable, err))
+		}
+		return err
+	})
+	l.syncLater = true
+	return l
 }
 
 // LoadPosition is where the fetcher got to in the mailbox last time (zero when never).
@@ -126,6 +149,9 @@ func (j *Judge) Serve(ctx context.Context, l Loops) error {
 		poke(clockWake)
 		poke(sendWake)
 		return errs
+	}
+	if shared == nil && l.Fetcher != nil {
+		l = j.gateMarks(l, l.Fetcher, stopIntake)
 	}
 	go func() {
 		defer wg.Done()
@@ -256,7 +282,7 @@ func (j *Judge) intakeBatch(ctx context.Context, l Loops, v uint32, msgs []mail.
 		j.checkAhead(time.Duration(j.lastBatch.Load()))
 		began := time.Now()
 		// the mailbox position goes in the batch's own commit
-		errs = j.handleBatch(hctx, l.Mailbox, v, msgs)
+		errs = j.handleBatch(hctx, l.Mailbox, v, msgs, l.syncLater)
 		j.lastBatch.Store(int64(time.Since(began)))
 	}
 	if j.damaged.Load() {
@@ -284,7 +310,7 @@ func (j *Judge) intakeBatch(ctx context.Context, l Loops, v uint32, msgs []mail.
 		errs = j.awaitWritable(ctx, l.Sender, errs, func() []error {
 			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 			defer cancel()
-			return j.handleBatch(actx, l.Mailbox, v, msgs)
+			return j.handleBatch(actx, l.Mailbox, v, msgs, false)
 		})
 	}
 	j.scrubIfDue(hctx, 10*time.Second) // the secrets the batch carried, out of the log

@@ -91,7 +91,15 @@ type Fetcher struct {
 	reconnects int
 	caughtUp   time.Time
 	prepare    Prepare // RunPrepared's
+	beforeMark func() error
 }
+
+// BeforeMark sets what the fetcher calls before it marks a batch's handled messages
+// done on the server (once the handler has returned): a handler that stores what it
+// accepted without waiting for the disk puts it there (the judge's store.Sync). When fn
+// fails the batch is not marked, as when the marks fail: the session ends and its
+// messages are offered again. Set it before Run.
+func (f *Fetcher) BeforeMark(fn func() error) { f.beforeMark = fn }
 
 // guard is the watchdog of one IMAP command: unless stopped within OpTimeout it logs and
 // closes the connection, which fails the command (and every later one) at once.
@@ -754,10 +762,16 @@ func (f *Fetcher) markPending(c *imapclient.Client) error {
 	return f.mark(c, uids)
 }
 
-// mark flags or moves handled messages, then forgets them as pending.
+// mark flags or moves handled messages, then forgets them as pending; first what
+// BeforeMark set, if anything.
 func (f *Fetcher) mark(c *imapclient.Client, uids []imap.UID) error {
 	if len(uids) == 0 {
 		return nil
+	}
+	if f.beforeMark != nil {
+		if err := f.beforeMark(); err != nil {
+			return fmt.Errorf("before marking: %w", err)
+		}
 	}
 	set := imap.UIDSetNum(uids...)
 	if f.cfg.After == "move" {

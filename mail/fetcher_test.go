@@ -67,6 +67,85 @@ var fetcherScenarios = []struct {
 	{"batches handled in turn, marked after", scenarioBatchesInTurn},
 	{"a backlog's first batches small, then growing", scenarioBatchesGrow},
 	{"prepare sees each batch before the handler", scenarioPrepare},
+	{"marks wait for BeforeMark", scenarioBeforeMark},
+	{"a failing BeforeMark leaves the batch unmarked", scenarioBeforeMarkFails},
+}
+
+// scenarioBeforeMark: with BeforeMark set (the judge puts its database on disk there),
+// the handler takes the next batches while it runs, but nothing is marked on the server
+// until it returns; then everything is.
+func scenarioBeforeMark(t *testing.T, s *testStack) {
+	const n = 9
+	s.deliver(t, mails(t.Name(), n, 0)...)
+	f := batchFetcher(t, s, 2)
+	var calls atomic.Int32
+	release := make(chan struct{})
+	f.BeforeMark(func() error {
+		calls.Add(1)
+		<-release
+		return nil
+	})
+	stop := handOver(t, f, n, nil, func([]Fetched) {}) // every batch handed over, none marked yet
+	defer stop()
+	look := s.look(t)
+	defer look.Close()
+	for deadline := time.Now().Add(time.Minute); calls.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatal("BeforeMark was never called")
+		}
+	}
+	if got := countUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}); got != 0 {
+		close(release)
+		t.Fatalf("%d messages marked while BeforeMark had not returned; want none", got)
+	}
+	close(release)
+	waitUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, n)
+}
+
+// scenarioBeforeMarkFails: when BeforeMark fails, the batch it was to mark stays unmarked
+// (the session ends, as when the marks fail); the next session marks it, once
+// BeforeMark succeeds, without offering it again: it was handled.
+func scenarioBeforeMarkFails(t *testing.T, s *testStack) {
+	const n = 4
+	s.deliver(t, mails(t.Name(), n, 0)...)
+	f := batchFetcher(t, s, 10)
+	look := s.look(t)
+	defer look.Close()
+	var calls atomic.Int32
+	var markedBefore atomic.Int32
+	f.BeforeMark(func() error {
+		if calls.Add(1) == 1 {
+			return errors.New("the disk said no")
+		}
+		markedBefore.Store(int32(countUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}})))
+		return nil
+	})
+	var mu sync.Mutex
+	offered := map[uint32]int{}
+	stop := handOver(t, f, n, nil, func(msgs []Fetched) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range msgs {
+			offered[m.UID]++
+		}
+	})
+	defer stop()
+	waitUIDs(t, look, s.mailbox, &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, n)
+	stop()
+	if c := calls.Load(); c < 2 {
+		t.Errorf("BeforeMark called %d times; want the failed call and one more", c)
+	}
+	if m := markedBefore.Load(); m != 0 {
+		t.Errorf("%d messages were marked after BeforeMark failed, before it succeeded; want none", m)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for uid, k := range offered {
+		if k != 1 {
+			t.Errorf("uid %d offered %d times; want once", uid, k)
+		}
+	}
 }
 
 // scenarioPrepare: RunPrepared gives prepare every batch before the handler takes it, and

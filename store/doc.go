@@ -18,9 +18,11 @@
 // one transaction each, and keeps the version in PRAGMA user_version. A file
 // written by a newer rallyjudge is refused with ErrSchemaTooNew rather than
 // guessed at. The database runs in WAL mode with a busy timeout, foreign
-// keys on and synchronous=FULL: when Tx returns, the commit is on disk, which
-// is what lets the mail reader flag a message on the server once it is stored
-// (Options.Sync NORMAL trades that for speed in tests and the demo). Writes go through a single connection (Store.Tx; SQLite has one
+// keys on and synchronous=FULL: when Tx returns, the commit is on disk. Intake's
+// batches commit with TxSyncLater, which returns before the disk has the commit,
+// and the mail reader calls Sync before it flags the batch's mail on the server,
+// as the sender does before it sends a reply (durable.go) (Options.Sync NORMAL
+// trades all of that for speed in tests and the demo). Writes go through a single connection (Store.Tx; SQLite has one
 // writer at a time), reads through a pool (Store.View) that runs beside the
 // writer and sees a consistent snapshot. Every method that records something
 // takes its time as a parameter and refuses a zero one.

@@ -74,6 +74,8 @@ type Store struct {
 	scrubber *sql.DB
 	// ckpt runs the write-ahead log's checkpoints beside the writer (checkpoint.go)
 	ckpt *checkpointer
+	// dur counts the commits not yet known to be on disk (durable.go)
+	dur durability
 }
 
 // Open opens (creating it if needed) the database at path with the default
@@ -265,6 +267,12 @@ func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, fn func(tx *Tx) error) (err error) {
+	return s.runWith(ctx, stmts, opts, false, fn)
+}
+
+// runWith is run; with syncLater, a write transaction whose commit does not wait for the
+// disk (TxSyncLater).
+func (s *Store) runWith(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, syncLater bool, fn func(tx *Tx) error) (err error) {
 	if stmts != nil {
 		stmts.prepareWanted(ctx)
 	}
@@ -286,11 +294,20 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	}
 	defer conn.Close() // after the deferred rollback below: back to the pool
 	quiet := context.WithoutCancel(ctx)
+	write := opts == nil || !opts.ReadOnly
+	committed := false
+	if syncLater && write {
+		restore, err := s.syncLater(quiet, conn)
+		if err != nil {
+			return err
+		}
+		defer func() { restore(committed) }() // after the deferred rollback below
+	}
 	sqlTx, err := conn.BeginTx(quiet, opts)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts, pg: s.pg, write: opts == nil || !opts.ReadOnly}
+	tx := &Tx{ctx: quiet, caller: ctx, tx: sqlTx, retry: s.retry, stmts: stmts, pg: s.pg, write: write}
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback() //nolint:errcheck // re-panicking anyway
@@ -312,6 +329,7 @@ func (s *Store) run(ctx context.Context, stmts *stmtCache, opts *sql.TxOptions, 
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
+	committed = true
 	if tx.write {
 		s.ckpt.committed(conn) // the log's pages go to the database file beside the writer
 	}
