@@ -152,11 +152,11 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 		return nil
 	}
 	if t.expect == nil {
-		t.expect = &inboxExpect{uidvalidity: uidvalidity, free: map[uint32]bool{}, freeIDs: map[string]bool{}}
+		t.expect = &inboxExpect{uidvalidity: uidvalidity, free: make(map[uint32]bool, len(uids)), freeIDs: make(map[string]bool, len(uids))}
 	}
 	e := t.expect
 	what := "inbox look-up"
-	found := map[uint32]bool{}
+	found := make(map[uint32]bool, len(uids))
 	scanUID := func(r *sql.Rows) error {
 		var u uint32
 		err := r.Scan(&u)
@@ -181,7 +181,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 			return fmt.Errorf("store: %s: %w", what, err)
 		}
 	}
-	var ids []string
+	ids := make([]string, 0, len(messageIDs))
 	for _, id := range messageIDs {
 		if id != "" {
 			ids = append(ids, id)
@@ -191,7 +191,7 @@ func (t *Tx) InboxExpect(uidvalidity uint32, uids []uint32, messageIDs []string)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
-	foundIDs := map[string]bool{}
+	foundIDs := make(map[string]bool, len(ids))
 	if err := t.scanQueued(`SELECT message_id FROM inbox WHERE message_id IN (SELECT value FROM json_each(?)) AND message_id <> ''`,
 		func(r *sql.Rows) error {
 			var id string

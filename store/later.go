@@ -30,10 +30,16 @@ import (
 // first), and the rows queued, their values one row after the other, each in the order
 // of the columns (so that a statement's arguments are a stretch of them, not copied).
 type laterTable struct {
+	*laterSpec
+	vals   []any
+	nextID int64 // the ID the next queued row gets; 0: read it first
+}
+
+// laterSpec is what a laterTable's statements are, made once: a transaction's
+// queue made them anew cost intake more than all the rest of queueing did.
+type laterSpec struct {
 	name    string
 	columns []string
-	vals    []any
-	nextID  int64 // the ID the next queued row gets; 0: read it first
 	insert  [len(laterChunks)]string
 	single  string // one row without its ID, inserted at once (PostgreSQL)
 	maxID   string // the query of the largest ID stored
@@ -56,8 +62,8 @@ var laterChunks = [...]int{64, 32, 16, 8, 4, 2, 1}
 // savepoint, fails it, which rolls back to its beginning (Savepoint). A table with a
 // foreign key (orders, audit) still gets its statement journal: an immediate foreign
 // key is checked at the end of a statement of several rows, which may then abort.
-func newLaterTable(name string, columns ...string) *laterTable {
-	lt := &laterTable{name: name, columns: columns, maxID: `SELECT coalesce(max(id), 0) FROM ` + name}
+func newLaterSpec(name string, columns ...string) *laterSpec {
+	lt := &laterSpec{name: name, columns: columns, maxID: `SELECT coalesce(max(id), 0) FROM ` + name}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(columns)), ",") + ")"
 	lt.single = "INSERT INTO " + name + " (" + strings.Join(columns[1:], ", ") + ") VALUES (" +
 		strings.TrimSuffix(strings.Repeat("?,", len(columns)-1), ",") + ")"
@@ -113,15 +119,19 @@ func (t *Tx) queue(lt *laterTable, values ...any) (int64, error) {
 	return id, nil
 }
 
+// The tables rows may be queued for, and their statements.
+var (
+	laterInbox = newLaterSpec("inbox", "id", "uidvalidity", "uid", "message_id", "from_addr", "subject", "raw", "size",
+		"received_at", "status", "note", "updated_at")
+	laterOrders = newLaterSpec("orders", "id", "game_id", "turn", "robot", "inbox_id", "raw", "parsed", "valid", "errors", "received_at")
+	laterAudit  = newLaterSpec("audit", "id", "at", "game_id", "actor", "action", "detail")
+)
+
 // laterFor is the transaction's queue, made on first use.
 func (t *Tx) laterFor() *later {
 	if t.later == nil {
-		t.later = &later{
-			inbox: newLaterTable("inbox", "id", "uidvalidity", "uid", "message_id", "from_addr", "subject", "raw", "size",
-				"received_at", "status", "note", "updated_at"),
-			orders: newLaterTable("orders", "id", "game_id", "turn", "robot", "inbox_id", "raw", "parsed", "valid", "errors", "received_at"),
-			audit:  newLaterTable("audit", "id", "at", "game_id", "actor", "action", "detail"),
-		}
+		t.later = &later{inbox: &laterTable{laterSpec: laterInbox}, orders: &laterTable{laterSpec: laterOrders},
+			audit: &laterTable{laterSpec: laterAudit}}
 	}
 	return t.later
 }
