@@ -15,10 +15,19 @@ var orderMail = []byte("Date: Sun, 01 Mar 2026 12:00:00 +0000\r\nFrom: <alice@ex
 	"Message-Id: <17.alice.example.test@client.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
 	"robot Alice\r\nsecret kilo-73-tango-fox\r\nif damage > 4 then power down\r\n")
 
+// orderMailQP is the order mail of the judge's throughput test (judge/throughput_test.go,
+// rawMail) byte for byte: go-message's single inline writer adds MIME-Version and
+// quoted-printable to orderMail's fields.
+var orderMailQP = []byte("Mime-Version: 1.0\r\nContent-Transfer-Encoding: quoted-printable\r\n" +
+	"Content-Type: text/plain; charset=utf-8\r\nMessage-Id: <1.alice.example.test@client.test>\r\n" +
+	"Subject: [RR tp] standing orders 17\r\nTo: <judge@example.test>\r\nFrom: <alice@example.test>\r\n" +
+	"Date: Sun, 01 Mar 2026 12:00:00 +0000\r\n\r\n" +
+	"robot Alice\r\nsecret kilo-73-tango-fox\r\nif damage > 4 then power down\r\n")
+
 // benchMails are the mails the extraction benchmarks read: the typical order mail and
 // client mails of the corpus (multipart/alternative with quoted-printable, format=flowed).
 func benchMails(b *testing.B) map[string][]byte {
-	m := map[string][]byte{"order": orderMail}
+	m := map[string][]byte{"order": orderMail, "order_qp": orderMailQP}
 	for _, name := range []string{"gmail_web", "thunderbird_flowed"} {
 		raw, err := os.ReadFile(filepath.Join("testdata", "clients", name+".eml"))
 		if err != nil {

@@ -291,6 +291,29 @@ func mediaType(h message.Header) (string, map[string]string, error) {
 	return mt, params, nil
 }
 
+// qpAsIs reports whether quoted-printable b decodes to b itself: printable ASCII with
+// no "=", in lines ended by CR LF or LF, none of them ending in a blank (which the
+// decoder drops). Most text a client sends quoted-printable is so: go-message sends
+// every text part so (issue 24 item 7: the decoder's buffer was a third of the bytes
+// reading an order mail allocated).
+func qpAsIs(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c == '\n':
+			if i > 0 && b[i-1] == ' ' {
+				return false
+			}
+		case c == '\r':
+			if i+1 == len(b) || b[i+1] != '\n' || i > 0 && b[i-1] == ' ' {
+				return false
+			}
+		case c < ' ' || c > '~' || c == '=':
+			return false
+		}
+	}
+	return len(b) == 0 || b[len(b)-1] != ' '
+}
+
 // plainMediaType splits a Content-Type value of the plain shape mediaType reads.
 func plainMediaType(v string) (mt, name, value string, ok bool) {
 	mt, param, hasParam := strings.Cut(v, "; ")
@@ -308,11 +331,16 @@ func plainMediaType(v string) (mt, name, value string, ok bool) {
 }
 
 // asSent reports whether message.New(h, body) would read body as it is: a part that
-// is not a multipart, with no transfer encoding (or 7bit, 8bit, binary) and, if it is
-// text, in UTF-8 or US-ASCII, with a plain Content-Type (or none).
-func asSent(h message.Header) bool {
+// is not a multipart, with no transfer encoding (or 7bit, 8bit, binary, or
+// quoted-printable that decodes to itself: qpAsIs) and, if it is text, in UTF-8 or
+// US-ASCII, with a plain Content-Type (or none).
+func asSent(h message.Header, body []byte) bool {
 	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
 	case "", "7bit", "8bit", "binary":
+	case "quoted-printable":
+		if !qpAsIs(body) {
+			return false
+		}
 	default:
 		return false
 	}
@@ -367,7 +395,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) 
 func readEntity(raw []byte, maxHeader int64) (e *message.Entity, release func(), err error) {
 	if h, body, ok := plainHeader(raw, maxHeader); ok {
 		mh, r := message.Header{Header: h}, bytes.NewReader(raw[body:])
-		if asSent(mh) {
+		if asSent(mh, raw[body:]) {
 			// the entity message.New makes, which reads the Content-Type only to
 			// tell a multipart (its MultipartReader) from the rest
 			return &message.Entity{Header: mh, Body: r}, func() {}, nil

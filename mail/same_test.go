@@ -183,6 +183,27 @@ func sameMails(t *testing.T) (names []string, raws map[string][]byte) {
 		}
 		add(fmt.Sprintf("damaged %d", i), b)
 	}
+	// the order mail as the judge's throughput test writes it (quoted-printable), its
+	// bodies, and damaged
+	add("order as the judge sends it", orderMailQP)
+	qpHeader := string(orderMailQP[:strings.Index(string(orderMailQP), "\r\n\r\n")+4])
+	for i, body := range []string{"robot Alice \r\nsecret x\r\n", "robot Alice\t\r\n", "robot Alice\r\nsecret x ", "a=3Db\r\n", "soft=\r\nbreak\r\n", "a\rb\r\n",
+		"a\r\r\nb", "Gr=C3=BC=C3=9Fe\r\n", "Gr\xc3\xbc\xc3\x9fe\r\n", "a\x00b", "a\nb\n", "", "\r\n", " \r\n", "=", "a=\r\n", "a\x7fb", "tab\there\r\n",
+		"On Mon, 23 Nov 2026 at 10:00, Judge <j@x.test> wrote: robot Alice", "robot Alice\r\n-- \r\nAlice\r\n"} {
+		add(fmt.Sprintf("order qp body %d", i), []byte(qpHeader+body))
+	}
+	rq := rand.New(rand.NewPCG(24, 8))
+	for i := 0; i < 1000; i++ {
+		b := slices.Clone(orderMailQP)
+		for n := 1 + rq.IntN(3); n > 0; n-- {
+			at := rq.IntN(len(b) + 1)
+			if i%2 == 0 {
+				at = len(qpHeader) + rq.IntN(len(b)-len(qpHeader)+1) // in the body
+			}
+			b = slices.Insert(b, at, []byte(bits[rq.IntN(len(bits))])...)
+		}
+		add(fmt.Sprintf("damaged qp %d", i), b)
+	}
 	return names, raws
 }
 
