@@ -110,3 +110,15 @@ func reportCPU(b *testing.B) func() {
 		b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkAsWritten is the check the judge makes of every order mail before it looks
+// for a secret in it (issue 24 item 7).
+func BenchmarkAsWritten(b *testing.B) {
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for b.Loop() {
+		if !AsWritten(orderMailQP) {
+			b.Fatal("not as written")
+		}
+	}
+}

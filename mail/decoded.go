@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 )
@@ -87,7 +88,7 @@ func AsWritten(raw []byte) bool {
 	}
 	var contentType, encoding []byte
 	var field *[]byte // the field whose continuation lines follow, if one is kept
-	seen := map[string]bool{}
+	var fields, types, encodings int
 	rest := raw
 	for {
 		nl := bytes.IndexByte(rest, '\n')
@@ -104,7 +105,7 @@ func AsWritten(raw []byte) bool {
 			return false
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			if len(seen) == 0 {
+			if fields == 0 {
 				return false // a continuation with no field before it
 			}
 			if field != nil {
@@ -121,23 +122,26 @@ func AsWritten(raw []byte) bool {
 				return false
 			}
 		}
-		name := strings.ToLower(string(line[:colon]))
+		name := line[:colon]
 		value := bytes.TrimSpace(line[colon+1:])
+		value = value[:len(value):len(value)] // a continuation appends to a copy, not to raw
+		fields++
 		field = nil
-		switch name {
-		case "content-type":
-			contentType, field = append([]byte(nil), value...), &contentType
-		case "content-transfer-encoding":
-			encoding, field = append([]byte(nil), value...), &encoding
+		switch {
+		case bytes.EqualFold(name, []byte("content-type")):
+			contentType, field = value, &contentType
+			types++
+		case bytes.EqualFold(name, []byte("content-transfer-encoding")):
+			encoding, field = value, &encoding
+			encodings++
 		}
-		if field != nil && seen[name] {
+		if types > 1 || encodings > 1 {
 			return false // said twice: which one a reader takes is its own choice
 		}
-		seen[name] = true
 	}
-	switch strings.ToLower(string(bytes.TrimSpace(encoding))) {
-	case "", "7bit", "8bit":
-	case "quoted-printable":
+	switch enc := bytes.TrimSpace(encoding); {
+	case len(enc) == 0 || lowerIs(enc, "7bit") || lowerIs(enc, "8bit"):
+	case lowerIs(enc, "quoted-printable"):
 		// with no "=" and nothing but printable ASCII, decoding it only drops the white
 		// space that ends a line (go-message's default for a text part: most sheets)
 		for _, c := range rest {
@@ -149,7 +153,7 @@ func AsWritten(raw []byte) bool {
 		return false
 	}
 	if contentType != nil {
-		t, params, err := mime.ParseMediaType(string(contentType))
+		t, params, err := parseMediaType(string(contentType))
 		if err != nil || t != "text/plain" {
 			return false
 		}
@@ -168,4 +172,29 @@ func AsWritten(raw []byte) bool {
 		return false // read as UTF-16 too
 	}
 	return true
+}
+
+// parseMediaType is mime.ParseMediaType(v), without its work for the general value when
+// v is plain (plainMediaType).
+func parseMediaType(v string) (string, map[string]string, error) {
+	mt, name, value, ok := plainMediaType(v)
+	if !ok {
+		return mime.ParseMediaType(v)
+	}
+	params := make(map[string]string, 1)
+	if name != "" {
+		params[name] = value
+	}
+	return mt, params, nil
+}
+
+// lowerIs reports whether strings.ToLower(string(b)) is s, a lower-case ASCII word,
+// without the two strings when b is ASCII.
+func lowerIs(b []byte, s string) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(string(b)) == s
+		}
+	}
+	return bytes.EqualFold(b, []byte(s))
 }

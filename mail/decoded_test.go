@@ -2,8 +2,10 @@ package mail
 
 import (
 	"bytes"
+	"mime"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +82,111 @@ func FuzzAsWritten(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if AsWritten(raw) {
 			checkAsWritten(t, raw)
+		}
+	})
+}
+
+// asWrittenBefore is AsWritten as it was before issue 24 item 7 made it allocate less:
+// FuzzAsWrittenSame holds the two to the same answers.
+func asWrittenBefore(raw []byte) bool {
+	if len(raw) >= 1<<20 {
+		return false
+	}
+	var contentType, encoding []byte
+	var field *[]byte // the field whose continuation lines follow, if one is kept
+	seen := map[string]bool{}
+	rest := raw
+	for {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return false // no end to the header
+		}
+		line := rest[:nl]
+		rest = rest[nl+1:]
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			break
+		}
+		if bytes.Contains(line, []byte("=?")) || bytes.IndexByte(line, '\r') >= 0 || bytes.IndexByte(line, 0) >= 0 {
+			return false
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if len(seen) == 0 {
+				return false // a continuation with no field before it
+			}
+			if field != nil {
+				*field = append(append(*field, ' '), bytes.TrimSpace(line)...)
+			}
+			continue
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 {
+			return false
+		}
+		for _, c := range line[:colon] {
+			if c <= ' ' || c > '~' {
+				return false
+			}
+		}
+		name := strings.ToLower(string(line[:colon]))
+		value := bytes.TrimSpace(line[colon+1:])
+		field = nil
+		switch name {
+		case "content-type":
+			contentType, field = append([]byte(nil), value...), &contentType
+		case "content-transfer-encoding":
+			encoding, field = append([]byte(nil), value...), &encoding
+		}
+		if field != nil && seen[name] {
+			return false // said twice: which one a reader takes is its own choice
+		}
+		seen[name] = true
+	}
+	switch strings.ToLower(string(bytes.TrimSpace(encoding))) {
+	case "", "7bit", "8bit":
+	case "quoted-printable":
+		// with no "=" and nothing but printable ASCII, decoding it only drops the white
+		// space that ends a line (go-message's default for a text part: most sheets)
+		for _, c := range rest {
+			if c == '=' || (c < ' ' || c > '~') && c != '\t' && c != '\r' && c != '\n' {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	if contentType != nil {
+		t, params, err := mime.ParseMediaType(string(contentType))
+		if err != nil || t != "text/plain" {
+			return false
+		}
+		for k, v := range params {
+			v = strings.ToLower(v)
+			switch {
+			case k == "charset" && (v == "utf-8" || v == "us-ascii"):
+			case k == "format" && (v == "fixed" || v == "flowed"):
+			case k == "delsp" && v == "no":
+			default:
+				return false // delsp=yes joins words; other charsets are decoded
+			}
+		}
+	}
+	if len(rest) >= 2 && (rest[0] == 0xFE && rest[1] == 0xFF || rest[0] == 0xFF && rest[1] == 0xFE) {
+		return false // read as UTF-16 too
+	}
+	return true
+}
+
+// FuzzAsWrittenSame: AsWritten answers as it did (asWrittenBefore).
+func FuzzAsWrittenSame(f *testing.F) {
+	for _, c := range asWrittenCases {
+		f.Add([]byte(c.raw))
+	}
+	f.Add(orderMail)
+	f.Add(orderMailQP)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if got, want := AsWritten(raw), asWrittenBefore(raw); got != want {
+			t.Fatalf("AsWritten(%q) = %v, before %v", raw, got, want)
 		}
 	})
 }
