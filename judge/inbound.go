@@ -722,18 +722,96 @@ func plural(n int, what string) string {
 
 var secretLine = regexp.MustCompile(`(?im)^[ \t>]*(?:secret|password|passwd|pass|pw)\b[ \t]*[:=]?[ \t]*(\S+)`)
 
+// secretValues are the values of text's "secret ..." lines (secretLine) that a kept mail
+// must not hold: each at least 4 bytes, and not the placeholder. Text in ASCII, most
+// mail, is read line by line as the expression reads it (secretIn), without the regexp
+// machine that was a third of redactInbound (issue 24 item 7); any other text, where
+// case folding reaches beyond ASCII ("ſecret"), by secretLine, as visible makes it.
+func secretValues(text string) []string {
+	var values []string
+	if !isASCII(text) {
+		for _, m := range secretLine.FindAllStringSubmatch(visible(text), -1) {
+			if len(m[1]) >= 4 && m[1] != "(secret)" {
+				values = append(values, m[1])
+			}
+		}
+		return values
+	}
+	for rest := text; rest != ""; {
+		line := rest
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			line, rest = rest[:nl], rest[nl+1:]
+		} else {
+			rest = ""
+		}
+		if v := secretIn(line); len(v) >= 4 && v != "(secret)" {
+			values = append(values, v)
+		}
+	}
+	return values
+}
+
+// secretKeys are secretLine's keywords, in its order of trying them.
+var secretKeys = [...]string{"secret", "password", "passwd", "pass", "pw"}
+
+// secretIn is the value secretLine finds on one line of ASCII text (no "\n"), "" for
+// none. secretLine matches at most once a line, from its start: blanks and ">" marks,
+// a keyword in any case ending a word (\b), blanks, a ":" or "=", blanks, and the value
+// up to white space ([\t\n\f\r ]). When nothing follows the ":", the expression backs
+// off and takes it for the value (too short to be kept).
+func secretIn(l string) string {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '>') {
+		i++
+	}
+	for _, k := range secretKeys {
+		end := i + len(k)
+		if end > len(l) || !strings.EqualFold(l[i:end], k) || end < len(l) && isWordASCII(l[end]) {
+			continue
+		}
+		for end < len(l) && (l[end] == ' ' || l[end] == '\t') {
+			end++
+		}
+		if end < len(l) && (l[end] == ':' || l[end] == '=') {
+			v := end + 1
+			for v < len(l) && (l[v] == ' ' || l[v] == '\t') {
+				v++
+			}
+			if w := nonSpaceEnd(l, v); w > v {
+				return l[v:w]
+			}
+		}
+		if w := nonSpaceEnd(l, end); w > end {
+			return l[end:w]
+		}
+	}
+	return ""
+}
+
+// isWordASCII says whether c is a word byte as \b reads one: [0-9A-Za-z_].
+func isWordASCII(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// nonSpaceEnd is the end of the run of bytes of l from i that \S matches.
+func nonSpaceEnd(l string, i int) int {
+	for i < len(l) {
+		switch l[i] {
+		case '\t', '\n', '\f', '\r', ' ':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
 // redactInbound is a received mail with the secrets it carried removed: every value of
 // a "secret ..." line of its text and everything shaped like a judge-made secret. When a
 // secret cannot be found in the raw bytes (a base64 body), the body is dropped: what
 // was read from it is stored as orders or commands. It reports whether it changed
 // anything; the judge keeps the result once the mail is processed.
 func redactInbound(raw []byte, text string) ([]byte, bool) {
-	var values []string
-	for _, m := range secretLine.FindAllStringSubmatch(visible(text), -1) {
-		if len(m[1]) >= 4 && m[1] != "(secret)" {
-			values = append(values, m[1])
-		}
-	}
+	values := secretValues(text)
 	out, changed := store.RedactSecrets(raw)
 	hidden := false
 	for _, v := range values {
@@ -747,8 +825,9 @@ func redactInbound(raw []byte, text string) ([]byte, bool) {
 	// What is left is checked as a reader would see it — every header value and part
 	// decoded (base64, quoted-printable with soft breaks, charsets, nested messages):
 	// a secret found there, or a mail that cannot be walked, loses its body; a secret in
-	// the header as well loses everything but a note (issue 14).
-	if hidden || carriesSecret(out, values) {
+	// the header as well loses everything but a note (issue 14). Bytes left as they came
+	// were looked through just now: nothing shaped like a secret, no value.
+	if hidden || carriesSecretIn(out, values, !changed) {
 		out = withoutBody(out)
 		changed = true
 		if carriesSecret(out, values) {
@@ -789,12 +868,19 @@ func withoutBody(raw []byte) []byte {
 // carriesSecret reports whether raw, decoded as a reader would see it, still holds one of
 // values or anything shaped like a judge-made secret; a mail that cannot be decoded to the
 // end is assumed to.
-func carriesSecret(raw []byte, values []string) bool {
+func carriesSecret(raw []byte, values []string) bool { return carriesSecretIn(raw, values, false) }
+
+// carriesSecretIn is carriesSecret of raw whose own bytes are known to hold no value and
+// nothing shaped like a secret when clean is set: a message as it was written is then
+// clean (redactInbound has just searched its bytes).
+func carriesSecretIn(raw []byte, values []string, clean bool) bool {
 	pieces, ok := [][]byte{raw}, true
 	if !mail.AsWritten(raw) {
 		// what a reader sees differs from the bytes: walk it (a message as it was written,
 		// most mail, is its own bytes: a value without white space is in them or nowhere)
 		pieces, ok = mail.Decoded(raw, int64(4*len(raw))+1024)
+	} else if clean {
+		return false
 	}
 	if !ok {
 		return true
@@ -815,6 +901,9 @@ func carriesSecret(raw []byte, values []string) bool {
 // redactText is s with everything shaped like a judge-made secret removed (a subject
 // is stored in its own column, decoded).
 func redactText(s string) string {
+	if strings.IndexByte(s, '-') < 0 {
+		return s // a secret has dashes (store.RedactSecrets looks from each)
+	}
 	b, _ := store.RedactSecrets([]byte(s))
 	return string(b)
 }
