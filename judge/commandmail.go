@@ -27,12 +27,65 @@ var headerWord = map[string]string{"game": "game", "robot": "robot", "bot": "rob
 
 // header reads "key value" or "key: value" for a header key.
 func header(line string) (key, val string, ok bool) {
+	if isASCII(line) {
+		return headerASCII(line)
+	}
 	f := strings.Fields(strings.Replace(line, ":", " ", 1))
 	if len(f) != 2 {
 		return "", "", false
 	}
 	key, ok = headerWord[strings.ToLower(f[0])]
 	return key, f[1], ok
+}
+
+// headerASCII is header of a line in ASCII, without its copies (every line of a sheet
+// is asked, issue 24 item 7): its first ":" taken as a space, the line must be two
+// words apart at ASCII white space, which is all strings.Fields splits such a line at.
+func headerASCII(line string) (key, val string, ok bool) {
+	colon := strings.IndexByte(line, ':')
+	var f [2]string
+	n := 0
+	for i := 0; i < len(line); {
+		for i < len(line) && (i == colon || asciiSpace(line[i])) {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && j != colon && !asciiSpace(line[j]) {
+			j++
+		}
+		if n == len(f) {
+			return "", "", false
+		}
+		f[n], n = line[i:j], n+1
+		i = j
+	}
+	if n != 2 {
+		return "", "", false
+	}
+	var low [len("password")]byte // the longest key
+	if len(f[0]) > len(low) {
+		return "", f[1], false
+	}
+	for i := 0; i < len(f[0]); i++ {
+		low[i] = lowerASCII(f[0][i])
+	}
+	key, ok = headerWord[string(low[:len(f[0])])]
+	return key, f[1], ok
+}
+
+// asciiSpace says whether c is white space as unicode.IsSpace says of an ASCII byte.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c >= '\t' && c <= '\r'
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // visible is a line as the player sees it: the zero-width characters a web client or a
@@ -77,12 +130,11 @@ func parseCommandMail(text string, reader game.MailReader) (cm *commandMail, ok 
 		if strings.TrimRight(raw, " \t") == "--" {
 			break
 		}
-		l := strings.ToLower(strings.Trim(t, "-_ "))
-		if l == "original message" || l == "forwarded message" {
+		if l := strings.Trim(t, "-_ "); lowerIs(l, "original message") || lowerIs(l, "forwarded message") {
 			break
 		}
 		if t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "//") || (strings.HasPrefix(t, "#") && !isOrdersMarker(t)) ||
-			strings.HasSuffix(strings.ToLower(t), "wrote:") {
+			lowerEndsWith(t, "wrote:") {
 			continue
 		}
 		if k, v, hok := header(t); hok {
@@ -96,6 +148,13 @@ func parseCommandMail(text string, reader game.MailReader) (cm *commandMail, ok 
 			}
 			cm.headers = append(cm.headers, t)
 			continue
+		}
+		if isASCII(t) && !mayBeCommand(t) && len(cm.cmds) == 0 && len(cm.unknown) == 0 {
+			// the first line of most sheets ("robot Zoe" is read above): no verb, two
+			// words or more, so the mail is an order sheet (as below, without the copies)
+			if strings.ContainsAny(t, " \t\n\v\f\r") {
+				return nil, false
+			}
 		}
 		f := strings.Fields(t)
 		verb := strings.ToUpper(strings.TrimRight(f[0], ":"))
@@ -176,8 +235,51 @@ func (cm *commandMail) done() (*commandMail, bool) {
 }
 
 func isOrdersMarker(t string) bool {
-	l := strings.ToLower(strings.Trim(t, "-#=*[]<>_ :"))
-	return l == "orders" && strings.TrimLeft(t, "-#=*[<_ ") != t
+	return lowerIs(strings.Trim(t, "-#=*[]<>_ :"), "orders") && strings.TrimLeft(t, "-#=*[<_ ") != t
+}
+
+// lowerIs says whether strings.ToLower(s) == low, a lower-case ASCII word, without the
+// copy when s is ASCII (beyond it, "İ" and the Kelvin sign lower to ASCII letters).
+func lowerIs(s, low string) bool {
+	if !isASCII(s) {
+		return strings.ToLower(s) == low
+	}
+	return len(s) == len(low) && strings.EqualFold(s, low)
+}
+
+// lowerEndsWith says whether strings.ToLower(s) ends with suffix, lower-case ASCII
+// with no letter any other rune lowers to (no i or k).
+func lowerEndsWith(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix) && isASCII(s[len(s)-len(suffix):])
+}
+
+// mayBeCommand says whether t, a line in ASCII without white space around it, may be
+// a command line: its first word (without a ":" after it) a verb in any case, or the
+// line the ORDERS marker.
+func mayBeCommand(t string) bool {
+	w := t
+	for i := 0; i < len(t); i++ {
+		if asciiSpace(t[i]) {
+			w = t[:i]
+			break
+		}
+	}
+	w = strings.TrimRight(w, ":")
+	var up [16]byte
+	if len(w) > len(up) {
+		return isOrdersMarker(t)
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[i] = c
+	}
+	if _, known := verbs[string(up[:len(w)])]; known {
+		return true
+	}
+	return isOrdersMarker(t)
 }
 
 func notOrders(reader game.MailReader, line string) bool {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,45 +27,63 @@ var closings = map[string]bool{
 }
 
 // signOffLines are the 0-based lines of text that are a sign-off by the sender named
-// name at address from (see above); nil when the last paragraph is not one.
+// name at address from (see above); nil when the last paragraph is not one. Only the
+// last lines are looked at, from the end of text (it was split whole for them: issue 24
+// item 7).
 func signOffLines(text, name, from string) []int {
 	names := senderNames(name, from)
-	if len(names) == 0 {
+	if names.n == 0 {
 		return nil
 	}
-	lines := strings.Split(text, "\n")
-	last := len(lines) - 1
-	for last >= 0 && strings.TrimSpace(lines[last]) == "" {
-		last--
+	rest := text
+	last := strings.Count(text, "\n") // the index of the line popLine gives next
+	l := popLine(&rest)
+	for last >= 0 && strings.TrimSpace(l) == "" {
+		if last--; last >= 0 {
+			l = popLine(&rest)
+		}
 	}
 	var at []int
+	var kept [2]string // the lines of at
 	for i := last; i >= 0 && i > last-2; i-- {
-		if strings.TrimSpace(lines[i]) == "" || !signOffLine(lines[i], names) {
+		if strings.TrimSpace(l) == "" || !signOffLine(l, names) {
 			break
 		}
+		kept[len(at)] = l
 		at = append(at, i)
+		if i > 0 {
+			l = popLine(&rest)
+		}
 	}
 	if len(at) == 0 || at[len(at)-1] == 0 {
 		return nil // nothing above it: the mail is all sign-off
 	}
 	// "Cheers," alone under the sheet is one; "Zoe" over "Cheers" is not
-	if len(at) == 2 && !names[signOffName(lines[at[0]])] {
+	if len(at) == 2 && !names.has(signOffName(kept[0])) {
 		at = at[:1]
 	}
 	return at
 }
 
+// popLine is the last line of *rest (after its last "\n"), taken off it.
+func popLine(rest *string) string {
+	i := strings.LastIndexByte(*rest, '\n')
+	l := (*rest)[i+1:]
+	*rest = (*rest)[:max(i, 0)]
+	return l
+}
+
 // signOffLine: a name, a closing, or a closing followed by a name.
-func signOffLine(l string, names map[string]bool) bool {
+func signOffLine(l string, names signNames) bool {
 	t := signOffName(l)
 	if t == "" || utf8.RuneCountInString(t) > 60 {
 		return false
 	}
-	if names[t] || closings[t] {
+	if names.has(t) || closings[t] {
 		return true
 	}
 	for _, sep := range []string{", ", "! ", " "} {
-		if i := strings.LastIndex(t, sep); i > 0 && closings[strings.TrimRight(t[:i], ",.! ")] && names[strings.TrimSpace(t[i+len(sep):])] {
+		if i := strings.LastIndex(t, sep); i > 0 && closings[strings.TrimRight(t[:i], ",.! ")] && names.has(strings.TrimSpace(t[i+len(sep):])) {
 			return true
 		}
 	}
@@ -79,20 +98,38 @@ func signOffName(l string) string {
 
 // senderNames are the ways a sender signs, lower case: the display name, its first word
 // and the address's local part (at least two letters each).
-func senderNames(name, from string) map[string]bool {
-	names := map[string]bool{}
+func senderNames(name, from string) signNames {
+	var names signNames
 	add := func(s string) {
 		s = strings.ToLower(strings.TrimSpace(s))
 		if utf8.RuneCountInString(s) >= 2 {
-			names[s] = true
+			names.s[names.n], names.n = s, names.n+1
 		}
 	}
 	add(name)
-	if f := strings.Fields(name); len(f) > 1 {
-		add(f[0])
+	// the first word, when there are two or more (strings.Fields, without the copy)
+	if t := strings.TrimLeftFunc(name, unicode.IsSpace); t != "" {
+		if i := strings.IndexFunc(t, unicode.IsSpace); i > 0 && strings.TrimSpace(t[i:]) != "" {
+			add(t[:i])
+		}
 	}
 	if i := strings.LastIndexByte(from, '@'); i > 0 {
 		add(from[:i])
 	}
 	return names
+}
+
+// signNames are a sender's names (senderNames): at most three.
+type signNames struct {
+	s [3]string
+	n int
+}
+
+func (ns *signNames) has(s string) bool {
+	for _, x := range ns.s[:ns.n] {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
