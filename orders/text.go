@@ -439,6 +439,9 @@ func markerKind(l string) int {
 	if len(t) < 3 || !strings.ContainsAny(t[:1], "obsemOBSEM") {
 		return 0 // cannot be one of the words below
 	}
+	if !markerStart(t) {
+		return 0 // "secret ...", "move 2": not copied to be told so (issue 24 item 7)
+	}
 	t = strings.ToLower(strings.Join(strings.Fields(t), " "))
 	switch t {
 	case "orders", "begin orders", "start orders", "orders begin", "orders start", "start of orders", "my orders":
@@ -451,6 +454,27 @@ func markerKind(l string) int {
 		}
 	}
 	return 0
+}
+
+// markerStart says whether t, trimmed, may be a marker of markerKind's: in ASCII, when
+// its first word is one a marker starts with in any case (beyond ASCII, where other
+// letters lower to ASCII ones, any may).
+func markerStart(t string) bool {
+	w := t
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= utf8.RuneSelf {
+			return true
+		} else if c == ' ' || c >= '\t' && c <= '\r' {
+			w = t[:i]
+			break
+		}
+	}
+	for _, m := range [...]string{"orders", "begin", "start", "my", "end", "stop"} {
+		if strings.EqualFold(w, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // header keys, lower case, and the Sheet field each sets.
