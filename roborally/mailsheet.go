@@ -2,6 +2,7 @@ package roborally
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/orders"
@@ -79,16 +80,56 @@ func (Kind) MoveLines(text string) string {
 			}
 			above = false
 		}
-		f := strings.Fields(strings.ToLower(l))
-		if len(f) == 0 {
-			continue
-		}
 		// a header is a key and its value ("pass" alone is a move of some games, not a
 		// password; "pass   # nothing is legal" is a move with a comment: "#" starts no
 		// value)
-		if w := strings.TrimSuffix(f[0], ":"); orders.IsHeaderKey(w) && len(f) > 1 && !strings.HasPrefix(f[1], "#") || w == "#orders" || w == "#end" {
+		if w, next, ok := firstWords(l); ok && (orders.IsHeaderKey(w) && next != "" && next[0] != '#' || w == "#orders" || w == "#end") {
 			lines[i] = ""
 		}
 	}
 	return strings.Join(lines, "\n")
 }
+
+// firstWords are the first word of l in lower case, without a colon after it, and the
+// start of the word after it ("" for none), as strings.Fields(strings.ToLower(l)) has
+// them; ok is false for a blank line. A line in ASCII is not copied for them (every line
+// of every sheet is asked: issue 24 item 7), but for a first word with capitals.
+func firstWords(l string) (w, next string, ok bool) {
+	for i := 0; i < len(l); i++ {
+		if l[i] >= utf8.RuneSelf {
+			f := strings.Fields(strings.ToLower(l))
+			if len(f) == 0 {
+				return "", "", false
+			}
+			if len(f) > 1 {
+				next = f[1]
+			}
+			return strings.TrimSuffix(f[0], ":"), next, true
+		}
+	}
+	start := 0
+	for start < len(l) && asciiSpace(l[start]) {
+		start++
+	}
+	if start == len(l) {
+		return "", "", false
+	}
+	end := start
+	for end < len(l) && !asciiSpace(l[end]) {
+		end++
+	}
+	w = l[start:end]
+	for i := 0; i < len(w); i++ {
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			w = strings.ToLower(w)
+			break
+		}
+	}
+	for end < len(l) && asciiSpace(l[end]) {
+		end++
+	}
+	return strings.TrimSuffix(w, ":"), l[end:], true
+}
+
+// asciiSpace says whether c is white space as unicode.IsSpace says of an ASCII byte.
+func asciiSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
