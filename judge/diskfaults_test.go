@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +32,7 @@ type faultRig struct {
 	emb     *mail.Embedded
 	secrets map[string]string
 	exit    time.Duration
+	opts    store.Options
 	fetcher *mail.Fetcher
 	stop    context.CancelFunc
 	done    chan error
@@ -37,8 +40,14 @@ type faultRig struct {
 }
 
 func newFaultRig(t *testing.T, exit time.Duration) *faultRig {
-	r := &faultRig{t: t, disk: newLoopDisk(t, 64<<20), rec: &logRecorder{}, sender: &countingSender{}, clock: &offsetClock{}, exit: exit}
-	r.path = filepath.Join(r.disk.dir, "judge.db")
+	disk := newLoopDisk(t, 64<<20)
+	return newRig(t, exit, disk, filepath.Join(disk.dir, "judge.db"), store.Options{})
+}
+
+// newRig is newFaultRig on a database at path (on disk, when not nil), opened with o.
+func newRig(t *testing.T, exit time.Duration, disk *loopDisk, path string, o store.Options) *faultRig {
+	r := &faultRig{t: t, disk: disk, rec: &logRecorder{}, sender: &countingSender{}, clock: &offsetClock{}, exit: exit, opts: o}
+	r.path = path
 	t.Cleanup(func() {
 		if t.Failed() {
 			r.rec.mu.Lock()
@@ -65,7 +74,7 @@ func newFaultRig(t *testing.T, exit time.Duration) *faultRig {
 // open opens the database (with serve's defaults: every commit on the disk) and a judge
 // on it.
 func (r *faultRig) open() {
-	st, err := store.Open(r.path)
+	st, err := store.OpenWith(r.path, r.opts)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -294,6 +303,73 @@ func TestDiskFaultsWhileServing(t *testing.T) {
 				t.Errorf("serve after the repair returned %v", err)
 			}
 		})
+	}
+}
+
+// TestFailedSyncStopsIntake: intake's commits do not wait for the disk, the marks on the
+// mail server and the replies do (store.TxSyncLater, gateMarks). When putting the
+// database on disk fails, the judge stops with ErrUnwritable at once: the batch that
+// was committed is neither flagged done nor answered, one error-level line and one
+// mail to the operator say so, and started again on a sound disk the judge flags it and sends the reply, the sheet
+// stored once.
+func TestFailedSyncStopsIntake(t *testing.T) {
+	var fail atomic.Bool
+	fsyncs := 0
+	var mu sync.Mutex
+	r := newRig(t, time.Hour, nil, filepath.Join(t.TempDir(), "judge.db"), store.Options{SyncLog: func(string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		fsyncs++
+		if fail.Load() {
+			return errors.New("input/output error")
+		}
+		return nil
+	}})
+	r.serve()
+	r.deliver(r.sheet("Alice", 4))
+	waitFor(t, "the first sheet to be acknowledged", time.Minute, func() bool { _, sent := r.acks(1); return sent == 1 })
+	waitFor(t, "the first mail to be flagged done", time.Minute, func() bool { return slices.Equal(r.flagged(), []uint32{1}) })
+	mu.Lock()
+	if fsyncs == 0 {
+		t.Error("the first mail was flagged with no fsync of the log")
+	}
+	mu.Unlock()
+
+	fail.Store(true)
+	r.deliver(r.sheet("Alice", 5))
+	r.stopped(ErrUnwritable)
+	if a, _ := r.versions(1); len(a) != 2 {
+		t.Errorf("%d of Alice's sheets stored, want 2 (the second committed, not yet on disk)", len(a))
+	}
+	if got := r.flagged(); !slices.Equal(got, []uint32{1}) {
+		t.Errorf("flagged done %v after the log could not be put on disk, want only [1]", got)
+	}
+	// the sender, asked now, sends nothing: the reply answers a mail not known to be on disk
+	if n, err := r.j.DrainOutbox(context.Background(), r.sender); err == nil || n != 0 {
+		t.Errorf("the outbox drained after the failed sync: %d sent, %v; want none sent and the disk's error", n, err)
+	}
+	if _, sent := r.acks(1); sent != 1 {
+		t.Errorf("%d acknowledgements sent, want 1: the second answers a mail not known to be on disk", sent)
+	}
+	if n := r.countLog("THE DATABASE COULD NOT BE PUT ON DISK"); n != 1 || !r.rec.has("level=ERROR") {
+		t.Errorf("the stop logged %d times, want once at error level", n)
+	}
+	if n := r.operatorMails("unsynced"); n != 1 {
+		t.Errorf("the operator was mailed %d times, want once", n)
+	}
+
+	fail.Store(false)
+	r.st.Close()
+	r.open()
+	r.serve()
+	waitFor(t, "both mails to be flagged done", time.Minute, func() bool { return len(r.flagged()) == 2 })
+	waitFor(t, "both acknowledgements to be sent", time.Minute, func() bool { stored, sent := r.acks(1); return stored == 2 && sent == 2 })
+	if a, _ := r.versions(1); !slices.Equal(a, []string{"if damage > 4 then power down", "if damage > 5 then power down"}) {
+		t.Errorf("Alice's sheets %q, want each once (4, 5)", a)
+	}
+	r.stop()
+	if err := <-r.done; err != nil {
+		t.Errorf("serve after the restart returned %v", err)
 	}
 }
 

@@ -44,6 +44,7 @@ func (j *Judge) gateMarks(l Loops, f *mail.Fetcher, stop func(error)) Loops {
 		err := j.Store.Sync()
 		if err != nil {
 			j.Log.Error("THE DATABASE COULD NOT BE PUT ON DISK: no more mail is taken nor marked done; restart the judge once the disk is sound", "err", err)
+			j.tellOperator(context.Background(), l.Sender, "unsynced", err)
 			stop(fmt.Errorf("%w: %w", ErrUnwritable, err))
 		}
 		return err

@@ -277,6 +277,13 @@ func (j *Judge) tellOperator(ctx context.Context, s Sender, what string, cause e
 			"takes mail, and says so if they are damaged.\n"
 		subj = "rallyjudge: THE DATABASE IS DAMAGED; the judge stopped"
 	}
+	if what == "unsynced" {
+		text = "The judge's database could not be put on disk (" + errText(cause) + ").\n\n" +
+			"The judge has stopped taking mail and stopped. Nothing written since the disk last\n" +
+			"took it is flagged done on the mail server or answered: that mail is read again once\n" +
+			"the judge is started again. Check the disk first (dmesg, fsck), then start it again.\n"
+		subj = "rallyjudge: the database could not be put on disk; the judge stopped"
+	}
 	now := j.now()
 	raw, err := mail.Compose(mail.Outgoing{From: j.Address, FromName: j.Name, To: []string{j.Operator}, Subject: subj,
 		MessageID: fmt.Sprintf("operator.%s.%d@%s", what, now.UnixNano(), j.domainOf()), Date: now, Version: Version,

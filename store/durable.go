@@ -38,8 +38,6 @@ type durability struct {
 	later  uint64 // commits made with TxSyncLater
 	synced uint64 // of them, the ones a Sync put on disk
 	err    error  // a failed Sync: every later one fails
-	// syncFile replaces syncLog in tests
-	syncFile func(path string) error
 }
 
 // TxSyncLater is Tx whose commit does not wait for the disk (see above): the commit is
@@ -68,8 +66,8 @@ func (s *Store) Sync() error {
 	if err != nil || done {
 		return err
 	}
-	if d.syncFile != nil {
-		err = d.syncFile(s.path)
+	if s.opts.SyncLog != nil {
+		err = s.opts.SyncLog(s.path)
 	} else {
 		err = syncLog(s.path)
 	}

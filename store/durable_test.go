@@ -11,7 +11,15 @@ import (
 // connection is back at synchronous=FULL after it; and a Sync that failed fails for good.
 func TestTxSyncLater(t *testing.T) {
 	ctx := context.Background()
-	st := openTestWith(t, testDB(t), Options{})
+	fsyncs := 0
+	var fail error
+	st := openTestWith(t, testDB(t), Options{SyncLog: func(path string) error {
+		fsyncs++
+		if fail != nil {
+			return fail
+		}
+		return syncLog(path)
+	}})
 	if st.pg {
 		// PostgreSQL's commits are on disk when they return: TxSyncLater is Tx
 		g := newGame(t, st, "later")
@@ -25,15 +33,6 @@ func TestTxSyncLater(t *testing.T) {
 			t.Fatal(err)
 		}
 		return
-	}
-	fsyncs := 0
-	var fail error
-	st.dur.syncFile = func(path string) error {
-		fsyncs++
-		if fail != nil {
-			return fail
-		}
-		return syncLog(path)
 	}
 	g := newGame(t, st, "later") // a synchronous=FULL commit
 	audit := func(tx *Tx) error {

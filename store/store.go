@@ -43,6 +43,9 @@ type Options struct {
 	// throw-away databases (the demo): a power cut may lose the last commits,
 	// a killed process loses nothing, and the file is never corrupted.
 	Sync SyncMode
+	// SyncLog, when set, replaces the fsync of the log that Sync runs (durable.go):
+	// tests make the disk fail there.
+	SyncLog func(path string) error
 }
 
 // SyncMode is a PRAGMA synchronous setting.
