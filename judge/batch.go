@@ -302,6 +302,7 @@ func (it *batchItem) read(j *Judge, uidvalidity uint32, m mail.Fetched) {
 		if !j.noCheckAhead {
 			it.rd.checkMoveAhead(&j.positions, it.msg) // and checked, when the position is known (movesahead.go)
 		}
+		it.rd.knowAhead(j.verified.key) // what judging works out from the mail alone (intake.go)
 	}
 	if r, ok := redactInbound(m.Raw, it.msg.Text); ok {
 		it.kept = r

@@ -317,3 +317,40 @@ func TestPreparedBatchReadOnce(t *testing.T) {
 		return nil
 	})
 }
+
+// TestBatchSecretsCheckedAsAhead: the keyed hash of a sheet's secret is worked out by the
+// batch's readers, beside the writer (mailFacts); the writer still takes only the
+// player's own secret: a wrong one, another player's, and the right one are judged in
+// one batch as each would be alone.
+func TestBatchSecretsCheckedAsAhead(t *testing.T) {
+	j, secrets := movesAheadJudge(t, true)
+	bodies := []struct{ from, body, note string }{
+		{"alice", "robot Alice\nsecret " + secrets["Alice"] + "\nif damage > 4 then power down\n", noteAccepted},
+		{"alice", "robot Alice\nsecret " + secrets["Bob"] + "\nif damage > 3 then power down\n", "wrong secret"},
+		{"bob", "robot Bob\nsecret " + secrets["Alice"] + "\nif damage > 2 then power down\n", "wrong secret"},
+		{"bob", "robot Bob\nsecret " + strings.ToUpper(secrets["Bob"][:1]) + secrets["Bob"][1:] + "x\nif damage > 2 then power down\n", "wrong secret"},
+		{"bob", "robot Bob\nsecret " + secrets["Bob"] + "\nif damage > 1 then power down\n", noteAccepted},
+	}
+	var msgs []mail.Fetched
+	for i, b := range bodies {
+		msgs = append(msgs, mail.Fetched{UID: uint32(i + 1), Received: time.Date(2026, 3, 1, 12, 0, i, 0, time.UTC),
+			Raw: rawMail(b.from+"@example.test", "[RR live] orders", b.body)})
+	}
+	for i, err := range j.HandleBatch(context.Background(), 1, msgs) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i+1, err)
+		}
+	}
+	_ = j.Store.View(context.Background(), func(tx *store.Tx) error {
+		for i, b := range bodies {
+			m, err := tx.InboxGet(int64(i + 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(m.Note, b.note) {
+				t.Errorf("mail %d (%s): note %q, want %q", i+1, b.from, m.Note, b.note)
+			}
+		}
+		return nil
+	})
+}

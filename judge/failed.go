@@ -132,8 +132,17 @@ func withText(raw []byte, text string) []byte {
 // marker of a failed mail judged again (proofs, by marker), else as any secret is
 // checked (allowSlow as secretCache.checkSlow).
 func (j *Judge) secretOK(proofs map[string]string, hash, given string, allowSlow bool) bool {
+	return j.secretOKKeyed(proofs, hash, given, "", allowSlow)
+}
+
+// secretOKKeyed is secretOK with keyed, store.KeyedHash of given with the store's key,
+// when it was worked out ahead ("": worked out here, if needed).
+func (j *Judge) secretOKKeyed(proofs map[string]string, hash, given, keyed string, allowSlow bool) bool {
 	if p, ok := proofs[given]; ok {
 		return store.ProofMatches(hash, p)
+	}
+	if keyed != "" && store.IsKeyedHash(hash) {
+		return store.MatchesKeyed(hash, keyed)
 	}
 	return j.verified.checkSlow(hash, given, allowSlow)
 }

@@ -312,7 +312,7 @@ func (j *Judge) judgeMessage(tx *store.Tx, v *views, row store.InboxMessage, msg
 		f.outcome = outcomeUnreadable
 		return store.InboxRejected, "unreadable: " + clip(errText(perr), 200), 0, nil
 	}
-	if auto, why := mail.IsAutomatic(msg); auto {
+	if auto, why := automatic(msg, rd); auto {
 		f.outcome = outcomeAutomatic
 		return store.InboxRejected, "automatic mail, not answered: " + why, 0, nil
 	}
@@ -460,10 +460,7 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 		return store.InboxRejected, note, 0, reply(summary, errs, withMarkerHint("Correct the sheet and send it again.", sheetErr))
 	}
 	f.game, f.robot = strings.ToLower(sheet.Game), sheet.Seat
-	tag := ""
-	if m := tagInSubject.FindStringSubmatch(msg.Subject); m != nil {
-		tag = strings.ToLower(m[1])
-	}
+	tag := tagOf(msg, rd)
 	if sheet.Game != "" {
 		if tag != "" && !strings.EqualFold(tag, sheet.Game) {
 			return store.InboxRejected, "game in subject and sheet differ", 0, reply(
@@ -585,7 +582,11 @@ func (j *Judge) judgeSheet(tx *store.Tx, v *views, row store.InboxMessage, msg *
 			return "", "", 0, err
 		}
 	}
-	if !j.secretOK(row.Proofs, player.SecretHash, sheet.Secret, !limited) {
+	keyed := ""
+	if rd.known.set && rd.Sheet == sheet {
+		keyed = rd.known.keyed // worked out ahead (mailFacts)
+	}
+	if !j.secretOKKeyed(row.Proofs, player.SecretHash, sheet.Secret, keyed, !limited) {
 		return denied("wrong secret")
 	}
 	if player.Withdrawn { // its secret counts for nothing any more (the kick notice says so)

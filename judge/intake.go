@@ -11,6 +11,7 @@ import (
 
 	"github.com/rallyjudge/rallyjudge/game"
 	"github.com/rallyjudge/rallyjudge/mail"
+	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // What the judge reads in a mail, in one place, so that the daemon and `rallyjudge check
@@ -54,6 +55,47 @@ type Reading struct {
 	// this one forwards: "inline" (its lines are still the mail's) or "attached" (they
 	// are the attached mail's); "" otherwise.
 	Forwarded string
+	// known is what judging works out from the mail alone, worked out ahead of it
+	// (knowAhead)
+	known mailFacts
+}
+
+// mailFacts are what judging works out from a mail alone, with nothing of the
+// database: worked out by the goroutines reading a batch ahead of the writer
+// (batchItem.read), they cost the writer, the one part of intake that cannot be shared,
+// nothing (issue 24 item 7). The zero value knows nothing: the writer works each out.
+type mailFacts struct {
+	set     bool   // worked out
+	auto    bool   // mail.IsAutomatic
+	autoWhy string //
+	tag     string // the subject's [RR TAG] (subjectTag)
+	keyed   string // store.KeyedHash of the sheet's secret, "" when it has none
+}
+
+// knowAhead works out r's mailFacts, key being the store's secret key.
+func (r *Reading) knowAhead(key []byte) {
+	k := mailFacts{set: true, tag: subjectTag(r.Msg.Subject)}
+	k.auto, k.autoWhy = mail.IsAutomatic(r.Msg)
+	if r.Sheet != nil && r.Sheet.Secret != "" {
+		k.keyed = store.KeyedHash(key, r.Sheet.Secret)
+	}
+	r.known = k
+}
+
+// automatic is mail.IsAutomatic(msg), as worked out ahead when rd was.
+func automatic(msg *mail.Message, rd *Reading) (bool, string) {
+	if rd != nil && rd.known.set && rd.Msg == msg {
+		return rd.known.auto, rd.known.autoWhy
+	}
+	return mail.IsAutomatic(msg)
+}
+
+// tagOf is subjectTag(msg.Subject), as worked out ahead when rd was.
+func tagOf(msg *mail.Message, rd *Reading) string {
+	if rd != nil && rd.known.set && rd.Msg == msg {
+		return rd.known.tag
+	}
+	return subjectTag(msg.Subject)
 }
 
 // Commands are the command lines of a command mail, in order (nil for a sheet).
