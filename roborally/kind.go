@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -385,10 +386,15 @@ func (p *position) checkSheet(seat int, text, file string, read func() (*orders.
 // them, the warnings, the forecast.
 func (p *position) ackText(seat int, sheet *orders.Sheet, ack narrate.Ack) string {
 	var b strings.Builder
+	b.Grow(512) // written piece by piece into one buffer (issue 24 item 7: a check ahead a mail)
 	if len(ack.Program) > 0 {
 		b.WriteString("Program:\n")
 		for _, c := range ack.Program {
-			fmt.Fprintf(&b, "  register %d: %s\n", c.Register, c.Name())
+			b.WriteString("  register ")
+			b.WriteString(strconv.Itoa(c.Register))
+			b.WriteString(": ")
+			b.WriteString(c.Name())
+			b.WriteByte('\n')
 		}
 	}
 	if ack.Shutdown {
@@ -397,14 +403,17 @@ func (p *position) ackText(seat int, sheet *orders.Sheet, ack narrate.Ack) strin
 	if eff := Effective(p.Standing[seat], sheet); eff != nil && len(eff.Rules) > 0 {
 		b.WriteString("Standing orders in force:\n")
 		for _, r := range eff.Rules {
-			b.WriteString(game.Wrap("  "+r.String(), "  ") + "\n")
+			b.WriteString(game.Wrap("  "+r.String(), "  "))
+			b.WriteByte('\n')
 		}
 	}
 	for _, w := range ack.Warnings {
-		b.WriteString(game.Wrap("Warning: "+w, "  ") + "\n")
+		b.WriteString(game.Wrap("Warning: "+w, "  "))
+		b.WriteByte('\n')
 	}
 	if ack.Forecast != "" {
-		b.WriteString(strings.TrimRight(ack.Forecast, "\n") + "\n")
+		b.WriteString(strings.TrimRight(ack.Forecast, "\n"))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
