@@ -45,6 +45,22 @@ func benchStores(b *testing.B, fn func(b *testing.B, st *store.Store)) {
 }
 
 // benchGame makes a running game of three robots and returns its secrets.
+// benchJudge is a judge on a database of its own, opened as the daemon opens it (every
+// commit on disk), logging nothing, closed when b ends.
+func benchJudge(b *testing.B) *Judge {
+	b.Helper()
+	st, err := store.Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	j, err := New(st, "orders@example.test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return j
+}
+
 func benchGame(b *testing.B, j *Judge, tag string) map[string]string {
 	spec := GameSpec{Tag: tag, Settings: map[string]string{"course": "sprint"}, Seed: 3, Deadline: store.DeadlineRule{Kind: store.DeadlineAfterReport, Hours: 24}}
 	for _, u := range []string{"alice", "bob", "carol"} {

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -207,26 +208,10 @@ var commandCases = []string{
 }
 
 func TestCommandMailAsBefore(t *testing.T) {
-	reader := testReader
 	check := func(text, name, from string) {
 		t.Helper()
-		got, gok := parseCommandMail(text, reader)
-		want, wok := parseCommandMailBefore(text, reader)
-		if gok != wok || !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %v %+v, was %v %+v", text, gok, got, wok, want)
-		}
-		if got, want := signOffLines(text, name, from), signOffLinesBefore(text, name, from); !slices.Equal(got, want) {
-			t.Errorf("%q by %q <%s>: sign-off %v, was %v", text, name, from, got, want)
-		}
-		for _, l := range strings.Split(text, "\n") {
-			gk, gv, gok := header(l)
-			wk, wv, wok := headerBefore(l)
-			if gk != wk || gv != wv || gok != wok {
-				t.Errorf("header(%q) = %q %q %v, was %q %q %v", l, gk, gv, gok, wk, wv, wok)
-			}
-			if isOrdersMarker(l) != isOrdersMarkerBefore(l) {
-				t.Errorf("isOrdersMarker(%q) = %v", l, isOrdersMarker(l))
-			}
+		for _, d := range commandReadingDiffs(text, name, from, true) {
+			t.Error(d)
 		}
 	}
 	for _, a := range commandCases {
@@ -249,22 +234,35 @@ func FuzzCommandMailAsBefore(f *testing.F) {
 	for i, c := range commandCases {
 		f.Add(c+"\n"+commandCases[(i*7)%len(commandCases)]+"\nP490\n", "Zoe Zoombot", "zoe@example.test")
 	}
-	reader := testReader
 	f.Fuzz(func(t *testing.T, text, name, from string) {
-		got, gok := parseCommandMail(text, reader)
-		want, wok := parseCommandMailBefore(text, reader)
-		if gok != wok || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: %v %+v, was %v %+v", text, gok, got, wok, want)
-		}
-		if got, want := signOffLines(text, name, from), signOffLinesBefore(text, name, from); !slices.Equal(got, want) {
-			t.Fatalf("%q by %q <%s>: sign-off %v, was %v", text, name, from, got, want)
-		}
-		for _, l := range strings.Split(text, "\n") {
-			gk, gv, gok := header(l)
-			wk, wv, wok := headerBefore(l)
-			if gk != wk || gv != wv || gok != wok {
-				t.Fatalf("header(%q) = %q %q %v, was %q %q %v", l, gk, gv, gok, wk, wv, wok)
-			}
+		if d := commandReadingDiffs(text, name, from, false); len(d) > 0 {
+			t.Fatal(d[0])
 		}
 	})
+}
+
+// commandReadingDiffs are the differences between how the command reader, the
+// sign-off finder and the header reader read text now and as they did (…Before), and
+// with markers the ORDERS marker's too.
+func commandReadingDiffs(text, name, from string, markers bool) []string {
+	var d []string
+	got, gok := parseCommandMail(text, testReader)
+	want, wok := parseCommandMailBefore(text, testReader)
+	if gok != wok || !reflect.DeepEqual(got, want) {
+		d = append(d, fmt.Sprintf("%q: %v %+v, was %v %+v", text, gok, got, wok, want))
+	}
+	if got, want := signOffLines(text, name, from), signOffLinesBefore(text, name, from); !slices.Equal(got, want) {
+		d = append(d, fmt.Sprintf("%q by %q <%s>: sign-off %v, was %v", text, name, from, got, want))
+	}
+	for _, l := range strings.Split(text, "\n") {
+		gk, gv, gok := header(l)
+		wk, wv, wok := headerBefore(l)
+		if gk != wk || gv != wv || gok != wok {
+			d = append(d, fmt.Sprintf("header(%q) = %q %q %v, was %q %q %v", l, gk, gv, gok, wk, wv, wok))
+		}
+		if markers && isOrdersMarker(l) != isOrdersMarkerBefore(l) {
+			d = append(d, fmt.Sprintf("isOrdersMarker(%q) = %v", l, isOrdersMarker(l)))
+		}
+	}
+	return d
 }

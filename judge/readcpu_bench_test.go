@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rallyjudge/rallyjudge/mail"
-	"github.com/rallyjudge/rallyjudge/store"
 )
 
 // BenchmarkBatchRead is the reading of one mail beside the writer (batchItem.read):
@@ -20,15 +17,7 @@ import (
 // with its secret line (as BenchmarkHandleBatch sends), a mail with no secret, and the
 // sheet as a client sends it, in plain text with an HTML twin in base64.
 func BenchmarkBatchRead(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "read.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	j, err := New(st, "orders@example.test", slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
+	j := benchJudge(b)
 	secrets := benchGame(b, j, "tp")
 	sheet := func(robot string) string {
 		return fmt.Sprintf("robot %s\nsecret %s\nif damage > 4 then power down\n", robot, secrets[robot])

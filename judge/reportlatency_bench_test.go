@@ -3,8 +3,6 @@ package judge
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -55,15 +53,7 @@ func BenchmarkLastOrderToSMTP(b *testing.B) {
 }
 
 func benchLastOrderToSMTP(b *testing.B, inTx bool) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	j, err := New(st, "orders@example.test", slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
+	j := benchJudge(b)
 	j.picturesInTx = inTx
 	ctx := context.Background()
 	users := []string{"alice", "bob", "carol", "dave"}
@@ -78,6 +68,7 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 		for _, u := range users {
 			spec.Players = append(spec.Players, PlayerSpec{Robot: strings.ToUpper(u[:1]) + u[1:], Email: u + "@example.test"})
 		}
+		var err error
 		if secrets, err = j.CreateGame(ctx, spec); err != nil {
 			b.Fatal(err)
 		}
@@ -94,7 +85,7 @@ func benchLastOrderToSMTP(b *testing.B, inTx bool) {
 		b.StopTimer()
 		var g store.Game
 		var state *adjudicator.State
-		if err := st.View(ctx, func(tx *store.Tx) error {
+		if err := j.Store.View(ctx, func(tx *store.Tx) error {
 			var err error
 			if g, err = tx.GameByTag(tag); err != nil {
 				return err

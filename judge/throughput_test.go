@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -397,15 +396,7 @@ func cpuTime() time.Duration {
 // One op is one mail.
 func BenchmarkHandleBatch(b *testing.B) {
 	defer ServeRuntime(os.Getenv)() // the collector as the daemon sets it
-	st, err := store.Open(filepath.Join(b.TempDir(), "tp.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	j, err := New(st, "orders@example.test", slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
+	j := benchJudge(b)
 	// a context that can be cancelled, as the daemon's is (Serve's): the driver and
 	// database/sql watch such a context, which costs what a background one does not
 	ctx, cancel := context.WithCancel(context.Background())
