@@ -79,15 +79,7 @@ func secretMail(shape, enc, cut uint8, secret, extra string) []byte {
 		return "Content-Type: " + ctype + "; charset=utf-8\r\nContent-Transfer-Encoding: " + cte + "\r\n\r\n" + enc
 	}
 	head := "From: alice@example.test\r\nTo: judge@example.test\r\nSubject: [RR live] orders\r\nMessage-ID: <s@client.test>\r\nMIME-Version: 1.0\r\n"
-	b64 := func(b []byte) string {
-		e := base64.StdEncoding.EncodeToString(b)
-		var out strings.Builder
-		for len(e) > 76 {
-			out.WriteString(e[:76] + "\r\n")
-			e = e[76:]
-		}
-		return out.String() + e + "\r\n"
-	}
+	b64 := b64Lines // (readcpu_bench_test.go)
 	switch shape % shapes {
 	case 5: // nested: mixed > alternative > (plain, related > (html, picture))
 		return []byte(head + "Content-Type: multipart/mixed; boundary=m1\r\n\r\n--m1\r\nContent-Type: multipart/alternative; boundary=a1\r\n\r\n" +

@@ -11,17 +11,22 @@ import (
 	"github.com/emersion/go-message/textproto"
 )
 
-func TestComposeRoundTrip(t *testing.T) {
-	date := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
-	base := Outgoing{
+// reportOutgoing is a turn report to Alice, the base the compose tests vary.
+func reportOutgoing() Outgoing {
+	return Outgoing{
 		From: "orders@example.test", FromName: "Rallyjudge",
 		To: []string{"alice@example.test"}, ToNames: []string{"Alice Liddell"},
 		Subject:   "[RR spring-open] turn 4 report — Twonky ✓",
 		MessageID: "report-4-alice@rallyjudge.example.test",
 		InReplyTo: "sheet-4@example.test",
-		Date:      date, Version: "0.1.0",
+		Date:      time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC), Version: "0.1.0",
 		Text: "Turn 4\nregister 1: Twonky moves 2 → (3,4)\n" + strings.Repeat("a long line ", 20) + "\n=literal equals=\n",
 	}
+}
+
+func TestComposeRoundTrip(t *testing.T) {
+	base := reportOutgoing()
+	date := base.Date
 	withHTML := base
 	withHTML.HTML = "<p>Turn 4</p><p>register 1: Twonky moves 2 &rarr; (3,4)</p><img src=\"cid:board-4@rallyjudge\">"
 	withInline := withHTML

@@ -314,16 +314,7 @@ func sameOutgoing() (names []string, outs map[string]Outgoing) {
 		names = append(names, name)
 		outs[name] = o
 	}
-	date := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
-	base := Outgoing{
-		From: "orders@example.test", FromName: "Rallyjudge",
-		To: []string{"alice@example.test"}, ToNames: []string{"Alice Liddell"},
-		Subject:   "[RR spring-open] turn 4 report — Twonky ✓",
-		MessageID: "report-4-alice@rallyjudge.example.test",
-		InReplyTo: "sheet-4@example.test",
-		Date:      date, Version: "0.1.0",
-		Text: "Turn 4\nregister 1: Twonky moves 2 → (3,4)\n" + strings.Repeat("a long line ", 20) + "\n=literal equals=\n",
-	}
+	base := reportOutgoing() // (compose_test.go)
 	add("ack", ackMail)
 	add("base", base)
 	withHTML := base
