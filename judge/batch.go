@@ -372,7 +372,6 @@ func (j *Judge) batchBroken(err error, errs []error) []error {
 // be shared, and spent a fifth of its time so (issue 24 item 7). Two composers share
 // the work where there are two cores.
 type ackQueue struct {
-	judge   *Judge
 	jobs    chan *composed
 	wg      sync.WaitGroup
 	list    []*composed
@@ -406,7 +405,7 @@ const ackComposers = 2
 
 // newAckQueue starts the composers of a batch of n mails.
 func newAckQueue(j *Judge, n int) *ackQueue {
-	q := &ackQueue{judge: j, jobs: make(chan *composed, max(n, 1))}
+	q := &ackQueue{jobs: make(chan *composed, max(n, 1))}
 	for range min(ackComposers, runtime.GOMAXPROCS(0)) {
 		q.wg.Add(1)
 		go func() {
@@ -421,11 +420,7 @@ func newAckQueue(j *Judge, n int) *ackQueue {
 
 func (q *ackQueue) add(c *composed) {
 	q.list = append(q.list, c)
-	select {
-	case q.jobs <- c:
-	default: // more mails than the batch has (a mail acknowledged twice): composed here
-		c.make(q.judge)
-	}
+	q.jobs <- c // room for a mail each: a send past them waits for a composer
 }
 
 // stop ends the composing goroutines once they have composed every mail added.

@@ -65,9 +65,9 @@ type Reading struct {
 // (batchItem.read), they cost the writer, the one part of intake that cannot be shared,
 // nothing (issue 24 item 7). The zero value knows nothing: the writer works each out.
 type mailFacts struct {
-	set     bool   // worked out
-	auto    bool   // mail.IsAutomatic
-	autoWhy string //
+	set     bool // worked out
+	auto    bool // mail.IsAutomatic, and why
+	autoWhy string
 	tag     string // the subject's [RR TAG] (subjectTag)
 	keyed   string // store.KeyedHash of the sheet's secret, "" when it has none
 }
