@@ -38,8 +38,8 @@ type Options struct {
 	// once: its sockets close.
 	Lease time.Duration
 	// Sync is PRAGMA synchronous. The default, SyncFull, puts every commit on
-	// disk before Tx returns (the mail reader relies on it: it flags a message
-	// on the server once its commit is back). SyncNormal is for tests and
+	// disk before Tx returns, and TxSyncLater's once Sync returns (the mail
+	// reader relies on it: it flags a message on the server once it is on disk). SyncNormal is for tests and
 	// throw-away databases (the demo): a power cut may lose the last commits,
 	// a killed process loses nothing, and the file is never corrupted.
 	Sync SyncMode
